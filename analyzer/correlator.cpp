@@ -1,0 +1,206 @@
+#include "analyzer/correlator.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <vector>
+
+#include "analyzer/phase_rules.h"
+
+namespace ampscope::analyzer {
+
+namespace {
+
+using trace::Index;
+using trace::kNone;
+using trace::Phase;
+using trace::Range;
+using trace::RangeKind;
+
+std::size_t at(Index index) { return static_cast<std::size_t>(index); }
+
+// Ranges of each thread, in start order, for containment look-ups.
+using ThreadRanges = std::vector<std::vector<Index>>;
+
+ThreadRanges rangesByThread(const trace::Trace& trace) {
+  ThreadRanges by_thread(trace.threads.size() + 1);
+  for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
+    const Index thread = trace.ranges[i].thread;
+    // Ranges without a thread share the last slot.
+    const std::size_t slot = thread == kNone ? trace.threads.size() : at(thread);
+    by_thread[slot].push_back(static_cast<Index>(i));
+  }
+  return by_thread;
+}
+
+void computeNesting(trace::Trace& trace, const ThreadRanges& by_thread) {
+  std::vector<Index> stack;
+  for (const std::vector<Index>& ranges : by_thread) {
+    stack.clear();
+    for (Index index : ranges) {
+      Range& range = trace.ranges[at(index)];
+      // Ranges are sorted by start, longer first on ties, so an enclosing range is on the stack.
+      // A range that ends where this one starts is a sibling, unless both are instants.
+      while (!stack.empty()) {
+        const Range& top = trace.ranges[at(stack.back())];
+        if (top.end_ns > range.start_ns || (top.end_ns == range.start_ns && top.start_ns == range.start_ns)) break;
+        stack.pop_back();
+      }
+      range.parent = stack.empty() ? kNone : stack.back();
+      range.depth = static_cast<std::int32_t>(stack.size());
+      stack.push_back(index);
+    }
+  }
+}
+
+bool isBackwardRoot(const trace::Trace& trace, const Range& range) {
+  if (range.sequence_number < 0) return false;
+  if (range.fwd_thread_tid != 0) return true;  // Kineto marks autograd ops with their fwd thread
+  return range.sequence_number > 0 && phaseFromName(trace.str(range.name)) == Phase::kBackward;
+}
+
+void computePhases(trace::Trace& trace) {
+  bool training_or_steps = false;
+  for (Range& range : trace.ranges) {
+    if (range.phase == Phase::kUnknown) range.phase = phaseFromName(trace.str(range.name));
+    if (range.phase == Phase::kUnknown && range.fwd_thread_tid != 0) range.phase = Phase::kBackward;
+    if (range.phase == Phase::kUnknown && range.parent != kNone) {
+      const Phase inherited = trace.ranges[at(range.parent)].phase;
+      if (inherited != Phase::kStep) range.phase = inherited;
+    }
+    training_or_steps = training_or_steps || range.phase == Phase::kStep ||
+                        range.phase == Phase::kBackward;
+  }
+  // In a trace of steps, an operator that is neither data loading, backward nor optimizer runs
+  // in the forward pass (the loss included). Elsewhere the phase stays unknown.
+  if (!training_or_steps) return;
+  for (Range& range : trace.ranges) {
+    if (range.phase == Phase::kUnknown && range.kind == RangeKind::kOperator) range.phase = Phase::kForward;
+  }
+}
+
+std::uint64_t linkBackwardToForward(trace::Trace& trace) {
+  std::unordered_map<std::int64_t, Index> forward_by_sequence;
+  for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
+    const Range& range = trace.ranges[i];
+    if (range.kind != RangeKind::kOperator || range.sequence_number < 0 ||
+        range.phase == Phase::kBackward || range.fwd_thread_tid != 0) {
+      continue;
+    }
+    // The first (outermost) forward op with a sequence number represents it.
+    forward_by_sequence.emplace(range.sequence_number, static_cast<Index>(i));
+  }
+  std::uint64_t linked = 0;
+  for (Range& range : trace.ranges) {
+    if (!isBackwardRoot(trace, range)) continue;
+    auto found = forward_by_sequence.find(range.sequence_number);
+    if (found == forward_by_sequence.end()) continue;
+    range.forward_range = found->second;
+    ++linked;
+  }
+  return linked;
+}
+
+void computeLayers(trace::Trace& trace) {
+  // Start order visits a parent before its children and a forward op before its backward.
+  for (Range& range : trace.ranges) {
+    if (range.layer != trace::StringTable::kEmpty) continue;
+    if (range.kind == RangeKind::kPython) {
+      const std::string_view module = moduleFromPythonFrame(trace.str(range.name));
+      if (!module.empty()) {
+        range.layer = trace.strings.intern(module);
+        continue;
+      }
+    }
+    if (range.forward_range != kNone) {
+      range.layer = trace.ranges[at(range.forward_range)].layer;
+      if (range.layer != trace::StringTable::kEmpty) continue;
+    }
+    if (range.parent != kNone) range.layer = trace.ranges[at(range.parent)].layer;
+  }
+}
+
+bool canOwnLaunch(const Range& range) {
+  // Python frames and step markers enclose operators; they are not operators themselves.
+  return (range.kind == RangeKind::kOperator || range.kind == RangeKind::kAnnotation) &&
+         range.phase != Phase::kStep;
+}
+
+Index innermostOperatorAt(const trace::Trace& trace, const std::vector<Index>& ranges,
+                          std::int64_t time_ns) {
+  // The last range starting at or before time_ns; with proper nesting every range containing
+  // time_ns is it or one of its ancestors.
+  auto after = std::upper_bound(ranges.begin(), ranges.end(), time_ns, [&](std::int64_t t, Index i) {
+    return t < trace.ranges[at(i)].start_ns;
+  });
+  if (after == ranges.begin()) return kNone;
+  Index candidate = *(after - 1);
+  while (candidate != kNone) {
+    const Range& range = trace.ranges[at(candidate)];
+    if (range.end_ns >= time_ns && canOwnLaunch(range)) return candidate;
+    candidate = range.parent;
+  }
+  return kNone;
+}
+
+}  // namespace
+
+Index topLevelOperator(const trace::Trace& trace, Index range) {
+  if (range == kNone) return kNone;
+  Index top = range;
+  for (Index parent = trace.ranges[at(range)].parent; parent != kNone;
+       parent = trace.ranges[at(parent)].parent) {
+    const Range& candidate = trace.ranges[at(parent)];
+    if (candidate.kind == RangeKind::kOperator && candidate.phase != Phase::kStep &&
+        candidate.phase != Phase::kData) {
+      top = parent;
+    }
+  }
+  return top;
+}
+
+CorrelationCounts correlate(trace::Trace& trace) {
+  CorrelationCounts counts;
+  const ThreadRanges by_thread = rangesByThread(trace);
+  computeNesting(trace, by_thread);
+  computePhases(trace);
+  counts.backward_ranges_linked_to_forward = linkBackwardToForward(trace);
+  computeLayers(trace);
+
+  std::unordered_map<std::uint64_t, Index> launch_by_correlation;
+  launch_by_correlation.reserve(trace.launches.size());
+  counts.launches = trace.launches.size();
+  for (std::size_t i = 0; i < trace.launches.size(); ++i) {
+    trace::LaunchCall& launch = trace.launches[i];
+    launch_by_correlation.emplace(launch.correlation_id, static_cast<Index>(i));
+    const std::size_t slot = launch.thread == kNone ? trace.threads.size() : at(launch.thread);
+    launch.op_range = innermostOperatorAt(trace, by_thread[slot], launch.start_ns);
+    if (launch.op_range != kNone) ++counts.launches_in_op;
+  }
+  const auto link = [&](auto& record) {
+    auto found = launch_by_correlation.find(record.correlation_id);
+    if (found == launch_by_correlation.end()) {
+      record.launch = kNone;
+      record.op_range = kNone;
+      return false;
+    }
+    record.launch = found->second;
+    record.op_range = trace.launches[at(found->second)].op_range;
+    return true;
+  };
+  std::uint64_t without_launch = 0;
+  counts.kernels = trace.kernels.size();
+  for (trace::Kernel& kernel : trace.kernels) {
+    if (link(kernel)) ++counts.kernels_linked_to_launch;
+    else ++without_launch;
+    if (kernel.op_range != kNone) ++counts.kernels_attributed_to_op;
+  }
+  counts.memory_ops = trace.memory_ops.size();
+  for (trace::MemoryOp& op : trace.memory_ops) {
+    if (link(op)) ++counts.memory_ops_linked_to_launch;
+    else ++without_launch;
+  }
+  trace.import_stats.gpu_records_without_launch = without_launch;
+  return counts;
+}
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,100 @@
+#include "analyzer/import/byte_source.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace ampscope::analyzer::import {
+
+namespace {
+constexpr std::size_t kInputBlock = 1 << 20;
+}
+
+Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
+  std::fseek(file, 0, SEEK_END);
+  const long size = std::ftell(file);
+  std::fseek(file, 0, SEEK_SET);
+  unsigned char magic[2] = {0, 0};
+  const std::size_t got = std::fread(magic, 1, 2, file);
+  std::fseek(file, 0, SEEK_SET);
+  const bool gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  return std::unique_ptr<ByteSource>(
+      new ByteSource(file, path, size < 0 ? 0 : static_cast<std::uint64_t>(size), gzip));
+}
+
+ByteSource::ByteSource(std::FILE* file, std::string path, std::uint64_t file_bytes, bool gzip)
+    : file_(file), path_(std::move(path)), file_bytes_(file_bytes) {
+  if (gzip) {
+    stream_ = std::make_unique<z_stream_s>();
+    std::memset(stream_.get(), 0, sizeof(z_stream_s));
+    // 15 + 16: a gzip wrapper, the largest window.
+    inflateInit2(stream_.get(), 15 + 16);
+    input_.resize(kInputBlock);
+  }
+}
+
+ByteSource::~ByteSource() {
+  if (stream_) inflateEnd(stream_.get());
+  if (file_) std::fclose(file_);
+}
+
+Result<std::size_t> ByteSource::read(char* out, std::size_t capacity) {
+  return stream_ ? inflateInto(out, capacity) : readRaw(out, capacity);
+}
+
+Result<std::size_t> ByteSource::readRaw(char* out, std::size_t capacity) {
+  const std::size_t got = std::fread(out, 1, capacity, file_);
+  if (got == 0 && std::ferror(file_)) {
+    return Error{fmt::format("{}: read error at byte offset {}: {}", path_, file_offset_,
+                             std::strerror(errno))};
+  }
+  file_offset_ += got;
+  return got;
+}
+
+Result<std::size_t> ByteSource::inflateInto(char* out, std::size_t capacity) {
+  z_stream_s& z = *stream_;
+  z.next_out = reinterpret_cast<Bytef*>(out);
+  z.avail_out = static_cast<uInt>(capacity);
+  while (z.avail_out > 0) {
+    if (z.avail_in == 0 && !input_exhausted_) {
+      const std::size_t got = std::fread(input_.data(), 1, input_.size(), file_);
+      if (got == 0 && std::ferror(file_)) {
+        return Error{fmt::format("{}: read error at byte offset {}: {}", path_, file_offset_,
+                                 std::strerror(errno))};
+      }
+      file_offset_ += got;
+      input_exhausted_ = got == 0;
+      z.next_in = input_.data();
+      z.avail_in = static_cast<uInt>(got);
+    }
+    if (z.avail_in == 0 && input_exhausted_) {
+      if (!stream_ended_) {
+        return Error{fmt::format("{}: truncated gzip stream: the compressed data ends at byte "
+                                 "offset {} before the end of the stream", path_, file_offset_)};
+      }
+      break;
+    }
+    if (stream_ended_) {
+      // Another gzip member follows (concatenated .gz files are valid gzip).
+      inflateReset(&z);
+      stream_ended_ = false;
+    }
+    const int rc = inflate(&z, Z_NO_FLUSH);
+    if (rc == Z_STREAM_END) {
+      stream_ended_ = true;
+    } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      const std::uint64_t at = file_offset_ - z.avail_in;
+      return Error{fmt::format("{}: corrupt gzip data at compressed byte offset {}: {}", path_, at,
+                               z.msg ? z.msg : zError(rc))};
+    }
+  }
+  return capacity - z.avail_out;
+}
+
+}  // namespace ampscope::analyzer::import

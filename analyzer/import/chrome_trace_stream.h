@@ -1,0 +1,62 @@
+#pragma once
+// Streams a Chrome trace-event JSON document ({"traceEvents": [...], ...} or a bare [...]) from a
+// ByteSource: each element of the events array is handed over as soon as it is complete, with
+// simdjson padding after it, and the other top-level members are kept as raw JSON text. Memory
+// stays at one read buffer however large the file; offsets in errors are uncompressed bytes.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analyzer/import/byte_source.h"
+#include "trace/result.h"
+
+namespace ampscope::analyzer::import {
+
+struct TraceEventText {
+  std::string_view json;        // the element, without surrounding whitespace or comma
+  std::size_t padded_capacity;  // readable bytes from json.data(), at least json.size() + padding
+  std::uint64_t byte_offset;    // where the element starts in the uncompressed document
+  std::uint64_t index;          // 0-based position in the events array
+};
+
+class ChromeTraceStream {
+ public:
+  using EventHandler = std::function<trace::Status(const TraceEventText&)>;
+  using ProgressHandler = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+  explicit ChromeTraceStream(ByteSource& source) : source_(source) {}
+
+  // Reads the whole document, calling on_event for every element of "traceEvents".
+  trace::Status run(const EventHandler& on_event, const ProgressHandler& on_progress);
+
+  // Top-level members other than traceEvents, as (key, raw JSON value), in document order.
+  const std::vector<std::pair<std::string, std::string>>& members() const { return members_; }
+  bool sawEventsArray() const { return saw_events_; }
+
+ private:
+  trace::Status fill();                   // appends more bytes to the buffer; eof_ at the end
+  trace::Status skipWhitespace();         // advances pos_ past whitespace, refilling as needed
+  trace::Status expect(char wanted, std::string_view context);
+  // Finds the end of the JSON value starting at pos_; on success the value spans [pos_, end).
+  trace::Status scanValue(std::size_t& end, std::string_view context);
+  trace::Status readEventsArray(const EventHandler& on_event, const ProgressHandler& on_progress);
+  trace::Status readObjectMembers(const EventHandler& on_event, const ProgressHandler& on_progress);
+  trace::Error error(std::uint64_t offset, std::string_view what) const;
+  std::uint64_t offsetOf(std::size_t pos) const { return consumed_ + pos; }
+  void compact();                         // drops bytes before pos_ to make room
+
+  ByteSource& source_;
+  std::vector<char> buffer_;  // size = capacity + padding; [0, end_) holds data
+  std::size_t pos_ = 0;
+  std::size_t end_ = 0;
+  std::uint64_t consumed_ = 0;  // document bytes dropped from the front of buffer_
+  bool eof_ = false;
+  bool saw_events_ = false;
+  std::vector<std::pair<std::string, std::string>> members_;
+};
+
+}  // namespace ampscope::analyzer::import

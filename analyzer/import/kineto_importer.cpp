@@ -1,0 +1,390 @@
+#include "analyzer/import/kineto_importer.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "analyzer/import/byte_source.h"
+#include "analyzer/import/chrome_trace_stream.h"
+#include "analyzer/import/kineto_values.h"
+
+namespace ampscope::analyzer::import {
+
+namespace {
+
+namespace od = simdjson::ondemand;
+using trace::Error;
+using trace::Status;
+
+// A pid or tid: Kineto writes numbers, numeric strings ("25738") or labels ("stream 7").
+struct IdValue {
+  std::int64_t number = 0;
+  bool present = false;
+};
+
+// The fields of one trace event that ampscope uses. Views point into the parser's buffers and
+// are valid until the next event is parsed.
+struct EventFields {
+  std::string_view ph, cat, name;
+  std::int64_t ts_ns = 0;
+  std::int64_t dur_ns = 0;
+  bool has_ts = false;
+  bool has_dur = false;
+  IdValue pid, tid;
+  // args
+  std::int64_t correlation = 0;
+  std::int64_t device = -1;
+  std::int64_t stream = -1;
+  std::int64_t cbid = 0;
+  std::int64_t registers = 0;
+  std::int64_t shared_memory = 0;
+  std::int64_t bytes = 0;
+  std::int64_t sequence = -1;
+  std::int64_t fwd_tid = 0;
+  std::array<std::uint32_t, 3> grid{};
+  std::array<std::uint32_t, 3> block{};
+  std::string_view input_dims, input_type, module_hierarchy, arg_name;
+};
+
+class KinetoEventParser {
+ public:
+  KinetoEventParser(const std::string& path, trace::Trace& out) : path_(path), out_(out) {}
+
+  Status handle(const TraceEventText& text) {
+    ++out_.import_stats.events_read;
+    EventFields event;
+    if (Status parsed = parse(text, event); !parsed) return parsed;
+    return dispatch(text, event);
+  }
+
+  void finish(std::int64_t base_ns);
+
+ private:
+  Error eventError(const TraceEventText& text, std::string_view what) const {
+    return Error{fmt::format("{}: traceEvents element #{} at byte offset {}: {}", path_, text.index,
+                             text.byte_offset, what)};
+  }
+  Status parse(const TraceEventText& text, EventFields& event);
+  Status parseArgs(const TraceEventText& text, od::object args, EventFields& event);
+  Status dispatch(const TraceEventText& text, const EventFields& event);
+  Status requireTimes(const TraceEventText& text, const EventFields& event) const;
+  trace::Index cpuThread(const EventFields& event) {
+    return out_.threadIndex(event.pid.number, event.tid.number);
+  }
+  void noteCategory(std::string_view cat) {
+    if (cat == "Kernel" || cat == "Operator" || cat == "Runtime") saw_2021_categories_ = true;
+  }
+
+  const std::string& path_;
+  trace::Trace& out_;
+  od::parser parser_;
+  bool saw_2021_categories_ = false;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names_;
+
+ public:
+  bool saw2021Categories() const { return saw_2021_categories_; }
+};
+
+// Reads an integer from a number or a numeric string; labels such as "stream 7" give their
+// trailing number, and other text a stable negative id from the string table.
+simdjson::error_code readId(od::value value, IdValue& out, trace::StringTable& strings) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::number) {
+    double number = 0;
+    if (auto error = value.get_double().get(number)) return error;
+    out = {static_cast<std::int64_t>(number), true};
+    return simdjson::SUCCESS;
+  }
+  std::string_view text;
+  if (auto error = value.get_string().get(text)) return error;
+  out = {idFromLabel(text, strings), true};
+  return simdjson::SUCCESS;
+}
+
+simdjson::error_code readInt(od::value value, std::int64_t& out) {
+  double number = 0;
+  if (auto error = value.get_double().get(number)) return error;
+  if (!std::isfinite(number)) return simdjson::NUMBER_ERROR;
+  out = static_cast<std::int64_t>(number);
+  return simdjson::SUCCESS;
+}
+
+simdjson::error_code readDim3(od::value value, std::array<std::uint32_t, 3>& out) {
+  od::array array;
+  if (auto error = value.get_array().get(array)) return error;
+  std::size_t axis = 0;
+  for (auto element : array) {
+    std::int64_t number = 0;
+    if (auto error = element.get_int64().get(number)) return error;
+    if (axis < 3) out[axis++] = static_cast<std::uint32_t>(number);
+  }
+  return simdjson::SUCCESS;
+}
+
+// The raw JSON text of an array value (shapes and dtypes are kept as text).
+simdjson::error_code rawArray(od::value value, std::string_view& out) {
+  od::array array;
+  if (auto error = value.get_array().get(array)) return error;
+  return array.raw_json().get(out);
+}
+
+Status KinetoEventParser::parseArgs(const TraceEventText& text, od::object args,
+                                    EventFields& event) {
+  for (auto field : args) {
+    std::string_view key;
+    od::value value;
+    if (auto error = field.unescaped_key().get(key)) {
+      return eventError(text, fmt::format("bad key in args: {}", simdjson::error_message(error)));
+    }
+    if (auto error = field.value().get(value)) {
+      return eventError(text, fmt::format("bad value of args.\"{}\": {}", key,
+                                          simdjson::error_message(error)));
+    }
+    simdjson::error_code error = simdjson::SUCCESS;
+    if (key == "correlation") error = readInt(value, event.correlation);
+    else if (key == "device") error = readInt(value, event.device);
+    else if (key == "stream") error = readInt(value, event.stream);
+    else if (key == "cbid") error = readInt(value, event.cbid);
+    else if (key == "registers per thread") error = readInt(value, event.registers);
+    else if (key == "shared memory") error = readInt(value, event.shared_memory);
+    else if (key == "bytes") error = readInt(value, event.bytes);
+    else if (key == "Sequence number") error = readInt(value, event.sequence);
+    else if (key == "Fwd thread id") error = readInt(value, event.fwd_tid);
+    else if (key == "grid") error = readDim3(value, event.grid);
+    else if (key == "block") error = readDim3(value, event.block);
+    else if (key == "Input Dims") error = rawArray(value, event.input_dims);
+    else if (key == "Input type") error = rawArray(value, event.input_type);
+    else if (key == "Module Hierarchy") error = value.get_string().get(event.module_hierarchy);
+    else if (key == "name") error = value.get_string().get(event.arg_name);
+    if (error) {
+      return eventError(text, fmt::format("args.\"{}\" has an unexpected value: {}", key,
+                                          simdjson::error_message(error)));
+    }
+  }
+  return {};
+}
+
+Status KinetoEventParser::parse(const TraceEventText& text, EventFields& event) {
+  const simdjson::padded_string_view json(text.json.data(), text.json.size(), text.padded_capacity);
+  od::document document;
+  if (auto error = parser_.iterate(json).get(document)) {
+    return eventError(text, fmt::format("not valid JSON: {}", simdjson::error_message(error)));
+  }
+  od::object object;
+  if (auto error = document.get_object().get(object)) {
+    return eventError(text, fmt::format("not a JSON object: {}", simdjson::error_message(error)));
+  }
+  for (auto field : object) {
+    std::string_view key;
+    od::value value;
+    if (auto error = field.unescaped_key().get(key)) {
+      return eventError(text, fmt::format("bad key: {}", simdjson::error_message(error)));
+    }
+    if (auto error = field.value().get(value)) {
+      return eventError(text, fmt::format("bad value of \"{}\": {}", key,
+                                          simdjson::error_message(error)));
+    }
+    simdjson::error_code error = simdjson::SUCCESS;
+    if (key == "ph") error = value.get_string().get(event.ph);
+    else if (key == "cat") error = value.get_string().get(event.cat);
+    else if (key == "name") error = value.get_string().get(event.name);
+    else if (key == "ts" || key == "dur") {
+      std::string_view token = value.raw_json_token();
+      std::int64_t ns = 0;
+      if (!microsecondsToNs(token, ns)) {
+        return eventError(text, fmt::format("\"{}\" is {}; expected a number of microseconds",
+                                            key, token.substr(0, 40)));
+      }
+      if (key == "ts") { event.ts_ns = ns; event.has_ts = true; }
+      else { event.dur_ns = ns; event.has_dur = true; }
+    } else if (key == "pid") error = readId(value, event.pid, out_.strings);
+    else if (key == "tid") error = readId(value, event.tid, out_.strings);
+    else if (key == "args") {
+      od::object args;
+      if (!(error = value.get_object().get(args))) {
+        if (Status parsed = parseArgs(text, args, event); !parsed) return parsed;
+      }
+    }
+    if (error) {
+      return eventError(text, fmt::format("\"{}\" has an unexpected value: {}", key,
+                                          simdjson::error_message(error)));
+    }
+  }
+  return {};
+}
+
+Status KinetoEventParser::requireTimes(const TraceEventText& text, const EventFields& event) const {
+  if (!event.has_ts) return eventError(text, fmt::format("{} event has no \"ts\"", event.cat));
+  if (!event.has_dur) return eventError(text, fmt::format("{} event has no \"dur\"", event.cat));
+  if (event.dur_ns < 0) {
+    return eventError(text, fmt::format("{} event has a negative duration ({} ns)", event.cat,
+                                        event.dur_ns));
+  }
+  return {};
+}
+
+Status KinetoEventParser::dispatch(const TraceEventText& text, const EventFields& event) {
+  trace::ImportStats& stats = out_.import_stats;
+  if (event.ph.empty()) {
+    ++stats.not_understood["event without \"ph\""];
+    return {};
+  }
+  const char ph = event.ph[0];
+  if (ph == 's' || ph == 'f' || ph == 't') {
+    ++stats.skipped["flow events (links re-derived from correlation ids)"];
+    return {};
+  }
+  if (ph == 'i' || ph == 'I') {
+    ++stats.skipped[fmt::format("instant events '{}'", event.name)];
+    return {};
+  }
+  if (ph == 'M') {
+    if (event.name == "thread_name" && event.pid.present && event.tid.present) {
+      thread_names_[{event.pid.number, event.tid.number}] = std::string(event.arg_name);
+    }
+    ++stats.skipped["metadata events"];
+    return {};
+  }
+  if (ph != 'X') {
+    ++stats.not_understood[fmt::format("events with phase '{}'", event.ph)];
+    return {};
+  }
+  noteCategory(event.cat);
+  const EventCategory category = categoryOf(event.cat);
+  if (category == EventCategory::kIgnored) {
+    ++stats.skipped[fmt::format("'{}' events", event.cat)];
+    return {};
+  }
+  if (category == EventCategory::kUnknown) {
+    ++stats.not_understood[fmt::format("events of category '{}'", event.cat)];
+    return {};
+  }
+  if (Status times = requireTimes(text, event); !times) return times;
+  const std::int64_t start = event.ts_ns;
+  const std::int64_t end = event.ts_ns + event.dur_ns;
+  const auto name = out_.strings.intern(event.name);
+  const auto device = static_cast<std::uint32_t>(event.device >= 0 ? event.device : event.pid.number);
+  const auto stream = static_cast<std::uint32_t>(event.stream >= 0 ? event.stream : event.tid.number);
+  const auto correlation = static_cast<std::uint64_t>(event.correlation);
+
+  switch (category) {
+    case EventCategory::kKernel: {
+      trace::Kernel& k = out_.kernels.emplace_back();
+      k.start_ns = start;
+      k.end_ns = end;
+      k.correlation_id = correlation;
+      k.name = name;
+      k.device = device;
+      k.stream = stream;
+      k.grid = event.grid;
+      k.block = event.block;
+      k.registers_per_thread = static_cast<std::uint32_t>(event.registers);
+      k.shared_memory_bytes = static_cast<std::uint32_t>(event.shared_memory);
+      break;
+    }
+    case EventCategory::kMemcpy:
+    case EventCategory::kMemset: {
+      trace::MemoryOp& m = out_.memory_ops.emplace_back();
+      m.start_ns = start;
+      m.end_ns = end;
+      m.correlation_id = correlation;
+      m.bytes = static_cast<std::uint64_t>(event.bytes);
+      m.device = device;
+      m.stream = stream;
+      m.kind = category == EventCategory::kMemcpy ? trace::MemoryOpKind::kMemcpy
+                                                  : trace::MemoryOpKind::kMemset;
+      describeMemoryOp(event.name, m);
+      break;
+    }
+    case EventCategory::kRuntime:
+    case EventCategory::kDriver: {
+      trace::LaunchCall& l = out_.launches.emplace_back();
+      l.start_ns = start;
+      l.end_ns = end;
+      l.correlation_id = correlation;
+      l.name = name;
+      l.thread = cpuThread(event);
+      l.cbid = static_cast<std::int32_t>(event.cbid);
+      l.api = category == EventCategory::kDriver ? trace::ApiKind::kDriver : trace::ApiKind::kRuntime;
+      break;
+    }
+    case EventCategory::kSync: {
+      trace::Synchronization& y = out_.synchronizations.emplace_back();
+      y.start_ns = start;
+      y.end_ns = end;
+      y.correlation_id = correlation;
+      y.device = device;
+      y.stream = stream;
+      y.kind = syncKindFromName(event.name);
+      break;
+    }
+    case EventCategory::kOperator:
+    case EventCategory::kAnnotation:
+    case EventCategory::kPython:
+    case EventCategory::kGpuAnnotation: {
+      trace::Range& r = out_.ranges.emplace_back();
+      r.start_ns = start;
+      r.end_ns = end;
+      r.name = name;
+      r.thread = cpuThread(event);
+      r.kind = rangeKindOf(category);
+      if (!event.input_dims.empty()) r.shapes = out_.strings.intern(compactJson(event.input_dims));
+      if (!event.input_type.empty()) r.dtypes = out_.strings.intern(compactJson(event.input_type));
+      if (!event.module_hierarchy.empty()) r.layer = out_.strings.intern(event.module_hierarchy);
+      r.sequence_number = event.sequence;
+      r.fwd_thread_tid = event.fwd_tid;
+      break;
+    }
+    case EventCategory::kIgnored:
+    case EventCategory::kUnknown:
+      break;
+  }
+  ++stats.events_imported;
+  return {};
+}
+
+void KinetoEventParser::finish(std::int64_t base_ns) {
+  for (auto& thread : out_.threads) {
+    auto found = thread_names_.find({thread.pid, thread.tid});
+    if (found != thread_names_.end()) thread.name = out_.strings.intern(found->second);
+  }
+  if (base_ns == 0) return;
+  for (auto& e : out_.kernels) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out_.launches) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out_.memory_ops) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out_.synchronizations) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out_.ranges) { e.start_ns += base_ns; e.end_ns += base_ns; }
+}
+
+}  // namespace
+
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ProgressCallback& progress) {
+  trace::Trace out;
+  out.format = trace::TraceFormat::kKineto;
+  out.source_format = trace::TraceFormat::kKineto;
+  KinetoEventParser parser(source.path(), out);
+  ChromeTraceStream stream(source);
+  Status status = stream.run([&](const TraceEventText& text) { return parser.handle(text); },
+                             progress);
+  if (!status) return status.error();
+  if (!stream.sawEventsArray()) {
+    return Error{fmt::format("{}: a JSON object without a \"traceEvents\" array; expected a "
+                             "PyTorch profiler (Kineto) trace", source.path())};
+  }
+  TopLevelInfo info;
+  if (Status read = readTopLevel(source.path(), stream.members(), out, info); !read) {
+    return read.error();
+  }
+  parser.finish(info.base_time_ns);
+  out.format_detail = kinetoSchemaDescription(parser.saw2021Categories(), info);
+  out.sortByTime();
+  return out;
+}
+
+}  // namespace ampscope::analyzer::import

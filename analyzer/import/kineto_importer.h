@@ -1,0 +1,19 @@
+#pragma once
+// Imports PyTorch profiler (Kineto) Chrome traces, plain or gzip, of every schema year:
+// 2021 (Operator/Runtime/Kernel/Memcpy/Memset, lower-case "external id") and later
+// (cpu_op/cuda_runtime/cuda_driver/kernel/gpu_memcpy/gpu_memset/cuda_sync, ac2g flows,
+// baseTimeNanoseconds, fractional microsecond timestamps).
+
+#include <string>
+
+#include "analyzer/import/import_options.h"
+#include "trace/result.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer::import {
+
+class ByteSource;
+
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ProgressCallback& progress);
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,229 @@
+#include "analyzer/import/kineto_values.h"
+
+#include <simdjson.h>
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace ampscope::analyzer::import {
+
+EventCategory categoryOf(std::string_view cat) {
+  if (cat == "kernel" || cat == "Kernel") return EventCategory::kKernel;
+  if (cat == "gpu_memcpy" || cat == "Memcpy") return EventCategory::kMemcpy;
+  if (cat == "gpu_memset" || cat == "Memset") return EventCategory::kMemset;
+  if (cat == "cuda_runtime" || cat == "Runtime") return EventCategory::kRuntime;
+  if (cat == "cuda_driver") return EventCategory::kDriver;
+  if (cat == "cuda_sync") return EventCategory::kSync;
+  if (cat == "cpu_op" || cat == "Operator") return EventCategory::kOperator;
+  if (cat == "user_annotation") return EventCategory::kAnnotation;
+  if (cat == "python_function") return EventCategory::kPython;
+  if (cat == "gpu_user_annotation") return EventCategory::kGpuAnnotation;
+  if (cat == "Trace" || cat == "overhead" || cat == "cpu_instant_event") return EventCategory::kIgnored;
+  return EventCategory::kUnknown;
+}
+
+trace::RangeKind rangeKindOf(EventCategory category) {
+  switch (category) {
+    case EventCategory::kAnnotation: return trace::RangeKind::kAnnotation;
+    case EventCategory::kPython: return trace::RangeKind::kPython;
+    case EventCategory::kGpuAnnotation: return trace::RangeKind::kGpuAnnotation;
+    default: return trace::RangeKind::kOperator;
+  }
+}
+
+bool microsecondsToNs(std::string_view token, std::int64_t& ns) {
+  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.remove_suffix(1);
+  if (token.empty()) return false;
+  // Fast exact path: [-]digits[.digits]
+  std::size_t i = 0;
+  const bool negative = token[0] == '-';
+  if (negative) ++i;
+  std::int64_t whole = 0;
+  const std::size_t digits_start = i;
+  while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
+    whole = whole * 10 + (token[i] - '0');
+    ++i;
+  }
+  if (i == digits_start || i - digits_start > 15) goto slow;  // no digits, or could overflow
+  {
+    std::int64_t fraction_ns = 0;
+    int fraction_digits = 0;
+    if (i < token.size() && token[i] == '.') {
+      ++i;
+      std::int64_t scale = 100;
+      while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
+        // Beyond nanoseconds: round half up on the first dropped digit.
+        if (fraction_digits == 3 && token[i] >= '5') ++fraction_ns;
+        if (fraction_digits < 3) fraction_ns += (token[i] - '0') * scale;
+        scale /= 10;
+        ++fraction_digits;
+        ++i;
+      }
+      if (fraction_digits == 0) return false;
+    }
+    if (i != token.size()) goto slow;  // exponent or junk
+    ns = whole * 1000 + fraction_ns;
+    if (negative) ns = -ns;
+    return true;
+  }
+slow : {
+  // Exponent notation or very long numbers: go through double (the precision is the writer's).
+  std::string copy(token);
+  char* end = nullptr;
+  const double value = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || !(value == value)) return false;
+  if (value > 9.0e15 || value < -9.0e15) return false;
+  ns = static_cast<std::int64_t>(value * 1000.0 + (value < 0 ? -0.5 : 0.5));
+  return true;
+}
+}
+
+std::int64_t idFromLabel(std::string_view label, trace::StringTable& strings) {
+  std::size_t digits = label.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(label[digits - 1]))) --digits;
+  if (digits < label.size() && label.size() - digits <= 18) {
+    std::int64_t number = 0;
+    std::from_chars(label.data() + digits, label.data() + label.size(), number);
+    const std::string_view prefix = label.substr(0, digits);
+    if (prefix.empty() || prefix == "stream " || prefix == "thread ") return number;
+  }
+  return -static_cast<std::int64_t>(strings.intern(label)) - 1;
+}
+
+std::string compactJson(std::string_view json) {
+  std::string out;
+  out.reserve(json.size());
+  bool in_string = false;
+  bool escaped = false;
+  for (char c : json) {
+    if (in_string) {
+      out.push_back(c);
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (c == '"') in_string = true;
+    out.push_back(c);
+  }
+  return out;
+}
+
+namespace {
+trace::MemoryKind memoryKindFromWord(std::string_view word) {
+  if (word == "Pageable") return trace::MemoryKind::kPageable;
+  if (word == "Pinned") return trace::MemoryKind::kPinned;
+  if (word == "Device") return trace::MemoryKind::kDevice;
+  if (word == "Array") return trace::MemoryKind::kArray;
+  if (word == "Managed") return trace::MemoryKind::kManaged;
+  return trace::MemoryKind::kUnknown;
+}
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  return text;
+}
+}  // namespace
+
+void describeMemoryOp(std::string_view name, trace::MemoryOp& op) {
+  if (name.find("HtoD") != std::string_view::npos) op.direction = trace::CopyDirection::kHostToDevice;
+  else if (name.find("DtoH") != std::string_view::npos) op.direction = trace::CopyDirection::kDeviceToHost;
+  else if (name.find("DtoD") != std::string_view::npos) op.direction = trace::CopyDirection::kDeviceToDevice;
+  else if (name.find("HtoH") != std::string_view::npos) op.direction = trace::CopyDirection::kHostToHost;
+  else if (name.find("PtoP") != std::string_view::npos) op.direction = trace::CopyDirection::kPeerToPeer;
+  const auto open = name.find('(');
+  const auto close = name.rfind(')');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return;
+  const std::string_view inside = name.substr(open + 1, close - open - 1);
+  const auto arrow = inside.find("->");
+  if (arrow == std::string_view::npos) {
+    op.dst_kind = memoryKindFromWord(trim(inside));  // "Memset (Device)"
+    return;
+  }
+  op.src_kind = memoryKindFromWord(trim(inside.substr(0, arrow)));
+  op.dst_kind = memoryKindFromWord(trim(inside.substr(arrow + 2)));
+}
+
+trace::SyncKind syncKindFromName(std::string_view name) {
+  if (name.find("Event Sync") != std::string_view::npos) return trace::SyncKind::kEventSynchronize;
+  if (name.find("Stream Wait Event") != std::string_view::npos) return trace::SyncKind::kStreamWaitEvent;
+  if (name.find("Stream Sync") != std::string_view::npos) return trace::SyncKind::kStreamSynchronize;
+  if (name.find("Context Sync") != std::string_view::npos || name.find("Device Sync") != std::string_view::npos) {
+    return trace::SyncKind::kContextSynchronize;
+  }
+  return trace::SyncKind::kUnknown;
+}
+
+namespace {
+trace::Status readDevices(const std::string& path, const std::string& raw, trace::Trace& out) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (auto error = parser.parse(raw).get(root)) {
+    return trace::Error{fmt::format("{}: \"deviceProperties\" is not valid JSON: {}", path,
+                                    simdjson::error_message(error))};
+  }
+  simdjson::dom::array devices;
+  if (root.get_array().get(devices)) {
+    return trace::Error{fmt::format("{}: \"deviceProperties\" is not an array", path)};
+  }
+  std::size_t index = 0;
+  for (simdjson::dom::element element : devices) {
+    trace::Device device;
+    std::int64_t id = static_cast<std::int64_t>(index);
+    std::string_view name;
+    if (element["id"].get_int64().get(id) || element["name"].get_string().get(name)) {
+      return trace::Error{fmt::format("{}: deviceProperties[{}] lacks a numeric \"id\" or a "
+                                      "\"name\"", path, index)};
+    }
+    std::int64_t value = 0;
+    device.id = static_cast<std::uint32_t>(id);
+    device.name = out.strings.intern(name);
+    if (!element["computeMajor"].get_int64().get(value)) device.compute_major = static_cast<std::int32_t>(value);
+    if (!element["computeMinor"].get_int64().get(value)) device.compute_minor = static_cast<std::int32_t>(value);
+    if (!element["numSms"].get_int64().get(value)) device.sm_count = static_cast<std::int32_t>(value);
+    if (!element["totalGlobalMem"].get_int64().get(value)) device.total_memory_bytes = static_cast<std::uint64_t>(value);
+    out.devices.push_back(device);
+    ++index;
+  }
+  return {};
+}
+}  // namespace
+
+trace::Status readTopLevel(const std::string& path,
+                           const std::vector<std::pair<std::string, std::string>>& members,
+                           trace::Trace& out, TopLevelInfo& info) {
+  for (const auto& [key, raw] : members) {
+    if (key == "deviceProperties") {
+      if (trace::Status read = readDevices(path, raw, out); !read) return read;
+    } else if (key == "baseTimeNanoseconds") {
+      const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), info.base_time_ns);
+      if (ec != std::errc() || end != raw.data() + raw.size() || info.base_time_ns < 0) {
+        return trace::Error{fmt::format("{}: \"baseTimeNanoseconds\" is {}; expected a "
+                                        "non-negative integer", path, raw.substr(0, 40))};
+      }
+      info.has_base_time = true;
+    } else if (key == "schemaVersion") {
+      std::from_chars(raw.data(), raw.data() + raw.size(), info.schema_version);
+    } else if (key == "displayTimeUnit") {
+      info.display_time_unit = raw.size() >= 2 ? raw.substr(1, raw.size() - 2) : raw;
+    } else if (key != "traceEvents") {
+      ++out.import_stats.skipped[fmt::format("top-level member \"{}\"", key)];
+    }
+  }
+  return {};
+}
+
+std::string kinetoSchemaDescription(bool saw_2021_categories, const TopLevelInfo& info) {
+  std::string description = "PyTorch profiler (Kineto) trace";
+  if (saw_2021_categories) description += ", 2021 schema (capitalised categories)";
+  else if (info.has_base_time) description += ", 2023+ schema (baseTimeNanoseconds)";
+  else description += ", 2022 schema (lower-case categories)";
+  if (info.schema_version > 0) description += fmt::format(", schemaVersion {}", info.schema_version);
+  return description;
+}
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,57 @@
+#pragma once
+// The value-level vocabulary of Kineto traces: categories, timestamps, memcpy names, top-level
+// members. Kept apart from the event loop so each piece is testable on its own.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "trace/result.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer::import {
+
+enum class EventCategory {
+  kKernel, kMemcpy, kMemset, kRuntime, kDriver, kSync,
+  kOperator, kAnnotation, kPython, kGpuAnnotation,
+  kIgnored,  // known, not modelled (e.g. the profiler's own "Trace" span)
+  kUnknown,
+};
+
+// Maps both the 2021 capitalised and the later lower-case category names.
+EventCategory categoryOf(std::string_view cat);
+trace::RangeKind rangeKindOf(EventCategory category);
+
+// Parses a JSON number of microseconds ("1420179485153.755", "17", "1.6e9") into integer
+// nanoseconds exactly where the text has at most three decimals. False when not a number.
+bool microsecondsToNs(std::string_view token, std::int64_t& ns);
+
+// An integer for a pid/tid label: "25738" -> 25738, "stream 7" -> 7, other text -> a negative
+// id derived from the interned string, so that distinct labels stay distinct.
+std::int64_t idFromLabel(std::string_view label, trace::StringTable& strings);
+
+// JSON text without insignificant whitespace: "[[1, 2], []]" -> "[[1,2],[]]".
+std::string compactJson(std::string_view json);
+
+// Fills direction and source/destination memory kinds from a name such as
+// "Memcpy HtoD (Pageable -> Device)" or "Memset (Device)".
+void describeMemoryOp(std::string_view name, trace::MemoryOp& op);
+trace::SyncKind syncKindFromName(std::string_view name);
+
+struct TopLevelInfo {
+  std::int64_t base_time_ns = 0;  // "baseTimeNanoseconds": timestamps are offsets from it
+  std::int64_t schema_version = 0;
+  std::string display_time_unit;
+  bool has_base_time = false;
+};
+
+// Reads the top-level members that matter (deviceProperties, baseTimeNanoseconds, ...).
+trace::Status readTopLevel(const std::string& path,
+                           const std::vector<std::pair<std::string, std::string>>& members,
+                           trace::Trace& out, TopLevelInfo& info);
+
+std::string kinetoSchemaDescription(bool saw_2021_categories, const TopLevelInfo& info);
+
+}  // namespace ampscope::analyzer::import

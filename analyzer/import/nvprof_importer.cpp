@@ -1,0 +1,310 @@
+#include "analyzer/import/nvprof_importer.h"
+
+#include <cstring>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "analyzer/import/cupti_enums.h"
+#include "analyzer/import/pyprof_marker.h"
+#include "trace/db/sqlite_database.h"
+
+namespace ampscope::analyzer::import {
+
+namespace {
+
+using trace::Error;
+using trace::Status;
+using trace::db::SqliteDatabase;
+using trace::db::Statement;
+using trace::db::forEachRow;
+
+constexpr const char* kConcurrentKernels = "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL";
+constexpr const char* kKernels = "CUPTI_ACTIVITY_KIND_KERNEL";
+
+std::int64_t threadIdFromCupti(std::int64_t raw) {
+  // nvprof stores 32-bit thread ids as signed integers; markers carry them unsigned.
+  return static_cast<std::int64_t>(static_cast<std::uint32_t>(raw));
+}
+
+class NvprofReader {
+ public:
+  NvprofReader(SqliteDatabase& db, trace::Trace& out) : db_(db), out_(out) {}
+
+  Status run() {
+    if (Status s = readStrings(); !s) return s;
+    if (Status s = readDevices(); !s) return s;
+    for (const char* table : {kConcurrentKernels, kKernels}) {
+      if (db_.hasTable(table)) {
+        if (Status s = readKernels(table); !s) return s;
+      }
+    }
+    if (Status s = readApi("CUPTI_ACTIVITY_KIND_RUNTIME", trace::ApiKind::kRuntime); !s) return s;
+    if (Status s = readApi("CUPTI_ACTIVITY_KIND_DRIVER", trace::ApiKind::kDriver); !s) return s;
+    if (Status s = readMemcpy(); !s) return s;
+    if (Status s = readMemset(); !s) return s;
+    if (Status s = readSynchronization(); !s) return s;
+    return readMarkers();
+  }
+
+ private:
+  Status stringId(std::string_view table, std::int64_t row, std::int64_t nvprof_id,
+                  trace::StringId& out) {
+    auto found = strings_.find(nvprof_id);
+    if (found == strings_.end()) {
+      return Error{fmt::format("{}: table '{}' row {}: name {} is not an id in StringTable",
+                               db_.path(), table, row, nvprof_id)};
+    }
+    out = found->second;
+    return {};
+  }
+
+  Status readStrings() {
+    return forEachRow(db_, "StringTable", {"_id_", "value"}, [&](std::int64_t, Statement& s) -> Status {
+      strings_[s.int64(0)] = out_.strings.intern(s.text(1));
+      return {};
+    });
+  }
+
+  Status readDevices() {
+    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_DEVICE")) return {};
+    return forEachRow(db_, "CUPTI_ACTIVITY_KIND_DEVICE",
+                      {"id", "name", "computeCapabilityMajor", "computeCapabilityMinor",
+                       "numMultiprocessors", "globalMemorySize"},
+                      [&](std::int64_t row, Statement& s) -> Status {
+                        trace::Device& d = out_.devices.emplace_back();
+                        d.id = static_cast<std::uint32_t>(s.int64(0));
+                        d.compute_major = static_cast<std::int32_t>(s.int64(2));
+                        d.compute_minor = static_cast<std::int32_t>(s.int64(3));
+                        d.sm_count = static_cast<std::int32_t>(s.int64(4));
+                        d.total_memory_bytes = static_cast<std::uint64_t>(s.int64(5));
+                        return stringId("CUPTI_ACTIVITY_KIND_DEVICE", row, s.int64(1), d.name);
+                      });
+  }
+
+  Status readKernels(const char* table) {
+    return forEachRow(db_, table,
+                      {"start", "end", "deviceId", "streamId", "correlationId", "name", "gridX",
+                       "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
+                       "staticSharedMemory", "dynamicSharedMemory"},
+                      [&](std::int64_t row, Statement& s) -> Status {
+                        ++out_.import_stats.events_read;
+                        trace::Kernel& k = out_.kernels.emplace_back();
+                        k.start_ns = s.int64(0);
+                        k.end_ns = s.int64(1);
+                        if (k.end_ns < k.start_ns) {
+                          return Error{fmt::format("{}: table '{}' row {}: end {} before start {}",
+                                                   db_.path(), table, row, k.end_ns, k.start_ns)};
+                        }
+                        k.device = static_cast<std::uint32_t>(s.int64(2));
+                        k.stream = static_cast<std::uint32_t>(s.int64(3));
+                        k.correlation_id = static_cast<std::uint64_t>(s.int64(4));
+                        for (int axis = 0; axis < 3; ++axis) {
+                          k.grid[static_cast<std::size_t>(axis)] = static_cast<std::uint32_t>(s.int64(6 + axis));
+                          k.block[static_cast<std::size_t>(axis)] = static_cast<std::uint32_t>(s.int64(9 + axis));
+                        }
+                        k.registers_per_thread = static_cast<std::uint32_t>(s.int64(12));
+                        k.shared_memory_bytes = static_cast<std::uint32_t>(s.int64(13) + s.int64(14));
+                        ++out_.import_stats.events_imported;
+                        return stringId(table, row, s.int64(5), k.name);
+                      });
+  }
+
+  Status readApi(const char* table, trace::ApiKind api) {
+    if (!db_.hasTable(table)) return {};
+    return forEachRow(db_, table, {"cbid", "start", "end", "processId", "threadId", "correlationId"},
+                      [&](std::int64_t, Statement& s) -> Status {
+                        ++out_.import_stats.events_read;
+                        trace::LaunchCall& l = out_.launches.emplace_back();
+                        l.cbid = static_cast<std::int32_t>(s.int64(0));
+                        l.start_ns = s.int64(1);
+                        l.end_ns = s.int64(2);
+                        l.thread = out_.threadIndex(s.int64(3), threadIdFromCupti(s.int64(4)));
+                        l.correlation_id = static_cast<std::uint64_t>(s.int64(5));
+                        l.api = api;
+                        l.name = out_.strings.intern(api == trace::ApiKind::kRuntime
+                                                         ? runtimeApiName(l.cbid)
+                                                         : driverApiName(l.cbid));
+                        ++out_.import_stats.events_imported;
+                        return {};
+                      });
+  }
+
+  Status readMemcpy() {
+    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_MEMCPY")) return {};
+    return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMCPY",
+                      {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId",
+                       "streamId", "correlationId"},
+                      [&](std::int64_t, Statement& s) -> Status {
+                        ++out_.import_stats.events_read;
+                        trace::MemoryOp& m = out_.memory_ops.emplace_back();
+                        m.kind = trace::MemoryOpKind::kMemcpy;
+                        m.direction = copyDirectionFromCupti(s.int64(0));
+                        m.src_kind = memoryKindFromCupti(s.int64(1));
+                        m.dst_kind = memoryKindFromCupti(s.int64(2));
+                        m.bytes = static_cast<std::uint64_t>(s.int64(3));
+                        m.start_ns = s.int64(4);
+                        m.end_ns = s.int64(5);
+                        m.device = static_cast<std::uint32_t>(s.int64(6));
+                        m.stream = static_cast<std::uint32_t>(s.int64(7));
+                        m.correlation_id = static_cast<std::uint64_t>(s.int64(8));
+                        ++out_.import_stats.events_imported;
+                        return {};
+                      });
+  }
+
+  Status readMemset() {
+    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_MEMSET")) return {};
+    return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
+                      {"bytes", "start", "end", "deviceId", "streamId", "correlationId", "memoryKind"},
+                      [&](std::int64_t, Statement& s) -> Status {
+                        ++out_.import_stats.events_read;
+                        trace::MemoryOp& m = out_.memory_ops.emplace_back();
+                        m.kind = trace::MemoryOpKind::kMemset;
+                        m.bytes = static_cast<std::uint64_t>(s.int64(0));
+                        m.start_ns = s.int64(1);
+                        m.end_ns = s.int64(2);
+                        m.device = static_cast<std::uint32_t>(s.int64(3));
+                        m.stream = static_cast<std::uint32_t>(s.int64(4));
+                        m.correlation_id = static_cast<std::uint64_t>(s.int64(5));
+                        m.dst_kind = memoryKindFromCupti(s.int64(6));
+                        ++out_.import_stats.events_imported;
+                        return {};
+                      });
+  }
+
+  Status readSynchronization() {
+    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) return {};
+    return forEachRow(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                      {"type", "start", "end", "correlationId", "streamId"},
+                      [&](std::int64_t, Statement& s) -> Status {
+                        ++out_.import_stats.events_read;
+                        trace::Synchronization& y = out_.synchronizations.emplace_back();
+                        y.kind = syncKindFromCupti(s.int64(0));
+                        y.start_ns = s.int64(1);
+                        y.end_ns = s.int64(2);
+                        y.correlation_id = static_cast<std::uint64_t>(s.int64(3));
+                        // -1 (0xffffffff) means "no stream": a context-wide synchronisation.
+                        y.stream = static_cast<std::uint32_t>(s.int64(4));
+                        ++out_.import_stats.events_imported;
+                        return {};
+                      });
+  }
+
+  struct OpenMarker {
+    std::int64_t start_ns;
+    trace::StringId text;
+    trace::Index thread;
+  };
+
+  void addRange(const OpenMarker& open, std::int64_t end_ns) {
+    trace::Range& r = out_.ranges.emplace_back();
+    r.start_ns = open.start_ns;
+    r.end_ns = end_ns;
+    r.thread = open.thread;
+    const PyProfMarker marker = parsePyProfMarker(out_.str(open.text));
+    switch (marker.kind) {
+      case PyProfMarker::Kind::kOperator:
+        r.kind = trace::RangeKind::kOperator;
+        r.name = out_.strings.intern(marker.module.empty() ? marker.op : marker.module + "." + marker.op);
+        r.op = out_.strings.intern(marker.op);
+        r.shapes = out_.strings.intern(marker.shapes_json);
+        r.dtypes = out_.strings.intern(marker.dtypes_json);
+        break;
+      case PyProfMarker::Kind::kSequence:
+        r.kind = trace::RangeKind::kOperator;
+        r.name = out_.strings.intern(marker.op);
+        r.sequence_number = marker.sequence_number;
+        break;
+      case PyProfMarker::Kind::kTraceMarker:
+        r.kind = trace::RangeKind::kAnnotation;
+        r.name = out_.strings.intern("traceMarker " + marker.innermost_frame);
+        break;
+      case PyProfMarker::Kind::kText:
+        r.kind = trace::RangeKind::kAnnotation;
+        r.name = open.text;
+        break;
+    }
+  }
+
+  Status readMarkers() {
+    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_MARKER")) return {};
+    std::unordered_map<std::int64_t, OpenMarker> open;
+    std::int64_t last_ns = 0;
+    Status status = forEachRow(
+        db_, "CUPTI_ACTIVITY_KIND_MARKER", {"flags", "timestamp", "id", "objectKind", "objectId", "name"},
+        [&](std::int64_t row, Statement& s) -> Status {
+          ++out_.import_stats.events_read;
+          const std::int64_t flags = s.int64(0);
+          const std::int64_t timestamp = s.int64(1);
+          last_ns = std::max(last_ns, timestamp);
+          if (flags & kMarkerEnd) {
+            auto found = open.find(s.int64(2));
+            if (found == open.end()) {
+              ++out_.import_stats.not_understood["marker ends without a start"];
+              return {};
+            }
+            addRange(found->second, timestamp);
+            open.erase(found);
+            ++out_.import_stats.events_imported;
+            return {};
+          }
+          if (!(flags & (kMarkerStart | kMarkerInstantaneous))) {
+            ++out_.import_stats.not_understood[fmt::format("markers with flags {}", flags)];
+            return {};
+          }
+          trace::StringId text = trace::StringTable::kEmpty;
+          if (Status named = stringId("CUPTI_ACTIVITY_KIND_MARKER", row, s.int64(5), text); !named) {
+            return named;
+          }
+          // objectId of a thread marker (objectKind 2) is a 12-byte struct: pid, tid, padding.
+          std::int64_t pid = 0;
+          std::int64_t tid = 0;
+          const std::string_view object = s.text(4);
+          if (s.int64(3) == 2 && object.size() >= 8) {
+            std::uint32_t words[2];
+            std::memcpy(words, object.data(), sizeof(words));
+            pid = words[0];
+            tid = words[1];
+          }
+          const OpenMarker marker{timestamp, text, out_.threadIndex(pid, tid)};
+          if (flags & kMarkerInstantaneous) {
+            addRange(marker, timestamp);
+            ++out_.import_stats.events_imported;
+          } else {
+            open.emplace(s.int64(2), marker);
+          }
+          return {};
+        });
+    if (!status) return status;
+    // Ranges still open when recording stopped are kept, ending at the last timestamp seen.
+    for (const auto& [id, marker] : open) {
+      addRange(marker, last_ns);
+      ++out_.import_stats.skipped["marker ranges still open at the end (closed at the last timestamp)"];
+    }
+    return {};
+  }
+
+  SqliteDatabase& db_;
+  trace::Trace& out_;
+  std::unordered_map<std::int64_t, trace::StringId> strings_;
+};
+
+}  // namespace
+
+bool isNvprofDatabase(SqliteDatabase& db) {
+  return db.hasTable("StringTable") && (db.hasTable(kConcurrentKernels) || db.hasTable(kKernels));
+}
+
+trace::Result<trace::Trace> importNvprof(SqliteDatabase& db) {
+  trace::Trace out;
+  out.format = trace::TraceFormat::kNvprof;
+  out.source_format = trace::TraceFormat::kNvprof;
+  out.format_detail = "nvprof SQLite profile";
+  NvprofReader reader(db, out);
+  if (Status status = reader.run(); !status) return status.error();
+  out.sortByTime();
+  return out;
+}
+
+}  // namespace ampscope::analyzer::import

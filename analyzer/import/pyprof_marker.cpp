@@ -1,0 +1,189 @@
+#include "analyzer/import/pyprof_marker.h"
+
+#include <charconv>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace ampscope::analyzer::import {
+
+namespace {
+
+// A Python literal: just enough structure for PyProf's dicts (no sets, no bytes).
+struct PyValue {
+  enum class Type { kNone, kBool, kNumber, kString, kList, kDict };
+  Type type = Type::kNone;
+  std::string text;  // strings; numbers as written
+  std::vector<PyValue> items;                          // list or tuple
+  std::vector<std::pair<std::string, PyValue>> dict;   // keys are strings in PyProf's output
+
+  const PyValue* get(std::string_view key) const {
+    for (const auto& [k, v] : dict) {
+      if (k == key) return &v;
+    }
+    return nullptr;
+  }
+};
+
+class PyLiteralParser {
+ public:
+  explicit PyLiteralParser(std::string_view text) : text_(text) {}
+
+  bool parse(PyValue& out) {
+    if (!value(out, 0)) return false;
+    skipSpace();
+    return pos_ == text_.size();
+  }
+
+ private:
+  static constexpr int kMaxDepth = 64;  // deeper nesting is not PyProf's; refuse, don't recurse
+
+  void skipSpace() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\t')) ++pos_;
+  }
+  bool consume(char c) {
+    skipSpace();
+    if (pos_ < text_.size() && text_[pos_] == c) { ++pos_; return true; }
+    return false;
+  }
+  bool word(std::string_view w) {
+    if (text_.substr(pos_, w.size()) == w) { pos_ += w.size(); return true; }
+    return false;
+  }
+
+  bool string(std::string& out) {
+    const char quote = text_[pos_++];
+    while (pos_ < text_.size() && text_[pos_] != quote) {
+      if (text_[pos_] == '\\' && pos_ + 1 < text_.size()) ++pos_;
+      out.push_back(text_[pos_++]);
+    }
+    if (pos_ >= text_.size()) return false;
+    ++pos_;
+    return true;
+  }
+
+  bool sequence(PyValue& out, char close, int depth) {
+    out.type = PyValue::Type::kList;
+    if (consume(close)) return true;
+    for (;;) {
+      PyValue item;
+      if (!value(item, depth + 1)) return false;
+      out.items.push_back(std::move(item));
+      if (consume(close)) return true;
+      if (!consume(',')) return false;
+      if (consume(close)) return true;  // trailing comma, as in (35,)
+    }
+  }
+
+  bool dictionary(PyValue& out, int depth) {
+    out.type = PyValue::Type::kDict;
+    if (consume('}')) return true;
+    for (;;) {
+      PyValue key;
+      if (!value(key, depth + 1) || key.type != PyValue::Type::kString || !consume(':')) return false;
+      PyValue item;
+      if (!value(item, depth + 1)) return false;
+      out.dict.emplace_back(std::move(key.text), std::move(item));
+      if (consume('}')) return true;
+      if (!consume(',')) return false;
+    }
+  }
+
+  bool value(PyValue& out, int depth) {
+    if (depth > kMaxDepth) return false;
+    skipSpace();
+    if (pos_ >= text_.size()) return false;
+    const char c = text_[pos_];
+    if (c == '{') { ++pos_; return dictionary(out, depth); }
+    if (c == '[') { ++pos_; return sequence(out, ']', depth); }
+    if (c == '(') { ++pos_; return sequence(out, ')', depth); }
+    if (c == '\'' || c == '"') { out.type = PyValue::Type::kString; return string(out.text); }
+    if (word("None")) { out.type = PyValue::Type::kNone; return true; }
+    if (word("True") || word("False")) { out.type = PyValue::Type::kBool; return true; }
+    // A number or another bare token (e.g. inf, nan, torch.float32): keep its text.
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != ')' && text_[pos_] != ']' &&
+           text_[pos_] != '}' && text_[pos_] != ':') {
+      ++pos_;
+    }
+    out.type = PyValue::Type::kNumber;
+    out.text = std::string(text_.substr(start, pos_ - start));
+    while (!out.text.empty() && out.text.back() == ' ') out.text.pop_back();
+    return !out.text.empty();
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+std::string jsonString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+void describeArguments(const PyValue& args, PyProfMarker& out) {
+  std::string shapes = "[";
+  std::string dtypes = "[";
+  for (const PyValue& arg : args.items) {
+    const PyValue* type = arg.get("type");
+    const PyValue* shape = arg.get("shape");
+    if (!type || type->text != "tensor" || !shape) continue;
+    if (shapes.size() > 1) { shapes += ','; dtypes += ','; }
+    shapes += '[';
+    for (std::size_t i = 0; i < shape->items.size(); ++i) {
+      if (i) shapes += ',';
+      shapes += shape->items[i].text;
+    }
+    shapes += ']';
+    const PyValue* dtype = arg.get("dtype");
+    dtypes += jsonString(dtype ? dtype->text : "");
+  }
+  out.shapes_json = shapes + "]";
+  out.dtypes_json = dtypes + "]";
+}
+
+}  // namespace
+
+PyProfMarker parsePyProfMarker(std::string_view text) {
+  PyProfMarker out;
+  if (!text.empty() && text.front() == '{') {
+    PyValue root;
+    if (PyLiteralParser(text).parse(root) && root.type == PyValue::Type::kDict) {
+      if (const PyValue* stack = root.get("traceMarker")) {
+        out.kind = PyProfMarker::Kind::kTraceMarker;
+        if (!stack->items.empty()) out.innermost_frame = stack->items.back().text;
+        return out;
+      }
+      const PyValue* op = root.get("op");
+      if (op && op->type == PyValue::Type::kString) {
+        out.kind = PyProfMarker::Kind::kOperator;
+        out.op = op->text;
+        if (const PyValue* mod = root.get("mod")) out.module = mod->text;
+        if (const PyValue* args = root.get("args"); args && args->type == PyValue::Type::kList) {
+          describeArguments(*args, out);
+        }
+        return out;
+      }
+    }
+    return out;  // a dict we do not understand stays plain text
+  }
+  constexpr std::string_view kSeq = ", seq = ";
+  if (const auto at = text.rfind(kSeq); at != std::string_view::npos) {
+    std::int64_t seq = 0;
+    const std::string_view digits = text.substr(at + kSeq.size());
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seq);
+    if (ec == std::errc() && end == digits.data() + digits.size()) {
+      out.kind = PyProfMarker::Kind::kSequence;
+      out.op = std::string(text.substr(0, at));
+      out.sequence_number = seq;
+    }
+  }
+  return out;
+}
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,89 @@
+#include "analyzer/import/trace_importer.h"
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "analyzer/import/byte_source.h"
+#include "analyzer/import/kineto_importer.h"
+#include "analyzer/import/nsys_importer.h"
+#include "analyzer/import/nvprof_importer.h"
+#include "trace/db/profile_reader.h"
+#include "trace/db/sqlite_database.h"
+
+namespace ampscope::analyzer::import {
+
+namespace {
+
+using trace::Error;
+using trace::Result;
+using trace::Trace;
+
+constexpr std::string_view kExpected =
+    "expected a PyTorch profiler (Kineto) JSON trace (plain or .gz), an Nsight Systems or nvprof "
+    "SQLite export, or an ampscope profile";
+
+Result<Trace> importSqlite(const std::string& path) {
+  auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kReadOnly);
+  if (!db) return db.error();
+  if (trace::db::isProfileDatabase(*db)) return trace::db::readProfile(*db);
+  if (isNvprofDatabase(*db)) return importNvprof(*db);
+  if (isNsightSystemsDatabase(*db)) return importNsightSystems(*db);
+  std::string tables;
+  if (auto statement = db->prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 6")) {
+    while (statement->step()) tables += fmt::format("{}'{}'", tables.empty() ? "" : ", ", statement->text(0));
+  }
+  return Error{fmt::format("{}: an SQLite database of an unknown schema (tables: {}); {}", path,
+                           tables.empty() ? "none" : tables, kExpected)};
+}
+
+std::string printable(const unsigned char* bytes, std::size_t count) {
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i) {
+    const unsigned char c = bytes[i];
+    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '.';
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Trace> importTrace(const std::string& path, const ProgressCallback& progress) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    return Error{fmt::format("{}: no such file", path)};
+  }
+  if (std::filesystem::is_directory(status)) {
+    return Error{fmt::format("{}: is a directory; {}", path, kExpected)};
+  }
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
+  std::array<unsigned char, 64> head{};
+  const std::size_t got = std::fread(head.data(), 1, head.size(), file);
+  std::fclose(file);
+  if (got == 0) return Error{fmt::format("{}: the file is empty; {}", path, kExpected)};
+
+  static constexpr char kSqliteMagic[] = "SQLite format 3";  // 16 bytes with its NUL
+  if (got >= sizeof(kSqliteMagic) && std::memcmp(head.data(), kSqliteMagic, sizeof(kSqliteMagic)) == 0) {
+    return importSqlite(path);
+  }
+  const bool gzip = got >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+  std::size_t first = 0;
+  if (got >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf) first = 3;  // UTF-8 BOM
+  while (first < got && std::strchr(" \t\r\n", head[first]) && head[first] != 0) ++first;
+  const bool json = first < got && (head[first] == '{' || head[first] == '[');
+  if (!gzip && !json) {
+    return Error{fmt::format("{}: not a trace file (it starts with \"{}\"); {}", path,
+                             printable(head.data(), std::min<std::size_t>(got, 16)), kExpected)};
+  }
+  auto source = ByteSource::open(path);
+  if (!source) return source.error();
+  return importKineto(**source, progress);
+}
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,16 @@
+#pragma once
+// The one entry point for reading any trace: picks the importer by the file's content (gzip or
+// JSON text, SQLite schema), never by its name.
+
+#include <string>
+
+#include "analyzer/import/import_options.h"
+#include "trace/result.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer::import {
+
+trace::Result<trace::Trace> importTrace(const std::string& path,
+                                        const ProgressCallback& progress = {});
+
+}  // namespace ampscope::analyzer::import

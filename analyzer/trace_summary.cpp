@@ -1,0 +1,176 @@
+#include "analyzer/trace_summary.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+namespace ampscope::analyzer {
+
+namespace {
+
+using trace::Index;
+using trace::kNone;
+
+std::int64_t busyTime(const trace::Trace& trace) {
+  // Kernels are sorted by start; merge overlapping intervals across streams.
+  std::int64_t busy = 0;
+  std::int64_t current_start = 0;
+  std::int64_t current_end = std::numeric_limits<std::int64_t>::min();
+  for (const trace::Kernel& kernel : trace.kernels) {
+    if (kernel.start_ns > current_end) {
+      if (current_end > current_start) busy += current_end - current_start;
+      current_start = kernel.start_ns;
+      current_end = kernel.end_ns;
+    } else {
+      current_end = std::max(current_end, kernel.end_ns);
+    }
+  }
+  if (current_end > current_start) busy += current_end - current_start;
+  return busy;
+}
+
+std::int64_t traceSpan(const trace::Trace& trace) {
+  std::int64_t first = std::numeric_limits<std::int64_t>::max();
+  std::int64_t last = std::numeric_limits<std::int64_t>::min();
+  const auto extend = [&](std::int64_t start, std::int64_t end) {
+    first = std::min(first, start);
+    last = std::max(last, end);
+  };
+  for (const auto& e : trace.kernels) extend(e.start_ns, e.end_ns);
+  for (const auto& e : trace.launches) extend(e.start_ns, e.end_ns);
+  for (const auto& e : trace.memory_ops) extend(e.start_ns, e.end_ns);
+  for (const auto& e : trace.ranges) extend(e.start_ns, e.end_ns);
+  return last > first ? last - first : 0;
+}
+
+// Accumulates kernel time per group key (an operator name or a layer name).
+class GroupAccumulator {
+ public:
+  void add(const std::string& key, Index op_range, trace::Phase phase, const std::string& kernel,
+           std::int64_t duration_ns) {
+    Group& group = groups_[key];
+    group.ranges.insert(op_range);
+    ++group.kernels;
+    group.time_ns += duration_ns;
+    group.phase_time[phase] += duration_ns;
+    KernelTime& k = group.kernel_times[kernel];
+    k.name = kernel;
+    ++k.calls;
+    k.time_ns += duration_ns;
+  }
+
+  std::vector<GroupTime> top(std::size_t top_n) const {
+    std::vector<GroupTime> out;
+    for (const auto& [name, group] : groups_) {
+      GroupTime g;
+      g.name = name;
+      g.op_calls = group.ranges.size();
+      g.kernels = group.kernels;
+      g.gpu_time_ns = group.time_ns;
+      const auto heaviest = std::max_element(group.phase_time.begin(), group.phase_time.end(),
+                                             [](const auto& a, const auto& b) { return a.second < b.second; });
+      g.phase = heaviest == group.phase_time.end() ? "unknown" : trace::phaseName(heaviest->first);
+      for (const auto& [kernel, time] : group.kernel_times) g.top_kernels.push_back(time);
+      sortAndTrim(g.top_kernels, top_n);
+      out.push_back(std::move(g));
+    }
+    std::sort(out.begin(), out.end(), [](const GroupTime& a, const GroupTime& b) {
+      return a.gpu_time_ns != b.gpu_time_ns ? a.gpu_time_ns > b.gpu_time_ns : a.name < b.name;
+    });
+    if (out.size() > top_n) out.resize(top_n);
+    return out;
+  }
+
+ private:
+  static void sortAndTrim(std::vector<KernelTime>& kernels, std::size_t top_n) {
+    std::sort(kernels.begin(), kernels.end(), [](const KernelTime& a, const KernelTime& b) {
+      return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
+    });
+    if (kernels.size() > top_n) kernels.resize(top_n);
+  }
+
+  struct Group {
+    std::unordered_set<Index> ranges;
+    std::uint64_t kernels = 0;
+    std::int64_t time_ns = 0;
+    std::map<trace::Phase, std::int64_t> phase_time;
+    std::map<std::string, KernelTime> kernel_times;
+  };
+  std::map<std::string, Group> groups_;
+};
+
+std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
+  std::map<std::uint32_t, DeviceSummary> devices;
+  for (const trace::Device& device : trace.devices) {
+    DeviceSummary& d = devices[device.id];
+    d.id = device.id;
+    d.name = std::string(trace.str(device.name));
+    if (device.compute_major > 0) d.compute_capability = fmt::format("{}.{}", device.compute_major, device.compute_minor);
+    d.sm_count = device.sm_count;
+  }
+  for (const trace::Kernel& kernel : trace.kernels) {
+    DeviceSummary& d = devices[kernel.device];
+    d.id = kernel.device;
+    ++d.kernels;
+    d.kernel_time_ns += kernel.end_ns - kernel.start_ns;
+  }
+  std::vector<DeviceSummary> out;
+  for (auto& [id, device] : devices) out.push_back(std::move(device));
+  std::stable_sort(out.begin(), out.end(), [](const DeviceSummary& a, const DeviceSummary& b) {
+    return (a.kernels > 0) > (b.kernels > 0);
+  });
+  return out;
+}
+
+}  // namespace
+
+TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts,
+                            std::size_t top_n) {
+  TraceSummary summary;
+  summary.format = trace::formatName(trace.format);
+  summary.format_detail = trace.format_detail;
+  summary.devices = summarizeDevices(trace);
+  summary.threads = trace.threads.size();
+  summary.ranges = trace.ranges.size();
+  summary.launches = trace.launches.size();
+  summary.memory_ops = trace.memory_ops.size();
+  summary.synchronizations = trace.synchronizations.size();
+  summary.correlation = counts;
+  summary.gpu_busy_ns = busyTime(trace);
+  summary.trace_span_ns = traceSpan(trace);
+  summary.import_stats = trace.import_stats;
+  for (const trace::MemoryOp& op : trace.memory_ops) {
+    if (op.kind == trace::MemoryOpKind::kMemcpy) summary.memcpy_time_ns += op.end_ns - op.start_ns;
+  }
+
+  GroupAccumulator by_operator;
+  GroupAccumulator by_layer;
+  std::unordered_map<Index, Index> top_of;  // op range -> its top-level operator, memoised
+  for (const trace::Kernel& kernel : trace.kernels) {
+    const std::int64_t duration = kernel.end_ns - kernel.start_ns;
+    summary.gpu_kernel_time_ns += duration;
+    const std::string kernel_name(trace.str(kernel.name));
+    if (kernel.op_range == kNone) {
+      by_operator.add(kernel.launch == kNone ? "(no launch call in the trace)" : "(launched outside any operator)",
+                      kNone, trace::Phase::kUnknown, kernel_name, duration);
+      continue;
+    }
+    auto [memo, inserted] = top_of.try_emplace(kernel.op_range, kNone);
+    if (inserted) memo->second = topLevelOperator(trace, kernel.op_range);
+    const trace::Range& op = trace.ranges[static_cast<std::size_t>(kernel.op_range)];
+    const trace::Range& top = trace.ranges[static_cast<std::size_t>(memo->second)];
+    by_operator.add(std::string(trace.str(top.name)), memo->second, op.phase, kernel_name, duration);
+    if (op.layer != trace::StringTable::kEmpty) {
+      by_layer.add(std::string(trace.str(op.layer)), kernel.op_range, op.phase, kernel_name, duration);
+    }
+  }
+  summary.top_operators = by_operator.top(top_n);
+  summary.top_layers = by_layer.top(top_n);
+  return summary;
+}
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,62 @@
+#pragma once
+// A compact account of one imported and correlated trace: what it holds, how much of it is tied
+// together, and where the GPU time went by operator and by layer.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/correlator.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+struct DeviceSummary {
+  std::uint32_t id = 0;
+  std::string name;
+  std::string compute_capability;  // "8.0"; empty when the trace does not say
+  std::int32_t sm_count = 0;
+  std::uint64_t kernels = 0;
+  std::int64_t kernel_time_ns = 0;
+};
+
+struct KernelTime {
+  std::string name;
+  std::uint64_t calls = 0;
+  std::int64_t time_ns = 0;
+};
+
+// GPU time of the kernels launched under one operator (or layer), with its heaviest kernels.
+struct GroupTime {
+  std::string name;
+  std::string phase;            // the phase most of the time ran in
+  std::uint64_t op_calls = 0;   // distinct operator ranges that launched GPU work
+  std::uint64_t kernels = 0;
+  std::int64_t gpu_time_ns = 0;
+  std::vector<KernelTime> top_kernels;
+};
+
+struct TraceSummary {
+  std::string format;
+  std::string format_detail;
+  std::vector<DeviceSummary> devices;  // devices that ran kernels, then the others
+  std::uint64_t threads = 0;
+  std::uint64_t ranges = 0;
+  std::uint64_t launches = 0;
+  std::uint64_t memory_ops = 0;
+  std::uint64_t synchronizations = 0;
+  CorrelationCounts correlation;
+  std::int64_t gpu_kernel_time_ns = 0;  // sum of kernel durations
+  std::int64_t gpu_busy_ns = 0;         // union of kernel intervals over all streams
+  std::int64_t trace_span_ns = 0;       // first to last event
+  std::int64_t memcpy_time_ns = 0;
+  std::vector<GroupTime> top_operators;
+  std::vector<GroupTime> top_layers;
+  trace::ImportStats import_stats;
+};
+
+// top_n bounds the operator and layer lists and each group's kernel list.
+TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts,
+                            std::size_t top_n = 10);
+
+}  // namespace ampscope::analyzer

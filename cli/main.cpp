@@ -1,0 +1,33 @@
+// The `ampscope` command: one binary, one subcommand per job.
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/analyze_command.h"
+
+int main(int argc, char** argv) {
+  using namespace ampscope::cli;
+  CLI::App app{"ampscope: a profiler and performance advisor for mixed-precision GPU training"};
+  app.require_subcommand(1);
+
+  AnalyzeOptions analyze;
+  CLI::App* analyze_cmd = app.add_subcommand(
+      "analyze", "Read a trace (PyTorch profiler JSON/.gz, Nsight Systems or nvprof SQLite, "
+                 "ampscope profile) and print a summary");
+  analyze_cmd->add_option("trace", analyze.trace_path, "Trace file")->required();
+  analyze_cmd->add_flag("--json", analyze.json, "Print the summary as JSON on stdout");
+  analyze_cmd->add_option("--top", analyze.top, "How many operators, layers and kernels to list")
+      ->check(CLI::Range(1, 1000));
+  analyze_cmd->add_option("--save-profile", analyze.save_profile,
+                          "Also write the imported trace as an ampscope profile database");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+  if (*analyze_cmd) return runAnalyze(analyze, std::cout, std::cerr);
+  return kExitFailure;
+}

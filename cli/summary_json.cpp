@@ -1,0 +1,76 @@
+#include "cli/summary_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ampscope::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json groupsToJson(const std::vector<analyzer::GroupTime>& groups) {
+  ordered_json out = ordered_json::array();
+  for (const analyzer::GroupTime& group : groups) {
+    ordered_json kernels = ordered_json::array();
+    for (const analyzer::KernelTime& kernel : group.top_kernels) {
+      kernels.push_back({{"name", kernel.name}, {"calls", kernel.calls}, {"time_ns", kernel.time_ns}});
+    }
+    out.push_back({{"name", group.name},
+                   {"phase", group.phase},
+                   {"op_calls", group.op_calls},
+                   {"kernels", group.kernels},
+                   {"gpu_time_ns", group.gpu_time_ns},
+                   {"top_kernels", kernels}});
+  }
+  return out;
+}
+
+ordered_json countsToJson(const std::map<std::string, std::uint64_t>& counts) {
+  ordered_json out = ordered_json::object();
+  for (const auto& [key, value] : counts) out[key] = value;
+  return out;
+}
+
+}  // namespace
+
+std::string summaryToJson(const analyzer::TraceSummary& summary) {
+  ordered_json devices = ordered_json::array();
+  for (const analyzer::DeviceSummary& device : summary.devices) {
+    devices.push_back({{"id", device.id},
+                       {"name", device.name},
+                       {"compute_capability", device.compute_capability},
+                       {"sm_count", device.sm_count},
+                       {"kernels", device.kernels},
+                       {"kernel_time_ns", device.kernel_time_ns}});
+  }
+  const analyzer::CorrelationCounts& c = summary.correlation;
+  const trace::ImportStats& stats = summary.import_stats;
+  ordered_json doc;
+  doc["format"] = summary.format;
+  doc["format_detail"] = summary.format_detail;
+  doc["devices"] = devices;
+  doc["kernels"] = {{"count", c.kernels},
+                    {"linked_to_launch", c.kernels_linked_to_launch},
+                    {"attributed_to_op", c.kernels_attributed_to_op}};
+  doc["memory_ops"] = {{"count", c.memory_ops}, {"linked_to_launch", c.memory_ops_linked_to_launch}};
+  doc["launches"] = {{"count", c.launches}, {"inside_op", c.launches_in_op}};
+  doc["ranges"] = {{"count", summary.ranges},
+                   {"backward_linked_to_forward", c.backward_ranges_linked_to_forward}};
+  doc["threads"] = summary.threads;
+  doc["synchronizations"] = summary.synchronizations;
+  doc["gpu_kernel_time_ns"] = summary.gpu_kernel_time_ns;
+  doc["gpu_busy_ns"] = summary.gpu_busy_ns;
+  doc["memcpy_time_ns"] = summary.memcpy_time_ns;
+  doc["trace_span_ns"] = summary.trace_span_ns;
+  doc["top_operators"] = groupsToJson(summary.top_operators);
+  doc["top_layers"] = groupsToJson(summary.top_layers);
+  doc["import_stats"] = {{"events_read", stats.events_read},
+                         {"events_imported", stats.events_imported},
+                         {"gpu_records_without_launch", stats.gpu_records_without_launch},
+                         {"dropped_by_collector", stats.dropped_by_collector},
+                         {"skipped", countsToJson(stats.skipped)},
+                         {"not_understood", countsToJson(stats.not_understood)}};
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace ampscope::cli

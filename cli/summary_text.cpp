@@ -1,0 +1,90 @@
+#include "cli/summary_text.h"
+
+#include <fmt/format.h>
+
+namespace ampscope::cli {
+
+namespace {
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  if (whole == 0) return "-";
+  return fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+std::string shorten(const std::string& name, std::size_t width) {
+  if (name.size() <= width) return name;
+  return name.substr(0, width - 3) + "...";
+}
+
+void appendGroups(std::string& out, const char* title, const std::vector<analyzer::GroupTime>& groups,
+                  std::int64_t total_ns) {
+  if (groups.empty()) return;
+  out += fmt::format("\n{}\n", title);
+  out += fmt::format("  {:>11} {:>6} {:>7}  {:<9} {}\n", "GPU time", "share", "kernels", "phase", "name");
+  for (const analyzer::GroupTime& group : groups) {
+    out += fmt::format("  {:>11} {:>6} {:>7}  {:<9} {}\n", formatDuration(group.gpu_time_ns),
+                       percent(static_cast<std::uint64_t>(group.gpu_time_ns), static_cast<std::uint64_t>(total_ns)),
+                       group.kernels, group.phase, shorten(group.name, 80));
+    for (std::size_t i = 0; i < group.top_kernels.size() && i < 3; ++i) {
+      const analyzer::KernelTime& kernel = group.top_kernels[i];
+      out += fmt::format("  {:>11} {:>6} {:>7}  {:<9}   {}\n", formatDuration(kernel.time_ns), "",
+                         kernel.calls, "", shorten(kernel.name, 78));
+    }
+  }
+}
+
+}  // namespace
+
+std::string formatDuration(std::int64_t ns) {
+  const double value = static_cast<double>(ns);
+  if (ns >= 1'000'000'000) return fmt::format("{:.3f} s", value / 1e9);
+  if (ns >= 1'000'000) return fmt::format("{:.3f} ms", value / 1e6);
+  if (ns >= 1'000) return fmt::format("{:.1f} us", value / 1e3);
+  return fmt::format("{} ns", ns);
+}
+
+std::string summaryToText(const analyzer::TraceSummary& s) {
+  const analyzer::CorrelationCounts& c = s.correlation;
+  std::string out;
+  out += fmt::format("format      {} ({})\n", s.format, s.format_detail);
+  for (const analyzer::DeviceSummary& device : s.devices) {
+    if (device.kernels == 0 && s.devices.size() > 1) continue;
+    out += fmt::format("device {:<4} {}{}{}: {} kernels, {}\n", device.id,
+                       device.name.empty() ? "(unnamed)" : device.name,
+                       device.compute_capability.empty() ? "" : ", compute " + device.compute_capability,
+                       device.sm_count ? fmt::format(", {} SMs", device.sm_count) : "",
+                       device.kernels, formatDuration(device.kernel_time_ns));
+  }
+  out += fmt::format("span        {} of trace; GPU busy {}, kernel time {} (summed over streams)\n",
+                     formatDuration(s.trace_span_ns), formatDuration(s.gpu_busy_ns),
+                     formatDuration(s.gpu_kernel_time_ns));
+  out += fmt::format("kernels     {}: {} linked to a launch call ({}), {} attributed to an operator ({})\n",
+                     c.kernels, c.kernels_linked_to_launch, percent(c.kernels_linked_to_launch, c.kernels),
+                     c.kernels_attributed_to_op, percent(c.kernels_attributed_to_op, c.kernels));
+  out += fmt::format("memory ops  {} ({} linked), memcpy time {}\n", c.memory_ops,
+                     c.memory_ops_linked_to_launch, formatDuration(s.memcpy_time_ns));
+  out += fmt::format("host        {} threads, {} ranges/operators, {} API calls ({} inside an operator)\n",
+                     s.threads, s.ranges, c.launches, c.launches_in_op);
+  if (c.backward_ranges_linked_to_forward > 0) {
+    out += fmt::format("autograd    {} backward ops linked to their forward op by sequence number\n",
+                       c.backward_ranges_linked_to_forward);
+  }
+  appendGroups(out, "Top operators by GPU time (kernels under each top-level operator)", s.top_operators,
+               s.gpu_kernel_time_ns);
+  appendGroups(out, "Top layers by GPU time", s.top_layers, s.gpu_kernel_time_ns);
+
+  const trace::ImportStats& stats = s.import_stats;
+  out += fmt::format("\nimport      {} events read, {} imported\n", stats.events_read, stats.events_imported);
+  for (const auto& [what, count] : stats.skipped) out += fmt::format("  skipped        {:>8}  {}\n", count, what);
+  for (const auto& [what, count] : stats.not_understood) out += fmt::format("  NOT understood {:>8}  {}\n", count, what);
+  if (stats.gpu_records_without_launch > 0) {
+    out += fmt::format("  kept           {:>8}  GPU records without a launch call in the trace\n",
+                       stats.gpu_records_without_launch);
+  }
+  if (stats.dropped_by_collector > 0) {
+    out += fmt::format("  LOST           {:>8}  records the recording tool dropped\n", stats.dropped_by_collector);
+  }
+  return out;
+}
+
+}  // namespace ampscope::cli

@@ -1,0 +1,257 @@
+#include "trace/db/profile_reader.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "trace/db/profile_schema.h"
+#include "trace/db/sqlite_database.h"
+
+namespace ampscope::trace::db {
+
+namespace {
+
+// Checks that a stored string id points into the strings table.
+class StringIdCheck {
+ public:
+  StringIdCheck(const SqliteDatabase& db, const StringTable& strings)
+      : db_(db), count_(strings.size()) {}
+  Status check(std::string_view table, std::int64_t row, std::string_view column,
+               std::int64_t value, StringId& out) const {
+    if (value < 0 || static_cast<std::uint64_t>(value) >= count_) {
+      return Error{fmt::format("{}: table '{}' row {}: {} = {} is not a string id (0..{})",
+                               db_.path(), table, row, column, value, count_ - 1)};
+    }
+    out = static_cast<StringId>(value);
+    return {};
+  }
+
+ private:
+  const SqliteDatabase& db_;
+  std::size_t count_;
+};
+
+Status readVersion(SqliteDatabase& db) {
+  auto statement = db.prepare("SELECT value FROM ampscope_meta WHERE key = 'schema_version'");
+  if (!statement) return statement.error();
+  if (!statement->step()) {
+    return Error{fmt::format("{}: table 'ampscope_meta' has no 'schema_version' row", db.path())};
+  }
+  const std::string version(statement->text(0));
+  int major = -1;
+  const auto [end, ec] = std::from_chars(version.data(), version.data() + version.size(), major);
+  if (ec != std::errc() || (end != version.data() + version.size() && *end != '.')) {
+    return Error{fmt::format("{}: schema_version '{}' is not of the form MAJOR.MINOR", db.path(),
+                             version)};
+  }
+  if (major > kSchemaMajor) {
+    return Error{fmt::format(
+        "{}: profile schema version {} is newer than this build of ampscope reads ({}.x); "
+        "use a newer ampscope",
+        db.path(), version, kSchemaMajor)};
+  }
+  return {};
+}
+
+TraceFormat formatFromName(std::string_view name) {
+  for (TraceFormat format : {TraceFormat::kKineto, TraceFormat::kNsightSystems,
+                             TraceFormat::kNvprof, TraceFormat::kAmpscope}) {
+    if (name == formatName(format)) return format;
+  }
+  return TraceFormat::kUnknown;
+}
+
+template <typename Enum>
+Enum enumValue(std::int64_t value) {
+  return static_cast<Enum>(static_cast<std::uint8_t>(value));
+}
+
+std::uint32_t u32(std::int64_t value) { return static_cast<std::uint32_t>(value); }
+std::uint64_t u64(std::int64_t value) { return static_cast<std::uint64_t>(value); }
+
+}  // namespace
+
+bool isProfileDatabase(SqliteDatabase& db) { return db.hasTable(kMetaTable); }
+
+Result<Trace> readProfile(const std::string& path) {
+  auto db = SqliteDatabase::open(path, SqliteDatabase::Mode::kReadOnly);
+  if (!db) return db.error();
+  return readProfile(*db);
+}
+
+Result<Trace> readProfile(SqliteDatabase& db) {
+  if (!isProfileDatabase(db)) {
+    return Error{fmt::format("{}: not an ampscope profile (table 'ampscope_meta' is missing)",
+                             db.path())};
+  }
+  if (Status version = readVersion(db); !version) return version.error();
+
+  Trace trace;
+  trace.format = TraceFormat::kAmpscope;
+  Status status = forEachRow(db, "ampscope_meta", {"key", "value"},
+                            [&](std::int64_t, Statement& s) -> Status {
+                              if (s.text(0) == "source_format") trace.source_format = formatFromName(s.text(1));
+                              if (s.text(0) == "source_detail") trace.format_detail = s.text(1);
+                              return {};
+                            });
+  if (!status) return status.error();
+
+  status = forEachRow(db, "strings", {"id", "value"}, [&](std::int64_t row, Statement& s) -> Status {
+    // Ids are dense and in order, so that stored ids stay valid after re-interning.
+    const std::int64_t expected = static_cast<std::int64_t>(trace.strings.size());
+    if (row == 1 && s.int64(0) == 0) return {};  // the empty string, always present
+    if (s.int64(0) != expected || trace.strings.intern(s.text(1)) != expected) {
+      return Error{fmt::format("{}: table 'strings' row {}: id {} out of sequence or repeated "
+                               "(expected {})", db.path(), row, s.int64(0), expected)};
+    }
+    return {};
+  });
+  if (!status) return status.error();
+  const StringIdCheck ids(db, trace.strings);
+
+  status = forEachRow(db, "devices", {"id", "name_id", "compute_major", "compute_minor", "sm_count", "total_memory_bytes"},
+                     [&](std::int64_t row, Statement& s) -> Status {
+                       Device& d = trace.devices.emplace_back();
+                       d.id = u32(s.int64(0));
+                       d.compute_major = static_cast<std::int32_t>(s.int64(2));
+                       d.compute_minor = static_cast<std::int32_t>(s.int64(3));
+                       d.sm_count = static_cast<std::int32_t>(s.int64(4));
+                       d.total_memory_bytes = u64(s.int64(5));
+                       return ids.check("devices", row, "name_id", s.int64(1), d.name);
+                     });
+  if (!status) return status.error();
+
+  status = forEachRow(db, "threads", {"id", "pid", "tid", "name_id"},
+                     [&](std::int64_t row, Statement& s) -> Status {
+                       if (s.int64(0) != static_cast<std::int64_t>(trace.threads.size())) {
+                         return Error{fmt::format("{}: table 'threads' row {}: id {} out of sequence",
+                                                  db.path(), row, s.int64(0))};
+                       }
+                       Thread& t = trace.threads.emplace_back();
+                       t.pid = s.int64(1);
+                       t.tid = s.int64(2);
+                       return ids.check("threads", row, "name_id", s.int64(3), t.name);
+                     });
+  if (!status) return status.error();
+  const auto threadCheck = [&](std::string_view table, std::int64_t row, std::int64_t value,
+                               Index& out) -> Status {
+    if (value < kNone || value >= static_cast<std::int64_t>(trace.threads.size())) {
+      return Error{fmt::format("{}: table '{}' row {}: thread_id {} is not a thread id", db.path(),
+                               table, row, value)};
+    }
+    out = static_cast<Index>(value);
+    return {};
+  };
+
+  status = forEachRow(db, "launches", {"start_ns", "end_ns", "correlation_id", "name_id", "thread_id", "cbid", "api"},
+                     [&](std::int64_t row, Statement& s) -> Status {
+                       LaunchCall& l = trace.launches.emplace_back();
+                       l.start_ns = s.int64(0);
+                       l.end_ns = s.int64(1);
+                       l.correlation_id = u64(s.int64(2));
+                       l.cbid = static_cast<std::int32_t>(s.int64(5));
+                       l.api = enumValue<ApiKind>(s.int64(6));
+                       if (Status name = ids.check("launches", row, "name_id", s.int64(3), l.name); !name) return name;
+                       return threadCheck("launches", row, s.int64(4), l.thread);
+                     });
+  if (!status) return status.error();
+
+  status = forEachRow(db, "kernels", {"start_ns", "end_ns", "correlation_id", "name_id", "device", "stream",
+                      "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
+                      "registers_per_thread", "shared_memory_bytes"},
+                     [&](std::int64_t row, Statement& s) -> Status {
+                       Kernel& k = trace.kernels.emplace_back();
+                       k.start_ns = s.int64(0);
+                       k.end_ns = s.int64(1);
+                       k.correlation_id = u64(s.int64(2));
+                       k.device = u32(s.int64(4));
+                       k.stream = u32(s.int64(5));
+                       k.grid = {u32(s.int64(6)), u32(s.int64(7)), u32(s.int64(8))};
+                       k.block = {u32(s.int64(9)), u32(s.int64(10)), u32(s.int64(11))};
+                       k.registers_per_thread = u32(s.int64(12));
+                       k.shared_memory_bytes = u32(s.int64(13));
+                       return ids.check("kernels", row, "name_id", s.int64(3), k.name);
+                     });
+  if (!status) return status.error();
+
+  status = forEachRow(db, "memory_ops", {"start_ns", "end_ns", "correlation_id", "bytes", "device", "stream",
+                      "kind", "direction", "src_kind", "dst_kind"},
+                     [&](std::int64_t, Statement& s) -> Status {
+                       MemoryOp& m = trace.memory_ops.emplace_back();
+                       m.start_ns = s.int64(0);
+                       m.end_ns = s.int64(1);
+                       m.correlation_id = u64(s.int64(2));
+                       m.bytes = u64(s.int64(3));
+                       m.device = u32(s.int64(4));
+                       m.stream = u32(s.int64(5));
+                       m.kind = enumValue<MemoryOpKind>(s.int64(6));
+                       m.direction = enumValue<CopyDirection>(s.int64(7));
+                       m.src_kind = enumValue<MemoryKind>(s.int64(8));
+                       m.dst_kind = enumValue<MemoryKind>(s.int64(9));
+                       return {};
+                     });
+  if (!status) return status.error();
+
+  status = forEachRow(db, "synchronizations", {"start_ns", "end_ns", "correlation_id", "device", "stream", "kind"},
+                     [&](std::int64_t, Statement& s) -> Status {
+                       Synchronization& y = trace.synchronizations.emplace_back();
+                       y.start_ns = s.int64(0);
+                       y.end_ns = s.int64(1);
+                       y.correlation_id = u64(s.int64(2));
+                       y.device = u32(s.int64(3));
+                       y.stream = u32(s.int64(4));
+                       y.kind = enumValue<SyncKind>(s.int64(5));
+                       return {};
+                     });
+  if (!status) return status.error();
+
+  status = forEachRow(db, "ranges", {"start_ns", "end_ns", "name_id", "thread_id", "kind", "phase", "op_id",
+                      "shapes_id", "dtypes_id", "layer_id", "sequence_number", "fwd_thread_tid"},
+                     [&](std::int64_t row, Statement& s) -> Status {
+                       Range& r = trace.ranges.emplace_back();
+                       r.start_ns = s.int64(0);
+                       r.end_ns = s.int64(1);
+                       r.kind = enumValue<RangeKind>(s.int64(4));
+                       r.phase = enumValue<Phase>(s.int64(5));
+                       r.sequence_number = s.int64(10);
+                       r.fwd_thread_tid = s.int64(11);
+                       const std::pair<int, StringId*> string_columns[] = {
+                           {2, &r.name}, {6, &r.op}, {7, &r.shapes}, {8, &r.dtypes}, {9, &r.layer}};
+                       static constexpr std::string_view kNames[] = {"", "", "name_id", "", "", "", "op_id", "shapes_id", "dtypes_id", "layer_id"};
+                       for (const auto& [column, field] : string_columns) {
+                         Status checked = ids.check("ranges", row, kNames[column], s.int64(column), *field);
+                         if (!checked) return checked;
+                       }
+                       return threadCheck("ranges", row, s.int64(3), r.thread);
+                     });
+  if (!status) return status.error();
+
+  status = forEachRow(db, "counters", {"time_ns", "name_id", "step", "value"},
+                     [&](std::int64_t row, Statement& s) -> Status {
+                       Counter& c = trace.counters.emplace_back();
+                       c.time_ns = s.int64(0);
+                       c.step = s.int64(2);
+                       c.value = s.real(3);
+                       return ids.check("counters", row, "name_id", s.int64(1), c.name);
+                     });
+  if (!status) return status.error();
+
+  status = forEachRow(db, "import_stats", {"section", "key", "value"},
+                     [&](std::int64_t, Statement& s) -> Status {
+                       ImportStats& stats = trace.import_stats;
+                       const std::string_view section = s.text(0);
+                       const std::string key(s.text(1));
+                       const std::uint64_t value = u64(s.int64(2));
+                       if (section == "skipped") stats.skipped[key] = value;
+                       else if (section == "not_understood") stats.not_understood[key] = value;
+                       else if (key == "events_read") stats.events_read = value;
+                       else if (key == "events_imported") stats.events_imported = value;
+                       else if (key == "gpu_records_without_launch") stats.gpu_records_without_launch = value;
+                       else if (key == "dropped_by_collector") stats.dropped_by_collector = value;
+                       return {};
+                     });
+  if (!status) return status.error();
+  return trace;
+}
+
+}  // namespace ampscope::trace::db

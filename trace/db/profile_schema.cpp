@@ -1,0 +1,44 @@
+#include "trace/db/profile_schema.h"
+
+namespace ampscope::trace::db {
+
+std::string_view schemaSql() {
+  // Times are integer nanoseconds on the recording tool's clock; names are ids into strings.
+  // Rows carry no derived links (launch, operator): the correlator recomputes them on load.
+  return R"sql(
+CREATE TABLE IF NOT EXISTS ampscope_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS strings (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS devices (
+  id INTEGER NOT NULL, name_id INTEGER NOT NULL, compute_major INTEGER NOT NULL,
+  compute_minor INTEGER NOT NULL, sm_count INTEGER NOT NULL, total_memory_bytes INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS threads (
+  id INTEGER PRIMARY KEY, pid INTEGER NOT NULL, tid INTEGER NOT NULL, name_id INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS launches (
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, correlation_id INTEGER NOT NULL,
+  name_id INTEGER NOT NULL, thread_id INTEGER NOT NULL, cbid INTEGER NOT NULL, api INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS kernels (
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, correlation_id INTEGER NOT NULL,
+  name_id INTEGER NOT NULL, device INTEGER NOT NULL, stream INTEGER NOT NULL,
+  grid_x INTEGER NOT NULL, grid_y INTEGER NOT NULL, grid_z INTEGER NOT NULL,
+  block_x INTEGER NOT NULL, block_y INTEGER NOT NULL, block_z INTEGER NOT NULL,
+  registers_per_thread INTEGER NOT NULL, shared_memory_bytes INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS memory_ops (
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, correlation_id INTEGER NOT NULL,
+  bytes INTEGER NOT NULL, device INTEGER NOT NULL, stream INTEGER NOT NULL, kind INTEGER NOT NULL,
+  direction INTEGER NOT NULL, src_kind INTEGER NOT NULL, dst_kind INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS synchronizations (
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, correlation_id INTEGER NOT NULL,
+  device INTEGER NOT NULL, stream INTEGER NOT NULL, kind INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ranges (
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, name_id INTEGER NOT NULL,
+  thread_id INTEGER NOT NULL, kind INTEGER NOT NULL, phase INTEGER NOT NULL,
+  op_id INTEGER NOT NULL, shapes_id INTEGER NOT NULL, dtypes_id INTEGER NOT NULL,
+  layer_id INTEGER NOT NULL, sequence_number INTEGER NOT NULL, fwd_thread_tid INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS counters (
+  time_ns INTEGER NOT NULL, name_id INTEGER NOT NULL, step INTEGER NOT NULL, value REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS import_stats (
+  section TEXT NOT NULL, key TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (section, key));
+)sql";
+}
+
+}  // namespace ampscope::trace::db

@@ -1,0 +1,20 @@
+#pragma once
+// ampscope's own profile database: table layout and version. docs/profile_database.md describes
+// every column; keep the two in step.
+
+#include <string_view>
+
+namespace ampscope::trace::db {
+
+// A reader accepts any minor version of its major version (minor versions only add columns or
+// tables that older readers may ignore) and refuses a newer major version.
+inline constexpr int kSchemaMajor = 1;
+inline constexpr int kSchemaMinor = 0;
+
+// The table that marks a file as an ampscope profile.
+inline constexpr std::string_view kMetaTable = "ampscope_meta";
+
+// CREATE statements for every table, in one string.
+std::string_view schemaSql();
+
+}  // namespace ampscope::trace::db

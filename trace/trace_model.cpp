@@ -1,0 +1,109 @@
+#include "trace/trace_model.h"
+
+#include <algorithm>
+
+namespace ampscope::trace {
+
+const char* formatName(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kKineto: return "kineto";
+    case TraceFormat::kNsightSystems: return "nsys";
+    case TraceFormat::kNvprof: return "nvprof";
+    case TraceFormat::kAmpscope: return "ampscope";
+    case TraceFormat::kUnknown: break;
+  }
+  return "unknown";
+}
+
+const char* copyDirectionName(CopyDirection direction) {
+  switch (direction) {
+    case CopyDirection::kHostToDevice: return "HtoD";
+    case CopyDirection::kDeviceToHost: return "DtoH";
+    case CopyDirection::kDeviceToDevice: return "DtoD";
+    case CopyDirection::kHostToHost: return "HtoH";
+    case CopyDirection::kPeerToPeer: return "PtoP";
+    case CopyDirection::kUnknown: break;
+  }
+  return "unknown";
+}
+
+const char* memoryKindName(MemoryKind kind) {
+  switch (kind) {
+    case MemoryKind::kPageable: return "pageable";
+    case MemoryKind::kPinned: return "pinned";
+    case MemoryKind::kDevice: return "device";
+    case MemoryKind::kArray: return "array";
+    case MemoryKind::kManaged: return "managed";
+    case MemoryKind::kUnknown: break;
+  }
+  return "unknown";
+}
+
+const char* rangeKindName(RangeKind kind) {
+  switch (kind) {
+    case RangeKind::kOperator: return "operator";
+    case RangeKind::kAnnotation: return "annotation";
+    case RangeKind::kPython: return "python";
+    case RangeKind::kGpuAnnotation: return "gpu_annotation";
+  }
+  return "unknown";
+}
+
+const char* phaseName(Phase phase) {
+  switch (phase) {
+    case Phase::kStep: return "step";
+    case Phase::kData: return "data";
+    case Phase::kForward: return "forward";
+    case Phase::kBackward: return "backward";
+    case Phase::kOptimizer: return "optimizer";
+    case Phase::kLossScale: return "loss_scale";
+    case Phase::kUnknown: break;
+  }
+  return "unknown";
+}
+
+Index Trace::threadIndex(std::int64_t pid, std::int64_t tid) {
+  // Traces have a handful of threads; a linear scan beats a map here.
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    if (threads[i].pid == pid && threads[i].tid == tid) return static_cast<Index>(i);
+  }
+  threads.push_back(Thread{pid, tid, StringTable::kEmpty});
+  return static_cast<Index>(threads.size() - 1);
+}
+
+namespace {
+template <typename Event>
+void sortEvents(std::vector<Event>& events) {
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.start_ns < b.start_ns; });
+}
+}  // namespace
+
+void Trace::sortByTime() {
+  sortEvents(launches);
+  sortEvents(kernels);
+  sortEvents(memory_ops);
+  sortEvents(synchronizations);
+  // Equal starts: the longer range first, so that a parent precedes the child it encloses.
+  std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) {
+    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+    return a.end_ns > b.end_ns;
+  });
+  std::stable_sort(counters.begin(), counters.end(),
+                   [](const Counter& a, const Counter& b) { return a.time_ns < b.time_ns; });
+}
+
+std::size_t Trace::eventCount() const {
+  return launches.size() + kernels.size() + memory_ops.size() + synchronizations.size() +
+         ranges.size() + counters.size();
+}
+
+std::size_t Trace::memoryBytes() const {
+  return strings.memoryBytes() + devices.capacity() * sizeof(Device) +
+         threads.capacity() * sizeof(Thread) + launches.capacity() * sizeof(LaunchCall) +
+         kernels.capacity() * sizeof(Kernel) + memory_ops.capacity() * sizeof(MemoryOp) +
+         synchronizations.capacity() * sizeof(Synchronization) +
+         ranges.capacity() * sizeof(Range) + counters.capacity() * sizeof(Counter);
+}
+
+}  // namespace ampscope::trace

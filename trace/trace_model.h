@@ -1,0 +1,179 @@
+#pragma once
+// The trace model shared by every part of ampscope: plain value types, flat vectors sorted by
+// start time, interned strings. Importers fill it; the correlator fills the derived link fields;
+// the analyzer and the reports read it. No CUDA, Qt, SQLite or JSON here.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "trace/string_table.h"
+
+namespace ampscope::trace {
+
+// Index into one of Trace's vectors; kNone where there is no such element.
+using Index = std::int32_t;
+inline constexpr Index kNone = -1;
+
+enum class TraceFormat : std::uint8_t { kUnknown, kKineto, kNsightSystems, kNvprof, kAmpscope };
+const char* formatName(TraceFormat format);
+
+struct Device {
+  std::uint32_t id = 0;  // the device ordinal as the trace numbers it
+  StringId name = StringTable::kEmpty;
+  std::int32_t compute_major = 0;  // 0 when the trace does not say
+  std::int32_t compute_minor = 0;
+  std::int32_t sm_count = 0;
+  std::uint64_t total_memory_bytes = 0;
+};
+
+struct Thread {
+  std::int64_t pid = 0;
+  std::int64_t tid = 0;
+  StringId name = StringTable::kEmpty;
+};
+
+enum class ApiKind : std::uint8_t { kRuntime, kDriver };
+
+// A host-side CUDA API call (cudaLaunchKernel, cuLaunchKernel, cudaMemcpyAsync, ...).
+struct LaunchCall {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::uint64_t correlation_id = 0;
+  StringId name = StringTable::kEmpty;
+  Index thread = kNone;  // into Trace::threads
+  std::int32_t cbid = 0;  // CUPTI callback id, 0 when unknown
+  ApiKind api = ApiKind::kRuntime;
+  // Derived by the correlator: innermost operator range enclosing the call on its thread.
+  Index op_range = kNone;
+};
+
+struct Kernel {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::uint64_t correlation_id = 0;
+  StringId name = StringTable::kEmpty;
+  std::uint32_t device = 0;
+  std::uint32_t stream = 0;
+  std::array<std::uint32_t, 3> grid{};
+  std::array<std::uint32_t, 3> block{};
+  std::uint32_t registers_per_thread = 0;
+  std::uint32_t shared_memory_bytes = 0;  // static + dynamic
+  // Derived by the correlator.
+  Index launch = kNone;    // into Trace::launches
+  Index op_range = kNone;  // into Trace::ranges: the operator that launched it
+};
+
+enum class MemoryOpKind : std::uint8_t { kMemcpy, kMemset };
+enum class CopyDirection : std::uint8_t { kUnknown, kHostToDevice, kDeviceToHost, kDeviceToDevice, kHostToHost, kPeerToPeer };
+enum class MemoryKind : std::uint8_t { kUnknown, kPageable, kPinned, kDevice, kArray, kManaged };
+const char* copyDirectionName(CopyDirection direction);
+const char* memoryKindName(MemoryKind kind);
+
+struct MemoryOp {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::uint64_t correlation_id = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t device = 0;
+  std::uint32_t stream = 0;
+  MemoryOpKind kind = MemoryOpKind::kMemcpy;
+  CopyDirection direction = CopyDirection::kUnknown;
+  MemoryKind src_kind = MemoryKind::kUnknown;
+  MemoryKind dst_kind = MemoryKind::kUnknown;
+  // Derived by the correlator.
+  Index launch = kNone;
+  Index op_range = kNone;
+};
+
+enum class SyncKind : std::uint8_t { kUnknown, kEventSynchronize, kStreamWaitEvent, kStreamSynchronize, kContextSynchronize };
+
+struct Synchronization {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::uint64_t correlation_id = 0;
+  std::uint32_t device = 0;
+  std::uint32_t stream = 0;
+  SyncKind kind = SyncKind::kUnknown;
+};
+
+// What a host range is: a framework operator, a user/NVTX annotation, a Python frame.
+enum class RangeKind : std::uint8_t { kOperator, kAnnotation, kPython, kGpuAnnotation };
+// Which part of a training step a range belongs to, where the trace says so.
+enum class Phase : std::uint8_t { kUnknown, kStep, kData, kForward, kBackward, kOptimizer, kLossScale };
+const char* rangeKindName(RangeKind kind);
+const char* phaseName(Phase phase);
+
+// A host time range: a PyTorch operator, an NVTX push/pop or start/end range, a profiler step.
+struct Range {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  StringId name = StringTable::kEmpty;
+  Index thread = kNone;
+  RangeKind kind = RangeKind::kOperator;
+  Phase phase = Phase::kUnknown;  // as recorded; the correlator fills it where it can tell
+  // Payload as recorded (empty when absent). Shapes and dtypes are JSON arrays as text, e.g.
+  // "[[32,3,224,224],[64,3,7,7]]" and "[\"float\",\"float\"]"; importers normalise to that form.
+  StringId op = StringTable::kEmpty;      // the op kind, where it differs from name (PyProf, NVTX)
+  StringId shapes = StringTable::kEmpty;
+  StringId dtypes = StringTable::kEmpty;
+  StringId layer = StringTable::kEmpty;   // module / layer name
+  std::int64_t sequence_number = -1;      // autograd sequence number, -1 when absent
+  std::int64_t fwd_thread_tid = 0;        // Kineto "Fwd thread id": set on backward ops
+  // Derived by the correlator.
+  Index parent = kNone;
+  std::int32_t depth = 0;
+  Index forward_range = kNone;  // for a backward op: the forward op with its sequence number
+};
+
+// A sampled value over time: loss scale, skipped steps, gradient statistics.
+struct Counter {
+  std::int64_t time_ns = 0;
+  StringId name = StringTable::kEmpty;
+  std::int64_t step = -1;
+  double value = 0.0;
+};
+
+// What the importer dropped or did not understand, so nothing is lost silently.
+struct ImportStats {
+  std::uint64_t events_read = 0;
+  std::uint64_t events_imported = 0;
+  // Recognised records that ampscope does not model (flow arrows, memory samples, ...), by kind.
+  std::map<std::string, std::uint64_t> skipped;
+  // Records that could not be understood (unknown categories, missing fields), by reason.
+  std::map<std::string, std::uint64_t> not_understood;
+  std::uint64_t gpu_records_without_launch = 0;  // filled by the correlator
+  std::uint64_t dropped_by_collector = 0;        // records the recording tool reports it lost
+
+  bool operator==(const ImportStats&) const = default;
+};
+
+struct Trace {
+  TraceFormat format = TraceFormat::kUnknown;         // the file this Trace was read from
+  TraceFormat source_format = TraceFormat::kUnknown;  // the tool that recorded the events
+  std::string format_detail;  // e.g. "PyTorch profiler (Kineto), 2021 schema"
+  StringTable strings;
+  std::vector<Device> devices;
+  std::vector<Thread> threads;
+  std::vector<LaunchCall> launches;
+  std::vector<Kernel> kernels;
+  std::vector<MemoryOp> memory_ops;
+  std::vector<Synchronization> synchronizations;
+  std::vector<Range> ranges;
+  std::vector<Counter> counters;
+  ImportStats import_stats;
+
+  std::string_view str(StringId id) const { return strings.view(id); }
+  // Index of the thread (pid, tid), added when new.
+  Index threadIndex(std::int64_t pid, std::int64_t tid);
+  // Sorts every event vector by start time (stable, so equal starts keep import order).
+  // Call once after import; derived indices are invalid afterwards.
+  void sortByTime();
+  std::size_t eventCount() const;
+  // Bytes held by the events and strings (capacity, not size): the memory budget's measure.
+  std::size_t memoryBytes() const;
+};
+
+}  // namespace ampscope::trace
