@@ -27,12 +27,16 @@ struct Device {
   std::int32_t compute_minor = 0;
   std::int32_t sm_count = 0;
   std::uint64_t total_memory_bytes = 0;
+
+  bool operator==(const Device&) const = default;
 };
 
 struct Thread {
   std::int64_t pid = 0;
   std::int64_t tid = 0;
   StringId name = StringTable::kEmpty;
+
+  bool operator==(const Thread&) const = default;
 };
 
 enum class ApiKind : std::uint8_t { kRuntime, kDriver };
@@ -48,6 +52,8 @@ struct LaunchCall {
   ApiKind api = ApiKind::kRuntime;
   // Derived by the correlator: innermost operator range enclosing the call on its thread.
   Index op_range = kNone;
+
+  bool operator==(const LaunchCall&) const = default;
 };
 
 struct Kernel {
@@ -64,6 +70,8 @@ struct Kernel {
   // Derived by the correlator.
   Index launch = kNone;    // into Trace::launches
   Index op_range = kNone;  // into Trace::ranges: the operator that launched it
+
+  bool operator==(const Kernel&) const = default;
 };
 
 enum class MemoryOpKind : std::uint8_t { kMemcpy, kMemset };
@@ -86,6 +94,8 @@ struct MemoryOp {
   // Derived by the correlator.
   Index launch = kNone;
   Index op_range = kNone;
+
+  bool operator==(const MemoryOp&) const = default;
 };
 
 enum class SyncKind : std::uint8_t { kUnknown, kEventSynchronize, kStreamWaitEvent, kStreamSynchronize, kContextSynchronize };
@@ -97,6 +107,8 @@ struct Synchronization {
   std::uint32_t device = 0;
   std::uint32_t stream = 0;
   SyncKind kind = SyncKind::kUnknown;
+
+  bool operator==(const Synchronization&) const = default;
 };
 
 // What a host range is: a framework operator, a user/NVTX annotation, a Python frame.
@@ -126,6 +138,8 @@ struct Range {
   Index parent = kNone;
   std::int32_t depth = 0;
   Index forward_range = kNone;  // for a backward op: the forward op with its sequence number
+
+  bool operator==(const Range&) const = default;
 };
 
 // A sampled value over time: loss scale, skipped steps, gradient statistics.
@@ -134,6 +148,8 @@ struct Counter {
   StringId name = StringTable::kEmpty;
   std::int64_t step = -1;
   double value = 0.0;
+
+  bool operator==(const Counter&) const = default;
 };
 
 // What the importer dropped or did not understand, so nothing is lost silently.

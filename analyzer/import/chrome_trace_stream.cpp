@@ -10,7 +10,6 @@
 namespace ampscope::analyzer::import {
 
 namespace {
-constexpr std::size_t kReadBlock = 8 << 20;
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -38,7 +37,7 @@ trace::Status ChromeTraceStream::fill() {
   if (eof_) return {};
   compact();
   // Grow when the value being scanned fills the buffer; otherwise keep one block free.
-  if (buffer_.size() < end_ + kReadBlock + kPadding) buffer_.resize(end_ + kReadBlock + kPadding);
+  if (buffer_.size() < end_ + read_block_ + kPadding) buffer_.resize(end_ + read_block_ + kPadding);
   auto got = source_.read(buffer_.data() + end_, buffer_.size() - kPadding - end_);
   if (!got) return got.error();
   if (*got == 0) eof_ = true;
@@ -193,6 +192,10 @@ trace::Status ChromeTraceStream::readObjectMembers(const EventHandler& on_event,
 trace::Status ChromeTraceStream::run(const EventHandler& on_event,
                                      const ProgressHandler& on_progress) {
   if (trace::Status skipped = skipWhitespace(); !skipped) return skipped;
+  if (end_ - pos_ >= 3 && std::memcmp(buffer_.data() + pos_, "\xEF\xBB\xBF", 3) == 0) {
+    pos_ += 3;  // a UTF-8 byte order mark
+    if (trace::Status skipped = skipWhitespace(); !skipped) return skipped;
+  }
   if (pos_ >= end_) return error(0, "the document is empty; expected a JSON object or array");
   const char first = buffer_[pos_++];
   trace::Status status;

@@ -28,7 +28,10 @@ class ChromeTraceStream {
   using EventHandler = std::function<trace::Status(const TraceEventText&)>;
   using ProgressHandler = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
-  explicit ChromeTraceStream(ByteSource& source) : source_(source) {}
+  static constexpr std::size_t kDefaultReadBlock = 8 << 20;
+  // read_block: bytes read per refill; small values exercise the refill paths in tests.
+  explicit ChromeTraceStream(ByteSource& source, std::size_t read_block = kDefaultReadBlock)
+      : source_(source), read_block_(read_block) {}
 
   // Reads the whole document, calling on_event for every element of "traceEvents".
   trace::Status run(const EventHandler& on_event, const ProgressHandler& on_progress);
@@ -50,6 +53,7 @@ class ChromeTraceStream {
   void compact();                         // drops bytes before pos_ to make room
 
   ByteSource& source_;
+  std::size_t read_block_;
   std::vector<char> buffer_;  // size = capacity + padding; [0, end_) holds data
   std::size_t pos_ = 0;
   std::size_t end_ = 0;

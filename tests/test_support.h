@@ -1,0 +1,54 @@
+#pragma once
+// Shared test plumbing: where the real traces and the fixtures are, and scratch files.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace ampscope::test {
+
+// The path of a file under ../shared/traces, or "" when the folder is absent (tests then skip).
+inline std::string sharedTrace(const std::string& relative) {
+  const std::filesystem::path path = std::filesystem::path(AMPSCOPE_SHARED_TRACES) / relative;
+  return std::filesystem::exists(path) ? path.string() : std::string();
+}
+
+#define AMPSCOPE_REQUIRE_SHARED_TRACE(var, relative)                                         \
+  const std::string var = ::ampscope::test::sharedTrace(relative);                           \
+  if (var.empty()) GTEST_SKIP() << "shared trace " << (relative) << " not found under "     \
+                                << AMPSCOPE_SHARED_TRACES << "; set AMPSCOPE_SHARED_TRACES"
+
+inline std::string testData(const std::string& relative) {
+  return (std::filesystem::path(AMPSCOPE_TEST_DATA_DIR) / relative).string();
+}
+
+// A scratch directory removed at the end of the test.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            (std::string("ampscope_test_") + info->test_suite_name() + "_" + info->name());
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  std::string write(const std::string& name, const std::string& content) const {
+    const std::string path = file(name);
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace ampscope::test

@@ -1,0 +1,165 @@
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "../test_support.h"
+#include "../trace_equality.h"
+#include "trace/db/profile_reader.h"
+#include "trace/db/profile_schema.h"
+#include "trace/db/profile_writer.h"
+
+namespace ampscope::trace::db {
+namespace {
+
+// A trace that uses every table and field, with values that do not fit 32 bits where they can.
+Trace makeSampleTrace() {
+  Trace trace;
+  trace.source_format = TraceFormat::kKineto;
+  trace.format_detail = "synthetic, with a comma, and \"quotes\"";
+  trace.devices.push_back({0, trace.strings.intern("NVIDIA H100 80GB HBM3"), 9, 0, 132, 85899345920ULL});
+  const Index thread = trace.threadIndex(4242, 1234567890123);
+  trace.threads[static_cast<std::size_t>(thread)].name = trace.strings.intern("main");
+  LaunchCall launch;
+  launch.start_ns = 1752831015707178532;
+  launch.end_ns = launch.start_ns + 4500;
+  launch.correlation_id = 9'000'000'001ULL;
+  launch.name = trace.strings.intern("cudaLaunchKernel");
+  launch.thread = thread;
+  launch.cbid = 211;
+  launch.api = ApiKind::kDriver;
+  trace.launches.push_back(launch);
+  Kernel kernel;
+  kernel.start_ns = launch.end_ns + 100;
+  kernel.end_ns = kernel.start_ns + 123456;
+  kernel.correlation_id = launch.correlation_id;
+  kernel.name = trace.strings.intern("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n");
+  kernel.device = 0;
+  kernel.stream = 7;
+  kernel.grid = {132, 2, 1};
+  kernel.block = {384, 1, 1};
+  kernel.registers_per_thread = 168;
+  kernel.shared_memory_bytes = 232448;
+  trace.kernels.push_back(kernel);
+  MemoryOp copy;
+  copy.start_ns = 5;
+  copy.end_ns = 10;
+  copy.correlation_id = 77;
+  copy.bytes = 38535168;
+  copy.kind = MemoryOpKind::kMemcpy;
+  copy.direction = CopyDirection::kHostToDevice;
+  copy.src_kind = MemoryKind::kPageable;
+  copy.dst_kind = MemoryKind::kDevice;
+  trace.memory_ops.push_back(copy);
+  trace.synchronizations.push_back({20, 30, 78, 0, 7, SyncKind::kStreamSynchronize});
+  Range range;
+  range.start_ns = launch.start_ns - 1000;
+  range.end_ns = kernel.end_ns;
+  range.name = trace.strings.intern("aten::linear");
+  range.thread = thread;
+  range.kind = RangeKind::kOperator;
+  range.phase = Phase::kForward;
+  range.op = trace.strings.intern("linear");
+  range.shapes = trace.strings.intern("[[35,20,200],[33278,200],[33278]]");
+  range.dtypes = trace.strings.intern("[\"float\",\"float\",\"float\"]");
+  range.layer = trace.strings.intern("decoder");
+  range.sequence_number = 120;
+  range.fwd_thread_tid = 0;
+  trace.ranges.push_back(range);
+  trace.counters.push_back({1000, trace.strings.intern("loss_scale"), 3, 65536.0});
+  trace.import_stats.events_read = 10;
+  trace.import_stats.events_imported = 8;
+  trace.import_stats.skipped["flow events"] = 2;
+  trace.import_stats.not_understood["events of category 'x'"] = 1;
+  trace.import_stats.dropped_by_collector = 4;
+  return trace;
+}
+
+void execute(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << (message ? message : "");
+}
+
+TEST(ProfileDatabaseTest, WritesAndReadsBackEveryFieldIdentically) {
+  test::ScratchDir dir;
+  const Trace original = makeSampleTrace();
+  const std::string path = dir.file("run.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_EQ(read->format, TraceFormat::kAmpscope);
+  test::expectSameTrace(original, *read);
+}
+
+TEST(ProfileDatabaseTest, UsesWriteAheadLogging) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("run.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), "wal");
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+}
+
+TEST(ProfileDatabaseTest, RefusesNewerMajorSchemaVersionNamingBothVersions) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("future.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE ampscope_meta SET value = '" + std::to_string(kSchemaMajor + 1) +
+                    ".3' WHERE key = 'schema_version'");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find(std::to_string(kSchemaMajor + 1) + ".3"), std::string::npos)
+      << read.error().message;
+  EXPECT_NE(read.error().message.find(std::to_string(kSchemaMajor) + ".x"), std::string::npos);
+  EXPECT_NE(read.error().message.find(path), std::string::npos);
+}
+
+TEST(ProfileDatabaseTest, AcceptsNewerMinorVersionOfItsMajor) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("minor.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE ampscope_meta SET value = '" + std::to_string(kSchemaMajor) +
+                    ".99' WHERE key = 'schema_version'");
+  EXPECT_TRUE(readProfile(path).ok());
+}
+
+TEST(ProfileDatabaseTest, MissingColumnIsNamedWithItsTable) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("broken.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "ALTER TABLE kernels DROP COLUMN stream");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'kernels' has no column 'stream'"), std::string::npos)
+      << read.error().message;
+}
+
+TEST(ProfileDatabaseTest, DanglingStringIdIsReportedWithRowAndColumn) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("dangling.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE kernels SET name_id = 100000");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'kernels' row 1: name_id = 100000"), std::string::npos)
+      << read.error().message;
+}
+
+TEST(ProfileDatabaseTest, OtherSqliteDatabaseIsNotAProfile) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("other.sqlite");
+  execute(path, "CREATE TABLE t (x INTEGER)");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("not an ampscope profile"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ampscope::trace::db
