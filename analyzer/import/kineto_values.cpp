@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <cctype>
+#include <cstdint>
 #include <charconv>
 #include <cstdlib>
 
@@ -47,7 +48,8 @@ bool microsecondsToNs(std::string_view token, std::int64_t& ns) {
     whole = whole * 10 + (token[i] - '0');
     ++i;
   }
-  if (i == digits_start || i - digits_start > 15) goto slow;  // no digits, or could overflow
+  // No digits, or too many for nanoseconds to fit 64 bits: let the slow path decide.
+  if (i == digits_start || i - digits_start > 16 || whole > INT64_MAX / 1000 - 1) goto slow;
   {
     std::int64_t fraction_ns = 0;
     int fraction_digits = 0;

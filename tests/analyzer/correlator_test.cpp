@@ -1,0 +1,129 @@
+#include "analyzer/correlator.h"
+
+#include <gtest/gtest.h>
+
+namespace ampscope::analyzer {
+namespace {
+
+using trace::Index;
+using trace::Phase;
+
+class CorrelatorTest : public ::testing::Test {
+ protected:
+  Index addRange(const char* name, std::int64_t start, std::int64_t end, Index thread,
+                 trace::RangeKind kind = trace::RangeKind::kOperator) {
+    trace::Range range;
+    range.name = trace_.strings.intern(name);
+    range.start_ns = start;
+    range.end_ns = end;
+    range.thread = thread;
+    range.kind = kind;
+    trace_.ranges.push_back(range);
+    return static_cast<Index>(trace_.ranges.size() - 1);
+  }
+  void addLaunch(std::uint64_t correlation, std::int64_t at, Index thread) {
+    trace::LaunchCall launch;
+    launch.correlation_id = correlation;
+    launch.start_ns = at;
+    launch.end_ns = at + 5;
+    launch.thread = thread;
+    trace_.launches.push_back(launch);
+  }
+  void addKernel(std::uint64_t correlation, std::int64_t start) {
+    trace::Kernel kernel;
+    kernel.correlation_id = correlation;
+    kernel.start_ns = start;
+    kernel.end_ns = start + 50;
+    kernel.name = trace_.strings.intern("volta_sgemm_128x64_nn");
+    trace_.kernels.push_back(kernel);
+  }
+  const trace::Range& opOfKernel(std::size_t k) const {
+    return trace_.ranges[static_cast<std::size_t>(trace_.kernels[k].op_range)];
+  }
+
+  trace::Trace trace_;
+};
+
+TEST_F(CorrelatorTest, KernelGoesToTheInnermostOperatorEnclosingItsLaunchOnTheLaunchingThread) {
+  const Index main = trace_.threadIndex(1, 1);
+  const Index other = trace_.threadIndex(1, 2);
+  addRange("ProfilerStep#1", 0, 1000, main, trace::RangeKind::kAnnotation);
+  addRange("aten::linear", 100, 400, main);
+  addRange("aten::addmm", 150, 300, main);
+  addRange("aten::other_thread_op", 100, 400, other);  // encloses the time, wrong thread
+  addLaunch(7, 200, main);
+  addLaunch(8, 350, main);   // inside linear, after addmm ended
+  addLaunch(9, 600, main);   // only inside the step marker
+  addKernel(7, 210);
+  addKernel(8, 360);
+  addKernel(9, 610);
+  addKernel(10, 700);  // no launch call in the trace
+  trace_.sortByTime();
+  const CorrelationCounts counts = correlate(trace_);
+  EXPECT_EQ(counts.kernels, 4u);
+  EXPECT_EQ(counts.kernels_linked_to_launch, 3u);
+  EXPECT_EQ(counts.kernels_attributed_to_op, 2u);
+  EXPECT_EQ(trace_.import_stats.gpu_records_without_launch, 1u);
+  EXPECT_EQ(trace_.str(opOfKernel(0).name), "aten::addmm");
+  EXPECT_EQ(trace_.str(opOfKernel(1).name), "aten::linear");
+  EXPECT_EQ(trace_.kernels[2].op_range, trace::kNone);  // a step marker is not an operator
+  EXPECT_EQ(trace_.kernels[3].launch, trace::kNone);
+  EXPECT_EQ(trace_.str(trace_.ranges[static_cast<std::size_t>(topLevelOperator(trace_, trace_.kernels[0].op_range))].name),
+            "aten::linear");
+}
+
+TEST_F(CorrelatorTest, NestingGivesParentsAndDepthsAndTreatsTouchingRangesAsSiblings) {
+  const Index main = trace_.threadIndex(1, 1);
+  addRange("outer", 0, 100, main);
+  addRange("first", 10, 50, main);
+  addRange("second", 50, 90, main);  // starts where "first" ends
+  trace_.sortByTime();
+  correlate(trace_);
+  EXPECT_EQ(trace_.ranges[0].depth, 0);
+  EXPECT_EQ(trace_.ranges[1].parent, 0);
+  EXPECT_EQ(trace_.ranges[2].parent, 0);
+  EXPECT_EQ(trace_.ranges[2].depth, 1);
+}
+
+TEST_F(CorrelatorTest, BackwardOpTakesTheLayerOfTheForwardOpWithItsSequenceNumber) {
+  const Index main = trace_.threadIndex(1, 1);
+  const Index autograd = trace_.threadIndex(1, 2);
+  addRange("ProfilerStep#3", 0, 10000, main, trace::RangeKind::kAnnotation);
+  addRange("nn.Module: Linear_0", 100, 500, main, trace::RangeKind::kPython);
+  const Index forward = addRange("aten::linear", 110, 490, main);
+  trace_.ranges[static_cast<std::size_t>(forward)].sequence_number = 42;
+  const Index backward = addRange("autograd::engine::evaluate_function: AddmmBackward0", 2000, 2500, autograd);
+  trace_.ranges[static_cast<std::size_t>(backward)].sequence_number = 42;
+  trace_.ranges[static_cast<std::size_t>(backward)].fwd_thread_tid = 1;
+  addRange("aten::mm", 2100, 2200, autograd);
+  addLaunch(1, 2150, autograd);
+  addKernel(1, 2160);
+  trace_.sortByTime();
+  const CorrelationCounts counts = correlate(trace_);
+  EXPECT_EQ(counts.backward_ranges_linked_to_forward, 1u);
+  const trace::Range& mm = opOfKernel(0);
+  EXPECT_EQ(trace_.str(mm.name), "aten::mm");
+  EXPECT_EQ(mm.phase, Phase::kBackward);
+  EXPECT_EQ(trace_.str(mm.layer), "Linear_0");
+}
+
+TEST_F(CorrelatorTest, PhasesComeFromNamesAndAreInherited) {
+  const Index main = trace_.threadIndex(1, 1);
+  addRange("ProfilerStep#1", 0, 1000, main, trace::RangeKind::kAnnotation);
+  addRange("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 10, 100, main);
+  addRange("aten::to", 20, 30, main);
+  addRange("aten::conv2d", 200, 300, main);
+  addRange("Optimizer.step#SGD.step", 700, 900, main);
+  addRange("aten::add_", 710, 720, main);
+  trace_.sortByTime();
+  correlate(trace_);
+  EXPECT_EQ(trace_.ranges[0].phase, Phase::kStep);
+  EXPECT_EQ(trace_.ranges[1].phase, Phase::kData);
+  EXPECT_EQ(trace_.ranges[2].phase, Phase::kData);
+  EXPECT_EQ(trace_.ranges[3].phase, Phase::kForward);
+  EXPECT_EQ(trace_.ranges[4].phase, Phase::kOptimizer);
+  EXPECT_EQ(trace_.ranges[5].phase, Phase::kOptimizer);
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer

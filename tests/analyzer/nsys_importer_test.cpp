@@ -1,0 +1,324 @@
+#include "analyzer/import/nsys_importer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "trace/db/sqlite_database.h"
+
+#ifndef AMPSCOPE_TEST_DATA_DIR
+#error "AMPSCOPE_TEST_DATA_DIR must name tests/data"
+#endif
+
+namespace ampscope::analyzer::import {
+namespace {
+
+using trace::db::SqliteDatabase;
+
+// Thread ids packed into the fixture's globalTid values (see tests/data/nsys_small.sql).
+constexpr std::int64_t kPid = 24817;
+constexpr std::int64_t kMainTid = 24817;
+constexpr std::int64_t kLoaderTid = 24903;
+constexpr std::int64_t kLastTimestampNs = 1'001'100'000;  // the end of the NCCL kernel
+
+// Each test gets its own database built from the fixture's SQL, so it may alter it freely.
+class NsysImporterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = (std::filesystem::temp_directory_path() / (std::string("ampscope_nsys_") + info->name() + ".sqlite"))
+                .string();
+    std::filesystem::remove(path_);
+    std::ifstream file(std::string(AMPSCOPE_TEST_DATA_DIR) + "/nsys_small.sql");
+    ASSERT_TRUE(file) << "cannot read the fixture in " << AMPSCOPE_TEST_DATA_DIR;
+    std::stringstream sql;
+    sql << file.rdbuf();
+    auto db = SqliteDatabase::open(path_, SqliteDatabase::Mode::kCreate);
+    ASSERT_TRUE(db) << db.error().message;
+    db_ = std::make_unique<SqliteDatabase>(std::move(*db));
+    const trace::Status created = db_->execute(sql.str());
+    ASSERT_TRUE(created) << created.error().message;
+  }
+
+  void TearDown() override {
+    db_.reset();
+    std::filesystem::remove(path_);
+  }
+
+  void alter(const std::string& sql) {
+    const trace::Status status = db_->execute(sql);
+    ASSERT_TRUE(status) << status.error().message;
+  }
+
+  trace::Trace import() {
+    auto result = importNsightSystems(*db_);
+    EXPECT_TRUE(result) << result.error().message;
+    return result ? std::move(*result) : trace::Trace{};
+  }
+
+  std::string importError() {
+    auto result = importNsightSystems(*db_);
+    EXPECT_FALSE(result) << "the import should have failed";
+    return result ? std::string() : result.error().message;
+  }
+
+  static const trace::Range* rangeNamed(const trace::Trace& t, std::string_view name) {
+    for (const trace::Range& r : t.ranges) {
+      if (t.str(r.name) == name) return &r;
+    }
+    return nullptr;
+  }
+
+  static bool encloses(const trace::Range& range, std::int64_t start_ns, std::int64_t end_ns) {
+    return range.start_ns <= start_ns && end_ns <= range.end_ns;
+  }
+
+  std::string path_;
+  std::unique_ptr<SqliteDatabase> db_;
+};
+
+TEST_F(NsysImporterTest, RecognisesExportByStringIdsAndActivityTables) {
+  EXPECT_TRUE(isNsightSystemsDatabase(*db_));
+}
+
+TEST_F(NsysImporterTest, DoesNotRecogniseDatabaseWithoutStringIds) {
+  // An nvprof profile has CUPTI_ACTIVITY_KIND_KERNEL too, but a StringTable instead of StringIds.
+  alter("DROP TABLE StringIds; CREATE TABLE StringTable (_id_ INTEGER PRIMARY KEY, value TEXT);");
+  EXPECT_FALSE(isNsightSystemsDatabase(*db_));
+}
+
+TEST_F(NsysImporterTest, ReadsKernelsWithDemangledNames) {
+  const trace::Trace t = import();
+  ASSERT_EQ(t.kernels.size(), 6u);
+  EXPECT_EQ(t.str(t.kernels[0].name), "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn");
+  EXPECT_EQ(t.str(t.kernels[1].name),
+            "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::Half>, "
+            "at::detail::Array<char *, 3>>(int, at::native::CUDAFunctor_add<c10::Half>, "
+            "at::detail::Array<char *, 3>)");
+  EXPECT_EQ(t.str(t.kernels[4].name), "ncclDevKernel_AllReduce_Sum_f16_RING_LL(ncclDevComm *, unsigned long, ncclWork *)");
+
+  const trace::Kernel& gemm = t.kernels[0];
+  EXPECT_EQ(gemm.start_ns, 1'000'075'000);
+  EXPECT_EQ(gemm.end_ns, 1'000'210'000);
+  EXPECT_EQ(gemm.device, 0u);
+  EXPECT_EQ(gemm.stream, 7u);
+  EXPECT_EQ(gemm.correlation_id, 103u);
+  EXPECT_EQ(gemm.grid, (std::array<std::uint32_t, 3>{8, 16, 1}));
+  EXPECT_EQ(gemm.block, (std::array<std::uint32_t, 3>{256, 1, 1}));
+  EXPECT_EQ(gemm.registers_per_thread, 232u);
+  EXPECT_EQ(gemm.shared_memory_bytes, 81920u);
+  EXPECT_EQ(t.kernels[2].shared_memory_bytes, 4224u);  // static only
+  EXPECT_EQ(t.kernels[4].device, 1u);
+  EXPECT_EQ(t.kernels[5].stream, 13u);
+}
+
+TEST_F(NsysImporterTest, FallsBackToShortNameWhenDemangledNameIsAbsent) {
+  alter("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN demangledName");
+  const trace::Trace t = import();
+  ASSERT_EQ(t.kernels.size(), 6u);
+  EXPECT_EQ(t.str(t.kernels[1].name), "vectorized_elementwise_kernel");
+  EXPECT_EQ(t.str(t.kernels[5].name), "cunn_SoftMaxForward");
+}
+
+TEST_F(NsysImporterTest, ReadsDevicesWithComputeCapability) {
+  const trace::Trace t = import();
+  ASSERT_EQ(t.devices.size(), 2u);
+  EXPECT_EQ(t.devices[0].id, 0u);
+  EXPECT_EQ(t.str(t.devices[0].name), "NVIDIA A100-SXM4-80GB");
+  EXPECT_EQ(t.devices[0].compute_major, 8);
+  EXPECT_EQ(t.devices[0].compute_minor, 0);
+  EXPECT_EQ(t.devices[0].sm_count, 108);
+  EXPECT_EQ(t.devices[0].total_memory_bytes, 85899345920u);
+  EXPECT_EQ(t.devices[1].id, 1u);
+  EXPECT_EQ(t.str(t.devices[1].name), "NVIDIA RTX A6000");
+  EXPECT_EQ(t.devices[1].compute_major, 8);
+  EXPECT_EQ(t.devices[1].compute_minor, 6);
+  EXPECT_EQ(t.devices[1].sm_count, 84);
+}
+
+TEST_F(NsysImporterTest, DecodesLaunchThreadsFromGlobalTid) {
+  const trace::Trace t = import();
+  ASSERT_EQ(t.launches.size(), 8u);  // the backtrace record is not a call
+  int runtime_launches = 0;
+  for (const trace::LaunchCall& l : t.launches) {
+    ASSERT_NE(l.thread, trace::kNone);
+    EXPECT_EQ(t.threads[static_cast<std::size_t>(l.thread)].pid, kPid);
+    EXPECT_EQ(t.threads[static_cast<std::size_t>(l.thread)].tid, kMainTid);
+    if (t.str(l.name) == "cudaLaunchKernel") {
+      ++runtime_launches;
+      EXPECT_EQ(l.api, trace::ApiKind::kRuntime);
+    }
+  }
+  EXPECT_EQ(runtime_launches, 4);
+  EXPECT_EQ(t.str(t.launches[0].name), "cudaMemcpyAsync");  // "_v3020" dropped
+  EXPECT_EQ(t.launches[0].correlation_id, 101u);
+  EXPECT_EQ(t.str(t.launches[6].name), "cuLaunchKernel");
+  EXPECT_EQ(t.launches[6].api, trace::ApiKind::kDriver);
+  EXPECT_EQ(t.launches[6].correlation_id, 107u);
+}
+
+TEST_F(NsysImporterTest, NamesThreadsThatHaveEvents) {
+  const trace::Trace t = import();
+  ASSERT_EQ(t.threads.size(), 2u);  // "CUPTI worker thread" has no events, so no thread
+  for (const trace::Thread& thread : t.threads) {
+    EXPECT_EQ(thread.pid, kPid);
+    EXPECT_EQ(t.str(thread.name), thread.tid == kMainTid ? "python3" : "pt_data_worker");
+  }
+}
+
+TEST_F(NsysImporterTest, LeavesKernelWithoutLaunchUnmatched) {
+  const trace::Trace t = import();
+  for (const trace::Kernel& k : t.kernels) {
+    const auto launches = std::count_if(t.launches.begin(), t.launches.end(), [&](const trace::LaunchCall& l) {
+      return l.correlation_id == k.correlation_id;
+    });
+    EXPECT_EQ(launches, k.correlation_id == 300 ? 0 : 1) << t.str(k.name);
+  }
+}
+
+TEST_F(NsysImporterTest, ReadsNvtxRangesFromInlineTextAndTextId) {
+  const trace::Trace t = import();
+  const trace::Range* step = rangeNamed(t, "train_step");  // inline text
+  const trace::Range* forward = rangeNamed(t, "forward");  // registered string via textId
+  const trace::Range* loss = rangeNamed(t, "loss");
+  ASSERT_TRUE(step && forward && loss);
+  EXPECT_EQ(step->start_ns, 1'000'000'000);
+  EXPECT_EQ(step->end_ns, 1'000'900'000);
+  EXPECT_EQ(forward->start_ns, 1'000'050'000);
+  EXPECT_EQ(forward->end_ns, 1'000'600'000);
+  EXPECT_EQ(forward->kind, trace::RangeKind::kAnnotation);
+  EXPECT_EQ(t.threads[static_cast<std::size_t>(forward->thread)].tid, kMainTid);
+  EXPECT_EQ(forward->thread, step->thread);
+  EXPECT_TRUE(encloses(*step, forward->start_ns, forward->end_ns));
+  EXPECT_TRUE(encloses(*step, loss->start_ns, loss->end_ns));
+  for (const trace::LaunchCall& l : t.launches) {
+    if (t.str(l.name) == "cudaLaunchKernel") {
+      EXPECT_TRUE(encloses(*forward, l.start_ns, l.end_ns));
+    } else if (t.str(l.name) == "cuLaunchKernel") {
+      EXPECT_TRUE(encloses(*loss, l.start_ns, l.end_ns));
+    }
+  }
+}
+
+TEST_F(NsysImporterTest, KeepsStartEndRangesAndMarks) {
+  const trace::Trace t = import();
+  const trace::Range* fetch = rangeNamed(t, "data_loader_fetch");
+  const trace::Range* mark = rangeNamed(t, "step 0");
+  ASSERT_TRUE(fetch && mark);
+  EXPECT_EQ(fetch->start_ns, 999'200'000);
+  EXPECT_EQ(fetch->end_ns, 1'000'004'000);
+  EXPECT_EQ(t.threads[static_cast<std::size_t>(fetch->thread)].tid, kLoaderTid);
+  EXPECT_EQ(mark->start_ns, 1'000'000'500);
+  EXPECT_EQ(mark->end_ns, mark->start_ns);
+}
+
+TEST_F(NsysImporterTest, ClosesRangeWithoutEndAtEndOfTraceAndCountsIt) {
+  const trace::Trace t = import();
+  const trace::Range* optimizer = rangeNamed(t, "optimizer.step");
+  ASSERT_TRUE(optimizer);
+  EXPECT_EQ(optimizer->start_ns, 1'000'950'000);
+  EXPECT_EQ(optimizer->end_ns, kLastTimestampNs);
+  EXPECT_EQ(t.import_stats.not_understood.at("NVTX ranges without an end (kept, closed at the end of the trace)"), 1u);
+}
+
+TEST_F(NsysImporterTest, ReadsPageableHostToDeviceCopyMemsetAndSync) {
+  const trace::Trace t = import();
+  ASSERT_EQ(t.memory_ops.size(), 2u);
+  const trace::MemoryOp& copy = t.memory_ops[0];
+  EXPECT_EQ(copy.kind, trace::MemoryOpKind::kMemcpy);
+  EXPECT_EQ(copy.direction, trace::CopyDirection::kHostToDevice);
+  EXPECT_EQ(copy.src_kind, trace::MemoryKind::kPageable);  // Nsight's 0, not CUPTI's 1
+  EXPECT_EQ(copy.dst_kind, trace::MemoryKind::kDevice);
+  EXPECT_EQ(copy.bytes, 9633792u);
+  EXPECT_EQ(copy.correlation_id, 101u);
+  const trace::MemoryOp& set = t.memory_ops[1];
+  EXPECT_EQ(set.kind, trace::MemoryOpKind::kMemset);
+  EXPECT_EQ(set.dst_kind, trace::MemoryKind::kDevice);
+  EXPECT_EQ(set.bytes, 4194304u);
+  ASSERT_EQ(t.synchronizations.size(), 1u);
+  EXPECT_EQ(t.synchronizations[0].kind, trace::SyncKind::kStreamSynchronize);
+  EXPECT_EQ(t.synchronizations[0].stream, 7u);
+  EXPECT_EQ(t.synchronizations[0].correlation_id, 108u);
+}
+
+TEST_F(NsysImporterTest, TreatsNullMemoryKindAsUnknownNotPageable) {
+  alter("UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET srcKind = NULL");
+  const trace::Trace t = import();
+  ASSERT_EQ(t.memory_ops.size(), 2u);
+  EXPECT_EQ(t.memory_ops[0].src_kind, trace::MemoryKind::kUnknown);
+}
+
+TEST_F(NsysImporterTest, AccountsForEveryRowRead) {
+  const trace::Trace t = import();
+  const trace::ImportStats& stats = t.import_stats;
+  // 6 kernels + 9 API rows + memcpy + memset + sync + 8 NVTX rows.
+  EXPECT_EQ(stats.events_read, 26u);
+  EXPECT_EQ(stats.events_imported, 22u);
+  const std::map<std::string, std::uint64_t> skipped{
+      {"CUDA API backtrace records", 1}, {"NVTX category names", 1}, {"NVTX domain creations", 1}};
+  EXPECT_EQ(stats.skipped, skipped);
+  EXPECT_EQ(stats.not_understood.size(), 1u);
+  // Every row is imported, skipped or not understood; the range without an end is also kept.
+  EXPECT_EQ(stats.events_read, stats.events_imported + 3 + 1);
+  EXPECT_EQ(t.eventCount(), stats.events_imported + 1);
+}
+
+TEST_F(NsysImporterTest, CountsRecordsEndingBeforeTheyStartAndUnknownNvtxTypes) {
+  alter("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 1 WHERE correlationId = 104;"
+        "INSERT INTO NVTX_EVENTS (start, eventType, globalTid, eventId) VALUES (5, 99, 0, 100);");
+  const trace::Trace t = import();
+  EXPECT_EQ(t.kernels.size(), 5u);
+  EXPECT_EQ(t.import_stats.not_understood.at("CUPTI_ACTIVITY_KIND_KERNEL rows that end before they start"), 1u);
+  EXPECT_EQ(t.import_stats.not_understood.at("NVTX events of type 99"), 1u);
+}
+
+TEST_F(NsysImporterTest, DecodesGlobalTidWithHardwareIdInTopBits) {
+  // Hardware id 0xC1 sets the sign bit of the stored INTEGER.
+  const std::uint64_t global_tid = (0xC1ull << 56) | (1ull << 48) | (4242ull << 24) | 77ull;
+  auto insert = db_->prepare(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (2000000000, 2000000100, 0, ?, 500, 3, 0, NULL)");
+  ASSERT_TRUE(insert) << insert.error().message;
+  insert->bind(1, static_cast<std::int64_t>(global_tid));
+  ASSERT_TRUE(insert->run());
+  const trace::Trace t = import();
+  ASSERT_FALSE(t.launches.empty());
+  const trace::LaunchCall& last = t.launches.back();
+  EXPECT_EQ(last.correlation_id, 500u);
+  EXPECT_EQ(t.threads[static_cast<std::size_t>(last.thread)].pid, 4242);
+  EXPECT_EQ(t.threads[static_cast<std::size_t>(last.thread)].tid, 77);
+}
+
+TEST_F(NsysImporterTest, SetsFormatAndSortsEventsByTime) {
+  const trace::Trace t = import();
+  EXPECT_EQ(t.format, trace::TraceFormat::kNsightSystems);
+  EXPECT_EQ(t.source_format, trace::TraceFormat::kNsightSystems);
+  EXPECT_EQ(t.format_detail, "Nsight Systems SQLite export (schema 3.28.1)");
+  const auto byStart = [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; };
+  EXPECT_TRUE(std::is_sorted(t.kernels.begin(), t.kernels.end(), byStart));
+  EXPECT_TRUE(std::is_sorted(t.launches.begin(), t.launches.end(), byStart));
+  EXPECT_TRUE(std::is_sorted(t.ranges.begin(), t.ranges.end(), byStart));
+}
+
+TEST_F(NsysImporterTest, MissingEssentialColumnIsAnErrorNamingTableAndColumn) {
+  alter("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN correlationId");
+  const std::string message = importError();
+  EXPECT_NE(message.find(path_), std::string::npos) << message;
+  EXPECT_NE(message.find("CUPTI_ACTIVITY_KIND_KERNEL"), std::string::npos) << message;
+  EXPECT_NE(message.find("correlationId"), std::string::npos) << message;
+}
+
+TEST_F(NsysImporterTest, UnknownStringIdIsAnErrorNamingTableRowAndColumn) {
+  alter("UPDATE NVTX_EVENTS SET textId = 999 WHERE eventId = 6");
+  const std::string message = importError();
+  EXPECT_NE(message.find("'NVTX_EVENTS' row 6 column 'textId'"), std::string::npos) << message;
+  EXPECT_NE(message.find("999"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,51 @@
+#include "analyzer/import/pyprof_marker.h"
+
+#include <gtest/gtest.h>
+
+namespace ampscope::analyzer::import {
+namespace {
+
+TEST(PyProfMarkerTest, OperatorDictGivesOpShapesAndDtypesOfTensorArguments) {
+  const PyProfMarker marker = parsePyProfMarker(
+      "{'mod': 'torch.nn.functional', 'op': 'embedding', 'args': [{'name': '', 'type': 'tensor', "
+      "'shape': (35, 20), 'dtype': 'int64'}, {'name': '', 'type': 'tensor', 'shape': (33278, 200), "
+      "'dtype': 'float32'}, {'name': '', 'type': 'NoneType', 'value': None}, {'name': '', 'type': "
+      "'float', 'value': 2.0}, {'name': '', 'type': 'bool', 'value': False}]}");
+  EXPECT_EQ(marker.kind, PyProfMarker::Kind::kOperator);
+  EXPECT_EQ(marker.module, "torch.nn.functional");
+  EXPECT_EQ(marker.op, "embedding");
+  EXPECT_EQ(marker.shapes_json, "[[35,20],[33278,200]]");
+  EXPECT_EQ(marker.dtypes_json, "[\"int64\",\"float32\"]");
+}
+
+TEST(PyProfMarkerTest, OneElementTupleAndScalarTensorShapes) {
+  const PyProfMarker marker = parsePyProfMarker(
+      "{'mod': 'Tensor', 'op': 'sum', 'args': [{'name': '', 'type': 'tensor', 'shape': (7,), "
+      "'dtype': 'float16'}, {'name': '', 'type': 'tensor', 'shape': (), 'dtype': 'float32'}]}");
+  EXPECT_EQ(marker.shapes_json, "[[7],[]]");
+  EXPECT_EQ(marker.dtypes_json, "[\"float16\",\"float32\"]");
+}
+
+TEST(PyProfMarkerTest, SequenceMarkerGivesNameAndNumber) {
+  const PyProfMarker marker = parsePyProfMarker("NllLossBackward, seq = 228");
+  EXPECT_EQ(marker.kind, PyProfMarker::Kind::kSequence);
+  EXPECT_EQ(marker.op, "NllLossBackward");
+  EXPECT_EQ(marker.sequence_number, 228);
+}
+
+TEST(PyProfMarkerTest, TraceMarkerKeepsTheInnermostFrame) {
+  const PyProfMarker marker = parsePyProfMarker(
+      "{'traceMarker': ['profile2.py:314', '/x/torch/nn/modules/sparse.py:114']}");
+  EXPECT_EQ(marker.kind, PyProfMarker::Kind::kTraceMarker);
+  EXPECT_EQ(marker.innermost_frame, "/x/torch/nn/modules/sparse.py:114");
+}
+
+TEST(PyProfMarkerTest, MalformedOrPlainTextStaysText) {
+  EXPECT_EQ(parsePyProfMarker("{'op': 'mm', 'args': [").kind, PyProfMarker::Kind::kText);
+  EXPECT_EQ(parsePyProfMarker("forward").kind, PyProfMarker::Kind::kText);
+  EXPECT_EQ(parsePyProfMarker("x, seq = twelve").kind, PyProfMarker::Kind::kText);
+  EXPECT_EQ(parsePyProfMarker("{'a': " + std::string(200, '[')).kind, PyProfMarker::Kind::kText);
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer::import
