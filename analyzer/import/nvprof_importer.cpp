@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/import/cupti_enums.h"
+#include "analyzer/import/foreign_strings.h"
 #include "analyzer/import/pyprof_marker.h"
 #include "trace/db/sqlite_database.h"
 
@@ -48,23 +49,12 @@ class NvprofReader {
   }
 
  private:
-  Status stringId(std::string_view table, std::int64_t row, std::int64_t nvprof_id,
-                  trace::StringId& out) {
-    auto found = strings_.find(nvprof_id);
-    if (found == strings_.end()) {
-      return Error{fmt::format("{}: table '{}' row {}: name {} is not an id in StringTable",
-                               db_.path(), table, row, nvprof_id)};
-    }
-    out = found->second;
-    return {};
+  Status stringId(std::string_view table, std::int64_t row, std::string_view column,
+                  std::int64_t nvprof_id, trace::StringId& out) const {
+    return strings_.lookup(table, row, column, nvprof_id, out);
   }
 
-  Status readStrings() {
-    return forEachRow(db_, "StringTable", {"_id_", "value"}, [&](std::int64_t, Statement& s) -> Status {
-      strings_[s.int64(0)] = out_.strings.intern(s.text(1));
-      return {};
-    });
-  }
+  Status readStrings() { return strings_.load(db_, "StringTable", "_id_", out_.strings); }
 
   Status readDevices() {
     if (!db_.hasTable("CUPTI_ACTIVITY_KIND_DEVICE")) return {};
@@ -78,7 +68,7 @@ class NvprofReader {
                         d.compute_minor = static_cast<std::int32_t>(s.int64(3));
                         d.sm_count = static_cast<std::int32_t>(s.int64(4));
                         d.total_memory_bytes = static_cast<std::uint64_t>(s.int64(5));
-                        return stringId("CUPTI_ACTIVITY_KIND_DEVICE", row, s.int64(1), d.name);
+                        return stringId("CUPTI_ACTIVITY_KIND_DEVICE", row, "name", s.int64(1), d.name);
                       });
   }
 
@@ -92,9 +82,8 @@ class NvprofReader {
                         trace::Kernel& k = out_.kernels.emplace_back();
                         k.start_ns = s.int64(0);
                         k.end_ns = s.int64(1);
-                        if (k.end_ns < k.start_ns) {
-                          return Error{fmt::format("{}: table '{}' row {}: end {} before start {}",
-                                                   db_.path(), table, row, k.end_ns, k.start_ns)};
+                        if (Status ordered = checkInterval(db_.path(), table, row, k.start_ns, k.end_ns); !ordered) {
+                          return ordered;
                         }
                         k.device = static_cast<std::uint32_t>(s.int64(2));
                         k.stream = static_cast<std::uint32_t>(s.int64(3));
@@ -106,7 +95,7 @@ class NvprofReader {
                         k.registers_per_thread = static_cast<std::uint32_t>(s.int64(12));
                         k.shared_memory_bytes = static_cast<std::uint32_t>(s.int64(13) + s.int64(14));
                         ++out_.import_stats.events_imported;
-                        return stringId(table, row, s.int64(5), k.name);
+                        return stringId(table, row, "name", s.int64(5), k.name);
                       });
   }
 
@@ -254,7 +243,7 @@ class NvprofReader {
             return {};
           }
           trace::StringId text = trace::StringTable::kEmpty;
-          if (Status named = stringId("CUPTI_ACTIVITY_KIND_MARKER", row, s.int64(5), text); !named) {
+          if (Status named = stringId("CUPTI_ACTIVITY_KIND_MARKER", row, "name", s.int64(5), text); !named) {
             return named;
           }
           // objectId of a thread marker (objectKind 2) is a 12-byte struct: pid, tid, padding.
@@ -280,14 +269,14 @@ class NvprofReader {
     // Ranges still open when recording stopped are kept, ending at the last timestamp seen.
     for (const auto& [id, marker] : open) {
       addRange(marker, last_ns);
-      ++out_.import_stats.skipped["marker ranges still open at the end (closed at the last timestamp)"];
+      ++out_.import_stats.not_understood["ranges without an end (kept, closed at the end of the trace)"];
     }
     return {};
   }
 
   SqliteDatabase& db_;
   trace::Trace& out_;
-  std::unordered_map<std::int64_t, trace::StringId> strings_;
+  ForeignStrings strings_;
 };
 
 }  // namespace

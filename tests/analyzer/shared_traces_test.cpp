@@ -101,6 +101,7 @@ void expectAttributionByContainment(const trace::Trace& trace) {
 }
 
 struct KinetoCase {
+  const char* name;  // the test's name
   const char* file;
   std::uint64_t kernels;  // checked against the independent count too
   const char* device;
@@ -137,13 +138,14 @@ TEST_P(KinetoSharedTraceTest, CountsLinksAndAttributesEveryKernel) {
 INSTANTIATE_TEST_SUITE_P(
     SharedTraces, KinetoSharedTraceTest,
     ::testing::Values(
-        KinetoCase{"kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz", 8772,
+        KinetoCase{"V100ResNetWorkers0", "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz", 8772,
                    "Tesla V100-DGXS-32GB", "2021 schema"},
-        KinetoCase{"kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz", 8868,
+        KinetoCase{"V100ResNetWorkers4", "kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz", 8868,
                    "Tesla V100-DGXS-32GB", "2021 schema"},
-        KinetoCase{"kineto-a100-dlrm-tf32/control.json.gz", 8568, "NVIDIA A100-PG509-200", "2022 schema"},
-        KinetoCase{"kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
-                   446, "NVIDIA H100 80GB HBM3", "baseTimeNanoseconds"}));
+        KinetoCase{"A100DlrmTf32", "kineto-a100-dlrm-tf32/control.json.gz", 8568, "NVIDIA A100-PG509-200", "2022 schema"},
+        KinetoCase{"H100TimesformerBf16", "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
+                   446, "NVIDIA H100 80GB HBM3", "baseTimeNanoseconds"}),
+    [](const ::testing::TestParamInfo<KinetoCase>& info) { return std::string(info.param.name); });
 
 TEST(KinetoSharedTraceFactsTest, FractionalTimestampsAreOffsetByBaseTimeExactly) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(

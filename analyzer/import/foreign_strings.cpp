@@ -1,0 +1,39 @@
+#include "analyzer/import/foreign_strings.h"
+
+#include <fmt/format.h>
+
+#include "trace/db/sqlite_database.h"
+
+namespace ampscope::analyzer::import {
+
+trace::Status ForeignStrings::load(trace::db::SqliteDatabase& db, std::string_view table,
+                                   std::string_view id_column, trace::StringTable& strings) {
+  path_ = db.path();
+  table_ = std::string(table);
+  return trace::db::forEachRow(db, table, {id_column, "value"},
+                               [&](std::int64_t, trace::db::Statement& s) -> trace::Status {
+                                 ids_[s.int64(0)] = strings.intern(s.text(1));
+                                 return {};
+                               });
+}
+
+trace::Status ForeignStrings::lookup(std::string_view table, std::int64_t row,
+                                     std::string_view column, std::int64_t foreign_id,
+                                     trace::StringId& out) const {
+  const auto found = ids_.find(foreign_id);
+  if (found == ids_.end()) {
+    return trace::Error{fmt::format("{}: table '{}' row {} column '{}': {} is not an id in {}",
+                                    path_, table, row, column, foreign_id, table_)};
+  }
+  out = found->second;
+  return {};
+}
+
+trace::Status checkInterval(const std::string& path, std::string_view table, std::int64_t row,
+                            std::int64_t start_ns, std::int64_t end_ns) {
+  if (end_ns >= start_ns) return {};
+  return trace::Error{fmt::format("{}: table '{}' row {}: end {} is before start {}", path, table,
+                                  row, end_ns, start_ns)};
+}
+
+}  // namespace ampscope::analyzer::import

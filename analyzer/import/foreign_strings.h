@@ -1,0 +1,40 @@
+#pragma once
+// What the SQLite importers (nvprof, Nsight Systems) share: the tool's own string table mapped
+// to the trace's interned strings, and the checks every row's values go through.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "trace/result.h"
+#include "trace/string_table.h"
+
+namespace ampscope::trace::db {
+class SqliteDatabase;
+}
+
+namespace ampscope::analyzer::import {
+
+class ForeignStrings {
+ public:
+  // Reads every (id_column, value) row of table into strings.
+  trace::Status load(trace::db::SqliteDatabase& db, std::string_view table,
+                     std::string_view id_column, trace::StringTable& strings);
+
+  // The interned id for a foreign id found in table/row/column; an error naming all three when
+  // the foreign id is not in the string table.
+  trace::Status lookup(std::string_view table, std::int64_t row, std::string_view column,
+                       std::int64_t foreign_id, trace::StringId& out) const;
+
+ private:
+  std::string path_;
+  std::string table_;
+  std::unordered_map<std::int64_t, trace::StringId> ids_;
+};
+
+// A record must not end before it starts: such a file is corrupt, and saying so beats guessing.
+trace::Status checkInterval(const std::string& path, std::string_view table, std::int64_t row,
+                            std::int64_t start_ns, std::int64_t end_ns);
+
+}  // namespace ampscope::analyzer::import
