@@ -108,6 +108,8 @@ struct KinetoCase {
   const char* detail;
 };
 
+void PrintTo(const KinetoCase& kinetoCase, std::ostream* os) { *os << kinetoCase.file; }
+
 class KinetoSharedTraceTest : public ::testing::TestWithParam<KinetoCase> {};
 
 TEST_P(KinetoSharedTraceTest, CountsLinksAndAttributesEveryKernel) {
@@ -145,7 +147,7 @@ INSTANTIATE_TEST_SUITE_P(
         KinetoCase{"A100DlrmTf32", "kineto-a100-dlrm-tf32/control.json.gz", 8568, "NVIDIA A100-PG509-200", "2022 schema"},
         KinetoCase{"H100TimesformerBf16", "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
                    446, "NVIDIA H100 80GB HBM3", "baseTimeNanoseconds"}),
-    [](const ::testing::TestParamInfo<KinetoCase>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<KinetoCase>& param_info) { return std::string(param_info.param.name); });
 
 TEST(KinetoSharedTraceFactsTest, FractionalTimestampsAreOffsetByBaseTimeExactly) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(
