@@ -35,10 +35,25 @@ trace::RangeKind rangeKindOf(EventCategory category) {
   }
 }
 
+namespace {
+
+// Exponent notation or very long numbers go through double (the precision is the writer's).
+bool microsecondsToNsViaDouble(std::string_view token, std::int64_t& ns) {
+  const std::string copy(token);
+  char* end = nullptr;
+  const double value = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || !(value == value)) return false;
+  if (value > 9.0e15 || value < -9.0e15) return false;
+  ns = static_cast<std::int64_t>(value * 1000.0 + (value < 0 ? -0.5 : 0.5));
+  return true;
+}
+
+}  // namespace
+
 bool microsecondsToNs(std::string_view token, std::int64_t& ns) {
   while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.remove_suffix(1);
   if (token.empty()) return false;
-  // Fast exact path: [-]digits[.digits]
+  // The common case, [-]digits[.digits], is converted exactly from the text.
   std::size_t i = 0;
   const bool negative = token[0] == '-';
   if (negative) ++i;
@@ -49,38 +64,28 @@ bool microsecondsToNs(std::string_view token, std::int64_t& ns) {
     ++i;
   }
   // No digits, or too many for nanoseconds to fit 64 bits: let the slow path decide.
-  if (i == digits_start || i - digits_start > 16 || whole > INT64_MAX / 1000 - 1) goto slow;
-  {
-    std::int64_t fraction_ns = 0;
-    int fraction_digits = 0;
-    if (i < token.size() && token[i] == '.') {
-      ++i;
-      std::int64_t scale = 100;
-      while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
-        // Beyond nanoseconds: round half up on the first dropped digit.
-        if (fraction_digits == 3 && token[i] >= '5') ++fraction_ns;
-        if (fraction_digits < 3) fraction_ns += (token[i] - '0') * scale;
-        scale /= 10;
-        ++fraction_digits;
-        ++i;
-      }
-      if (fraction_digits == 0) return false;
-    }
-    if (i != token.size()) goto slow;  // exponent or junk
-    ns = whole * 1000 + fraction_ns;
-    if (negative) ns = -ns;
-    return true;
+  if (i == digits_start || i - digits_start > 16 || whole > INT64_MAX / 1000 - 1) {
+    return microsecondsToNsViaDouble(token, ns);
   }
-slow : {
-  // Exponent notation or very long numbers: go through double (the precision is the writer's).
-  std::string copy(token);
-  char* end = nullptr;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || !(value == value)) return false;
-  if (value > 9.0e15 || value < -9.0e15) return false;
-  ns = static_cast<std::int64_t>(value * 1000.0 + (value < 0 ? -0.5 : 0.5));
+  std::int64_t fraction_ns = 0;
+  if (i < token.size() && token[i] == '.') {
+    ++i;
+    int fraction_digits = 0;
+    std::int64_t scale = 100;
+    while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
+      // Beyond nanoseconds: round half up on the first dropped digit.
+      if (fraction_digits == 3 && token[i] >= '5') ++fraction_ns;
+      if (fraction_digits < 3) fraction_ns += (token[i] - '0') * scale;
+      scale /= 10;
+      ++fraction_digits;
+      ++i;
+    }
+    if (fraction_digits == 0) return false;
+  }
+  if (i != token.size()) return microsecondsToNsViaDouble(token, ns);  // exponent or junk
+  ns = whole * 1000 + fraction_ns;
+  if (negative) ns = -ns;
   return true;
-}
 }
 
 std::int64_t idFromLabel(std::string_view label, trace::StringTable& strings) {
