@@ -165,7 +165,10 @@ def main():
                         help="approximate output size in MB (2^20 bytes), default 1024")
     args = parser.parse_args()
 
-    text = read_source(args.source)
+    try:
+        text = read_source(args.source)
+    except (OSError, UnicodeDecodeError) as error:
+        sys.exit(f"error: cannot read {args.source}: {error}")
     prefix, events, suffix = split_document(text)
     del text
     strides = strides_of(events)

@@ -103,7 +103,8 @@ int readBench(const Options& options) {
   const std::uint64_t peak = peakRssBytes();
   const std::uint64_t kernels = trace.kernels.size();
   const std::uint64_t events = trace.eventCount();
-  const std::uint64_t rows = events + trace.strings.size() + trace.threads.size() + trace.devices.size();
+  const std::uint64_t rows =
+      events + trace.strings.size() + trace.threads.size() + trace.devices.size();
   if (options.kernels_given && kernels != options.kernels) {
     std::fprintf(stderr, "read back %llu kernels, expected %llu\n",
                  static_cast<unsigned long long>(kernels),
@@ -112,14 +113,16 @@ int readBench(const Options& options) {
   }
   const double kernel_rate = perSecond(static_cast<double>(kernels), seconds);
   const double peak_per_million = megabytes(peak) / (static_cast<double>(events) / 1e6);
-  fmt::print("read seconds:             {:.3f} (readProfile, whole file, fresh process)\n", seconds);
+  fmt::print("read seconds:             {:.3f} (readProfile, whole file, fresh process)\n",
+             seconds);
   fmt::print("read kernel rows/s:       {:.0f} ({} kernels / whole read time)\n", kernel_rate,
              kernels);
   fmt::print("read rows/s (all tables): {:.0f} ({} rows: kernels {}, launches {}, strings {})\n",
              perSecond(static_cast<double>(rows), seconds), rows, kernels, trace.launches.size(),
              trace.strings.size());
   fmt::print("RSS at start:             {:.1f} MB\n", megabytes(rss_at_start));
-  fmt::print("RSS after read:           {:.1f} MB (the Trace held)\n", megabytes(currentRssBytes()));
+  fmt::print("RSS after read:           {:.1f} MB (the Trace held)\n",
+             megabytes(currentRssBytes()));
   fmt::print("Trace::memoryBytes():     {:.1f} MB ({:.1f} MB of it unused vector capacity)\n",
              megabytes(trace.memoryBytes()),
              megabytes(trace.kernels.capacity() * sizeof(ampscope::trace::Kernel) +
@@ -182,7 +185,8 @@ int main(int argc, char** argv) {
                                                      .launches = options.launches};
     const Stopwatch build_watch;
     const ampscope::trace::Trace trace = model.build();
-    fmt::print("synthetic trace:          {} kernels, {} launches, {} strings (built in {:.2f} s)\n",
+    fmt::print("synthetic trace:          {} kernels, {} launches, {} strings (built in "
+               "{:.2f} s)\n",
                trace.kernels.size(), trace.launches.size(), trace.strings.size(),
                build_watch.seconds());
     events = trace.eventCount();
@@ -197,7 +201,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     fmt::print("database:                 {}\n", path);
-    fmt::print("write seconds:            {:.3f} (writeProfile: create, schema, all rows)\n", seconds);
+    fmt::print("write seconds:            {:.3f} (writeProfile: create, schema, all rows)\n",
+               seconds);
     fmt::print("write rows/s:             {:.0f} ({} rows), {:.0f} kernel rows/s\n",
                perSecond(static_cast<double>(rows), seconds), rows,
                perSecond(static_cast<double>(trace.kernels.size()), seconds));

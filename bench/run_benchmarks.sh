@@ -18,7 +18,8 @@ build="${1:-build}"
 bench_dir="${AMPSCOPE_BENCH_DIR:-${TMPDIR:-/tmp}/ampscope_bench}"
 target_mb="${AMPSCOPE_BENCH_MB:-1024}"
 kernels="${AMPSCOPE_BENCH_KERNELS:-5000000}"
-source_trace="${AMPSCOPE_BENCH_SOURCE:-$here/../../shared/traces/kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz}"
+default_source="$here/../../shared/traces/kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz"
+source_trace="${AMPSCOPE_BENCH_SOURCE:-$default_source}"
 
 import_bench="$build/bench/ampscope_import_bench"
 db_bench="$build/bench/ampscope_profile_db_bench"
@@ -50,7 +51,7 @@ else
 fi
 echo
 
-echo "== import of the large Kineto trace (one import, fresh process; --phases also times the split)"
+echo "== import of the large Kineto trace (one import, fresh process, split phase timed too)"
 "$import_bench" "$large" --phases
 echo
 

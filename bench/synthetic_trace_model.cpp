@@ -70,7 +70,9 @@ trace::Trace SyntheticTraceModel::build() const {
   out.threads[static_cast<std::size_t>(main_thread)].name = out.strings.intern("python");
 
   std::vector<trace::StringId> name_ids;
-  for (const std::string& name : kernelNames(kernel_names)) name_ids.push_back(out.strings.intern(name));
+  for (const std::string& name : kernelNames(kernel_names)) {
+    name_ids.push_back(out.strings.intern(name));
+  }
   const trace::StringId runtime_launch = out.strings.intern("cudaLaunchKernel");
   const trace::StringId driver_launch = out.strings.intern("cuLaunchKernel");
 
@@ -86,7 +88,8 @@ trace::Trace SyntheticTraceModel::build() const {
   for (std::uint64_t i = 0; i < kernels; ++i) {
     const double u = unit(random);
     // Skewed mix: a few kernels (elementwise, GEMM) dominate, as in real training steps.
-    const auto name_index = static_cast<std::size_t>(std::pow(u, 3.0) * static_cast<double>(kernel_names));
+    const auto name_index =
+        static_cast<std::size_t>(std::pow(u, 3.0) * static_cast<double>(kernel_names));
     const std::uint64_t correlation = i + 1;
     const std::int64_t launch_ns = 2'000 + static_cast<std::int64_t>(random() % 6'000);
     if (launches) {
@@ -109,7 +112,8 @@ trace::Trace SyntheticTraceModel::build() const {
     k.name = name_ids[name_index];
     k.device = 0;
     k.stream = kStreams[stream];
-    k.grid = {1u + static_cast<std::uint32_t>(random() % 4096), 1u + static_cast<std::uint32_t>(random() % 4), 1};
+    k.grid = {1u + static_cast<std::uint32_t>(random() % 4096),
+              1u + static_cast<std::uint32_t>(random() % 4), 1};
     k.block = {kBlocks[random() % kBlocks.size()], 1, 1};
     k.registers_per_thread = 16 + static_cast<std::uint32_t>(random() % 240);
     k.shared_memory_bytes = static_cast<std::uint32_t>(random() % 4) * 16384;
