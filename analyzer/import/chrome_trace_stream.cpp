@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <fmt/format.h>
 
@@ -13,6 +16,36 @@ namespace {
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// The position of the next quote, backslash, brace or bracket in [from, to), or to. Reads up to
+// 15 bytes past `to`, which the buffer's simdjson padding makes safe.
+std::size_t nextStructuralByte(const char* data, std::size_t from, std::size_t to) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i open_brace = _mm_set1_epi8('{');
+  const __m128i close_brace = _mm_set1_epi8('}');
+  const __m128i open_bracket = _mm_set1_epi8('[');
+  const __m128i close_bracket = _mm_set1_epi8(']');
+  while (from < to) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + from));
+    const __m128i hits = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
+                     _mm_or_si128(_mm_cmpeq_epi8(block, open_brace), _mm_cmpeq_epi8(block, close_brace))),
+        _mm_or_si128(_mm_cmpeq_epi8(block, open_bracket), _mm_cmpeq_epi8(block, close_bracket)));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits));
+    if (mask != 0) return std::min(to, from + static_cast<std::size_t>(__builtin_ctz(mask)));
+    from += 16;
+  }
+  return to;
+#else
+  for (; from < to; ++from) {
+    const char c = data[from];
+    if (c == '"' || c == '\\' || c == '{' || c == '}' || c == '[' || c == ']') return from;
+  }
+  return to;
+#endif
+}
 
 std::string describe(char c) {
   if (c >= 0x20 && c < 0x7f) return fmt::format("'{}'", c);
@@ -68,22 +101,30 @@ trace::Status ChromeTraceStream::expect(char wanted, std::string_view context) {
   return {};
 }
 
-trace::Status ChromeTraceStream::scanValue(std::size_t& end, std::string_view context) {
+trace::Status ChromeTraceStream::scanValue(std::size_t& end, std::string_view context,
+                                           std::int64_t context_index) {
   // A byte loop that tracks strings and nesting; simdjson validates the value afterwards.
   std::size_t scan = pos_;
   int depth = 0;
   bool in_string = false;
-  bool escaped = false;
+  // A value that opens with a brace, bracket or quote ends at its matching close; only quotes,
+  // backslashes and brackets matter on the way, found 16 bytes at a time.
+  const char first = buffer_[pos_];
+  const bool structured = first == '{' || first == '[' || first == '"';
   for (;;) {
-    for (; scan < end_; ++scan) {
+    while (scan < end_) {
+      if (structured) {
+        scan = nextStructuralByte(buffer_.data(), scan, end_);
+        if (scan == end_) break;
+      }
       const char c = buffer_[scan];
       if (in_string) {
-        if (escaped) escaped = false;
-        else if (c == '\\') escaped = true;
-        else if (c == '"') {
+        if (c == '\\') { scan += 2; continue; }  // the escaped byte cannot end the string
+        if (c == '"') {
           in_string = false;
           if (depth == 0) { end = scan + 1; return {}; }
         }
+        ++scan;
         continue;
       }
       if (c == '"') in_string = true;
@@ -95,10 +136,17 @@ trace::Status ChromeTraceStream::scanValue(std::size_t& end, std::string_view co
         end = scan;  // a scalar (number, true, false, null) ends here
         return {};
       }
+      ++scan;
     }
+    // A backslash as the last byte read leaves scan one past the data, on the escaped byte that
+    // the refill brings: the scan resumes after it.
     if (eof_) {
+      // The context is assembled only here: formatting it for every event would cost more
+      // than scanning the event.
+      const std::string where = context_index < 0 ? std::string(context)
+                                                  : fmt::format("{}{}", context, context_index);
       return error(offsetOf(end_), fmt::format("the document ends (truncated?) inside {} that "
-                                                "starts at byte offset {}", context, offsetOf(pos_)));
+                                                "starts at byte offset {}", where, offsetOf(pos_)));
     }
     const std::size_t start = pos_;
     if (trace::Status filled = fill(); !filled) return filled;
@@ -122,8 +170,7 @@ trace::Status ChromeTraceStream::readEventsArray(const EventHandler& on_event,
                                                "an object '{{'", index, describe(buffer_[pos_])));
     }
     std::size_t value_end = 0;
-    const std::string context = fmt::format("traceEvents element #{}", index);
-    if (trace::Status scanned = scanValue(value_end, context); !scanned) return scanned;
+    if (trace::Status scanned = scanValue(value_end, "traceEvents element #", static_cast<std::int64_t>(index)); !scanned) return scanned;
     const TraceEventText text{std::string_view(buffer_.data() + pos_, value_end - pos_),
                               buffer_.size() - pos_, offsetOf(pos_), index};
     if (trace::Status handled = on_event(text); !handled) return handled;
@@ -171,7 +218,7 @@ trace::Status ChromeTraceStream::readObjectMembers(const EventHandler& on_event,
     } else {
       std::size_t value_end = 0;
       if (pos_ >= end_) return error(offsetOf(pos_), fmt::format("no value for key \"{}\"", key));
-      const std::string context = fmt::format("the value of \"{}\"", key);
+        const std::string context = fmt::format("the value of \"{}\"", key);
       if (trace::Status scanned = scanValue(value_end, context); !scanned) return scanned;
       members_.emplace_back(std::move(key), std::string(buffer_.data() + pos_, value_end - pos_));
       pos_ = value_end;

@@ -45,7 +45,8 @@ class ChromeTraceStream {
   trace::Status skipWhitespace();         // advances pos_ past whitespace, refilling as needed
   trace::Status expect(char wanted, std::string_view context);
   // Finds the end of the JSON value starting at pos_; on success the value spans [pos_, end).
-  trace::Status scanValue(std::size_t& end, std::string_view context);
+  // context (followed by context_index when not negative) names the value in errors.
+  trace::Status scanValue(std::size_t& end, std::string_view context, std::int64_t context_index = -1);
   trace::Status readEventsArray(const EventHandler& on_event, const ProgressHandler& on_progress);
   trace::Status readObjectMembers(const EventHandler& on_event, const ProgressHandler& on_progress);
   trace::Error error(std::uint64_t offset, std::string_view what) const;

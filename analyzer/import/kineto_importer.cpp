@@ -84,6 +84,7 @@ class KinetoEventParser {
   trace::Trace& out_;
   od::parser parser_;
   bool saw_2021_categories_ = false;
+  std::string stats_key_;
   std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names_;
 
  public:
@@ -241,7 +242,9 @@ Status KinetoEventParser::dispatch(const TraceEventText& text, const EventFields
     return {};
   }
   if (ph == 'i' || ph == 'I') {
-    ++stats.skipped[fmt::format("instant events '{}'", event.name)];
+    // Memory samples arrive by the ten thousand: build the key without a fresh allocation.
+    stats_key_.assign("instant events '").append(event.name).append("'");
+    ++stats.skipped[stats_key_];
     return {};
   }
   if (ph == 'M') {
