@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include "../test_support.h"
 #include "../trace_equality.h"
+#include "trace/db/kernel_rows.h"
 #include "trace/db/profile_reader.h"
 #include "trace/db/profile_schema.h"
 #include "trace/db/profile_writer.h"
@@ -93,7 +95,7 @@ TEST(ProfileDatabaseTest, WritesAndReadsBackEveryFieldIdentically) {
   test::expectSameTrace(original, *read);
 }
 
-TEST(ProfileDatabaseTest, UsesWriteAheadLogging) {
+TEST(ProfileDatabaseTest, FinishedProfileIsOneSelfContainedFile) {
   test::ScratchDir dir;
   const std::string path = dir.file("run.sqlite");
   ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
@@ -102,9 +104,11 @@ TEST(ProfileDatabaseTest, UsesWriteAheadLogging) {
   sqlite3_stmt* stmt = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
-  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), "wal");
+  // Written with a write-ahead log; once complete the log is folded back into the file.
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), "delete");
   sqlite3_finalize(stmt);
   sqlite3_close(db);
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
 }
 
 TEST(ProfileDatabaseTest, RefusesNewerMajorSchemaVersionNamingBothVersions) {
@@ -134,10 +138,10 @@ TEST(ProfileDatabaseTest, MissingColumnIsNamedWithItsTable) {
   test::ScratchDir dir;
   const std::string path = dir.file("broken.sqlite");
   ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
-  execute(path, "ALTER TABLE kernels DROP COLUMN stream");
+  execute(path, "ALTER TABLE kernel_configs DROP COLUMN grid_y");
   auto read = readProfile(path);
   ASSERT_FALSE(read.ok());
-  EXPECT_NE(read.error().message.find("table 'kernels' has no column 'stream'"), std::string::npos)
+  EXPECT_NE(read.error().message.find("table 'kernel_configs' has no column 'grid_y'"), std::string::npos)
       << read.error().message;
 }
 
@@ -145,10 +149,78 @@ TEST(ProfileDatabaseTest, DanglingStringIdIsReportedWithRowAndColumn) {
   test::ScratchDir dir;
   const std::string path = dir.file("dangling.sqlite");
   ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
-  execute(path, "UPDATE kernels SET name_id = 100000");
+  execute(path, "UPDATE kernel_configs SET name_id = 100000");
   auto read = readProfile(path);
   ASSERT_FALSE(read.ok());
-  EXPECT_NE(read.error().message.find("table 'kernels' row 1: name_id = 100000"), std::string::npos)
+  EXPECT_NE(read.error().message.find("table 'kernel_configs' row 1: name_id = 100000"), std::string::npos)
+      << read.error().message;
+}
+
+TEST(ProfileDatabaseTest, LargeKernelTablesReadInTwoHalvesKeepTheirOrder) {
+  test::ScratchDir dir;
+  Trace original = makeSampleTrace();
+  const Kernel model = original.kernels[0];
+  for (std::int64_t i = 1; i < 300000; ++i) {  // beyond the threshold for two readers
+    Kernel k = model;
+    k.start_ns += i * 1000;
+    k.end_ns += i * 1000;
+    k.correlation_id += static_cast<std::uint64_t>(i);
+    k.grid = {static_cast<std::uint32_t>(i % 65536 + 1), static_cast<std::uint32_t>(i % 7 + 1), 1};
+    k.stream = static_cast<std::uint32_t>(i % 5);
+    original.kernels.push_back(k);
+  }
+  const std::string path = dir.file("large.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  test::expectSameTrace(original, *read);
+}
+
+TEST(ProfileDatabaseTest, LargeKernelTableWithDeletedRowsReadsTheRemainingRowsInOrder) {
+  test::ScratchDir dir;
+  Trace original = makeSampleTrace();
+  const Kernel model = original.kernels[0];
+  original.kernels.clear();
+  for (std::int64_t i = 0; i < 250000; ++i) {
+    Kernel k = model;
+    k.start_ns = i;
+    k.end_ns = i + 1;
+    original.kernels.push_back(k);
+  }
+  const std::string path = dir.file("gaps.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  // Gaps in both halves of the rowid span.
+  execute(path, "DELETE FROM kernels WHERE rowid BETWEEN 1000 AND 1999 OR rowid BETWEEN 200000 AND 200099");
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(read->kernels.size(), 250000u - 1100u);
+  EXPECT_EQ(read->kernels[998].start_ns, 998);
+  EXPECT_EQ(read->kernels[999].start_ns, 1999);  // rowid 2000 held start 1999
+  EXPECT_EQ(read->kernels.back().start_ns, 249999);
+  EXPECT_TRUE(std::is_sorted(read->kernels.begin(), read->kernels.end(),
+                             [](const Kernel& a, const Kernel& b) { return a.start_ns < b.start_ns; }));
+}
+
+TEST(ProfileDatabaseTest, RepeatedLaunchConfigurationsAreStoredOnce) {
+  Trace trace = makeSampleTrace();
+  Kernel other = trace.kernels[0];
+  other.grid[0] += 1;
+  trace.kernels.push_back(trace.kernels[0]);
+  trace.kernels.push_back(other);
+  trace.kernels.push_back(trace.kernels[0]);
+  const KernelConfigTable table = buildKernelConfigs(trace.kernels);
+  EXPECT_EQ(table.configs.size(), 2u);
+  EXPECT_EQ(table.config_of_kernel, (std::vector<std::uint32_t>{0, 0, 1, 0}));
+}
+
+TEST(ProfileDatabaseTest, KernelPointingToAMissingConfigurationIsNamed) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("dangling-config.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE kernels SET config_id = 5");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'kernels' row 1: config_id = 5"), std::string::npos)
       << read.error().message;
 }
 

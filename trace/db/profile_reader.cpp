@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "trace/db/kernel_rows.h"
 #include "trace/db/profile_schema.h"
 #include "trace/db/sqlite_database.h"
 
@@ -156,22 +157,7 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                      });
   if (!status) return status.error();
 
-  status = forEachRow(db, "kernels", {"start_ns", "end_ns", "correlation_id", "name_id", "device", "stream",
-                      "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
-                      "registers_per_thread", "shared_memory_bytes"},
-                     [&](std::int64_t row, Statement& s) -> Status {
-                       Kernel& k = trace.kernels.emplace_back();
-                       k.start_ns = s.int64(0);
-                       k.end_ns = s.int64(1);
-                       k.correlation_id = u64(s.int64(2));
-                       k.device = u32(s.int64(4));
-                       k.stream = u32(s.int64(5));
-                       k.grid = {u32(s.int64(6)), u32(s.int64(7)), u32(s.int64(8))};
-                       k.block = {u32(s.int64(9)), u32(s.int64(10)), u32(s.int64(11))};
-                       k.registers_per_thread = u32(s.int64(12));
-                       k.shared_memory_bytes = u32(s.int64(13));
-                       return ids.check("kernels", row, "name_id", s.int64(3), k.name);
-                     });
+  status = readKernelRows(db, trace);
   if (!status) return status.error();
 
   status = forEachRow(db, "memory_ops", {"start_ns", "end_ns", "correlation_id", "bytes", "device", "stream",

@@ -19,6 +19,8 @@ Result<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mode mode) 
   SqliteDatabase database(db, path);
   // Reading the schema forces SQLite to look at the header: a text file fails here, not later.
   if (mode == Mode::kReadOnly) {
+    // Memory-mapped reads spare a copy per page when millions of rows are read in order.
+    sqlite3_exec(db, "PRAGMA mmap_size=1073741824", nullptr, nullptr, nullptr);
     rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) {
       return Error{fmt::format("{}: not a readable SQLite database: {}", path, sqlite3_errmsg(db))};
@@ -86,7 +88,8 @@ std::vector<std::string> SqliteDatabase::columns(std::string_view table) {
 }
 
 Result<Statement> selectColumns(SqliteDatabase& db, std::string_view table,
-                                const std::vector<std::string_view>& columns) {
+                                const std::vector<std::string_view>& columns,
+                                std::string_view where) {
   const std::vector<std::string> present = db.columns(table);
   if (present.empty()) {
     return Error{fmt::format("{}: table '{}' is missing", db.path(), table)};
@@ -101,7 +104,8 @@ Result<Statement> selectColumns(SqliteDatabase& db, std::string_view table,
     select += select.empty() ? "" : ", ";
     select += column;
   }
-  return db.prepare(fmt::format("SELECT {} FROM {} ORDER BY rowid", select, table));
+  return db.prepare(fmt::format("SELECT {} FROM {}{}{} ORDER BY rowid", select, table,
+                                where.empty() ? "" : " WHERE ", where));
 }
 
 Statement::Statement(Statement&& other) noexcept

@@ -78,10 +78,11 @@ class Statement {
   std::string error_message_;
 };
 
-// Prepares "SELECT columns FROM table ORDER BY rowid" after checking that the table and each
+// Prepares "SELECT columns FROM table [WHERE where] ORDER BY rowid" after checking that the table and each
 // column exist; the error names the file, the table and the missing column.
 Result<Statement> selectColumns(SqliteDatabase& db, std::string_view table,
-                                const std::vector<std::string_view>& columns);
+                                const std::vector<std::string_view>& columns,
+                                std::string_view where = {});
 
 // Calls readRow(row_number, statement) for each row (1-based); a failing row stops the read.
 template <typename ReadRow>
