@@ -2,18 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <thread>
 #include <unordered_map>
 
 #include "trace/db/sqlite_database.h"
+#include "trace/db/table_reader.h"
 
 namespace ampscope::trace::db {
 
 namespace {
-
-// Below this many rows a second connection costs more than it saves.
-constexpr std::int64_t kRowsForTwoReaders = 200000;
 
 struct KernelConfigHash {
   std::size_t operator()(const KernelConfig& c) const {
@@ -55,49 +51,6 @@ Result<std::vector<KernelConfig>> readConfigs(SqliteDatabase& db, const Trace& t
   return configs;
 }
 
-// Reads the kernel rows with rowid in [first_rowid, last_rowid] into kernels[offset...] and
-// counts them in rows_read (fewer than the span where rows were deleted).
-Status readRange(SqliteDatabase& db, const std::vector<KernelConfig>& configs,
-                 std::int64_t first_rowid, std::int64_t last_rowid, std::size_t offset,
-                 std::vector<Kernel>& kernels, std::size_t& rows_read) {
-  auto statement = selectColumns(db, "kernels", {"start_ns", "end_ns", "correlation_id", "config_id"},
-                                 fmt::format("rowid BETWEEN {} AND {}", first_rowid, last_rowid));
-  if (!statement) return statement.error();
-  const auto config_count = static_cast<std::int64_t>(configs.size());
-  std::size_t index = offset;
-  while (statement->step()) {
-    const std::int64_t config = statement->int64(3);
-    if (config < 0 || config >= config_count) {
-      return Error{fmt::format("{}: table 'kernels' row {}: config_id = {} is not a "
-                               "kernel_configs id (0..{})", db.path(), index + 1, config, config_count - 1)};
-    }
-    Kernel& k = kernels[index];
-    k.start_ns = statement->int64(0);
-    k.end_ns = statement->int64(1);
-    k.correlation_id = static_cast<std::uint64_t>(statement->int64(2));
-    applyConfig(configs[static_cast<std::size_t>(config)], k);
-    ++index;
-  }
-  rows_read = index - offset;
-  return statement->status();
-}
-
-struct RowidSpan {
-  std::int64_t first = 0;
-  std::int64_t last = -1;
-  std::size_t size() const { return static_cast<std::size_t>(last - first + 1); }
-};
-
-// The first and last rowid: two B-tree descents, where count(*) would read every page.
-Result<RowidSpan> rowidSpan(SqliteDatabase& db) {
-  auto statement = db.prepare("SELECT min(rowid), max(rowid) FROM kernels");
-  if (!statement) return statement.error();
-  RowidSpan span;
-  if (statement->step() && !statement->isNull(0)) span = {statement->int64(0), statement->int64(1)};
-  if (Status status = statement->status(); !status) return status.error();
-  return span;
-}
-
 }  // namespace
 
 KernelConfig configOf(const Kernel& k) {
@@ -130,39 +83,21 @@ KernelConfigTable buildKernelConfigs(const std::vector<Kernel>& kernels) {
 Status readKernelRows(SqliteDatabase& db, Trace& trace) {
   auto configs = readConfigs(db, trace);
   if (!configs) return configs.error();
-  auto span = rowidSpan(db);
-  if (!span) return span.error();
-  // Rowids of a profile written in one go are 1..n; room for the whole span, trimmed after.
-  trace.kernels.assign(span->size(), Kernel{});
-  if (span->size() < kRowsForTwoReaders) {
-    std::size_t rows = 0;
-    Status status = readRange(db, *configs, span->first, span->last, 0, trace.kernels, rows);
-    trace.kernels.resize(rows);
-    return status;
-  }
-  const std::int64_t middle = span->first + static_cast<std::int64_t>(span->size() / 2) - 1;
-  const auto second_offset = static_cast<std::size_t>(middle - span->first + 1);
-  auto second = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
-  if (!second) return second.error();
-  std::size_t second_rows = 0;
-  Status second_status;
-  std::thread reader([&] {
-    second_status = readRange(*second, *configs, middle + 1, span->last, second_offset,
-                              trace.kernels, second_rows);
-  });
-  std::size_t first_rows = 0;
-  Status first_status = readRange(db, *configs, span->first, middle, 0, trace.kernels, first_rows);
-  reader.join();
-  if (!first_status) return first_status;
-  if (!second_status) return second_status;
-  // Deleted rows leave gaps: close them so the kernels stay contiguous and in rowid order.
-  if (first_rows < second_offset) {
-    std::move(trace.kernels.begin() + static_cast<std::ptrdiff_t>(second_offset),
-              trace.kernels.begin() + static_cast<std::ptrdiff_t>(second_offset + second_rows),
-              trace.kernels.begin() + static_cast<std::ptrdiff_t>(first_rows));
-  }
-  trace.kernels.resize(first_rows + second_rows);
-  return {};
+  const auto config_count = static_cast<std::int64_t>(configs->size());
+  return readTableRows(db, "kernels", {"start_ns", "end_ns", "correlation_id", "config_id"}, trace.kernels,
+                       [&](std::int64_t row, Statement& s, Kernel& k) -> Status {
+                         const std::int64_t config = s.int64(3);
+                         if (config < 0 || config >= config_count) {
+                           return Error{fmt::format("{}: table 'kernels' row {}: config_id = {} is not a "
+                                                    "kernel_configs id (0..{})", db.path(), row, config,
+                                                    config_count - 1)};
+                         }
+                         k.start_ns = s.int64(0);
+                         k.end_ns = s.int64(1);
+                         k.correlation_id = static_cast<std::uint64_t>(s.int64(2));
+                         applyConfig((*configs)[static_cast<std::size_t>(config)], k);
+                         return {};
+                       });
 }
 
 }  // namespace ampscope::trace::db

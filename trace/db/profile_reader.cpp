@@ -6,6 +6,7 @@
 
 #include "trace/db/kernel_rows.h"
 #include "trace/db/profile_schema.h"
+#include "trace/db/table_reader.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::trace::db {
@@ -144,9 +145,8 @@ Result<Trace> readProfile(SqliteDatabase& db) {
     return {};
   };
 
-  status = forEachRow(db, "launches", {"start_ns", "end_ns", "correlation_id", "name_id", "thread_id", "cbid", "api"},
-                     [&](std::int64_t row, Statement& s) -> Status {
-                       LaunchCall& l = trace.launches.emplace_back();
+  status = readTableRows(db, "launches", {"start_ns", "end_ns", "correlation_id", "name_id", "thread_id", "cbid", "api"}, trace.launches,
+                     [&](std::int64_t row, Statement& s, LaunchCall& l) -> Status {
                        l.start_ns = s.int64(0);
                        l.end_ns = s.int64(1);
                        l.correlation_id = u64(s.int64(2));
@@ -160,10 +160,9 @@ Result<Trace> readProfile(SqliteDatabase& db) {
   status = readKernelRows(db, trace);
   if (!status) return status.error();
 
-  status = forEachRow(db, "memory_ops", {"start_ns", "end_ns", "correlation_id", "bytes", "device", "stream",
-                      "kind", "direction", "src_kind", "dst_kind"},
-                     [&](std::int64_t, Statement& s) -> Status {
-                       MemoryOp& m = trace.memory_ops.emplace_back();
+  status = readTableRows(db, "memory_ops", {"start_ns", "end_ns", "correlation_id", "bytes", "device", "stream",
+                      "kind", "direction", "src_kind", "dst_kind"}, trace.memory_ops,
+                     [&](std::int64_t, Statement& s, MemoryOp& m) -> Status {
                        m.start_ns = s.int64(0);
                        m.end_ns = s.int64(1);
                        m.correlation_id = u64(s.int64(2));
@@ -178,9 +177,8 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                      });
   if (!status) return status.error();
 
-  status = forEachRow(db, "synchronizations", {"start_ns", "end_ns", "correlation_id", "device", "stream", "kind"},
-                     [&](std::int64_t, Statement& s) -> Status {
-                       Synchronization& y = trace.synchronizations.emplace_back();
+  status = readTableRows(db, "synchronizations", {"start_ns", "end_ns", "correlation_id", "device", "stream", "kind"}, trace.synchronizations,
+                     [&](std::int64_t, Statement& s, Synchronization& y) -> Status {
                        y.start_ns = s.int64(0);
                        y.end_ns = s.int64(1);
                        y.correlation_id = u64(s.int64(2));
@@ -191,10 +189,9 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                      });
   if (!status) return status.error();
 
-  status = forEachRow(db, "ranges", {"start_ns", "end_ns", "name_id", "thread_id", "kind", "phase", "op_id",
-                      "shapes_id", "dtypes_id", "layer_id", "sequence_number", "fwd_thread_tid"},
-                     [&](std::int64_t row, Statement& s) -> Status {
-                       Range& r = trace.ranges.emplace_back();
+  status = readTableRows(db, "ranges", {"start_ns", "end_ns", "name_id", "thread_id", "kind", "phase", "op_id",
+                      "shapes_id", "dtypes_id", "layer_id", "sequence_number", "fwd_thread_tid"}, trace.ranges,
+                     [&](std::int64_t row, Statement& s, Range& r) -> Status {
                        r.start_ns = s.int64(0);
                        r.end_ns = s.int64(1);
                        r.kind = enumValue<RangeKind>(s.int64(4));
@@ -212,9 +209,8 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                      });
   if (!status) return status.error();
 
-  status = forEachRow(db, "counters", {"time_ns", "name_id", "step", "value"},
-                     [&](std::int64_t row, Statement& s) -> Status {
-                       Counter& c = trace.counters.emplace_back();
+  status = readTableRows(db, "counters", {"time_ns", "name_id", "step", "value"}, trace.counters,
+                     [&](std::int64_t row, Statement& s, Counter& c) -> Status {
                        c.time_ns = s.int64(0);
                        c.step = s.int64(2);
                        c.value = s.real(3);
