@@ -170,6 +170,8 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   }
   summary.top_operators = by_operator.top(top_n);
   summary.top_layers = by_layer.top(top_n);
+  summary.iterations = findIterations(trace);
+  summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
   return summary;
 }
 

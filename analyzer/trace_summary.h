@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "analyzer/correlator.h"
+#include "analyzer/data_pipeline.h"
+#include "analyzer/iterations.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -52,6 +54,8 @@ struct TraceSummary {
   std::int64_t memcpy_time_ns = 0;
   std::vector<GroupTime> top_operators;
   std::vector<GroupTime> top_layers;
+  IterationSummary iterations;
+  DataPipelineExposure data_pipeline;
   trace::ImportStats import_stats;
 };
 

@@ -62,6 +62,31 @@ std::string summaryToJson(const analyzer::TraceSummary& summary) {
   doc["gpu_busy_ns"] = summary.gpu_busy_ns;
   doc["memcpy_time_ns"] = summary.memcpy_time_ns;
   doc["trace_span_ns"] = summary.trace_span_ns;
+  const analyzer::IterationSummary& it = summary.iterations;
+  ordered_json steps = ordered_json::array();
+  for (std::size_t i = 0; i < it.iterations.size(); ++i) {
+    const analyzer::Iteration& step = it.iterations[i];
+    steps.push_back({{"number", step.number},
+                     {"start_ns", step.start_ns},
+                     {"duration_ns", step.durationNs()},
+                     {"warmup", step.warmup},
+                     {"data_exposed_ns", summary.data_pipeline.exposed_ns.empty() ? 0 : summary.data_pipeline.exposed_ns[i]}});
+  }
+  doc["iterations"] = {{"count", it.iterations.size()},
+                       {"source", it.source},
+                       {"warmup", it.warmup_count},
+                       {"steady_mean_ns", it.steady_mean_ns},
+                       {"steady_stddev_ns", it.steady_stddev_ns},
+                       {"steady_min_ns", it.steady_min_ns},
+                       {"steady_max_ns", it.steady_max_ns},
+                       {"steps", steps}};
+  const analyzer::DataPipelineExposure& dp = summary.data_pipeline;
+  doc["data_pipeline"] = {{"exposed_ns_per_iteration", dp.exposed_ns_per_iteration},
+                          {"exposed_fraction", dp.exposed_fraction},
+                          {"loader_ns_per_iteration", dp.loader_ns_per_iteration},
+                          {"pageable_h2d_ns_per_iteration", dp.pageable_h2d_ns_per_iteration},
+                          {"pageable_h2d_copies", dp.pageable_h2d_copies},
+                          {"speedup_if_hidden", dp.speedup_if_hidden}};
   doc["top_operators"] = groupsToJson(summary.top_operators);
   doc["top_layers"] = groupsToJson(summary.top_layers);
   doc["import_stats"] = {{"events_read", stats.events_read},

@@ -69,6 +69,23 @@ std::string summaryToText(const analyzer::TraceSummary& s) {
     out += fmt::format("autograd    {} backward ops linked to their forward op by sequence number\n",
                        c.backward_ranges_linked_to_forward);
   }
+  const analyzer::IterationSummary& it = s.iterations;
+  if (it.iterations.empty()) {
+    out += fmt::format("iterations  {}\n", it.source);
+  } else {
+    out += fmt::format("iterations  {} from {} ({} warm-up): steady step {} ± {}\n", it.iterations.size(),
+                       it.source, it.warmup_count, formatDuration(it.steady_mean_ns),
+                       formatDuration(it.steady_stddev_ns));
+    const analyzer::DataPipelineExposure& dp = s.data_pipeline;
+    out += fmt::format("data        {} per step loading while the GPU idles ({:.1f}% of the step; the "
+                       "loader itself runs {}); hidden, the step would be {:.2f}x faster\n",
+                       formatDuration(dp.exposed_ns_per_iteration), 100.0 * dp.exposed_fraction,
+                       formatDuration(dp.loader_ns_per_iteration), dp.speedup_if_hidden);
+    if (dp.pageable_h2d_copies > 0) {
+      out += fmt::format("            {} per step in {} host-to-device copies from pageable memory\n",
+                         formatDuration(dp.pageable_h2d_ns_per_iteration), dp.pageable_h2d_copies);
+    }
+  }
   appendGroups(out, "Top operators by GPU time (kernels under each top-level operator)", s.top_operators,
                s.gpu_kernel_time_ns);
   appendGroups(out, "Top layers by GPU time", s.top_layers, s.gpu_kernel_time_ns);

@@ -37,6 +37,17 @@ TEST(AnalyzeCommandTest, JsonCarriesTheDocumentedKeys) {
   EXPECT_FALSE(doc.at("top_operators").at(0).at("top_kernels").empty());
 }
 
+TEST(AnalyzeCommandTest, JsonReportsIterationsAndDataPipelineExposure) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
+  const nlohmann::json doc = analyzeJson(path);
+  EXPECT_EQ(doc.at("iterations").at("count"), 6);
+  EXPECT_EQ(doc.at("iterations").at("warmup"), 1);
+  EXPECT_EQ(doc.at("iterations").at("steps").size(), 6u);
+  EXPECT_GT(doc.at("iterations").at("steady_mean_ns").get<std::int64_t>(), 0);
+  EXPECT_GT(doc.at("data_pipeline").at("exposed_fraction").get<double>(), 0.25);
+  EXPECT_GT(doc.at("data_pipeline").at("exposed_ns_per_iteration").get<std::int64_t>(), 0);
+}
+
 TEST(AnalyzeCommandTest, GpuKernelTimeIsTheSumOfKernelDurations) {
   test::ScratchDir dir;
   const std::string path = dir.write(

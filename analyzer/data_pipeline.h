@@ -1,0 +1,29 @@
+#pragma once
+// How much the input pipeline costs each step: the time the host spends loading data while the
+// GPU has no work queued (loading that overlaps GPU work costs nothing), plus host-to-device
+// copies from pageable memory, which cannot overlap and stall the copy. Not the loader's
+// duration: a slow loader behind a busy GPU is free.
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/iterations.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+struct DataPipelineExposure {
+  // Means over the steady (non-warm-up) iterations.
+  std::int64_t exposed_ns_per_iteration = 0;
+  double exposed_fraction = 0.0;  // of the steady mean iteration time
+  std::int64_t loader_ns_per_iteration = 0;  // the loader's own duration, for contrast
+  std::int64_t pageable_h2d_ns_per_iteration = 0;
+  std::uint64_t pageable_h2d_copies = 0;     // in steady iterations
+  // Projected step speedup if the exposed loading were hidden behind GPU work.
+  double speedup_if_hidden = 1.0;
+  std::vector<std::int64_t> exposed_ns;  // per iteration, aligned with IterationSummary::iterations
+};
+
+DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& iterations);
+
+}  // namespace ampscope::analyzer

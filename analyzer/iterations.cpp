@@ -1,0 +1,137 @@
+#include "analyzer/iterations.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace ampscope::analyzer {
+
+namespace {
+
+using trace::Phase;
+using trace::Range;
+using trace::RangeKind;
+
+// "ProfilerStep#12" -> 12, "step 7" -> 7; -1 when the name carries no number.
+std::int64_t stepNumber(std::string_view name) {
+  const std::size_t at = name.find_last_not_of("0123456789");
+  if (at == std::string_view::npos || at + 1 == name.size()) return -1;
+  std::int64_t number = -1;
+  std::from_chars(name.data() + at + 1, name.data() + name.size(), number);
+  return number;
+}
+
+bool isHostRange(const Range& range) { return range.kind != RangeKind::kGpuAnnotation; }
+
+std::vector<Iteration> fromStepRanges(const trace::Trace& trace) {
+  std::vector<Iteration> out;
+  for (const Range& range : trace.ranges) {
+    if (range.phase != Phase::kStep || !isHostRange(range)) continue;
+    out.push_back({stepNumber(trace.str(range.name)), range.start_ns, range.end_ns, false});
+  }
+  return out;
+}
+
+// One iteration per occurrence of a range that runs once per step: from one start to the next.
+std::vector<Iteration> fromPeriod(const std::vector<const Range*>& occurrences) {
+  std::vector<Iteration> out;
+  for (std::size_t i = 0; i + 1 < occurrences.size(); ++i) {
+    out.push_back({static_cast<std::int64_t>(i), occurrences[i]->start_ns,
+                   occurrences[i + 1]->start_ns, false});
+  }
+  return out;
+}
+
+// The outermost data-loading or optimizer ranges, grouped by name; the name that repeats most
+// (at least three times) marks the steps.
+std::vector<Iteration> fromRepeatingRanges(const trace::Trace& trace, std::string& source) {
+  std::map<std::string_view, std::vector<const Range*>> by_name;
+  for (const Range& range : trace.ranges) {
+    if (!isHostRange(range) || (range.phase != Phase::kData && range.phase != Phase::kOptimizer)) continue;
+    const bool outermost_of_phase = range.parent == trace::kNone ||
+                                    trace.ranges[static_cast<std::size_t>(range.parent)].phase != range.phase;
+    if (!outermost_of_phase) continue;
+    // Kineto numbers each call of a recurring function: "Optimizer.step#SGD.step" stays the same,
+    // "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" too.
+    by_name[trace.str(range.name)].push_back(&range);
+  }
+  const std::vector<const Range*>* best = nullptr;
+  std::string_view best_name;
+  for (const auto& [name, occurrences] : by_name) {
+    if (occurrences.size() >= 3 && (!best || occurrences.size() > best->size())) {
+      best = &occurrences;
+      best_name = name;
+    }
+  }
+  if (!best) return {};
+  source = fmt::format("period of '{}'", best_name);
+  return fromPeriod(*best);
+}
+
+void markWarmup(IterationSummary& summary) {
+  std::vector<Iteration>& iterations = summary.iterations;
+  if (iterations.size() < 3) return;
+  // The first step pays for allocator growth, cuDNN autotuning and lazy initialisation; later
+  // leading steps count as warm-up while they stay far above the typical step.
+  std::vector<std::int64_t> durations;
+  for (std::size_t i = 1; i < iterations.size(); ++i) durations.push_back(iterations[i].durationNs());
+  std::nth_element(durations.begin(), durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 2), durations.end());
+  const double median = static_cast<double>(durations[durations.size() / 2]);
+  iterations[0].warmup = true;
+  summary.warmup_count = 1;
+  for (std::size_t i = 1; i + 2 < iterations.size(); ++i) {
+    if (static_cast<double>(iterations[i].durationNs()) <= 1.5 * median) break;
+    iterations[i].warmup = true;
+    ++summary.warmup_count;
+  }
+}
+
+void computeSteadyStatistics(IterationSummary& summary) {
+  double sum = 0;
+  double sum_squares = 0;
+  std::int64_t minimum = 0;
+  std::int64_t maximum = 0;
+  std::size_t count = 0;
+  for (const Iteration& iteration : summary.iterations) {
+    if (iteration.warmup) continue;
+    const std::int64_t d = iteration.durationNs();
+    minimum = count == 0 ? d : std::min(minimum, d);
+    maximum = count == 0 ? d : std::max(maximum, d);
+    sum += static_cast<double>(d);
+    sum_squares += static_cast<double>(d) * static_cast<double>(d);
+    ++count;
+  }
+  if (count == 0) return;
+  const double mean = sum / static_cast<double>(count);
+  const double variance = std::max(0.0, sum_squares / static_cast<double>(count) - mean * mean);
+  summary.steady_mean_ns = std::llround(mean);
+  summary.steady_stddev_ns = std::llround(std::sqrt(variance));
+  summary.steady_min_ns = minimum;
+  summary.steady_max_ns = maximum;
+}
+
+}  // namespace
+
+IterationSummary findIterations(const trace::Trace& trace) {
+  IterationSummary summary;
+  summary.iterations = fromStepRanges(trace);
+  if (!summary.iterations.empty()) {
+    summary.source = "step ranges";
+  } else {
+    summary.iterations = fromRepeatingRanges(trace, summary.source);
+  }
+  if (summary.iterations.empty()) {
+    summary.source = "none found (no step ranges and no range repeating once per step)";
+    return summary;
+  }
+  std::sort(summary.iterations.begin(), summary.iterations.end(),
+            [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
+  markWarmup(summary);
+  computeSteadyStatistics(summary);
+  return summary;
+}
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,37 @@
+#pragma once
+// Training iterations: from step ranges (PyTorch's ProfilerStep#N, the trainer's "step N"), or,
+// where a trace has none, from the period of a range that repeats once per step (the data
+// loader's next(), the optimizer step). Warm-up steps are set apart from the steady state.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+struct Iteration {
+  std::int64_t number = -1;  // as the trace numbers it (ProfilerStep#N), else the position
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  bool warmup = false;
+  std::int64_t durationNs() const { return end_ns - start_ns; }
+};
+
+struct IterationSummary {
+  std::string source;  // "step ranges (ProfilerStep#N)", "period of 'Optimizer.step#SGD.step'", ...
+  std::vector<Iteration> iterations;
+  std::size_t warmup_count = 0;
+  std::int64_t steady_mean_ns = 0;
+  std::int64_t steady_stddev_ns = 0;
+  std::int64_t steady_min_ns = 0;
+  std::int64_t steady_max_ns = 0;
+
+  std::size_t steadyCount() const { return iterations.size() - warmup_count; }
+};
+
+// Expects a correlated trace (phases known).
+IterationSummary findIterations(const trace::Trace& trace);
+
+}  // namespace ampscope::analyzer
