@@ -12,25 +12,36 @@
 
 namespace ampscope::cli {
 
-int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
-  ProgressBar progress("reading " + options.trace_path);
+std::optional<analyzer::TraceSummary> summarizeFile(const std::string& path, std::size_t top,
+                                                    const std::string& save_profile,
+                                                    std::ostream& err, int& exit_code) {
+  ProgressBar progress("reading " + path);
   auto imported = analyzer::import::importTrace(
-      options.trace_path, [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); });
+      path, [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); });
   progress.finish();
   if (!imported) {
     err << "ampscope: " << imported.error().message << "\n";
-    return kExitBadInput;
+    exit_code = kExitBadInput;
+    return std::nullopt;
   }
   trace::Trace& trace = *imported;
-  if (!options.save_profile.empty()) {
-    if (trace::Status saved = trace::db::writeProfile(options.save_profile, trace); !saved) {
+  if (!save_profile.empty()) {
+    if (trace::Status saved = trace::db::writeProfile(save_profile, trace); !saved) {
       err << "ampscope: " << saved.error().message << "\n";
-      return kExitFailure;
+      exit_code = kExitFailure;
+      return std::nullopt;
     }
   }
   const analyzer::CorrelationCounts counts = analyzer::correlate(trace);
-  const analyzer::TraceSummary summary = analyzer::summarizeTrace(trace, counts, options.top);
-  out << (options.json ? summaryToJson(summary) : summaryToText(summary));
+  exit_code = kExitOk;
+  return analyzer::summarizeTrace(trace, counts, top);
+}
+
+int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
+  int exit_code = kExitOk;
+  const auto summary = summarizeFile(options.trace_path, options.top, options.save_profile, err, exit_code);
+  if (!summary) return exit_code;
+  out << (options.json ? summaryToJson(*summary) : summaryToText(*summary));
   return kExitOk;
 }
 

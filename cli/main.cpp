@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/analyze_command.h"
+#include "cli/diff_command.h"
 
 int main(int argc, char** argv) {
   using namespace ampscope::cli;
@@ -22,6 +23,14 @@ int main(int argc, char** argv) {
   analyze_cmd->add_option("--save-profile", analyze.save_profile,
                           "Also write the imported trace as an ampscope profile database");
 
+  DiffOptions diff;
+  CLI::App* diff_cmd = app.add_subcommand(
+      "diff", "Compare two runs of one model (e.g. FP32 and AMP, or 0 and 4 data-loader workers): "
+              "measured speedup per step and per operator beside A's projections");
+  diff_cmd->add_option("a", diff.baseline_path, "Baseline trace (A)")->required();
+  diff_cmd->add_option("b", diff.candidate_path, "Changed run's trace (B)")->required();
+  diff_cmd->add_flag("--json", diff.json, "Print the comparison as JSON on stdout");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -29,5 +38,6 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitBadInput;
   }
   if (*analyze_cmd) return runAnalyze(analyze, std::cout, std::cerr);
+  if (*diff_cmd) return runDiff(diff, std::cout, std::cerr);
   return kExitFailure;
 }

@@ -1,0 +1,49 @@
+#include "analyzer/run_comparison.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ampscope::analyzer {
+
+namespace {
+
+std::int64_t perStep(std::int64_t total_ns, const TraceSummary& summary) {
+  const std::size_t steps = summary.iterations.iterations.size();
+  return steps == 0 ? total_ns : total_ns / static_cast<std::int64_t>(steps);
+}
+
+}  // namespace
+
+RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
+  RunComparison out;
+  out.a_step_ns = a.iterations.steady_mean_ns;
+  out.b_step_ns = b.iterations.steady_mean_ns;
+  if (out.a_step_ns > 0 && out.b_step_ns > 0) {
+    out.measured_speedup = static_cast<double>(out.a_step_ns) / static_cast<double>(out.b_step_ns);
+  }
+  out.a_projections.push_back({"hide the input pipeline", a.data_pipeline.speedup_if_hidden});
+
+  std::map<std::string, OperatorComparison> by_name;
+  for (const GroupTime& op : a.top_operators) {
+    OperatorComparison& c = by_name[op.name];
+    c.name = op.name;
+    c.a_ns_per_step = perStep(op.gpu_time_ns, a);
+  }
+  for (const GroupTime& op : b.top_operators) {
+    OperatorComparison& c = by_name[op.name];
+    c.name = op.name;
+    c.b_ns_per_step = perStep(op.gpu_time_ns, b);
+  }
+  for (auto& [name, c] : by_name) {
+    if (c.b_ns_per_step > 0) {
+      c.speedup = static_cast<double>(c.a_ns_per_step) / static_cast<double>(c.b_ns_per_step);
+    }
+    out.operators.push_back(c);
+  }
+  std::sort(out.operators.begin(), out.operators.end(), [](const auto& x, const auto& y) {
+    return x.a_ns_per_step != y.a_ns_per_step ? x.a_ns_per_step > y.a_ns_per_step : x.name < y.name;
+  });
+  return out;
+}
+
+}  // namespace ampscope::analyzer
