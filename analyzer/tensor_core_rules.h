@@ -1,0 +1,79 @@
+#pragma once
+// Does a GPU kernel use Tensor Cores, and in which precision? Decided from the kernel's name by
+// ordered rules kept as data (analyzer/rules/tensor_core_rules.tsv, compiled into the binary),
+// because every GPU generation and library release brings new names: a new name family is a new
+// row and its test, not new code. Format and sources: docs/tensor_core_rules.md.
+//
+// A name is evidence, not proof: each verdict says how sure it is. Where the collector has the
+// kernel's SASS (HMMA/HGMMA/IMMA/QGMMA instructions), that is ground truth and overrides the name.
+
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/result.h"
+
+namespace ampscope::analyzer {
+
+// The math the kernel does: kFp32Simt is FP32 on CUDA cores; kFp64 is FP64 on either unit (the
+// verdict's tensor_core tells which). A non-Tensor-Core kernel may still carry FP16/BF16 (a
+// BF16 GEMV runs on CUDA cores).
+enum class MathPrecision { kUnknown, kFp32Simt, kTf32, kFp16, kBf16, kFp8, kInt8, kFp4, kFp64 };
+enum class Confidence { kLow, kMedium, kHigh };
+// The oldest architecture whose Tensor Cores run what a row matches (kAny for CUDA-core rows).
+enum class GpuArchitecture { kAny, kVolta, kTuring, kAmpere, kAda, kHopper, kBlackwell };
+
+struct TensorCoreVerdict {
+  bool tensor_core = false;
+  MathPrecision precision = MathPrecision::kUnknown;
+  Confidence confidence = Confidence::kLow;
+  std::string rule_id;  // the row that decided; empty when no row matched
+  int alignment = 0;    // operand alignment in elements from "_alignN"/"_alignaN"; 0 when absent
+};
+
+struct TensorCoreRule {
+  std::string id;
+  std::string pattern;  // as written in the file, "(?i)" prefix included
+  GpuArchitecture architecture = GpuArchitecture::kAny;
+  MathPrecision precision = MathPrecision::kUnknown;
+  bool tensor_core = false;
+  Confidence confidence = Confidence::kLow;
+  std::string example;  // a real kernel name this row must decide
+  std::string note;
+  int line = 0;  // 1-based line in the rule file
+  std::regex regex;
+  // Read from the pattern: a match holds at least one literal of each group (lower-cased for
+  // "(?i)" rows). A cheap substring test that lets classify() skip the regex for most rows.
+  std::vector<std::vector<std::string>> required_literals;
+};
+
+class TensorCoreRules {
+ public:
+  // Errors name the source, the line and the column, what was found and what was expected.
+  static trace::Result<TensorCoreRules> parse(std::string_view tsv_text,
+                                              std::string_view source_name);
+  // The rule file built into the binary. Should it fail to parse (only possible when the file was
+  // edited without running the tests), this set is empty and builtinStatus() says why.
+  static const TensorCoreRules& builtin();
+  static trace::Status builtinStatus();
+
+  // The first matching row decides; no match gives a low-confidence "not Tensor Core".
+  TensorCoreVerdict classify(std::string_view kernel_name) const;
+
+  const std::vector<TensorCoreRule>& rules() const { return rules_; }
+  int version() const { return version_; }
+
+ private:
+  int version_ = 0;
+  std::vector<TensorCoreRule> rules_;
+};
+
+// "_align8" -> 8, "_aligna4" (xmma's A-operand alignment) -> 4, none -> 0.
+int alignmentFromName(std::string_view kernel_name);
+
+const char* precisionName(MathPrecision precision);    // "FP16", "FP32-SIMT", "unknown", ...
+const char* confidenceName(Confidence confidence);     // "high", "medium", "low"
+const char* architectureName(GpuArchitecture architecture);  // "ampere", "any", ...
+
+}  // namespace ampscope::analyzer
