@@ -51,14 +51,16 @@ std::int64_t traceSpan(const trace::Trace& trace) {
 class GroupAccumulator {
  public:
   void add(const std::string& key, Index op_range, trace::Phase phase, const std::string& kernel,
-           std::int64_t duration_ns) {
+           const TensorCoreVerdict& verdict, std::int64_t duration_ns) {
     Group& group = groups_[key];
     group.ranges.insert(op_range);
     ++group.kernels;
     group.time_ns += duration_ns;
+    if (verdict.tensor_core) group.tensor_core_ns += duration_ns;
     group.phase_time[phase] += duration_ns;
     KernelTime& k = group.kernel_times[kernel];
     k.name = kernel;
+    k.verdict = verdict;
     ++k.calls;
     k.time_ns += duration_ns;
   }
@@ -71,6 +73,7 @@ class GroupAccumulator {
       g.op_calls = group.ranges.size();
       g.kernels = group.kernels;
       g.gpu_time_ns = group.time_ns;
+      g.tensor_core_time_ns = group.tensor_core_ns;
       const auto heaviest = std::max_element(group.phase_time.begin(), group.phase_time.end(),
                                              [](const auto& a, const auto& b) { return a.second < b.second; });
       g.phase = heaviest == group.phase_time.end() ? "unknown" : trace::phaseName(heaviest->first);
@@ -97,6 +100,7 @@ class GroupAccumulator {
     std::unordered_set<Index> ranges;
     std::uint64_t kernels = 0;
     std::int64_t time_ns = 0;
+    std::int64_t tensor_core_ns = 0;
     std::map<trace::Phase, std::int64_t> phase_time;
     std::map<std::string, KernelTime> kernel_times;
   };
@@ -149,24 +153,39 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
 
   GroupAccumulator by_operator;
   GroupAccumulator by_layer;
+  // Verdicts depend on the name only: decide each distinct name once.
+  const TensorCoreRules& rules = TensorCoreRules::builtin();
+  std::unordered_map<trace::StringId, TensorCoreVerdict> verdicts;
+  summary.tensor_cores.rules_version = rules.version();
   std::unordered_map<Index, Index> top_of;  // op range -> its top-level operator, memoised
   for (const trace::Kernel& kernel : trace.kernels) {
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     summary.gpu_kernel_time_ns += duration;
     const std::string kernel_name(trace.str(kernel.name));
+    auto [cached, fresh] = verdicts.try_emplace(kernel.name);
+    if (fresh) cached->second = rules.classify(kernel_name);
+    const TensorCoreVerdict& verdict = cached->second;
+    if (verdict.tensor_core) {
+      summary.tensor_cores.time_ns += duration;
+      summary.tensor_cores.by_precision[precisionName(verdict.precision)] += duration;
+    }
     if (kernel.op_range == kNone) {
       by_operator.add(kernel.launch == kNone ? "(no launch call in the trace)" : "(launched outside any operator)",
-                      kNone, trace::Phase::kUnknown, kernel_name, duration);
+                      kNone, trace::Phase::kUnknown, kernel_name, verdict, duration);
       continue;
     }
     auto [memo, inserted] = top_of.try_emplace(kernel.op_range, kNone);
     if (inserted) memo->second = topLevelOperator(trace, kernel.op_range);
     const trace::Range& op = trace.ranges[static_cast<std::size_t>(kernel.op_range)];
     const trace::Range& top = trace.ranges[static_cast<std::size_t>(memo->second)];
-    by_operator.add(std::string(trace.str(top.name)), memo->second, op.phase, kernel_name, duration);
+    by_operator.add(std::string(trace.str(top.name)), memo->second, op.phase, kernel_name, verdict, duration);
     if (op.layer != trace::StringTable::kEmpty) {
-      by_layer.add(std::string(trace.str(op.layer)), kernel.op_range, op.phase, kernel_name, duration);
+      by_layer.add(std::string(trace.str(op.layer)), kernel.op_range, op.phase, kernel_name, verdict, duration);
     }
+  }
+  if (summary.gpu_kernel_time_ns > 0) {
+    summary.tensor_cores.fraction = static_cast<double>(summary.tensor_cores.time_ns) /
+                                    static_cast<double>(summary.gpu_kernel_time_ns);
   }
   summary.top_operators = by_operator.top(top_n);
   summary.top_layers = by_layer.top(top_n);

@@ -3,12 +3,14 @@
 // together, and where the GPU time went by operator and by layer.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "analyzer/correlator.h"
 #include "analyzer/data_pipeline.h"
 #include "analyzer/iterations.h"
+#include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -26,6 +28,7 @@ struct KernelTime {
   std::string name;
   std::uint64_t calls = 0;
   std::int64_t time_ns = 0;
+  TensorCoreVerdict verdict;
 };
 
 // GPU time of the kernels launched under one operator (or layer), with its heaviest kernels.
@@ -35,7 +38,16 @@ struct GroupTime {
   std::uint64_t op_calls = 0;   // distinct operator ranges that launched GPU work
   std::uint64_t kernels = 0;
   std::int64_t gpu_time_ns = 0;
+  std::int64_t tensor_core_time_ns = 0;
   std::vector<KernelTime> top_kernels;
+};
+
+// GPU time in kernels that use Tensor Cores, by the kernel-name rules.
+struct TensorCoreTime {
+  std::int64_t time_ns = 0;
+  double fraction = 0.0;  // of all kernel time
+  std::map<std::string, std::int64_t> by_precision;  // Tensor Core time per math precision
+  int rules_version = 0;
 };
 
 struct TraceSummary {
@@ -54,6 +66,7 @@ struct TraceSummary {
   std::int64_t memcpy_time_ns = 0;
   std::vector<GroupTime> top_operators;
   std::vector<GroupTime> top_layers;
+  TensorCoreTime tensor_cores;
   IterationSummary iterations;
   DataPipelineExposure data_pipeline;
   trace::ImportStats import_stats;

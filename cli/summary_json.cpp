@@ -13,19 +13,27 @@ ordered_json groupsToJson(const std::vector<analyzer::GroupTime>& groups) {
   for (const analyzer::GroupTime& group : groups) {
     ordered_json kernels = ordered_json::array();
     for (const analyzer::KernelTime& kernel : group.top_kernels) {
-      kernels.push_back({{"name", kernel.name}, {"calls", kernel.calls}, {"time_ns", kernel.time_ns}});
+      kernels.push_back({{"name", kernel.name},
+                         {"calls", kernel.calls},
+                         {"time_ns", kernel.time_ns},
+                         {"tensor_cores", kernel.verdict.tensor_core},
+                         {"precision", analyzer::precisionName(kernel.verdict.precision)},
+                         {"rule", kernel.verdict.rule_id},
+                         {"confidence", analyzer::confidenceName(kernel.verdict.confidence)}});
     }
     out.push_back({{"name", group.name},
                    {"phase", group.phase},
                    {"op_calls", group.op_calls},
                    {"kernels", group.kernels},
                    {"gpu_time_ns", group.gpu_time_ns},
+                   {"tensor_core_time_ns", group.tensor_core_time_ns},
                    {"top_kernels", kernels}});
   }
   return out;
 }
 
-ordered_json countsToJson(const std::map<std::string, std::uint64_t>& counts) {
+template <typename Count>
+ordered_json countsToJson(const std::map<std::string, Count>& counts) {
   ordered_json out = ordered_json::object();
   for (const auto& [key, value] : counts) out[key] = value;
   return out;
@@ -62,6 +70,10 @@ std::string summaryToJson(const analyzer::TraceSummary& summary) {
   doc["gpu_busy_ns"] = summary.gpu_busy_ns;
   doc["memcpy_time_ns"] = summary.memcpy_time_ns;
   doc["trace_span_ns"] = summary.trace_span_ns;
+  doc["tensor_cores"] = {{"time_ns", summary.tensor_cores.time_ns},
+                         {"fraction", summary.tensor_cores.fraction},
+                         {"by_precision", countsToJson(summary.tensor_cores.by_precision)},
+                         {"rules_version", summary.tensor_cores.rules_version}};
   const analyzer::IterationSummary& it = summary.iterations;
   ordered_json steps = ordered_json::array();
   for (std::size_t i = 0; i < it.iterations.size(); ++i) {

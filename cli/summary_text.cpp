@@ -27,8 +27,11 @@ void appendGroups(std::string& out, const char* title, const std::vector<analyze
                        group.kernels, group.phase, shorten(group.name, 80));
     for (std::size_t i = 0; i < group.top_kernels.size() && i < 3; ++i) {
       const analyzer::KernelTime& kernel = group.top_kernels[i];
+      const std::string verdict = kernel.verdict.tensor_core
+                                      ? fmt::format("TC {}", analyzer::precisionName(kernel.verdict.precision))
+                                      : "";
       out += fmt::format("  {:>11} {:>6} {:>7}  {:<9}   {}\n", formatDuration(kernel.time_ns), "",
-                         kernel.calls, "", shorten(kernel.name, 78));
+                         kernel.calls, verdict, shorten(kernel.name, 78));
     }
   }
 }
@@ -69,6 +72,12 @@ std::string summaryToText(const analyzer::TraceSummary& s) {
     out += fmt::format("autograd    {} backward ops linked to their forward op by sequence number\n",
                        c.backward_ranges_linked_to_forward);
   }
+  std::string precisions;
+  for (const auto& [precision, ns] : s.tensor_cores.by_precision) {
+    precisions += fmt::format("{}{} {}", precisions.empty() ? "" : ", ", precision, formatDuration(ns));
+  }
+  out += fmt::format("tensor core {} of kernel time ({:.1f}%){}\n", formatDuration(s.tensor_cores.time_ns),
+                     100.0 * s.tensor_cores.fraction, precisions.empty() ? "" : ": " + precisions);
   const analyzer::IterationSummary& it = s.iterations;
   if (it.iterations.empty()) {
     out += fmt::format("iterations  {}\n", it.source);

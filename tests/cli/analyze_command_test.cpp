@@ -48,6 +48,23 @@ TEST(AnalyzeCommandTest, JsonReportsIterationsAndDataPipelineExposure) {
   EXPECT_GT(doc.at("data_pipeline").at("exposed_ns_per_iteration").get<std::int64_t>(), 0);
 }
 
+TEST(AnalyzeCommandTest, TensorCoreTimeComesWithThePrecisionEachTraceRanIn) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(a100, "kineto-a100-dlrm-tf32/control.json.gz");
+  AMPSCOPE_REQUIRE_SHARED_TRACE(
+      h100, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
+  AMPSCOPE_REQUIRE_SHARED_TRACE(v100, "kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz");
+  const nlohmann::json tf32 = analyzeJson(a100).at("tensor_cores");
+  EXPECT_GT(tf32.at("fraction").get<double>(), 0.05);
+  EXPECT_EQ(tf32.at("by_precision").size(), 1u);
+  EXPECT_EQ(tf32.at("by_precision").at("TF32"), tf32.at("time_ns"));
+  const nlohmann::json bf16 = analyzeJson(h100).at("tensor_cores");
+  EXPECT_EQ(bf16.at("by_precision").size(), 1u);
+  EXPECT_EQ(bf16.at("by_precision").at("BF16"), bf16.at("time_ns"));
+  const nlohmann::json fp32 = analyzeJson(v100).at("tensor_cores");
+  EXPECT_EQ(fp32.at("time_ns"), 0);
+  EXPECT_TRUE(fp32.at("by_precision").empty());
+}
+
 TEST(AnalyzeCommandTest, GpuKernelTimeIsTheSumOfKernelDurations) {
   test::ScratchDir dir;
   const std::string path = dir.write(
