@@ -189,6 +189,8 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   }
   summary.top_operators = by_operator.top(top_n);
   summary.top_layers = by_layer.top(top_n);
+  summary.shape_checks = checkShapes(trace);
+  if (summary.shape_checks.size() > top_n) summary.shape_checks.resize(top_n);
   summary.iterations = findIterations(trace);
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
   return summary;

@@ -10,6 +10,7 @@
 #include "analyzer/correlator.h"
 #include "analyzer/data_pipeline.h"
 #include "analyzer/iterations.h"
+#include "analyzer/shape_checks.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
@@ -67,6 +68,7 @@ struct TraceSummary {
   std::vector<GroupTime> top_operators;
   std::vector<GroupTime> top_layers;
   TensorCoreTime tensor_cores;
+  std::vector<ShapeCheck> shape_checks;  // eligible ops by GPU time, top_n of them
   IterationSummary iterations;
   DataPipelineExposure data_pipeline;
   trace::ImportStats import_stats;

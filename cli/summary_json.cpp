@@ -74,6 +74,26 @@ std::string summaryToJson(const analyzer::TraceSummary& summary) {
                          {"fraction", summary.tensor_cores.fraction},
                          {"by_precision", countsToJson(summary.tensor_cores.by_precision)},
                          {"rules_version", summary.tensor_cores.rules_version}};
+  ordered_json shapes = ordered_json::array();
+  for (const analyzer::ShapeCheck& check : summary.shape_checks) {
+    ordered_json misaligned = ordered_json::array();
+    for (const analyzer::DimensionFinding& f : check.misaligned) {
+      misaligned.push_back({{"dimension", f.dimension}, {"value", f.value}, {"padded", f.padded}});
+    }
+    shapes.push_back({{"op", check.op},
+                      {"shapes", check.shapes},
+                      {"layer", check.layer},
+                      {"gemm", {{"m", check.dims.m}, {"n", check.dims.n}, {"k", check.dims.k}, {"batch", check.dims.batch},
+                                {"convolution", check.dims.convolution}}},
+                      {"calls", check.calls},
+                      {"gpu_time_ns", check.gpu_time_ns},
+                      {"tensor_core_time_ns", check.tensor_core_time_ns},
+                      {"precision", analyzer::precisionName(check.precision)},
+                      {"required_multiple", check.required_multiple},
+                      {"misaligned", misaligned},
+                      {"smallest_kernel_alignment", check.smallest_kernel_alignment}});
+  }
+  doc["shape_checks"] = shapes;
   const analyzer::IterationSummary& it = summary.iterations;
   ordered_json steps = ordered_json::array();
   for (std::size_t i = 0; i < it.iterations.size(); ++i) {

@@ -36,6 +36,24 @@ void appendGroups(std::string& out, const char* title, const std::vector<analyze
   }
 }
 
+void appendShapeChecks(std::string& out, const std::vector<analyzer::ShapeCheck>& checks) {
+  if (checks.empty()) return;
+  out += "\nMatrix ops by GPU time: GEMM shape, precision, dimensions off the precision's multiple\n";
+  for (const analyzer::ShapeCheck& c : checks) {
+    std::string findings;
+    for (const analyzer::DimensionFinding& f : c.misaligned) {
+      findings += fmt::format(" {} {}->{}", f.dimension, f.value, f.padded);
+    }
+    if (!findings.empty() && c.smallest_kernel_alignment > 0 && c.smallest_kernel_alignment < c.required_multiple) {
+      findings += fmt::format(" (align{} kernels)", c.smallest_kernel_alignment);
+    }
+    out += fmt::format("  {:>11}  {:<10} M={} N={} K={}{}  {}{}\n", formatDuration(c.gpu_time_ns),
+                       analyzer::precisionName(c.precision), c.dims.m, c.dims.n, c.dims.k,
+                       c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "", shorten(c.op, 40),
+                       findings.empty() ? "" : fmt::format("  multiple of {}:{}", c.required_multiple, findings));
+  }
+}
+
 }  // namespace
 
 std::string formatDuration(std::int64_t ns) {
@@ -98,6 +116,7 @@ std::string summaryToText(const analyzer::TraceSummary& s) {
   appendGroups(out, "Top operators by GPU time (kernels under each top-level operator)", s.top_operators,
                s.gpu_kernel_time_ns);
   appendGroups(out, "Top layers by GPU time", s.top_layers, s.gpu_kernel_time_ns);
+  appendShapeChecks(out, s.shape_checks);
 
   const trace::ImportStats& stats = s.import_stats;
   out += fmt::format("\nimport      {} events read, {} imported\n", stats.events_read, stats.events_imported);

@@ -1,0 +1,94 @@
+#include "analyzer/shape_checks.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace ampscope::analyzer {
+
+namespace {
+
+using trace::Index;
+using trace::kNone;
+
+// The innermost range at or above op_range that is an eligible op with recorded shapes.
+Index eligibleOpOf(const trace::Trace& trace, Index op_range) {
+  for (Index r = op_range; r != kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
+    const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
+    const std::string_view name = range.op != trace::StringTable::kEmpty ? trace.str(range.op) : trace.str(range.name);
+    if (range.shapes != trace::StringTable::kEmpty && isTensorCoreEligibleOp(name)) return r;
+  }
+  return kNone;
+}
+
+struct Accumulated {
+  ShapeCheck check;
+  std::map<MathPrecision, std::int64_t> matrix_time_by_precision;
+  std::unordered_map<Index, bool> calls;
+  std::map<std::string, std::int64_t> layer_time;
+};
+
+}  // namespace
+
+std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
+  const TensorCoreRules& rules = TensorCoreRules::builtin();
+  std::unordered_map<trace::StringId, TensorCoreVerdict> verdicts;
+  std::unordered_map<Index, Index> eligible_of;  // op range -> eligible op range (memo)
+  std::map<std::pair<trace::StringId, trace::StringId>, Accumulated> by_call_shape;
+
+  for (const trace::Kernel& kernel : trace.kernels) {
+    if (kernel.op_range == kNone) continue;
+    auto [memo, fresh] = eligible_of.try_emplace(kernel.op_range, kNone);
+    if (fresh) memo->second = eligibleOpOf(trace, kernel.op_range);
+    if (memo->second == kNone) continue;
+    const trace::Range& op = trace.ranges[static_cast<std::size_t>(memo->second)];
+    auto [cached, new_name] = verdicts.try_emplace(kernel.name);
+    if (new_name) cached->second = rules.classify(trace.str(kernel.name));
+    const TensorCoreVerdict& verdict = cached->second;
+
+    Accumulated& a = by_call_shape[{op.name, op.shapes}];
+    const std::int64_t duration = kernel.end_ns - kernel.start_ns;
+    a.check.gpu_time_ns += duration;
+    a.calls[memo->second] = true;
+    if (op.layer != trace::StringTable::kEmpty) a.layer_time[std::string(trace.str(op.layer))] += duration;
+    if (verdict.tensor_core) a.check.tensor_core_time_ns += duration;
+    // Only matrix kernels say which precision the op ran in (not its copies or transposes).
+    if (verdict.tensor_core || verdict.precision == MathPrecision::kFp32Simt) {
+      a.matrix_time_by_precision[verdict.precision] += duration;
+    }
+    if (verdict.alignment > 0) {
+      int& smallest = a.check.smallest_kernel_alignment;
+      smallest = smallest == 0 ? verdict.alignment : std::min(smallest, verdict.alignment);
+    }
+  }
+
+  std::vector<ShapeCheck> out;
+  for (auto& [key, a] : by_call_shape) {
+    ShapeCheck& c = a.check;
+    c.op = std::string(trace.str(key.first));
+    c.shapes = std::string(trace.str(key.second));
+    c.calls = a.calls.size();
+    const auto shapes = parseShapes(c.shapes);
+    const auto dims = shapes ? gemmDims(c.op, *shapes) : std::nullopt;
+    if (!dims) continue;  // shapes that do not describe a GEMM (e.g. a backward node's)
+    // An op whose matrix work ran in a nested eligible op (linear around matmul) launched only
+    // copies and bias adds itself: the nested op carries the finding.
+    if (a.matrix_time_by_precision.empty()) continue;
+    c.dims = *dims;
+    const auto dominant = std::max_element(a.matrix_time_by_precision.begin(), a.matrix_time_by_precision.end(),
+                                           [](const auto& x, const auto& y) { return x.second < y.second; });
+    c.precision = dominant == a.matrix_time_by_precision.end() ? MathPrecision::kUnknown : dominant->first;
+    c.required_multiple = requiredMultiple(c.precision);
+    c.misaligned = misalignedDimensions(c.dims, c.required_multiple);
+    const auto layer = std::max_element(a.layer_time.begin(), a.layer_time.end(),
+                                        [](const auto& x, const auto& y) { return x.second < y.second; });
+    if (layer != a.layer_time.end()) c.layer = layer->first;
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end(), [](const ShapeCheck& x, const ShapeCheck& y) {
+    return x.gpu_time_ns != y.gpu_time_ns ? x.gpu_time_ns > y.gpu_time_ns : x.shapes < y.shapes;
+  });
+  return out;
+}
+
+}  // namespace ampscope::analyzer

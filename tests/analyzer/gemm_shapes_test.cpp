@@ -1,0 +1,123 @@
+#include "analyzer/gemm_shapes.h"
+
+#include <gtest/gtest.h>
+
+#include "../test_support.h"
+#include "analyzer/correlator.h"
+#include "analyzer/import/trace_importer.h"
+#include "analyzer/shape_checks.h"
+
+namespace ampscope::analyzer {
+namespace {
+
+GemmDims dimsOf(std::string_view op, std::string_view shapes) {
+  const auto parsed = parseShapes(shapes);
+  EXPECT_TRUE(parsed.has_value()) << shapes;
+  const auto dims = gemmDims(op, *parsed);
+  EXPECT_TRUE(dims.has_value()) << op << " " << shapes;
+  return dims.value_or(GemmDims{});
+}
+
+TEST(GemmShapesTest, ParsesRecordedShapesWithScalarsAndEmptyLists) {
+  const auto shapes = parseShapes("[[96], [1024, 512], [512, 96], [], []]");
+  ASSERT_TRUE(shapes);
+  ASSERT_EQ(shapes->size(), 5u);
+  EXPECT_EQ((*shapes)[1], (std::vector<std::int64_t>{1024, 512}));
+  EXPECT_TRUE((*shapes)[4].empty());
+  EXPECT_EQ(parseShapes("[[2,3],\"x, y\",[4]]")->size(), 3u);
+  EXPECT_FALSE(parseShapes("not shapes"));
+  EXPECT_FALSE(parseShapes("[[1,2"));
+}
+
+TEST(GemmShapesTest, GemmDimensionsOfEachMatrixOp) {
+  const GemmDims addmm = dimsOf("aten::addmm", "[[96],[1024,512],[512,96],[],[]]");
+  EXPECT_EQ(addmm.m, 1024);
+  EXPECT_EQ(addmm.n, 96);
+  EXPECT_EQ(addmm.k, 512);
+  const GemmDims linear = dimsOf("torch.nn.functional.linear", "[[35,20,200],[33278,200],[33278]]");
+  EXPECT_EQ(linear.m, 700);
+  EXPECT_EQ(linear.n, 33278);
+  EXPECT_EQ(linear.k, 200);
+  const GemmDims bmm = dimsOf("aten::bmm", "[[1024,647,96],[1024,96,30]]");
+  EXPECT_EQ(bmm.batch, 1024);
+  EXPECT_EQ(bmm.m, 647);
+  EXPECT_EQ(bmm.n, 30);
+  const GemmDims matmul = dimsOf("Tensor.matmul", "[[35,20,200],[200,33278]]");
+  EXPECT_EQ(matmul.m, 700);
+  EXPECT_EQ(matmul.batch, 1);
+  const GemmDims conv = dimsOf("aten::cudnn_convolution", "[[32,256,14,14],[1024,256,1,1],[],[]]");
+  EXPECT_TRUE(conv.convolution);
+  EXPECT_EQ(conv.n, 1024);
+  EXPECT_EQ(conv.k, 256);
+  EXPECT_EQ(conv.m, 32 * 14 * 14);
+  EXPECT_EQ(conv.input_channels, 256);
+  EXPECT_FALSE(gemmDims("aten::relu", {{4, 4}}));
+}
+
+TEST(GemmShapesTest, EligibilityCoversForwardAndBackwardMatrixOps) {
+  for (const char* op : {"aten::mm", "aten::addmm", "aten::linear", "aten::conv2d", "aten::cudnn_convolution",
+                         "torch.nn.functional.linear", "AddmmBackward0", "CudnnConvolutionBackward",
+                         "aten::scaled_dot_product_attention"}) {
+    EXPECT_TRUE(isTensorCoreEligibleOp(op)) << op;
+  }
+  for (const char* op : {"aten::relu", "aten::add", "torch.nn.functional.embedding", "aten::softmax"}) {
+    EXPECT_FALSE(isTensorCoreEligibleOp(op)) << op;
+  }
+}
+
+TEST(GemmShapesTest, MisalignedDimensionsComeWithTheirPaddedSize) {
+  GemmDims vocabulary;
+  vocabulary.m = 700;
+  vocabulary.n = 33278;
+  vocabulary.k = 200;
+  const auto findings = misalignedDimensions(vocabulary, requiredMultiple(MathPrecision::kFp16));
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].dimension, "M");
+  EXPECT_EQ(findings[0].padded, 704);
+  EXPECT_EQ(findings[1].value, 33278);
+  EXPECT_EQ(findings[1].padded, 33280);
+  EXPECT_EQ(requiredMultiple(MathPrecision::kTf32), 4);
+  EXPECT_EQ(requiredMultiple(MathPrecision::kFp8), 16);
+  EXPECT_TRUE(misalignedDimensions(vocabulary, 2).empty());
+}
+
+TEST(ShapeChecksTest, NvprofTransformerVocabularyIsFlaggedWithItsPaddedSize) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nvprof-v100-transformer-lm/net.sql");
+  auto imported = import::importTrace(path);
+  ASSERT_TRUE(imported.ok());
+  correlate(*imported);
+  const std::vector<ShapeCheck> checks = checkShapes(*imported);
+  ASSERT_FALSE(checks.empty());
+  // The decoder's projection onto the 33,278-word vocabulary is the largest matrix op.
+  const ShapeCheck& decoder = checks.front();
+  EXPECT_EQ(decoder.dims.n, 33278);
+  EXPECT_EQ(decoder.precision, MathPrecision::kFp32Simt);
+  bool vocabulary_flagged = false;
+  for (const DimensionFinding& f : decoder.misaligned) vocabulary_flagged |= f.value == 33278 && f.padded == 33280;
+  EXPECT_TRUE(vocabulary_flagged);
+}
+
+TEST(ShapeChecksTest, A100Align1KernelsAreTiedToTheDimensionsThatCausedThem) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
+  auto imported = import::importTrace(path);
+  ASSERT_TRUE(imported.ok());
+  correlate(*imported);
+  std::size_t tf32_align1_with_finding = 0;
+  for (const ShapeCheck& check : checkShapes(*imported)) {
+    if (check.precision != MathPrecision::kTf32) continue;
+    EXPECT_EQ(check.required_multiple, 4);
+    // Every TF32 op whose kernels were align1 has a dimension that is not a multiple of 4...
+    if (check.smallest_kernel_alignment == 1) {
+      EXPECT_FALSE(check.misaligned.empty()) << check.op << " " << check.shapes;
+      ++tf32_align1_with_finding;
+    }
+    // ...and every op with all dimensions aligned ran align4 kernels or better.
+    if (check.misaligned.empty() && check.smallest_kernel_alignment > 0) {
+      EXPECT_GE(check.smallest_kernel_alignment, 4) << check.op << " " << check.shapes;
+    }
+  }
+  EXPECT_GT(tf32_align1_with_finding, 3u);
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer
