@@ -193,6 +193,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   if (summary.shape_checks.size() > top_n) summary.shape_checks.resize(top_n);
   summary.iterations = findIterations(trace);
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
+  summary.amdahl = projectAmp(trace, summary.iterations);
   return summary;
 }
 

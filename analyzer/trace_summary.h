@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/amdahl.h"
 #include "analyzer/correlator.h"
 #include "analyzer/data_pipeline.h"
 #include "analyzer/iterations.h"
@@ -71,6 +72,7 @@ struct TraceSummary {
   std::vector<ShapeCheck> shape_checks;  // eligible ops by GPU time, top_n of them
   IterationSummary iterations;
   DataPipelineExposure data_pipeline;
+  AmdahlProjection amdahl;
   trace::ImportStats import_stats;
 };
 

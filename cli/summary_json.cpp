@@ -119,6 +119,17 @@ std::string summaryToJson(const analyzer::TraceSummary& summary) {
                           {"pageable_h2d_ns_per_iteration", dp.pageable_h2d_ns_per_iteration},
                           {"pageable_h2d_copies", dp.pageable_h2d_copies},
                           {"speedup_if_hidden", dp.speedup_if_hidden}};
+  const analyzer::AmdahlProjection& amdahl = summary.amdahl;
+  ordered_json parts = ordered_json::array();
+  for (const analyzer::StepPart& part : amdahl.parts) {
+    parts.push_back({{"name", part.name}, {"ns_per_step", part.ns_per_step}, {"fraction", part.fraction},
+                     {"speedup", part.speedup}});
+  }
+  doc["amdahl"] = {{"device_row", amdahl.device.name},
+                   {"projected_speedup", amdahl.projected_speedup},
+                   {"ceiling", amdahl.ceiling},
+                   {"parts", parts},
+                   {"note", amdahl.note}};
   doc["top_operators"] = groupsToJson(summary.top_operators);
   doc["top_layers"] = groupsToJson(summary.top_layers);
   doc["import_stats"] = {{"events_read", stats.events_read},

@@ -113,6 +113,17 @@ std::string summaryToText(const analyzer::TraceSummary& s) {
                          formatDuration(dp.pageable_h2d_ns_per_iteration), dp.pageable_h2d_copies);
     }
   }
+  if (!s.amdahl.parts.empty()) {
+    out += fmt::format("AMP         projected step speedup {:.2f}x on {} figures; ceiling {:.2f}x "
+                       "(even infinitely fast math)\n", s.amdahl.projected_speedup, s.amdahl.device.name,
+                       s.amdahl.ceiling);
+    for (const analyzer::StepPart& part : s.amdahl.parts) {
+      out += fmt::format("            {:>11} {:>5.1f}%  x{:<5.2f} {}\n", formatDuration(part.ns_per_step),
+                         100.0 * part.fraction, part.speedup, part.name);
+    }
+  } else if (!s.amdahl.note.empty()) {
+    out += fmt::format("AMP         no projection: {}\n", s.amdahl.note);
+  }
   appendGroups(out, "Top operators by GPU time (kernels under each top-level operator)", s.top_operators,
                s.gpu_kernel_time_ns);
   appendGroups(out, "Top layers by GPU time", s.top_layers, s.gpu_kernel_time_ns);

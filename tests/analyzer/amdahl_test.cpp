@@ -1,0 +1,89 @@
+#include "analyzer/amdahl.h"
+
+#include <gtest/gtest.h>
+
+#include "../test_support.h"
+#include "analyzer/correlator.h"
+#include "analyzer/import/trace_importer.h"
+
+namespace ampscope::analyzer {
+namespace {
+
+AmdahlProjection projectionOf(const std::string& path) {
+  auto imported = import::importTrace(path);
+  EXPECT_TRUE(imported.ok());
+  correlate(*imported);
+  return projectAmp(*imported, findIterations(*imported));
+}
+
+double fractionOf(const AmdahlProjection& p, std::string_view part) {
+  for (const StepPart& s : p.parts) {
+    if (s.name == part) return s.fraction;
+  }
+  ADD_FAILURE() << "no part " << part;
+  return 0;
+}
+
+TEST(DevicePeaksTest, RowsFollowComputeCapability) {
+  trace::Device v100;
+  v100.compute_major = 7;
+  EXPECT_EQ(peaksFor(v100).name, "V100 SXM2");
+  EXPECT_NEAR(peaksFor(v100).fp16_tflops / peaksFor(v100).fp32_tflops, 7.96, 0.01);
+  trace::Device h100;
+  h100.compute_major = 9;
+  EXPECT_EQ(peaksFor(h100).name, "H100 SXM");
+  trace::Device unknown;
+  EXPECT_TRUE(peaksFor(unknown).name.empty());
+}
+
+TEST(AmdahlTest, Fp32ResNetOnV100ProjectsASpeedupBelowItsCeiling) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz");
+  const AmdahlProjection p = projectionOf(path);
+  EXPECT_EQ(p.device.name, "V100 SXM2");
+  double total = 0;
+  for (const StepPart& part : p.parts) total += part.fraction;
+  EXPECT_NEAR(total, 1.0, 1e-6);  // the parts add up to the step
+  EXPECT_GT(fractionOf(p, "eligible math in FP32 on CUDA cores"), 0.3);
+  EXPECT_EQ(fractionOf(p, "math already on FP16/BF16 Tensor Cores"), 0.0);
+  EXPECT_GT(p.projected_speedup, 1.5);
+  EXPECT_LT(p.projected_speedup, p.ceiling);
+}
+
+TEST(AmdahlTest, TheInputPipelineCapsWhatAmpCanGive) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(workers0, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
+  AMPSCOPE_REQUIRE_SHARED_TRACE(workers4, "kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz");
+  // The same model: with the loader exposed, idle GPU time holds the projection down.
+  EXPECT_LT(projectionOf(workers0).ceiling, projectionOf(workers4).ceiling);
+}
+
+TEST(AmdahlTest, ModelAlreadyInBf16HasNothingLeftForAmp) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(
+      path, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
+  const AmdahlProjection p = projectionOf(path);
+  EXPECT_GT(fractionOf(p, "math already on FP16/BF16 Tensor Cores"), 0.1);
+  EXPECT_NEAR(p.projected_speedup, 1.0, 0.01);
+}
+
+TEST(AmdahlTest, Tf32ModelOnA100CountsItsTensorCoreMathAsTwiceFasterInHalfPrecision) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
+  const AmdahlProjection p = projectionOf(path);
+  EXPECT_GT(fractionOf(p, "eligible math in TF32 on Tensor Cores"), 0.05);
+  for (const StepPart& part : p.parts) {
+    if (part.name == "eligible math in TF32 on Tensor Cores") {
+      EXPECT_DOUBLE_EQ(part.speedup, 2.0);
+    }
+  }
+}
+
+TEST(AmdahlTest, NoStepsMeansNoProjectionAndSaysWhy) {
+  trace::Trace trace;
+  trace::Device device;
+  device.compute_major = 8;
+  trace.devices.push_back(device);
+  const AmdahlProjection p = projectAmp(trace, IterationSummary{});
+  EXPECT_TRUE(p.parts.empty());
+  EXPECT_FALSE(p.note.empty());
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer
