@@ -22,6 +22,10 @@ RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
     out.measured_speedup = static_cast<double>(out.a_step_ns) / static_cast<double>(out.b_step_ns);
   }
   out.a_projections.push_back({"hide the input pipeline", a.data_pipeline.speedup_if_hidden});
+  if (!a.amdahl.parts.empty()) {
+    out.a_projections.push_back({"enable AMP", a.amdahl.projected_speedup});
+    out.a_projections.push_back({"AMP ceiling (infinitely fast math)", a.amdahl.ceiling});
+  }
 
   std::map<std::string, OperatorComparison> by_name;
   for (const GroupTime& op : a.top_operators) {
