@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "analyzer/correlator.h"
+#include "analyzer/recommendations.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/trace_summary.h"
 #include "cli/progress_bar.h"
@@ -41,7 +42,8 @@ int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& e
   int exit_code = kExitOk;
   const auto summary = summarizeFile(options.trace_path, options.top, options.save_profile, err, exit_code);
   if (!summary) return exit_code;
-  out << (options.json ? summaryToJson(*summary) : summaryToText(*summary));
+  const std::vector<analyzer::Recommendation> recommendations = analyzer::recommend(*summary);
+  out << (options.json ? summaryToJson(*summary, recommendations) : summaryToText(*summary, recommendations));
   return kExitOk;
 }
 

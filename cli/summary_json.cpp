@@ -41,7 +41,8 @@ ordered_json countsToJson(const std::map<std::string, Count>& counts) {
 
 }  // namespace
 
-std::string summaryToJson(const analyzer::TraceSummary& summary) {
+std::string summaryToJson(const analyzer::TraceSummary& summary,
+                          const std::vector<analyzer::Recommendation>& recommendations) {
   ordered_json devices = ordered_json::array();
   for (const analyzer::DeviceSummary& device : summary.devices) {
     devices.push_back({{"id", device.id},
@@ -132,6 +133,17 @@ std::string summaryToJson(const analyzer::TraceSummary& summary) {
                    {"note", amdahl.note}};
   doc["top_operators"] = groupsToJson(summary.top_operators);
   doc["top_layers"] = groupsToJson(summary.top_layers);
+  ordered_json recs = ordered_json::array();
+  for (const analyzer::Recommendation& r : recommendations) {
+    recs.push_back({{"rule", r.rule},
+                    {"severity", analyzer::severityName(r.severity)},
+                    {"target", r.target},
+                    {"evidence", r.evidence},
+                    {"action", r.action},
+                    {"estimated_gain_ns", r.estimated_gain_ns},
+                    {"estimated_gain_pct", r.estimated_gain_pct}});
+  }
+  doc["recommendations"] = recs;
   doc["import_stats"] = {{"events_read", stats.events_read},
                          {"events_imported", stats.events_imported},
                          {"gpu_records_without_launch", stats.gpu_records_without_launch},

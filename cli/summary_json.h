@@ -4,10 +4,14 @@
 
 #include <string>
 
+#include <vector>
+
+#include "analyzer/recommendations.h"
 #include "analyzer/trace_summary.h"
 
 namespace ampscope::cli {
 
-std::string summaryToJson(const analyzer::TraceSummary& summary);
+std::string summaryToJson(const analyzer::TraceSummary& summary,
+                          const std::vector<analyzer::Recommendation>& recommendations);
 
 }  // namespace ampscope::cli

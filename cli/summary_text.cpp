@@ -64,7 +64,8 @@ std::string formatDuration(std::int64_t ns) {
   return fmt::format("{} ns", ns);
 }
 
-std::string summaryToText(const analyzer::TraceSummary& s) {
+std::string summaryToText(const analyzer::TraceSummary& s,
+                          const std::vector<analyzer::Recommendation>& recommendations) {
   const analyzer::CorrelationCounts& c = s.correlation;
   std::string out;
   out += fmt::format("format      {} ({})\n", s.format, s.format_detail);
@@ -123,6 +124,18 @@ std::string summaryToText(const analyzer::TraceSummary& s) {
     }
   } else if (!s.amdahl.note.empty()) {
     out += fmt::format("AMP         no projection: {}\n", s.amdahl.note);
+  }
+  if (!recommendations.empty()) {
+    out += "\nRecommendations, by estimated gain per step\n";
+    for (std::size_t i = 0; i < recommendations.size() && i < 8; ++i) {
+      const analyzer::Recommendation& r = recommendations[i];
+      out += fmt::format("  {:>6}  {:>5.1f}%  {:<22} {}\n          {}\n          -> {}\n",
+                         analyzer::severityName(r.severity), r.estimated_gain_pct, r.rule, r.target, r.evidence,
+                         r.action);
+    }
+    if (recommendations.size() > 8) {
+      out += fmt::format("  ... {} more in --json\n", recommendations.size() - 8);
+    }
   }
   appendGroups(out, "Top operators by GPU time (kernels under each top-level operator)", s.top_operators,
                s.gpu_kernel_time_ns);

@@ -1,0 +1,220 @@
+#include "analyzer/recommendations.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace ampscope::analyzer {
+
+namespace {
+
+std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6); }
+
+Severity severityOf(double gain_pct) {
+  if (gain_pct >= 10.0) return Severity::kHigh;
+  if (gain_pct >= 3.0) return Severity::kMedium;
+  if (gain_pct >= 0.5) return Severity::kLow;
+  return Severity::kInfo;
+}
+
+class Recommender {
+ public:
+  explicit Recommender(const TraceSummary& s) : s_(s), step_ns_(s.iterations.steady_mean_ns) {}
+
+  std::vector<Recommendation> run() {
+    recommendAmp();
+    recommendTf32();
+    recommendPadding();
+    recommendInputPipeline();
+    recommendPinnedCopies();
+    recommendLaunchBound();
+    std::stable_sort(out_.begin(), out_.end(), [](const Recommendation& a, const Recommendation& b) {
+      return a.estimated_gain_ns > b.estimated_gain_ns;
+    });
+    return out_;
+  }
+
+ private:
+  // BF16 Tensor Cores arrived with Ampere (compute capability 8.0).
+  bool supportsBf16() const {
+    for (const DeviceSummary& d : s_.devices) {
+      if (d.kernels > 0 && !d.compute_capability.empty()) return d.compute_capability[0] >= '8' || d.compute_capability.size() > 3;
+    }
+    return true;
+  }
+
+  const StepPart* part(std::string_view name) const {
+    for (const StepPart& p : s_.amdahl.parts) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
+  }
+
+  void add(std::string rule, std::string target, std::string evidence, std::string action, std::int64_t gain_ns) {
+    Recommendation r;
+    r.rule = std::move(rule);
+    r.target = std::move(target);
+    r.evidence = std::move(evidence);
+    r.action = std::move(action);
+    r.estimated_gain_ns = std::max<std::int64_t>(0, gain_ns);
+    r.estimated_gain_pct = step_ns_ > 0 ? 100.0 * static_cast<double>(r.estimated_gain_ns) / static_cast<double>(step_ns_) : 0.0;
+    r.severity = severityOf(r.estimated_gain_pct);
+    out_.push_back(std::move(r));
+  }
+
+  void recommendAmp() {
+    const StepPart* fp32 = part("eligible math in FP32 on CUDA cores");
+    if (!fp32 || fp32->fraction < 0.02) return;
+    const double projected = s_.amdahl.projected_speedup;
+    const auto gain = static_cast<std::int64_t>(static_cast<double>(step_ns_) * (1.0 - 1.0 / projected));
+    add("enable-amp", "model",
+        fmt::format("{} per step ({:.1f}%) of Tensor-Core-eligible matmul/conv work ran in FP32 on CUDA "
+                    "cores ({} peak FP16 Tensor Core rate {:.0f}x FP32); projected step speedup {:.2f}x, "
+                    "ceiling {:.2f}x", ms(fp32->ns_per_step), 100.0 * fp32->fraction, s_.amdahl.device.name,
+                    fp32->speedup, projected, s_.amdahl.ceiling),
+        supportsBf16()
+            ? "Enable mixed precision: wrap the forward pass and loss in torch.autocast(device_type=\"cuda\", "
+              "dtype=torch.bfloat16), so matmul and convolutions run on Tensor Cores (float16 needs a "
+              "torch.amp.GradScaler as well)"
+            : "Enable mixed precision: wrap the forward pass and loss in torch.autocast(device_type=\"cuda\", "
+              "dtype=torch.float16) and scale the loss with torch.amp.GradScaler (this GPU has no BF16 Tensor "
+              "Cores), so matmul and convolutions run on Tensor Cores",
+        gain);
+  }
+
+  void recommendTf32() {
+    const StepPart* fp32 = part("eligible math in FP32 on CUDA cores");
+    const StepPart* tf32 = part("eligible math in TF32 on Tensor Cores");
+    const DevicePeaks& d = s_.amdahl.device;
+    if (fp32 && fp32->fraction >= 0.02 && d.tf32_tflops > 0) {
+      const double speedup = d.tf32_tflops / d.fp32_tflops;
+      add("enable-tf32", "model",
+          fmt::format("{} per step of FP32 matrix math on a GPU with TF32 Tensor Cores ({} TF32 {:.0f}x FP32)",
+                      ms(fp32->ns_per_step), d.name, speedup),
+          "Where the model tolerates TF32's 10-bit mantissa (most training does): "
+          "torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 = True "
+          "(or torch.set_float32_matmul_precision(\"high\"))",
+          static_cast<std::int64_t>(static_cast<double>(fp32->ns_per_step) * (1.0 - 1.0 / speedup)));
+    }
+    if (tf32 && tf32->fraction >= 0.02 && tf32->speedup > 1.0) {
+      add("tf32-to-half-precision", "model",
+          fmt::format("{} per step ({:.1f}%) of matrix math runs in TF32; FP16/BF16 Tensor Cores are {:.1f}x "
+                      "faster on {}", ms(tf32->ns_per_step), 100.0 * tf32->fraction, tf32->speedup, d.name),
+          "Run matmul and convolutions in BF16 with torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16)",
+          static_cast<std::int64_t>(static_cast<double>(tf32->ns_per_step) * (1.0 - 1.0 / tf32->speedup)));
+    }
+  }
+
+  // Throughput of the same op with aligned shapes in the same precision: what padding would reach.
+  std::map<std::pair<std::string, MathPrecision>, double> alignedFlopsPerNs() const {
+    std::map<std::pair<std::string, MathPrecision>, double> best;
+    for (const ShapeCheck& c : s_.shape_checks) {
+      if (!c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
+      const double flops = 2.0 * static_cast<double>(c.dims.m) * static_cast<double>(c.dims.n) *
+                           static_cast<double>(c.dims.k) * static_cast<double>(c.dims.batch) * static_cast<double>(c.calls);
+      double& rate = best[{c.op, c.precision}];
+      rate = std::max(rate, flops / static_cast<double>(c.gpu_time_ns));
+    }
+    return best;
+  }
+
+  void recommendPadding() {
+    const auto aligned = alignedFlopsPerNs();
+    const std::size_t steps = std::max<std::size_t>(1, s_.iterations.iterations.size());
+    for (const ShapeCheck& c : s_.shape_checks) {
+      if (c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
+      std::string dims;
+      for (const DimensionFinding& f : c.misaligned) {
+        dims += fmt::format("{}{} {} -> {}", dims.empty() ? "" : ", ", f.dimension, f.value, f.padded);
+      }
+      std::string evidence = fmt::format("{} {} (GEMM M={} N={} K={}{}){} in {}: {} not a multiple of {}; "
+                                         "{} over {} calls", c.op, c.shapes, c.dims.m, c.dims.n, c.dims.k,
+                                         c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "",
+                                         c.layer.empty() ? "" : " in layer " + c.layer, precisionName(c.precision),
+                                         dims, c.required_multiple, ms(c.gpu_time_ns), c.calls);
+      if (c.smallest_kernel_alignment > 0 && c.smallest_kernel_alignment < c.required_multiple) {
+        evidence += fmt::format("; its kernels are align{} variants", c.smallest_kernel_alignment);
+      }
+      std::int64_t gain = 0;
+      const auto reference = aligned.find({c.op, c.precision});
+      if (reference != aligned.end() && reference->second > 0) {
+        const double flops = 2.0 * static_cast<double>(c.dims.m) * static_cast<double>(c.dims.n) *
+                             static_cast<double>(c.dims.k) * static_cast<double>(c.dims.batch) * static_cast<double>(c.calls);
+        const double aligned_ns = flops / reference->second;
+        gain = static_cast<std::int64_t>((static_cast<double>(c.gpu_time_ns) - aligned_ns) / static_cast<double>(steps));
+        evidence += fmt::format("; aligned {} calls in this trace run at {:.1f} TFLOP/s, this one at {:.1f}",
+                                c.op, reference->second / 1e3,
+                                flops / static_cast<double>(c.gpu_time_ns) / 1e3);
+      } else {
+        evidence += "; no aligned call of the same op in this trace to estimate the gain from";
+      }
+      add("pad-dimensions", c.layer.empty() ? c.op : c.layer + " (" + c.op + ")", evidence,
+          fmt::format("Pad to {} (sizes that are multiples of {} for {}; e.g. a vocabulary, hidden or "
+                      "feature size, or the batch)", dims, c.required_multiple,
+                      c.precision == MathPrecision::kFp32Simt ? "FP16/BF16 once AMP is on" : precisionName(c.precision)),
+          gain);
+    }
+  }
+
+  void recommendInputPipeline() {
+    const DataPipelineExposure& d = s_.data_pipeline;
+    if (d.exposed_fraction < 0.03) return;
+    add("hide-input-pipeline", "data loader",
+        fmt::format("{} per step ({:.1f}%) the host loads data while the GPU has no work; the loader runs {} "
+                    "per step; hidden, the step would be {:.2f}x faster", ms(d.exposed_ns_per_iteration),
+                    100.0 * d.exposed_fraction, ms(d.loader_ns_per_iteration), d.speedup_if_hidden),
+        "Load ahead of the GPU: DataLoader(num_workers=4 or more, pin_memory=True, persistent_workers=True, "
+        "prefetch_factor=2); move decoding and augmentation out of the training loop",
+        d.exposed_ns_per_iteration);
+  }
+
+  void recommendPinnedCopies() {
+    const DataPipelineExposure& d = s_.data_pipeline;
+    if (d.pageable_h2d_copies == 0 || d.pageable_h2d_ns_per_iteration <= 0) return;
+    // Pinned copies run at full PCIe speed and can overlap compute: count half the time as saved.
+    add("pinned-memory-copies", "host-to-device copies",
+        fmt::format("{} host-to-device copies from pageable memory in the steady steps, {} per step",
+                    d.pageable_h2d_copies, ms(d.pageable_h2d_ns_per_iteration)),
+        "Copy from pinned memory and asynchronously: DataLoader(pin_memory=True) and "
+        "tensor.to(device, non_blocking=True)",
+        d.pageable_h2d_ns_per_iteration / 2);
+  }
+
+  void recommendLaunchBound() {
+    const StepPart* idle = part("GPU idle: host, data loading, launch gaps");
+    if (!idle || s_.correlation.kernels == 0 || s_.iterations.iterations.empty()) return;
+    const std::int64_t launch_gaps = idle->ns_per_step - s_.data_pipeline.exposed_ns_per_iteration;
+    const double mean_kernel_ns = static_cast<double>(s_.gpu_kernel_time_ns) / static_cast<double>(s_.correlation.kernels);
+    const double kernels_per_step = static_cast<double>(s_.correlation.kernels) /
+                                    static_cast<double>(s_.iterations.iterations.size());
+    if (mean_kernel_ns > 20'000 || kernels_per_step < 500 || launch_gaps < step_ns_ / 10) return;
+    // CUDA graphs remove most launch gaps; count half of them as saved.
+    add("launch-bound", "model",
+        fmt::format("{:.0f} kernels per step averaging {:.1f} us; the GPU idles {} per step outside data "
+                    "loading", kernels_per_step, mean_kernel_ns / 1e3, ms(launch_gaps)),
+        "Cut launch overhead: torch.compile(model) to fuse small kernels, CUDA graphs "
+        "(torch.cuda.graphs or mode=\"reduce-overhead\"), or a larger batch per step",
+        launch_gaps / 2);
+  }
+
+  const TraceSummary& s_;
+  std::int64_t step_ns_;
+  std::vector<Recommendation> out_;
+};
+
+}  // namespace
+
+const char* severityName(Severity severity) {
+  switch (severity) {
+    case Severity::kHigh: return "high";
+    case Severity::kMedium: return "medium";
+    case Severity::kLow: return "low";
+    case Severity::kInfo: break;
+  }
+  return "info";
+}
+
+std::vector<Recommendation> recommend(const TraceSummary& summary) { return Recommender(summary).run(); }
+
+}  // namespace ampscope::analyzer

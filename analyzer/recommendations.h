@@ -1,0 +1,29 @@
+#pragma once
+// What to change, by how much it should help: each recommendation carries a stable rule id, the
+// evidence that triggered it (numbers from this trace), a concrete action, and the estimated
+// gain per step. Sorted by gain, largest first.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/trace_summary.h"
+
+namespace ampscope::analyzer {
+
+enum class Severity { kInfo, kLow, kMedium, kHigh };
+const char* severityName(Severity severity);
+
+struct Recommendation {
+  std::string rule;      // stable id, e.g. "enable-amp", "pad-dimensions", "hide-input-pipeline"
+  Severity severity = Severity::kInfo;
+  std::string target;    // the layer, op or kernel it is about; "model" for the whole step
+  std::string evidence;  // the numbers that triggered it
+  std::string action;    // what to change, concretely
+  std::int64_t estimated_gain_ns = 0;  // per step
+  double estimated_gain_pct = 0.0;     // of the steady step
+};
+
+std::vector<Recommendation> recommend(const TraceSummary& summary);
+
+}  // namespace ampscope::analyzer

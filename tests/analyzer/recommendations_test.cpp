@@ -1,0 +1,77 @@
+#include "analyzer/recommendations.h"
+
+#include <gtest/gtest.h>
+
+#include "../test_support.h"
+#include "analyzer/correlator.h"
+#include "analyzer/import/trace_importer.h"
+
+namespace ampscope::analyzer {
+namespace {
+
+std::vector<Recommendation> recommendationsFor(const std::string& path) {
+  auto imported = import::importTrace(path);
+  EXPECT_TRUE(imported.ok());
+  const CorrelationCounts counts = correlate(*imported);
+  return recommend(summarizeTrace(*imported, counts, 50));
+}
+
+const Recommendation* find(const std::vector<Recommendation>& all, std::string_view rule) {
+  for (const Recommendation& r : all) {
+    if (r.rule == rule) return &r;
+  }
+  return nullptr;
+}
+
+TEST(RecommendationsTest, WorkersZeroGetsAmpAndPipelineAdviceSortedByGain) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
+  const std::vector<Recommendation> all = recommendationsFor(path);
+  ASSERT_GE(all.size(), 2u);
+  for (std::size_t i = 1; i < all.size(); ++i) EXPECT_GE(all[i - 1].estimated_gain_ns, all[i].estimated_gain_ns);
+  const Recommendation* pipeline = find(all, "hide-input-pipeline");
+  ASSERT_NE(pipeline, nullptr);
+  EXPECT_EQ(pipeline->severity, Severity::kHigh);
+  EXPECT_GT(pipeline->estimated_gain_pct, 25.0);
+  EXPECT_NE(pipeline->action.find("num_workers"), std::string::npos);
+  const Recommendation* amp = find(all, "enable-amp");
+  ASSERT_NE(amp, nullptr);
+  // A V100 has FP16 Tensor Cores only: the advice is float16 with loss scaling.
+  EXPECT_NE(amp->action.find("float16"), std::string::npos);
+  EXPECT_NE(amp->action.find("GradScaler"), std::string::npos);
+  // Both high-gain recommendations lead the list.
+  EXPECT_TRUE(all[0].rule == "enable-amp" || all[0].rule == "hide-input-pipeline");
+  EXPECT_TRUE(all[1].rule == "enable-amp" || all[1].rule == "hide-input-pipeline");
+  // The first convolution's 3 input channels are off the multiple of 8 AMP will want.
+  bool rgb_input_flagged = false;
+  for (const Recommendation& r : all) {
+    rgb_input_flagged |= r.rule == "pad-dimensions" && r.evidence.find("input channels 3 -> 8") != std::string::npos;
+  }
+  EXPECT_TRUE(rgb_input_flagged);
+}
+
+TEST(RecommendationsTest, WorkersFourGetsNoPipelineAdvice) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz");
+  const std::vector<Recommendation> all = recommendationsFor(path);
+  EXPECT_EQ(find(all, "hide-input-pipeline"), nullptr);
+  EXPECT_NE(find(all, "enable-amp"), nullptr);
+}
+
+TEST(RecommendationsTest, A100Tf32ModelGetsHalfPrecisionAndPaddingAdvice) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
+  const std::vector<Recommendation> all = recommendationsFor(path);
+  EXPECT_NE(find(all, "tf32-to-half-precision"), nullptr);
+  const Recommendation* pad = nullptr;
+  for (const Recommendation& r : all) {
+    if (r.rule == "pad-dimensions" && r.evidence.find("9375 -> 9376") != std::string::npos) pad = &r;
+  }
+  ASSERT_NE(pad, nullptr);
+  EXPECT_NE(pad->evidence.find("align1"), std::string::npos);
+  EXPECT_GT(pad->estimated_gain_ns, 0);
+}
+
+TEST(RecommendationsTest, EmptySummaryRecommendsNothing) {
+  EXPECT_TRUE(recommend(TraceSummary{}).empty());
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer
