@@ -6,6 +6,7 @@
 
 #include "cli/analyze_command.h"
 #include "cli/diff_command.h"
+#include "cli/report_command.h"
 
 int main(int argc, char** argv) {
   using namespace ampscope::cli;
@@ -31,6 +32,14 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("b", diff.candidate_path, "Changed run's trace (B)")->required();
   diff_cmd->add_flag("--json", diff.json, "Print the comparison as JSON on stdout");
 
+  ReportOptions report;
+  CLI::App* report_cmd = app.add_subcommand(
+      "report", "Write the analysis of a trace as report.html, report.md, report.json and CSV files");
+  report_cmd->add_option("trace", report.trace_path, "Trace file")->required();
+  report_cmd->add_option("--out", report.out_dir, "Folder to write the report into")->required();
+  report_cmd->add_option("--top", report.top, "How many operators, layers and shapes to list")
+      ->check(CLI::Range(1, 1000));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -39,5 +48,6 @@ int main(int argc, char** argv) {
   }
   if (*analyze_cmd) return runAnalyze(analyze, std::cout, std::cerr);
   if (*diff_cmd) return runDiff(diff, std::cout, std::cerr);
+  if (*report_cmd) return runReport(report, std::cout, std::cerr);
   return kExitFailure;
 }

@@ -13,6 +13,7 @@ mkdir -p "$out"
 ampscope="${AMPSCOPE_BUILD_DIR:-$root/build}/cli/ampscope"
 
 "$ampscope" analyze "$trace" --save-profile "$out/profile.sqlite" | tee "$out/summary.txt"
-"$ampscope" analyze "$out/profile.sqlite" --json > "$out/summary.json"
+"$ampscope" report "$out/profile.sqlite" --out "$out"
 echo
-echo "ampscope: summary in $out/summary.txt and $out/summary.json; profile database $out/profile.sqlite"
+echo "ampscope: report in $out/report.html (also report.md, report.json and CSV files);"
+echo "          summary in $out/summary.txt; profile database $out/profile.sqlite"

@@ -1,0 +1,27 @@
+#pragma once
+// The CSV files of a report. Each writes DIR/<name>.csv with the header documented in
+// docs/reports.md (a stable column order: scripts may index by position) and returns an error
+// that names the file.
+
+#include <filesystem>
+#include <vector>
+
+#include "analyzer/recommendations.h"
+#include "analyzer/trace_summary.h"
+#include "trace/result.h"
+
+namespace ampscope::reports {
+
+// Each returns the CSV text; the write* functions below put it in DIR.
+std::string recommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations);
+std::string layersCsv(const analyzer::TraceSummary& summary);
+std::string kernelsCsv(const analyzer::TraceSummary& summary);
+std::string iterationsCsv(const analyzer::TraceSummary& summary);
+
+trace::Status writeRecommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations,
+                                      const std::filesystem::path& dir);
+trace::Status writeLayersCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
+trace::Status writeKernelsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
+trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
+
+}  // namespace ampscope::reports

@@ -1,0 +1,228 @@
+#include "reports/html_report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "reports/report_file.h"
+#include "reports/report_rows.h"
+#include "reports/svg_charts.h"
+
+namespace ampscope::reports {
+
+namespace {
+
+constexpr const char* kStyle = R"css(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1f2933;
+ background:#f4f6f8;margin:0}
+main{max-width:1320px;margin:0 auto;padding:24px 32px 48px}
+h1{font-size:26px;margin:0 0 4px}h2{font-size:18px;margin:0 0 12px}
+.sub{color:#52606d;margin-bottom:20px}
+section{background:#fff;border:1px solid #dde3ea;border-radius:8px;padding:18px 22px;margin-bottom:18px}
+.cards{display:grid;grid-template-columns:repeat(5,1fr);gap:14px;margin-bottom:18px}
+.card{background:#fff;border:1px solid #dde3ea;border-radius:8px;padding:12px 16px}
+.card .k{color:#52606d;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
+.card .v{font-size:24px;font-weight:600;margin-top:2px}.card .d{color:#52606d;font-size:12px}
+.grid2{display:grid;grid-template-columns:1fr 1fr;gap:18px}.grid2 section{margin-bottom:0}
+table{border-collapse:collapse;width:100%;font-size:13px}
+th{text-align:left;color:#52606d;font-weight:600;border-bottom:2px solid #dde3ea;padding:6px 8px}
+td{border-bottom:1px solid #edf0f3;padding:6px 8px;vertical-align:top}
+td.n,th.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+td.mono,.mono{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px;overflow-wrap:anywhere}
+.nowrap{white-space:nowrap}.tgt{min-width:9em}
+tr.op td{background:#f8fafc;font-weight:600}tr.kern td:first-child{padding-left:24px}
+.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;color:#fff}
+.high{background:#d64545}.medium{background:#e8863a}.low{background:#5b8def}.info{background:#8a99a8}
+.yes{color:#2f8132;font-weight:600}.no{color:#b44d12;font-weight:600}
+.chart{width:100%;height:auto;display:block}
+.chart text{font-size:13px;fill:#1f2933}.chart .muted,.muted{fill:#7b8794;color:#7b8794}
+.chart .inbar{fill:#fff;font-weight:600}.chart .track{fill:#edf0f3}.chart .value{font-variant-numeric:tabular-nums}
+.note{color:#52606d;font-size:13px;margin-top:8px}
+)css";
+
+std::string esc(std::string_view text) { return escapeHtml(text); }
+
+double ratio(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+std::string card(std::string_view key, std::string_view value, std::string_view detail) {
+  return fmt::format(R"(<div class="card"><div class="k">{}</div><div class="v">{}</div><div class="d">{}</div></div>)",
+                     esc(key), esc(value), esc(detail));
+}
+
+std::string cards(const analyzer::TraceSummary& s) {
+  const analyzer::IterationSummary& it = s.iterations;
+  std::string html = R"(<div class="cards">)";
+  html += card("Steady step", formatDuration(it.steady_mean_ns),
+               fmt::format("{} steps, {} warm-up, ±{}", it.iterations.size(), it.warmup_count,
+                           formatDuration(it.steady_stddev_ns)));
+  html += card("Tensor Core time", formatPercent(s.tensor_cores.fraction),
+               fmt::format("{} of {} kernel time", formatDuration(s.tensor_cores.time_ns),
+                           formatDuration(s.gpu_kernel_time_ns)));
+  html += card("Exposed data loading", formatPercent(s.data_pipeline.exposed_fraction),
+               fmt::format("{} per step", formatDuration(s.data_pipeline.exposed_ns_per_iteration)));
+  html += card("AMP projection", formatSpeedup(s.amdahl.projected_speedup),
+               fmt::format("ceiling {}", formatSpeedup(s.amdahl.ceiling)));
+  html += card("Pipeline hidden", formatSpeedup(s.data_pipeline.speedup_if_hidden), "if loading overlapped the GPU");
+  return html + "</div>";
+}
+
+std::string recommendationsSection(std::vector<analyzer::Recommendation> recs) {
+  // Sorted here too: the page must read largest gain first whatever order the caller kept.
+  std::stable_sort(recs.begin(), recs.end(), [](const auto& a, const auto& b) {
+    return a.estimated_gain_ns > b.estimated_gain_ns;
+  });
+  std::string html = "<section><h2>Recommendations</h2>";
+  if (recs.empty()) return html + R"(<p class="muted">No rule fired on this trace.</p></section>)";
+  html += R"(<table><tr><th class="n">Gain / step</th><th>Severity</th><th>Rule</th><th>Target</th>)"
+          R"(<th>Evidence</th><th>Action</th></tr>)";
+  for (const analyzer::Recommendation& r : recs) {
+    const char* severity = analyzer::severityName(r.severity);
+    html += fmt::format(
+        R"(<tr><td class="n">{}<br><span class="muted">{:.1f}%</span></td><td><span class="badge {}">{}</span></td>)"
+        R"(<td class="mono nowrap">{}</td><td class="mono tgt">{}</td><td>{}</td><td>{}</td></tr>)",
+        esc(formatDuration(r.estimated_gain_ns)), r.estimated_gain_pct, esc(severity), esc(severity), esc(r.rule),
+        esc(r.target), esc(r.evidence), esc(r.action));
+  }
+  return html + "</table></section>";
+}
+
+std::string breakdownSection(const analyzer::AmdahlProjection& amdahl) {
+  std::vector<ChartBar> parts;
+  for (const analyzer::StepPart& p : amdahl.parts) {
+    parts.push_back({p.name, static_cast<double>(p.ns_per_step),
+                     fmt::format("{} ({}), {} under AMP", formatDuration(p.ns_per_step), formatPercent(p.fraction),
+                                 formatSpeedup(p.speedup)),
+                     ""});
+  }
+  std::string html = "<section><h2>Where the steady step goes</h2>" + stackedBarChart(parts, kHalfChartWidth);
+  if (!amdahl.note.empty()) html += fmt::format(R"(<p class="note">{}</p>)", esc(amdahl.note));
+  return html + "</section>";
+}
+
+std::string projectionSection(const analyzer::TraceSummary& s) {
+  const double step = static_cast<double>(s.iterations.steady_mean_ns);
+  const auto bar = [step](std::string label, double speedup, const char* color) {
+    const bool finite = std::isfinite(speedup) && speedup > 0.0;
+    const double projected = finite ? step / speedup : 0.0;
+    return ChartBar{std::move(label), projected,
+                    finite ? fmt::format("{} ({})", formatDuration(static_cast<std::int64_t>(projected)),
+                                         formatSpeedup(speedup))
+                           : std::string("unbounded"),
+                    color};
+  };
+  const std::vector<ChartBar> bars = {
+      bar("Current", 1.0, "#7b8794"),
+      bar("With AMP", s.amdahl.projected_speedup, "#4e79a7"),
+      bar("AMP ceiling", s.amdahl.ceiling, "#a0c4e8"),
+      bar("Pipeline hidden", s.data_pipeline.speedup_if_hidden, "#59a14f"),
+  };
+  std::string html = "<section><h2>Projected step time</h2>" + horizontalBarChart(bars, step, kHalfChartWidth);
+  html += fmt::format(R"(<p class="note">Amdahl projection with the {} row of the device table; the ceiling is )"
+                      R"(the step if eligible math took no time; pipeline hidden is the step with exposed data loading overlapped.</p></section>)",
+                      esc(s.amdahl.device.name.empty() ? std::string("(no)") : s.amdahl.device.name));
+  return html;
+}
+
+std::string tensorCoreShareSection(const analyzer::TraceSummary& s) {
+  const std::vector<LayerRow> rows = layerRows(s);
+  std::vector<ChartBar> bars;
+  for (const LayerRow& row : rows) {
+    const double share = ratio(row.tensor_core_time_ns, row.gpu_time_ns);
+    // Eligible work off Tensor Cores is the finding, so it is drawn in the warning colour.
+    const char* color = share > 0.5 ? "#59a14f" : (row.eligible == "yes" ? "#e15759" : "#bab0ac");
+    const bool eligible_off = share <= 0.5 && row.eligible == "yes";
+    bars.push_back({row.layer.empty() ? row.op : row.layer, share,
+                    fmt::format("{} of {}{}", formatPercent(share), formatDuration(row.gpu_time_ns),
+                                eligible_off ? " · eligible" : ""),
+                    color});
+  }
+  const char* what = s.top_layers.empty() ? "operator" : "layer";
+  return fmt::format("<section><h2>Tensor Core share per {}</h2>{}<p class=\"note\">Green: mostly on Tensor "
+                     "Cores; red: eligible but not; grey: not known to be eligible.</p></section>",
+                     what, horizontalBarChart(bars, 1.0));
+}
+
+std::string devicesSection(const analyzer::TraceSummary& s) {
+  std::string html = R"(<section><h2>Devices</h2><table><tr><th>Id</th><th>Name</th><th>Compute capability</th>)"
+                     R"(<th class="n">SMs</th><th class="n">Kernels</th><th class="n">Kernel time</th></tr>)";
+  for (const analyzer::DeviceSummary& d : s.devices) {
+    html += fmt::format(R"(<tr><td>{}</td><td>{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
+                        R"(<td class="n">{}</td></tr>)",
+                        d.id, esc(d.name), esc(d.compute_capability), d.sm_count, d.kernels,
+                        esc(formatDuration(d.kernel_time_ns)));
+  }
+  return html + "</table></section>";
+}
+
+std::string shapeChecksSection(const std::vector<analyzer::ShapeCheck>& checks) {
+  std::string html = "<section><h2>Shape checks</h2>";
+  if (checks.empty()) return html + R"(<p class="muted">No eligible op with recorded shapes.</p></section>)";
+  html += R"(<table><tr><th>Op</th><th>Layer</th><th>Shapes</th><th class="n">M × N × K</th><th>Precision</th>)"
+          R"(<th>Misaligned → padded</th><th class="n">Kernel align</th><th class="n">GPU time</th></tr>)";
+  for (const analyzer::ShapeCheck& c : checks) {
+    const std::string violation = violationText(c);
+    html += fmt::format(
+        R"(<tr><td class="mono nowrap">{}</td><td>{}</td><td class="mono">{}</td><td class="n">{} × {} × {}</td><td>{}</td>)"
+        R"(<td class="{}">{}</td><td class="n">{}</td><td class="n">{}</td></tr>)",
+        esc(c.op), esc(c.layer), esc(c.shapes), c.dims.m, c.dims.n, c.dims.k, analyzer::precisionName(c.precision),
+        violation.empty() ? "yes" : "no", esc(violation.empty() ? "aligned" : violation),
+        c.smallest_kernel_alignment > 0 ? fmt::format("{}", c.smallest_kernel_alignment) : std::string("–"),
+        esc(formatDuration(c.gpu_time_ns)));
+  }
+  return html + "</table></section>";
+}
+
+std::string operatorsSection(const analyzer::TraceSummary& s) {
+  std::string html = R"(<section><h2>Top operators and their kernels</h2><table><tr><th>Operator / kernel</th>)"
+                     R"(<th>Phase</th><th class="n">Calls</th><th class="n">GPU time</th><th class="n">Tensor Cores</th>)"
+                     R"(<th>Precision</th><th>Rule</th></tr>)";
+  for (const analyzer::GroupTime& op : s.top_operators) {
+    html += fmt::format(R"(<tr class="op"><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
+                        R"(<td class="n">{}</td><td></td><td></td></tr>)",
+                        esc(op.name), esc(op.phase), op.op_calls, esc(formatDuration(op.gpu_time_ns)),
+                        esc(formatPercent(ratio(op.tensor_core_time_ns, op.gpu_time_ns))));
+    for (const analyzer::KernelTime& k : op.top_kernels) {
+      html += fmt::format(R"(<tr class="kern"><td class="mono">{}</td><td></td><td class="n">{}</td><td class="n">{}</td>)"
+                          R"(<td class="n {}">{}</td><td class="nowrap">{}</td><td class="mono nowrap">{}</td></tr>)",
+                          esc(k.name), k.calls, esc(formatDuration(k.time_ns)), k.verdict.tensor_core ? "yes" : "no",
+                          k.verdict.tensor_core ? "yes" : "no", analyzer::precisionName(k.verdict.precision),
+                          esc(k.verdict.rule_id));
+    }
+  }
+  return html + "</table></section>";
+}
+
+}  // namespace
+
+std::string htmlReport(const analyzer::TraceSummary& summary,
+                       const std::vector<analyzer::Recommendation>& recommendations) {
+  std::string device = summary.devices.empty() ? std::string("no device") : summary.devices.front().name;
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                     "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+                     "<title>ampscope report</title><style>";
+  html += kStyle;
+  html += "</style></head><body><main>";
+  html += fmt::format(R"(<h1>ampscope report</h1><div class="sub">{} · {} · iterations from {}</div>)",
+                      esc(summary.format_detail.empty() ? summary.format : summary.format_detail), esc(device),
+                      esc(summary.iterations.source.empty() ? std::string("(none found)") : summary.iterations.source));
+  html += cards(summary);
+  html += recommendationsSection(recommendations);
+  html += R"(<div class="grid2">)" + breakdownSection(summary.amdahl) + projectionSection(summary) + "</div><br>";
+  html += tensorCoreShareSection(summary);
+  html += shapeChecksSection(summary.shape_checks);
+  html += operatorsSection(summary);
+  html += devicesSection(summary);
+  html += "</main></body></html>\n";
+  return html;
+}
+
+trace::Status writeHtmlReport(const analyzer::TraceSummary& summary,
+                              const std::vector<analyzer::Recommendation>& recommendations,
+                              const std::filesystem::path& dir) {
+  return writeReportFile(dir, "report.html", htmlReport(summary, recommendations));
+}
+
+}  // namespace ampscope::reports

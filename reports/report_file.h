@@ -1,0 +1,22 @@
+#pragma once
+// Shared by the report writers: writing one file with an error that names it, and the few
+// number formats every human-readable report uses, so Markdown and HTML agree.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "trace/result.h"
+
+namespace ampscope::reports {
+
+// Writes text to dir/name, replacing it. The error names the path and the system's reason.
+trace::Status writeReportFile(const std::filesystem::path& dir, std::string_view name,
+                              std::string_view text);
+
+std::string formatDuration(std::int64_t ns);  // "812 ns", "41.2 us", "12.34 ms", "1.503 s"
+std::string formatPercent(double fraction);   // 0.1234 -> "12.3%"
+std::string formatSpeedup(double speedup);    // 1.5 -> "1.50x"
+
+}  // namespace ampscope::reports

@@ -1,0 +1,182 @@
+#include "reports/report_json.h"
+
+#include "reports/report_rows.h"
+
+namespace ampscope::reports {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json verdictFields(const analyzer::TensorCoreVerdict& verdict) {
+  return {{"tensor_cores", verdict.tensor_core},
+          {"precision", analyzer::precisionName(verdict.precision)},
+          {"rule", verdict.rule_id},
+          {"confidence", analyzer::confidenceName(verdict.confidence)}};
+}
+
+ordered_json groupsJson(const std::vector<analyzer::GroupTime>& groups) {
+  ordered_json out = ordered_json::array();
+  for (const analyzer::GroupTime& group : groups) {
+    ordered_json kernels = ordered_json::array();
+    for (const analyzer::KernelTime& kernel : group.top_kernels) {
+      ordered_json entry = {{"name", kernel.name}, {"calls", kernel.calls}, {"time_ns", kernel.time_ns}};
+      entry.update(verdictFields(kernel.verdict));
+      kernels.push_back(std::move(entry));
+    }
+    out.push_back({{"name", group.name},
+                   {"phase", group.phase},
+                   {"op_calls", group.op_calls},
+                   {"kernels", group.kernels},
+                   {"gpu_time_ns", group.gpu_time_ns},
+                   {"tensor_core_time_ns", group.tensor_core_time_ns},
+                   {"top_kernels", std::move(kernels)}});
+  }
+  return out;
+}
+
+template <typename Count>
+ordered_json mapJson(const std::map<std::string, Count>& values) {
+  ordered_json out = ordered_json::object();
+  for (const auto& [key, value] : values) out[key] = value;
+  return out;
+}
+
+ordered_json shapeChecksJson(const std::vector<analyzer::ShapeCheck>& checks) {
+  ordered_json out = ordered_json::array();
+  for (const analyzer::ShapeCheck& check : checks) {
+    ordered_json misaligned = ordered_json::array();
+    for (const analyzer::DimensionFinding& f : check.misaligned) {
+      misaligned.push_back({{"dimension", f.dimension}, {"value", f.value}, {"padded", f.padded}});
+    }
+    const analyzer::GemmDims& d = check.dims;
+    out.push_back({{"op", check.op},
+                   {"shapes", check.shapes},
+                   {"layer", check.layer},
+                   {"gemm", {{"m", d.m}, {"n", d.n}, {"k", d.k}, {"batch", d.batch}, {"convolution", d.convolution}}},
+                   {"calls", check.calls},
+                   {"gpu_time_ns", check.gpu_time_ns},
+                   {"tensor_core_time_ns", check.tensor_core_time_ns},
+                   {"precision", analyzer::precisionName(check.precision)},
+                   {"required_multiple", check.required_multiple},
+                   {"misaligned", std::move(misaligned)},
+                   {"smallest_kernel_alignment", check.smallest_kernel_alignment}});
+  }
+  return out;
+}
+
+ordered_json iterationsJson(const analyzer::TraceSummary& summary) {
+  const analyzer::IterationSummary& it = summary.iterations;
+  const std::vector<std::int64_t>& exposed = summary.data_pipeline.exposed_ns;
+  ordered_json steps = ordered_json::array();
+  for (std::size_t i = 0; i < it.iterations.size(); ++i) {
+    const analyzer::Iteration& step = it.iterations[i];
+    steps.push_back({{"number", step.number},
+                     {"start_ns", step.start_ns},
+                     {"duration_ns", step.durationNs()},
+                     {"warmup", step.warmup},
+                     {"data_exposed_ns", i < exposed.size() ? exposed[i] : 0}});
+  }
+  return {{"count", it.iterations.size()},         {"source", it.source},
+          {"warmup", it.warmup_count},             {"steady_mean_ns", it.steady_mean_ns},
+          {"steady_stddev_ns", it.steady_stddev_ns}, {"steady_min_ns", it.steady_min_ns},
+          {"steady_max_ns", it.steady_max_ns},     {"steps", std::move(steps)}};
+}
+
+ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
+  ordered_json parts = ordered_json::array();
+  for (const analyzer::StepPart& part : amdahl.parts) {
+    parts.push_back({{"name", part.name}, {"ns_per_step", part.ns_per_step}, {"fraction", part.fraction},
+                     {"speedup", part.speedup}});
+  }
+  return {{"device_row", amdahl.device.name}, {"projected_speedup", amdahl.projected_speedup},
+          {"ceiling", amdahl.ceiling},        {"parts", std::move(parts)},
+          {"note", amdahl.note}};
+}
+
+ordered_json layersJson(const analyzer::TraceSummary& summary) {
+  ordered_json out = ordered_json::array();
+  for (const LayerRow& row : layerRows(summary)) {
+    out.push_back({{"layer", row.layer}, {"op", row.op}, {"phase", row.phase}, {"calls", row.calls},
+                   {"gpu_time_ns", row.gpu_time_ns}, {"tensor_core_time_ns", row.tensor_core_time_ns},
+                   {"eligible", row.eligible}, {"precision", row.precision}, {"shapes", row.shapes},
+                   {"violations", row.violations}});
+  }
+  return out;
+}
+
+ordered_json kernelsJson(const analyzer::TraceSummary& summary) {
+  ordered_json out = ordered_json::array();
+  for (const KernelRow& row : kernelRows(summary)) {
+    ordered_json entry = {{"name", row.name}, {"calls", row.calls}, {"total_ns", row.total_ns}};
+    entry.update(verdictFields(row.verdict));
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace
+
+ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
+                                   const std::vector<analyzer::Recommendation>& recommendations) {
+  ordered_json devices = ordered_json::array();
+  for (const analyzer::DeviceSummary& device : summary.devices) {
+    devices.push_back({{"id", device.id}, {"name", device.name},
+                       {"compute_capability", device.compute_capability}, {"sm_count", device.sm_count},
+                       {"kernels", device.kernels}, {"kernel_time_ns", device.kernel_time_ns}});
+  }
+  const analyzer::CorrelationCounts& c = summary.correlation;
+  const trace::ImportStats& stats = summary.import_stats;
+  const analyzer::DataPipelineExposure& dp = summary.data_pipeline;
+  ordered_json doc;
+  doc["format"] = summary.format;
+  doc["format_detail"] = summary.format_detail;
+  doc["devices"] = std::move(devices);
+  doc["kernels"] = {{"count", c.kernels},
+                    {"linked_to_launch", c.kernels_linked_to_launch},
+                    {"attributed_to_op", c.kernels_attributed_to_op}};
+  doc["memory_ops"] = {{"count", c.memory_ops}, {"linked_to_launch", c.memory_ops_linked_to_launch}};
+  doc["launches"] = {{"count", c.launches}, {"inside_op", c.launches_in_op}};
+  doc["ranges"] = {{"count", summary.ranges},
+                   {"backward_linked_to_forward", c.backward_ranges_linked_to_forward}};
+  doc["threads"] = summary.threads;
+  doc["synchronizations"] = summary.synchronizations;
+  doc["gpu_kernel_time_ns"] = summary.gpu_kernel_time_ns;
+  doc["gpu_busy_ns"] = summary.gpu_busy_ns;
+  doc["memcpy_time_ns"] = summary.memcpy_time_ns;
+  doc["trace_span_ns"] = summary.trace_span_ns;
+  doc["tensor_cores"] = {{"time_ns", summary.tensor_cores.time_ns},
+                         {"fraction", summary.tensor_cores.fraction},
+                         {"by_precision", mapJson(summary.tensor_cores.by_precision)},
+                         {"rules_version", summary.tensor_cores.rules_version}};
+  doc["shape_checks"] = shapeChecksJson(summary.shape_checks);
+  doc["iterations"] = iterationsJson(summary);
+  doc["data_pipeline"] = {{"exposed_ns_per_iteration", dp.exposed_ns_per_iteration},
+                          {"exposed_fraction", dp.exposed_fraction},
+                          {"loader_ns_per_iteration", dp.loader_ns_per_iteration},
+                          {"pageable_h2d_ns_per_iteration", dp.pageable_h2d_ns_per_iteration},
+                          {"pageable_h2d_copies", dp.pageable_h2d_copies},
+                          {"speedup_if_hidden", dp.speedup_if_hidden}};
+  doc["amdahl"] = amdahlJson(summary.amdahl);
+  doc["top_operators"] = groupsJson(summary.top_operators);
+  doc["top_layers"] = groupsJson(summary.top_layers);
+  doc["import_stats"] = {{"events_read", stats.events_read},
+                         {"events_imported", stats.events_imported},
+                         {"gpu_records_without_launch", stats.gpu_records_without_launch},
+                         {"dropped_by_collector", stats.dropped_by_collector},
+                         {"skipped", mapJson(stats.skipped)},
+                         {"not_understood", mapJson(stats.not_understood)}};
+  // The keys below are the report's additions to the analyze document.
+  doc["layers"] = layersJson(summary);
+  doc["kernels_by_name"] = kernelsJson(summary);
+  ordered_json recs = ordered_json::array();
+  for (const analyzer::Recommendation& r : recommendations) {
+    recs.push_back({{"rule", r.rule}, {"severity", analyzer::severityName(r.severity)}, {"target", r.target},
+                    {"evidence", r.evidence}, {"action", r.action},
+                    {"estimated_gain_ns", r.estimated_gain_ns}, {"estimated_gain_pct", r.estimated_gain_pct}});
+  }
+  doc["recommendations"] = std::move(recs);
+  return doc;
+}
+
+}  // namespace ampscope::reports

@@ -1,0 +1,50 @@
+#include "reports/report_writer.h"
+
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "reports/csv_reports.h"
+#include "reports/html_report.h"
+#include "reports/markdown_report.h"
+#include "reports/report_file.h"
+#include "reports/report_json.h"
+
+namespace ampscope::reports {
+
+trace::Status writeJsonReport(const analyzer::TraceSummary& summary,
+                              const std::vector<analyzer::Recommendation>& recommendations,
+                              const std::filesystem::path& dir) {
+  // Non-finite numbers (an unbounded ceiling) become null rather than invalid JSON.
+  return writeReportFile(dir, "report.json", summaryToJsonDocument(summary, recommendations).dump(2) + "\n");
+}
+
+trace::Status writeReport(const analyzer::TraceSummary& summary,
+                          const std::vector<analyzer::Recommendation>& recommendations,
+                          const std::filesystem::path& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return trace::Error{fmt::format("{}: cannot create the report directory: {}", dir.string(), error.message())};
+  }
+  if (!std::filesystem::is_directory(dir, error)) {
+    return trace::Error{fmt::format("{}: exists and is not a directory; expected a directory for the report",
+                                    dir.string())};
+  }
+  // One at a time so the first failure stops the rest (a full disk fails every file alike).
+  using Write = trace::Status (*)(const analyzer::TraceSummary&, const std::vector<analyzer::Recommendation>&,
+                                  const std::filesystem::path&);
+  const Write writes[] = {
+      [](const auto&, const auto& r, const auto& d) { return writeRecommendationsCsv(r, d); },
+      [](const auto& s, const auto&, const auto& d) { return writeLayersCsv(s, d); },
+      [](const auto& s, const auto&, const auto& d) { return writeKernelsCsv(s, d); },
+      [](const auto& s, const auto&, const auto& d) { return writeIterationsCsv(s, d); },
+      &writeJsonReport, &writeMarkdownReport, &writeHtmlReport};
+  for (const Write write : writes) {
+    trace::Status status = write(summary, recommendations, dir);
+    if (!status.ok()) return status;
+  }
+  return {};
+}
+
+}  // namespace ampscope::reports

@@ -1,0 +1,25 @@
+#pragma once
+// `ampscope report`: every report file for one analysed trace, written into one directory.
+
+#include <filesystem>
+#include <vector>
+
+#include "analyzer/recommendations.h"
+#include "analyzer/trace_summary.h"
+#include "trace/result.h"
+
+namespace ampscope::reports {
+
+// Creates dir (and its parents) and writes recommendations.csv, layers.csv, kernels.csv,
+// iterations.csv, report.json, report.md and report.html into it, replacing older ones. Stops
+// at the first failure; the error names the file.
+trace::Status writeReport(const analyzer::TraceSummary& summary,
+                          const std::vector<analyzer::Recommendation>& recommendations,
+                          const std::filesystem::path& dir);
+
+// report.json alone (the document of summaryToJsonDocument, indented by 2).
+trace::Status writeJsonReport(const analyzer::TraceSummary& summary,
+                              const std::vector<analyzer::Recommendation>& recommendations,
+                              const std::filesystem::path& dir);
+
+}  // namespace ampscope::reports
