@@ -29,6 +29,9 @@ class Recommender {
     recommendInputPipeline();
     recommendPinnedCopies();
     recommendLaunchBound();
+    recommendSynchronousCalls();
+    recommendLargerBatch();
+    recommendLossScaling();
     std::stable_sort(out_.begin(), out_.end(), [](const Recommendation& a, const Recommendation& b) {
       return a.estimated_gain_ns > b.estimated_gain_ns;
     });
@@ -196,6 +199,50 @@ class Recommender {
         "Cut launch overhead: torch.compile(model) to fuse small kernels, CUDA graphs "
         "(torch.cuda.graphs or mode=\"reduce-overhead\"), or a larger batch per step",
         launch_gaps / 2);
+  }
+
+  void recommendSynchronousCalls() {
+    const HostStalls& h = s_.host_stalls;
+    if (step_ns_ <= 0 || h.sync_ns_per_iteration < step_ns_ / 50) return;
+    // A blocked host stops queueing work; removing the stall lets launches run ahead.
+    add("synchronous-calls", "host",
+        fmt::format("{:.1f} synchronising CUDA calls per step (cudaMemcpy, cudaDeviceSynchronize, "
+                    "cudaStreamSynchronize, ...) block the host {} per step", h.sync_calls_per_iteration,
+                    ms(h.sync_ns_per_iteration)),
+        "Avoid host synchronisation inside the step: no .item(), .cpu(), print(tensor) or torch.cuda.synchronize() "
+        "per step; copy with non_blocking=True from pinned memory; log metrics every N steps",
+        h.sync_ns_per_iteration / 2);
+  }
+
+  void recommendLargerBatch() {
+    const HostStalls& h = s_.host_stalls;
+    const StepPart* idle = part("GPU idle: host, data loading, launch gaps");
+    if (h.matrix_kernels == 0 || h.matrix_blocks_per_sm >= 1.0 || !idle || idle->fraction < 0.2) return;
+    add("batch-too-small", "model",
+        fmt::format("matrix kernels launch {:.2f} thread blocks per SM on average (under one wave) and the GPU "
+                    "idles {:.0f}% of the step", h.matrix_blocks_per_sm, 100.0 * idle->fraction),
+        "Raise the batch size (scale the learning rate with it) until the matrix kernels fill the GPU; with AMP "
+        "the memory saved often allows twice the batch",
+        0);
+  }
+
+  void recommendLossScaling() {
+    const HostStalls& h = s_.host_stalls;
+    if (h.counted_steps > 0 && h.skipped_steps * 20 > h.counted_steps) {
+      add("loss-scale-overflows", "loss scaler",
+          fmt::format("{} of {} steps were skipped for Inf/NaN gradients", h.skipped_steps, h.counted_steps),
+          "Lower the initial loss scale or raise the growth interval; look for layers whose activations "
+          "overflow FP16 (or switch to BF16, which needs no loss scaling)",
+          0);
+    }
+    if (h.loss_scale_samples > 0 && h.loss_scale_last <= 1.0) {
+      add("loss-scale-at-floor", "loss scaler",
+          fmt::format("the loss scale fell to {} (minimum {}): gradients overflow even unscaled",
+                      h.loss_scale_last, h.loss_scale_min),
+          "Find the operation that overflows FP16 (autocast should keep it in FP32), clip gradients after "
+          "unscaling, or train in BF16",
+          0);
+    }
   }
 
   const TraceSummary& s_;

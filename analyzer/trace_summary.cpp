@@ -194,6 +194,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.iterations = findIterations(trace);
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
   summary.amdahl = projectAmp(trace, summary.iterations);
+  summary.host_stalls = measureHostStalls(trace, summary.iterations);
   return summary;
 }
 

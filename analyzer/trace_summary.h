@@ -10,6 +10,7 @@
 #include "analyzer/amdahl.h"
 #include "analyzer/correlator.h"
 #include "analyzer/data_pipeline.h"
+#include "analyzer/host_stalls.h"
 #include "analyzer/iterations.h"
 #include "analyzer/shape_checks.h"
 #include "analyzer/tensor_core_rules.h"
@@ -73,6 +74,7 @@ struct TraceSummary {
   IterationSummary iterations;
   DataPipelineExposure data_pipeline;
   AmdahlProjection amdahl;
+  HostStalls host_stalls;
   trace::ImportStats import_stats;
 };
 

@@ -69,6 +69,48 @@ TEST(RecommendationsTest, A100Tf32ModelGetsHalfPrecisionAndPaddingAdvice) {
   EXPECT_GT(pad->estimated_gain_ns, 0);
 }
 
+TraceSummary stalledSummary() {
+  TraceSummary s;
+  s.iterations.iterations = {{0, 0, 100'000'000, false}, {1, 100'000'000, 200'000'000, false}};
+  s.iterations.steady_mean_ns = 100'000'000;
+  s.amdahl.parts = {{"GPU idle: host, data loading, launch gaps", 40'000'000, 0.4, 1.0}};
+  s.host_stalls.sync_ns_per_iteration = 10'000'000;
+  s.host_stalls.sync_calls_per_iteration = 3;
+  s.host_stalls.matrix_kernels = 100;
+  s.host_stalls.matrix_blocks_per_sm = 0.4;
+  return s;
+}
+
+TEST(RecommendationsTest, BlockingCallsAndSmallMatrixKernelsAreReported) {
+  const std::vector<Recommendation> all = recommend(stalledSummary());
+  const Recommendation* sync = find(all, "synchronous-calls");
+  ASSERT_NE(sync, nullptr);
+  EXPECT_EQ(sync->estimated_gain_ns, 5'000'000);
+  EXPECT_NE(sync->evidence.find("10.000 ms"), std::string::npos);
+  const Recommendation* batch = find(all, "batch-too-small");
+  ASSERT_NE(batch, nullptr);
+  EXPECT_NE(batch->evidence.find("0.40 thread blocks per SM"), std::string::npos);
+}
+
+TEST(RecommendationsTest, LossScaleTroubleIsReportedFromTheTrainersCounters) {
+  TraceSummary s = stalledSummary();
+  s.host_stalls.counted_steps = 100;
+  s.host_stalls.skipped_steps = 12;
+  s.host_stalls.loss_scale_samples = 100;
+  s.host_stalls.loss_scale_min = 1.0;
+  s.host_stalls.loss_scale_last = 1.0;
+  const std::vector<Recommendation> all = recommend(s);
+  const Recommendation* overflows = find(all, "loss-scale-overflows");
+  ASSERT_NE(overflows, nullptr);
+  EXPECT_NE(overflows->evidence.find("12 of 100 steps"), std::string::npos);
+  EXPECT_NE(find(all, "loss-scale-at-floor"), nullptr);
+  s.host_stalls.skipped_steps = 2;  // a few skips while the scale finds its level are healthy
+  s.host_stalls.loss_scale_last = 32768;
+  const std::vector<Recommendation> healthy = recommend(s);
+  EXPECT_EQ(find(healthy, "loss-scale-overflows"), nullptr);
+  EXPECT_EQ(find(healthy, "loss-scale-at-floor"), nullptr);
+}
+
 TEST(RecommendationsTest, EmptySummaryRecommendsNothing) {
   EXPECT_TRUE(recommend(TraceSummary{}).empty());
 }

@@ -1,0 +1,83 @@
+#include "analyzer/host_stalls.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include "analyzer/gemm_shapes.h"
+
+namespace ampscope::analyzer {
+
+namespace {
+
+// Runtime calls that block the calling thread until the GPU catches up.
+bool isSynchronizingCall(std::string_view name) {
+  static constexpr std::array<std::string_view, 7> kNames = {
+      "cudaMemcpy", "cudaMemcpy2D", "cudaMemset", "cudaDeviceSynchronize", "cudaStreamSynchronize",
+      "cudaEventSynchronize", "cudaThreadSynchronize"};
+  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+bool inSteadyIteration(const IterationSummary& summary, std::int64_t time_ns) {
+  for (const Iteration& it : summary.iterations) {
+    if (!it.warmup && time_ns >= it.start_ns && time_ns < it.end_ns) return true;
+  }
+  return false;
+}
+
+bool launchedByEligibleOp(const trace::Trace& trace, trace::Index op_range) {
+  for (trace::Index r = op_range; r != trace::kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
+    const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
+    if (isTensorCoreEligibleOp(trace.str(range.op != trace::StringTable::kEmpty ? range.op : range.name))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& iterations) {
+  HostStalls out;
+  const std::size_t steady = iterations.steadyCount();
+  if (steady > 0) {
+    std::int64_t sync_ns = 0;
+    std::uint64_t sync_calls = 0;
+    for (const trace::LaunchCall& call : trace.launches) {
+      if (!isSynchronizingCall(trace.str(call.name)) || !inSteadyIteration(iterations, call.start_ns)) continue;
+      sync_ns += call.end_ns - call.start_ns;
+      ++sync_calls;
+    }
+    out.sync_ns_per_iteration = sync_ns / static_cast<std::int64_t>(steady);
+    out.sync_calls_per_iteration = static_cast<double>(sync_calls) / static_cast<double>(steady);
+  }
+
+  std::unordered_map<std::uint32_t, std::int32_t> sm_count;
+  for (const trace::Device& d : trace.devices) sm_count[d.id] = d.sm_count;
+  std::unordered_map<trace::Index, bool> eligible;
+  double blocks_per_sm = 0;
+  for (const trace::Kernel& kernel : trace.kernels) {
+    if (kernel.op_range == trace::kNone) continue;
+    auto [cached, fresh] = eligible.try_emplace(kernel.op_range, false);
+    if (fresh) cached->second = launchedByEligibleOp(trace, kernel.op_range);
+    const auto sms = sm_count.find(kernel.device);
+    if (!cached->second || sms == sm_count.end() || sms->second <= 0) continue;
+    const double blocks = static_cast<double>(kernel.grid[0]) * kernel.grid[1] * kernel.grid[2];
+    blocks_per_sm += blocks / sms->second;
+    ++out.matrix_kernels;
+  }
+  if (out.matrix_kernels > 0) out.matrix_blocks_per_sm = blocks_per_sm / static_cast<double>(out.matrix_kernels);
+
+  for (const trace::Counter& counter : trace.counters) {
+    const std::string_view name = trace.str(counter.name);
+    if (name == "loss_scale") {
+      out.loss_scale_min = out.loss_scale_samples == 0 ? counter.value : std::min(out.loss_scale_min, counter.value);
+      out.loss_scale_last = counter.value;
+      ++out.loss_scale_samples;
+    } else if (name == "skipped_step") {
+      ++out.counted_steps;
+      if (counter.value != 0.0) ++out.skipped_steps;
+    }
+  }
+  return out;
+}
+
+}  // namespace ampscope::analyzer

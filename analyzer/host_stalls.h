@@ -1,0 +1,31 @@
+#pragma once
+// Signs that the host or the batch holds the GPU back: host threads blocked in synchronising CUDA
+// calls (cudaMemcpy, cudaDeviceSynchronize, cudaStreamSynchronize, ...), matrix kernels too small
+// to fill the GPU, and the loss scaler's health where the trace records it (ampscope's trainer).
+
+#include <cstdint>
+
+#include "analyzer/iterations.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+struct HostStalls {
+  // Means over steady iterations.
+  std::int64_t sync_ns_per_iteration = 0;      // host time inside synchronising API calls
+  double sync_calls_per_iteration = 0.0;
+  // Matrix kernels (launched by Tensor-Core-eligible ops): mean thread blocks per kernel against
+  // the device's SM count; below one wave the GPU is partly idle whatever the precision.
+  double matrix_blocks_per_sm = 0.0;
+  std::uint64_t matrix_kernels = 0;
+  // Loss scaling, from counters named "loss_scale" and "skipped_step" (0/1 per step).
+  std::uint64_t loss_scale_samples = 0;
+  double loss_scale_min = 0.0;
+  double loss_scale_last = 0.0;
+  std::uint64_t skipped_steps = 0;
+  std::uint64_t counted_steps = 0;
+};
+
+HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& iterations);
+
+}  // namespace ampscope::analyzer
