@@ -12,6 +12,33 @@ std::int64_t perStep(std::int64_t total_ns, const TraceSummary& summary) {
   return steps == 0 ? total_ns : total_ns / static_cast<std::int64_t>(steps);
 }
 
+// Matches groups (operators or layers) by name and compares their GPU time per step.
+std::vector<OperatorComparison> compareGroups(const std::vector<GroupTime>& in_a, const TraceSummary& a,
+                                              const std::vector<GroupTime>& in_b, const TraceSummary& b) {
+  std::map<std::string, OperatorComparison> by_name;
+  for (const GroupTime& group : in_a) {
+    OperatorComparison& c = by_name[group.name];
+    c.name = group.name;
+    c.a_ns_per_step = perStep(group.gpu_time_ns, a);
+  }
+  for (const GroupTime& group : in_b) {
+    OperatorComparison& c = by_name[group.name];
+    c.name = group.name;
+    c.b_ns_per_step = perStep(group.gpu_time_ns, b);
+  }
+  std::vector<OperatorComparison> out;
+  for (auto& [name, c] : by_name) {
+    if (c.b_ns_per_step > 0) {
+      c.speedup = static_cast<double>(c.a_ns_per_step) / static_cast<double>(c.b_ns_per_step);
+    }
+    out.push_back(c);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    return x.a_ns_per_step != y.a_ns_per_step ? x.a_ns_per_step > y.a_ns_per_step : x.name < y.name;
+  });
+  return out;
+}
+
 }  // namespace
 
 RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
@@ -27,26 +54,8 @@ RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
     out.a_projections.push_back({"AMP ceiling (infinitely fast math)", a.amdahl.ceiling});
   }
 
-  std::map<std::string, OperatorComparison> by_name;
-  for (const GroupTime& op : a.top_operators) {
-    OperatorComparison& c = by_name[op.name];
-    c.name = op.name;
-    c.a_ns_per_step = perStep(op.gpu_time_ns, a);
-  }
-  for (const GroupTime& op : b.top_operators) {
-    OperatorComparison& c = by_name[op.name];
-    c.name = op.name;
-    c.b_ns_per_step = perStep(op.gpu_time_ns, b);
-  }
-  for (auto& [name, c] : by_name) {
-    if (c.b_ns_per_step > 0) {
-      c.speedup = static_cast<double>(c.a_ns_per_step) / static_cast<double>(c.b_ns_per_step);
-    }
-    out.operators.push_back(c);
-  }
-  std::sort(out.operators.begin(), out.operators.end(), [](const auto& x, const auto& y) {
-    return x.a_ns_per_step != y.a_ns_per_step ? x.a_ns_per_step > y.a_ns_per_step : x.name < y.name;
-  });
+  out.operators = compareGroups(a.top_operators, a, b.top_operators, b);
+  out.layers = compareGroups(a.top_layers, a, b.top_layers, b);
   return out;
 }
 

@@ -28,6 +28,7 @@ struct RunComparison {
   double measured_speedup = 0.0;  // a / b; 0 when either run has no steps
   std::vector<Projection> a_projections;  // what run A's analysis predicted
   std::vector<OperatorComparison> operators;  // by A's GPU time, largest first
+  std::vector<OperatorComparison> layers;     // the same per layer, where the traces name layers
 };
 
 // Expects summaries made with a large enough top_n for the operators to match by name.

@@ -19,6 +19,16 @@ constexpr std::size_t kOperatorsShown = 15;
 
 std::string speedupText(double speedup) { return speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-"; }
 
+void appendComparisons(std::string& out, const char* what, const std::vector<analyzer::OperatorComparison>& rows) {
+  if (rows.empty()) return;
+  out += fmt::format("\n{:>12} {:>12} {:>8}  {}\n", "A GPU/step", "B GPU/step", "speedup", what);
+  for (std::size_t i = 0; i < rows.size() && i < kOperatorsShown; ++i) {
+    const analyzer::OperatorComparison& row = rows[i];
+    out += fmt::format("{:>12} {:>12} {:>8}  {}\n", formatDuration(row.a_ns_per_step),
+                       formatDuration(row.b_ns_per_step), speedupText(row.speedup), row.name.substr(0, 90));
+  }
+}
+
 std::string toText(const analyzer::RunComparison& c, const DiffOptions& options) {
   std::string out;
   out += fmt::format("A  {}\nB  {}\n\n", options.baseline_path, options.candidate_path);
@@ -27,12 +37,8 @@ std::string toText(const analyzer::RunComparison& c, const DiffOptions& options)
   for (const analyzer::Projection& p : c.a_projections) {
     out += fmt::format("A predicted   {:<28} {}\n", p.what, speedupText(p.speedup));
   }
-  out += fmt::format("\n{:>12} {:>12} {:>8}  {}\n", "A GPU/step", "B GPU/step", "speedup", "operator");
-  for (std::size_t i = 0; i < c.operators.size() && i < kOperatorsShown; ++i) {
-    const analyzer::OperatorComparison& op = c.operators[i];
-    out += fmt::format("{:>12} {:>12} {:>8}  {}\n", formatDuration(op.a_ns_per_step),
-                       formatDuration(op.b_ns_per_step), speedupText(op.speedup), op.name.substr(0, 90));
-  }
+  appendComparisons(out, "operator", c.operators);
+  appendComparisons(out, "layer", c.layers);
   return out;
 }
 
@@ -44,12 +50,16 @@ std::string toJson(const analyzer::RunComparison& c) {
   nlohmann::ordered_json projections = nlohmann::ordered_json::array();
   for (const auto& p : c.a_projections) projections.push_back({{"what", p.what}, {"speedup", p.speedup}});
   doc["a_projections"] = projections;
-  nlohmann::ordered_json operators = nlohmann::ordered_json::array();
-  for (const auto& op : c.operators) {
-    operators.push_back({{"name", op.name}, {"a_ns_per_step", op.a_ns_per_step},
-                         {"b_ns_per_step", op.b_ns_per_step}, {"speedup", op.speedup}});
-  }
-  doc["operators"] = operators;
+  const auto rowsToJson = [](const std::vector<analyzer::OperatorComparison>& rows) {
+    nlohmann::ordered_json array = nlohmann::ordered_json::array();
+    for (const auto& row : rows) {
+      array.push_back({{"name", row.name}, {"a_ns_per_step", row.a_ns_per_step},
+                       {"b_ns_per_step", row.b_ns_per_step}, {"speedup", row.speedup}});
+    }
+    return array;
+  };
+  doc["operators"] = rowsToJson(c.operators);
+  doc["layers"] = rowsToJson(c.layers);
   return doc.dump(2) + "\n";
 }
 
