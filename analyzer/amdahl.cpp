@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/shape_checks.h"
 #include "analyzer/gpu_activity.h"
 #include "analyzer/tensor_core_rules.h"
 
@@ -11,21 +12,6 @@ namespace ampscope::analyzer {
 namespace {
 
 enum class Part { kTensorCoreHalf, kEligibleFp32, kEligibleTf32, kMemoryBound, kOther };
-
-bool inSteadyIteration(const std::vector<Iteration>& iterations, std::int64_t time_ns) {
-  for (const Iteration& it : iterations) {
-    if (!it.warmup && time_ns >= it.start_ns && time_ns < it.end_ns) return true;
-  }
-  return false;
-}
-
-bool launchedByEligibleOp(const trace::Trace& trace, trace::Index op_range) {
-  for (trace::Index r = op_range; r != trace::kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
-    const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
-    if (isTensorCoreEligibleOp(trace.str(range.op != trace::StringTable::kEmpty ? range.op : range.name))) return true;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -53,12 +39,12 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     const std::int64_t asked = kernel.launch == trace::kNone
                                    ? kernel.start_ns
                                    : trace.launches[static_cast<std::size_t>(kernel.launch)].start_ns;
-    if (!inSteadyIteration(iterations.iterations, asked)) continue;
+    if (!iterations.inSteadyIteration(asked)) continue;
     auto [cached, fresh] = verdicts.try_emplace(kernel.name);
     if (fresh) cached->second = rules.classify(trace.str(kernel.name));
     const TensorCoreVerdict& v = cached->second;
     auto [is_eligible, new_op] = eligible.try_emplace(kernel.op_range, false);
-    if (new_op && kernel.op_range != trace::kNone) is_eligible->second = launchedByEligibleOp(trace, kernel.op_range);
+    if (new_op && kernel.op_range != trace::kNone) is_eligible->second = enclosingEligibleOp(trace, kernel.op_range, false) != trace::kNone;
     const std::int64_t d = kernel.end_ns - kernel.start_ns;
     const bool half = v.precision == MathPrecision::kFp16 || v.precision == MathPrecision::kBf16 ||
                       v.precision == MathPrecision::kFp8 || v.precision == MathPrecision::kFp4;
@@ -70,7 +56,7 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     else time[static_cast<int>(Part::kMemoryBound)] += d;
   }
   for (const trace::MemoryOp& op : trace.memory_ops) {
-    if (inSteadyIteration(iterations.iterations, op.start_ns)) time[static_cast<int>(Part::kOther)] += op.end_ns - op.start_ns;
+    if (iterations.inSteadyIteration(op.start_ns)) time[static_cast<int>(Part::kOther)] += op.end_ns - op.start_ns;
   }
   // Kernel times add up over concurrent streams; scale the parts to the GPU's busy time so that
   // they and the idle time add up to the step.

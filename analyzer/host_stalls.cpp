@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/shape_checks.h"
 
 namespace ampscope::analyzer {
 
@@ -18,21 +19,6 @@ bool isSynchronizingCall(std::string_view name) {
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
-bool inSteadyIteration(const IterationSummary& summary, std::int64_t time_ns) {
-  for (const Iteration& it : summary.iterations) {
-    if (!it.warmup && time_ns >= it.start_ns && time_ns < it.end_ns) return true;
-  }
-  return false;
-}
-
-bool launchedByEligibleOp(const trace::Trace& trace, trace::Index op_range) {
-  for (trace::Index r = op_range; r != trace::kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
-    const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
-    if (isTensorCoreEligibleOp(trace.str(range.op != trace::StringTable::kEmpty ? range.op : range.name))) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& iterations) {
@@ -42,7 +28,7 @@ HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& 
     std::int64_t sync_ns = 0;
     std::uint64_t sync_calls = 0;
     for (const trace::LaunchCall& call : trace.launches) {
-      if (!isSynchronizingCall(trace.str(call.name)) || !inSteadyIteration(iterations, call.start_ns)) continue;
+      if (!isSynchronizingCall(trace.str(call.name)) || !iterations.inSteadyIteration(call.start_ns)) continue;
       sync_ns += call.end_ns - call.start_ns;
       ++sync_calls;
     }
@@ -57,7 +43,7 @@ HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& 
   for (const trace::Kernel& kernel : trace.kernels) {
     if (kernel.op_range == trace::kNone) continue;
     auto [cached, fresh] = eligible.try_emplace(kernel.op_range, false);
-    if (fresh) cached->second = launchedByEligibleOp(trace, kernel.op_range);
+    if (fresh) cached->second = enclosingEligibleOp(trace, kernel.op_range, false) != trace::kNone;
     const auto sms = sm_count.find(kernel.device);
     if (!cached->second || sms == sm_count.end() || sms->second <= 0) continue;
     const double blocks = static_cast<double>(kernel.grid[0]) * kernel.grid[1] * kernel.grid[2];

@@ -115,6 +115,13 @@ void computeSteadyStatistics(IterationSummary& summary) {
 
 }  // namespace
 
+bool IterationSummary::inSteadyIteration(std::int64_t time_ns) const {
+  for (const Iteration& it : iterations) {
+    if (!it.warmup && time_ns >= it.start_ns && time_ns < it.end_ns) return true;
+  }
+  return false;
+}
+
 IterationSummary findIterations(const trace::Trace& trace) {
   IterationSummary summary;
   summary.iterations = fromStepRanges(trace);

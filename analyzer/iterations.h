@@ -29,6 +29,8 @@ struct IterationSummary {
   std::int64_t steady_max_ns = 0;
 
   std::size_t steadyCount() const { return iterations.size() - warmup_count; }
+  // True when time_ns falls inside a steady (non-warm-up) iteration.
+  bool inSteadyIteration(std::int64_t time_ns) const;
 };
 
 // Expects a correlated trace (phases known).

@@ -11,16 +11,6 @@ namespace {
 using trace::Index;
 using trace::kNone;
 
-// The innermost range at or above op_range that is an eligible op with recorded shapes.
-Index eligibleOpOf(const trace::Trace& trace, Index op_range) {
-  for (Index r = op_range; r != kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
-    const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
-    const std::string_view name = range.op != trace::StringTable::kEmpty ? trace.str(range.op) : trace.str(range.name);
-    if (range.shapes != trace::StringTable::kEmpty && isTensorCoreEligibleOp(name)) return r;
-  }
-  return kNone;
-}
-
 struct Accumulated {
   ShapeCheck check;
   std::map<MathPrecision, std::int64_t> matrix_time_by_precision;
@@ -29,6 +19,16 @@ struct Accumulated {
 };
 
 }  // namespace
+
+Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_shapes) {
+  for (Index r = op_range; r != kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
+    const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
+    if (with_shapes && range.shapes == trace::StringTable::kEmpty) continue;
+    const std::string_view name = range.op != trace::StringTable::kEmpty ? trace.str(range.op) : trace.str(range.name);
+    if (isTensorCoreEligibleOp(name)) return r;
+  }
+  return kNone;
+}
 
 std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
   const TensorCoreRules& rules = TensorCoreRules::builtin();
@@ -39,7 +39,7 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
   for (const trace::Kernel& kernel : trace.kernels) {
     if (kernel.op_range == kNone) continue;
     auto [memo, fresh] = eligible_of.try_emplace(kernel.op_range, kNone);
-    if (fresh) memo->second = eligibleOpOf(trace, kernel.op_range);
+    if (fresh) memo->second = enclosingEligibleOp(trace, kernel.op_range, true);
     if (memo->second == kNone) continue;
     const trace::Range& op = trace.ranges[static_cast<std::size_t>(memo->second)];
     auto [cached, new_name] = verdicts.try_emplace(kernel.name);

@@ -26,6 +26,10 @@ struct ShapeCheck {
   int smallest_kernel_alignment = 0;  // smallest "_alignN" among its kernels; 0 when none says
 };
 
+// The innermost range at or above op_range that is a Tensor-Core-eligible op (and, when
+// with_shapes, has recorded input shapes); kNone when there is none.
+trace::Index enclosingEligibleOp(const trace::Trace& trace, trace::Index op_range, bool with_shapes);
+
 // Eligible ops with recorded shapes that launched kernels, by GPU time (largest first).
 std::vector<ShapeCheck> checkShapes(const trace::Trace& trace);
 
