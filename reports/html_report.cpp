@@ -131,9 +131,10 @@ std::string tensorCoreShareSection(const analyzer::TraceSummary& s) {
   std::vector<ChartBar> bars;
   for (const LayerRow& row : rows) {
     const double share = ratio(row.tensor_core_time_ns, row.gpu_time_ns);
-    // Eligible work off Tensor Cores is the finding, so it is drawn in the warning colour.
-    const char* color = share > 0.5 ? "#59a14f" : (row.eligible == "yes" ? "#e15759" : "#bab0ac");
-    const bool eligible_off = share <= 0.5 && row.eligible == "yes";
+    // Eligible work entirely off Tensor Cores is the finding, so it is drawn in the warning colour;
+    // a layer partly on them (attention: GEMMs on Tensor Cores, softmax not) is drawn amber.
+    const char* color = share > 0.5 ? "#59a14f" : share > 0.0 ? "#f28e2b" : (row.eligible == "yes" ? "#e15759" : "#bab0ac");
+    const bool eligible_off = share == 0.0 && row.eligible == "yes";
     bars.push_back({row.layer.empty() ? row.op : row.layer, share,
                     fmt::format("{} of {}{}", formatPercent(share), formatDuration(row.gpu_time_ns),
                                 eligible_off ? " · eligible" : ""),
@@ -141,7 +142,8 @@ std::string tensorCoreShareSection(const analyzer::TraceSummary& s) {
   }
   const char* what = s.top_layers.empty() ? "operator" : "layer";
   return fmt::format("<section><h2>Tensor Core share per {}</h2>{}<p class=\"note\">Green: mostly on Tensor "
-                     "Cores; red: eligible but not; grey: not known to be eligible.</p></section>",
+                     "Cores; amber: partly (the rest is other work such as softmax or normalisation); red: "
+                     "eligible but none on Tensor Cores; grey: not known to be eligible.</p></section>",
                      what, horizontalBarChart(bars, 1.0));
 }
 

@@ -158,6 +158,16 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                           {"pageable_h2d_copies", dp.pageable_h2d_copies},
                           {"speedup_if_hidden", dp.speedup_if_hidden}};
   doc["amdahl"] = amdahlJson(summary.amdahl);
+  const analyzer::HostStalls& host = summary.host_stalls;
+  doc["host_stalls"] = {{"sync_ns_per_iteration", host.sync_ns_per_iteration},
+                        {"sync_calls_per_iteration", host.sync_calls_per_iteration},
+                        {"matrix_kernels", host.matrix_kernels},
+                        {"matrix_blocks_per_sm", host.matrix_blocks_per_sm},
+                        {"loss_scale_samples", host.loss_scale_samples},
+                        {"loss_scale_min", host.loss_scale_min},
+                        {"loss_scale_last", host.loss_scale_last},
+                        {"skipped_steps", host.skipped_steps},
+                        {"counted_steps", host.counted_steps}};
   doc["top_operators"] = groupsJson(summary.top_operators);
   doc["top_layers"] = groupsJson(summary.top_layers);
   doc["import_stats"] = {{"events_read", stats.events_read},
