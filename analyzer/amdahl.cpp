@@ -25,7 +25,7 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     out.note = "no peak-rate row for this trace's device (compute capability unknown or not in the table)";
     return out;
   }
-  if (iterations.steadyCount() == 0) {
+  if (iterations.steadyCount() == 0 || iterations.steady_mean_ns <= 0) {
     out.note = "no steady iterations to project";
     return out;
   }

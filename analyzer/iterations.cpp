@@ -29,7 +29,8 @@ bool isHostRange(const Range& range) { return range.kind != RangeKind::kGpuAnnot
 std::vector<Iteration> fromStepRanges(const trace::Trace& trace) {
   std::vector<Iteration> out;
   for (const Range& range : trace.ranges) {
-    if (range.phase != Phase::kStep || !isHostRange(range)) continue;
+    // A mark named like a step (no duration) is not a step.
+    if (range.phase != Phase::kStep || !isHostRange(range) || range.end_ns <= range.start_ns) continue;
     out.push_back({stepNumber(trace.str(range.name)), range.start_ns, range.end_ns, false});
   }
   return out;

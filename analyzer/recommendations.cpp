@@ -68,7 +68,7 @@ class Recommender {
 
   void recommendAmp() {
     const StepPart* fp32 = part("eligible math in FP32 on CUDA cores");
-    if (!fp32 || fp32->fraction < 0.02) return;
+    if (!fp32 || !(fp32->fraction >= 0.02)) return;
     const double projected = s_.amdahl.projected_speedup;
     const auto gain = static_cast<std::int64_t>(static_cast<double>(step_ns_) * (1.0 - 1.0 / projected));
     add("enable-amp", "model",

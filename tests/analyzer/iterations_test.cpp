@@ -67,6 +67,13 @@ TEST(IterationsTest, WithoutStepRangesTheOptimizerStepGivesThePeriod) {
   EXPECT_EQ(summary.iterations[2].durationNs(), 250);
 }
 
+TEST(IterationsTest, ZeroLengthStepMarksAreNotIterations) {
+  const trace::Trace trace = stepsTrace({{100, 100}, {200, 200}}, "step ");
+  const IterationSummary summary = findIterations(trace);
+  EXPECT_TRUE(summary.iterations.empty());
+  EXPECT_EQ(summary.steady_mean_ns, 0);
+}
+
 TEST(IterationsTest, NoStepsAndNothingRepeatingSaysSo) {
   trace::Trace trace;
   const IterationSummary summary = findIterations(trace);
