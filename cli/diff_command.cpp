@@ -8,6 +8,7 @@
 #include "analyzer/run_comparison.h"
 #include "cli/analyze_command.h"
 #include "cli/summary_text.h"
+#include "reports/report_json.h"
 
 namespace ampscope::cli {
 
@@ -60,7 +61,7 @@ std::string toJson(const analyzer::RunComparison& c) {
   };
   doc["operators"] = rowsToJson(c.operators);
   doc["layers"] = rowsToJson(c.layers);
-  return doc.dump(2) + "\n";
+  return reports::formatJsonDocument(doc);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ namespace ampscope::cli {
 std::string summaryToJson(const analyzer::TraceSummary& summary,
                           const std::vector<analyzer::Recommendation>& recommendations) {
   // One document for `analyze --json` and report.json: the reports library owns its keys.
-  return reports::summaryToJsonDocument(summary, recommendations).dump(2) + "\n";
+  return reports::formatJsonDocument(reports::summaryToJsonDocument(summary, recommendations));
 }
 
 }  // namespace ampscope::cli

@@ -189,4 +189,8 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
   return doc;
 }
 
+std::string formatJsonDocument(const nlohmann::ordered_json& document) {
+  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace ampscope::reports

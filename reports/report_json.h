@@ -4,6 +4,7 @@
 // kernels_by_name[] ("kernels" already holds the counts) and recommendations[].
 // Key by key: docs/analyze_json.md and docs/reports.md.
 
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,10 @@
 #include "analyzer/trace_summary.h"
 
 namespace ampscope::reports {
+
+// The document as text, indented by 2, ending in a newline. Names come from other tools' files and
+// may hold invalid UTF-8; such bytes become U+FFFD instead of failing the whole report.
+std::string formatJsonDocument(const nlohmann::ordered_json& document);
 
 nlohmann::ordered_json summaryToJsonDocument(
     const analyzer::TraceSummary& summary,

@@ -16,7 +16,7 @@ trace::Status writeJsonReport(const analyzer::TraceSummary& summary,
                               const std::vector<analyzer::Recommendation>& recommendations,
                               const std::filesystem::path& dir) {
   // Non-finite numbers (an unbounded ceiling) become null rather than invalid JSON.
-  return writeReportFile(dir, "report.json", summaryToJsonDocument(summary, recommendations).dump(2) + "\n");
+  return writeReportFile(dir, "report.json", formatJsonDocument(summaryToJsonDocument(summary, recommendations)));
 }
 
 trace::Status writeReport(const analyzer::TraceSummary& summary,

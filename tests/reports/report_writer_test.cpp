@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "reports/html_report.h"
+#include "reports/report_json.h"
 #include "tests/reports/csv_reader.h"
 #include "tests/test_support.h"
 
@@ -150,6 +151,23 @@ TEST(ReportWriterTest, FailsWithTheNameOfAPathThatIsNotADirectory) {
   const trace::Status status = writeReport(hostileSummary(), {}, blocker);
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.error().message.find(blocker), std::string::npos) << status.error().message;
+}
+
+}  // namespace
+}  // namespace ampscope::reports
+
+namespace ampscope::reports {
+namespace {
+
+TEST(ReportJsonTest, InvalidUtf8InNamesBecomesAReplacementCharacterNotAFailure) {
+  analyzer::TraceSummary s;
+  analyzer::GroupTime op;
+  op.name = std::string("kernel\xF7\xFF name");  // bytes from a corrupt trace file
+  op.gpu_time_ns = 10;
+  s.top_operators.push_back(op);
+  const std::string text = formatJsonDocument(summaryToJsonDocument(s, {}));
+  EXPECT_NE(text.find("kernel\xEF\xBF\xBD"), std::string::npos);  // U+FFFD
+  EXPECT_TRUE(nlohmann::json::accept(text));
 }
 
 }  // namespace
