@@ -4,11 +4,13 @@
 
 namespace ampscope::analyzer {
 
-GpuActivity::GpuActivity(const trace::Trace& trace) {
+GpuActivity::GpuActivity(const trace::Trace& trace, Work work) {
   std::vector<std::pair<std::int64_t, std::int64_t>> intervals;
   intervals.reserve(trace.kernels.size() + trace.memory_ops.size());
   for (const trace::Kernel& k : trace.kernels) intervals.emplace_back(k.start_ns, k.end_ns);
-  for (const trace::MemoryOp& m : trace.memory_ops) intervals.emplace_back(m.start_ns, m.end_ns);
+  if (work == Work::kKernelsAndCopies) {
+    for (const trace::MemoryOp& m : trace.memory_ops) intervals.emplace_back(m.start_ns, m.end_ns);
+  }
   std::sort(intervals.begin(), intervals.end());
   for (const auto& [start, end] : intervals) {
     if (!busy_.empty() && start <= busy_.back().second) {

@@ -12,7 +12,8 @@ namespace ampscope::analyzer {
 
 class GpuActivity {
  public:
-  explicit GpuActivity(const trace::Trace& trace);
+  enum class Work { kKernelsAndCopies, kKernelsOnly };
+  explicit GpuActivity(const trace::Trace& trace, Work work = Work::kKernelsAndCopies);
 
   // Nanoseconds of [start_ns, end_ns) during which some GPU work ran.
   std::int64_t busyWithin(std::int64_t start_ns, std::int64_t end_ns) const;

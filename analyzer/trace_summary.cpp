@@ -1,5 +1,7 @@
 #include "analyzer/trace_summary.h"
 
+#include "analyzer/gpu_activity.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -14,24 +16,6 @@ namespace {
 
 using trace::Index;
 using trace::kNone;
-
-std::int64_t busyTime(const trace::Trace& trace) {
-  // Kernels are sorted by start; merge overlapping intervals across streams.
-  std::int64_t busy = 0;
-  std::int64_t current_start = 0;
-  std::int64_t current_end = std::numeric_limits<std::int64_t>::min();
-  for (const trace::Kernel& kernel : trace.kernels) {
-    if (kernel.start_ns > current_end) {
-      if (current_end > current_start) busy += current_end - current_start;
-      current_start = kernel.start_ns;
-      current_end = kernel.end_ns;
-    } else {
-      current_end = std::max(current_end, kernel.end_ns);
-    }
-  }
-  if (current_end > current_start) busy += current_end - current_start;
-  return busy;
-}
 
 std::int64_t traceSpan(const trace::Trace& trace) {
   std::int64_t first = std::numeric_limits<std::int64_t>::max();
@@ -144,7 +128,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.memory_ops = trace.memory_ops.size();
   summary.synchronizations = trace.synchronizations.size();
   summary.correlation = counts;
-  summary.gpu_busy_ns = busyTime(trace);
+  summary.gpu_busy_ns = GpuActivity(trace, GpuActivity::Work::kKernelsOnly).busyTotal();
   summary.trace_span_ns = traceSpan(trace);
   summary.import_stats = trace.import_stats;
   for (const trace::MemoryOp& op : trace.memory_ops) {

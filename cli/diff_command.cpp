@@ -8,6 +8,7 @@
 #include "analyzer/run_comparison.h"
 #include "cli/analyze_command.h"
 #include "cli/summary_text.h"
+#include "reports/report_file.h"
 #include "reports/report_json.h"
 
 namespace ampscope::cli {
@@ -18,7 +19,10 @@ namespace {
 constexpr std::size_t kOperatorsCompared = 200;
 constexpr std::size_t kOperatorsShown = 15;
 
-std::string speedupText(double speedup) { return speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-"; }
+using reports::formatDuration;
+
+// A speedup of 0 means one side has no steps or no time: show that as missing.
+std::string speedupText(double speedup) { return speedup > 0 ? reports::formatSpeedup(speedup) : "-"; }
 
 void appendComparisons(std::string& out, const char* what, const std::vector<analyzer::OperatorComparison>& rows) {
   if (rows.empty()) return;

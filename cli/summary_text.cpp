@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "reports/report_file.h"
+
 namespace ampscope::cli {
+
+using reports::formatDuration;
 
 namespace {
 
@@ -55,14 +59,6 @@ void appendShapeChecks(std::string& out, const std::vector<analyzer::ShapeCheck>
 }
 
 }  // namespace
-
-std::string formatDuration(std::int64_t ns) {
-  const double value = static_cast<double>(ns);
-  if (ns >= 1'000'000'000) return fmt::format("{:.3f} s", value / 1e9);
-  if (ns >= 1'000'000) return fmt::format("{:.3f} ms", value / 1e6);
-  if (ns >= 1'000) return fmt::format("{:.1f} us", value / 1e3);
-  return fmt::format("{} ns", ns);
-}
 
 std::string summaryToText(const analyzer::TraceSummary& s,
                           const std::vector<analyzer::Recommendation>& recommendations) {

@@ -13,7 +13,4 @@ namespace ampscope::cli {
 std::string summaryToText(const analyzer::TraceSummary& summary,
                           const std::vector<analyzer::Recommendation>& recommendations);
 
-// "1.234 ms", "56.7 us": durations for people.
-std::string formatDuration(std::int64_t ns);
-
 }  // namespace ampscope::cli
