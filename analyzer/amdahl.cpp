@@ -1,5 +1,6 @@
 #include "analyzer/amdahl.h"
 
+#include <limits>
 #include <unordered_map>
 
 #include "analyzer/gemm_shapes.h"
@@ -33,8 +34,10 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   std::unordered_map<trace::StringId, TensorCoreVerdict> verdicts;
   std::unordered_map<trace::Index, bool> eligible;
   std::int64_t time[5] = {0, 0, 0, 0, 0};
+  std::vector<Part> kernel_part(trace.kernels.size(), Part::kOther);  // kOther: outside the steady steps
   bool half_precision_seen = false;
-  for (const trace::Kernel& kernel : trace.kernels) {
+  for (std::size_t index = 0; index < trace.kernels.size(); ++index) {
+    const trace::Kernel& kernel = trace.kernels[index];
     // Attribute a kernel to the step whose host work launched it.
     const std::int64_t asked = kernel.launch == trace::kNone
                                    ? kernel.start_ns
@@ -49,11 +52,13 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     const bool half = v.precision == MathPrecision::kFp16 || v.precision == MathPrecision::kBf16 ||
                       v.precision == MathPrecision::kFp8 || v.precision == MathPrecision::kFp4;
     half_precision_seen |= v.tensor_core && half;
-    if (v.tensor_core && v.precision == MathPrecision::kTf32) time[static_cast<int>(Part::kEligibleTf32)] += d;
-    else if (v.tensor_core) time[static_cast<int>(Part::kTensorCoreHalf)] += d;
-    else if (v.precision == MathPrecision::kFp32Simt && is_eligible->second) time[static_cast<int>(Part::kEligibleFp32)] += d;
-    else if (is_eligible->second && v.rule_id == "unknown-matrix") time[static_cast<int>(Part::kEligibleFp32)] += d;
-    else time[static_cast<int>(Part::kMemoryBound)] += d;
+    Part& p = kernel_part[index];
+    if (v.tensor_core && v.precision == MathPrecision::kTf32) p = Part::kEligibleTf32;
+    else if (v.tensor_core) p = Part::kTensorCoreHalf;
+    else if (v.precision == MathPrecision::kFp32Simt && is_eligible->second) p = Part::kEligibleFp32;
+    else if (is_eligible->second && v.rule_id == "unknown-matrix") p = Part::kEligibleFp32;
+    else p = Part::kMemoryBound;
+    time[static_cast<int>(p)] += d;
   }
   for (const trace::MemoryOp& op : trace.memory_ops) {
     if (iterations.inSteadyIteration(op.start_ns)) time[static_cast<int>(Part::kOther)] += op.end_ns - op.start_ns;
@@ -102,6 +107,20 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   ceiling_time += idle;
   out.projected_speedup = projected_time > 0 ? step_ns / projected_time : 1.0;
   out.ceiling = ceiling_time > 0 ? step_ns / ceiling_time : 1.0;
+
+  // The same speedups replayed against the host's recorded launch times.
+  ReplayScenario amp;
+  ReplayScenario free_math;
+  amp.kernel_speedup.resize(trace.kernels.size(), 1.0);
+  free_math.kernel_speedup.resize(trace.kernels.size(), 1.0);
+  for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
+    const auto part_index = static_cast<std::size_t>(kernel_part[i]);
+    amp.kernel_speedup[i] = parts[part_index].second;
+    const bool math = part_index <= static_cast<std::size_t>(Part::kEligibleTf32);
+    free_math.kernel_speedup[i] = math ? std::numeric_limits<double>::infinity() : parts[part_index].second;
+  }
+  out.replay = replaySteadySteps(trace, iterations, amp);
+  out.replay_ceiling = replaySteadySteps(trace, iterations, free_math);
   return out;
 }
 

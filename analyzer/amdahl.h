@@ -10,6 +10,7 @@
 
 #include "analyzer/device_peaks.h"
 #include "analyzer/iterations.h"
+#include "analyzer/step_replay.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -26,6 +27,10 @@ struct AmdahlProjection {
   std::vector<StepPart> parts;  // sums to the steady step
   double projected_speedup = 1.0;
   double ceiling = 1.0;
+  // The same per-kernel speedups replayed against the host's recorded launch times: what the step
+  // gains when the host, not the GPU, sets its pace. replay_ceiling: with free math.
+  StepReplay replay;
+  StepReplay replay_ceiling;
   std::string note;  // why there is no projection, when there is none
 };
 

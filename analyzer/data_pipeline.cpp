@@ -18,12 +18,6 @@ std::ptrdiff_t iterationAt(const std::vector<Iteration>& iterations, std::int64_
   return candidate - iterations.begin();
 }
 
-bool isOutermostData(const trace::Trace& trace, const trace::Range& range) {
-  if (range.phase != trace::Phase::kData || range.kind == trace::RangeKind::kGpuAnnotation) return false;
-  return range.parent == trace::kNone ||
-         trace.ranges[static_cast<std::size_t>(range.parent)].phase != trace::Phase::kData;
-}
-
 std::int64_t meanOverSteady(const std::vector<Iteration>& iterations, const std::vector<std::int64_t>& values) {
   std::int64_t sum = 0;
   std::int64_t count = 0;
@@ -36,6 +30,12 @@ std::int64_t meanOverSteady(const std::vector<Iteration>& iterations, const std:
 }
 
 }  // namespace
+
+bool isOutermostData(const trace::Trace& trace, const trace::Range& range) {
+  if (range.phase != trace::Phase::kData || range.kind == trace::RangeKind::kGpuAnnotation) return false;
+  return range.parent == trace::kNone ||
+         trace.ranges[static_cast<std::size_t>(range.parent)].phase != trace::Phase::kData;
+}
 
 DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& summary) {
   DataPipelineExposure out;
@@ -77,6 +77,11 @@ DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const Iterat
     if (hidden > 0) {
       out.speedup_if_hidden = static_cast<double>(summary.steady_mean_ns) / static_cast<double>(hidden);
     }
+  }
+  if (out.loader_ns_per_iteration > 0) {
+    ReplayScenario hidden;
+    hidden.hide_data_loading = true;
+    out.replay_if_hidden = replaySteadySteps(trace, summary, hidden);
   }
   return out;
 }

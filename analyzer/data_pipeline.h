@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/iterations.h"
+#include "analyzer/step_replay.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -21,8 +22,14 @@ struct DataPipelineExposure {
   std::uint64_t pageable_h2d_copies = 0;     // in steady iterations
   // Projected step speedup if the exposed loading were hidden behind GPU work.
   double speedup_if_hidden = 1.0;
+  // The same replayed against the host's recorded times: loading on the training threads takes no
+  // time, and the step waits for the GPU where the GPU was behind.
+  StepReplay replay_if_hidden;
   std::vector<std::int64_t> exposed_ns;  // per iteration, aligned with IterationSummary::iterations
 };
+
+// A host range of the data phase not nested in another one: one loading episode.
+bool isOutermostData(const trace::Trace& trace, const trace::Range& range);
 
 DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& iterations);
 

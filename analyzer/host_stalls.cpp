@@ -9,17 +9,12 @@
 
 namespace ampscope::analyzer {
 
-namespace {
-
-// Runtime calls that block the calling thread until the GPU catches up.
 bool isSynchronizingCall(std::string_view name) {
   static constexpr std::array<std::string_view, 7> kNames = {
       "cudaMemcpy", "cudaMemcpy2D", "cudaMemset", "cudaDeviceSynchronize", "cudaStreamSynchronize",
       "cudaEventSynchronize", "cudaThreadSynchronize"};
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
-
-}  // namespace
 
 HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& iterations) {
   HostStalls out;

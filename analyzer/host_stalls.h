@@ -4,6 +4,7 @@
 // to fill the GPU, and the loss scaler's health where the trace records it (ampscope's trainer).
 
 #include <cstdint>
+#include <string_view>
 
 #include "analyzer/iterations.h"
 #include "trace/trace_model.h"
@@ -25,6 +26,9 @@ struct HostStalls {
   std::uint64_t skipped_steps = 0;
   std::uint64_t counted_steps = 0;
 };
+
+// Runtime calls that block the calling thread until the GPU catches up.
+bool isSynchronizingCall(std::string_view name);
 
 HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& iterations);
 

@@ -29,6 +29,7 @@ class Recommender {
     recommendInputPipeline();
     recommendPinnedCopies();
     recommendLaunchBound();
+    recommendHostBound();
     recommendSynchronousCalls();
     recommendLargerBatch();
     recommendLossScaling();
@@ -66,16 +67,44 @@ class Recommender {
     out_.push_back(std::move(r));
   }
 
+  // AMP's step speedup where the host's recorded pace allows it: the replay when there is one.
+  double reachableAmpSpeedup() const {
+    const AmdahlProjection& a = s_.amdahl;
+    return a.replay.done ? std::min(a.projected_speedup, a.replay.speedup) : a.projected_speedup;
+  }
+
+  // Step time AMP would save on GPU figures but the host's pace takes back.
+  std::int64_t ampGainLostToHost() const {
+    const double step = static_cast<double>(step_ns_);
+    return static_cast<std::int64_t>(step * (1.0 / reachableAmpSpeedup() - 1.0 / s_.amdahl.projected_speedup));
+  }
+
+  // No change that only makes math kernels faster can gain more than free math would, replayed
+  // against the host's recorded launch times.
+  std::int64_t capMathGain(std::int64_t gpu_gain_ns) const {
+    const StepReplay& free_math = s_.amdahl.replay_ceiling;
+    if (!free_math.done || free_math.speedup <= 0) return gpu_gain_ns;
+    const auto bound = static_cast<std::int64_t>(static_cast<double>(step_ns_) * (1.0 - 1.0 / free_math.speedup));
+    return std::min(gpu_gain_ns, bound);
+  }
+
   void recommendAmp() {
     const StepPart* fp32 = part("eligible math in FP32 on CUDA cores");
     if (!fp32 || !(fp32->fraction >= 0.02)) return;
     const double projected = s_.amdahl.projected_speedup;
-    const auto gain = static_cast<std::int64_t>(static_cast<double>(step_ns_) * (1.0 - 1.0 / projected));
-    add("enable-amp", "model",
+    const double reachable = reachableAmpSpeedup();
+    const auto gain = static_cast<std::int64_t>(static_cast<double>(step_ns_) * (1.0 - 1.0 / reachable));
+    std::string evidence =
         fmt::format("{} per step ({:.1f}%) of Tensor-Core-eligible matmul/conv work ran in FP32 on CUDA "
                     "cores ({} peak FP16 Tensor Core rate {:.0f}x FP32); projected step speedup {:.2f}x, "
                     "ceiling {:.2f}x", ms(fp32->ns_per_step), 100.0 * fp32->fraction, s_.amdahl.device.name,
-                    fp32->speedup, projected, s_.amdahl.ceiling),
+                    fp32->speedup, projected, s_.amdahl.ceiling);
+    if (reachable < projected * 0.95) {
+      evidence += fmt::format("; replayed against the host's recorded launch times only {:.2f}x (ceiling {:.2f}x): "
+                              "the host issues the work no faster than the GPU runs it (see host-bound)",
+                              reachable, s_.amdahl.replay_ceiling.speedup);
+    }
+    add("enable-amp", "model", evidence,
         supportsBf16()
             ? "Enable mixed precision: wrap the forward pass and loss in torch.autocast(device_type=\"cuda\", "
               "dtype=torch.bfloat16), so matmul and convolutions run on Tensor Cores (float16 needs a "
@@ -98,14 +127,14 @@ class Recommender {
           "Where the model tolerates TF32's 10-bit mantissa (most training does): "
           "torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 = True "
           "(or torch.set_float32_matmul_precision(\"high\"))",
-          static_cast<std::int64_t>(static_cast<double>(fp32->ns_per_step) * (1.0 - 1.0 / speedup)));
+          capMathGain(static_cast<std::int64_t>(static_cast<double>(fp32->ns_per_step) * (1.0 - 1.0 / speedup))));
     }
     if (tf32 && tf32->fraction >= 0.02 && tf32->speedup > 1.0) {
       add("tf32-to-half-precision", "model",
           fmt::format("{} per step ({:.1f}%) of matrix math runs in TF32; FP16/BF16 Tensor Cores are {:.1f}x "
                       "faster on {}", ms(tf32->ns_per_step), 100.0 * tf32->fraction, tf32->speedup, d.name),
           "Run matmul and convolutions in BF16 with torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16)",
-          static_cast<std::int64_t>(static_cast<double>(tf32->ns_per_step) * (1.0 - 1.0 / tf32->speedup)));
+          capMathGain(static_cast<std::int64_t>(static_cast<double>(tf32->ns_per_step) * (1.0 - 1.0 / tf32->speedup))));
     }
   }
 
@@ -156,7 +185,7 @@ class Recommender {
           fmt::format("Pad to {} (sizes that are multiples of {} for {}; e.g. a vocabulary, hidden or "
                       "feature size, or the batch)", dims, c.required_multiple,
                       c.precision == MathPrecision::kFp32Simt ? "FP16/BF16 once AMP is on" : precisionName(c.precision)),
-          gain);
+          capMathGain(gain));
     }
   }
 
@@ -199,6 +228,27 @@ class Recommender {
         "Cut launch overhead: torch.compile(model) to fuse small kernels, CUDA graphs "
         "(torch.cuda.graphs or mode=\"reduce-overhead\"), or a larger batch per step",
         launch_gaps / 2);
+    launch_bound_ = true;
+  }
+
+  // The host paces the step: faster GPU work would only make the GPU wait. Shown by the replay,
+  // which keeps the host's recorded launch times, falling well short of Amdahl's projection.
+  void recommendHostBound() {
+    const StepPart* idle = part("GPU idle: host, data loading, launch gaps");
+    if (!idle || !s_.amdahl.replay.done || launch_bound_) return;
+    const std::int64_t lost = ampGainLostToHost();
+    if (lost < step_ns_ / 20) return;
+    const std::int64_t gaps = std::max<std::int64_t>(0, idle->ns_per_step - s_.data_pipeline.exposed_ns_per_iteration);
+    const std::int64_t busy = step_ns_ - idle->ns_per_step;
+    add("host-bound", "host",
+        fmt::format("the GPU is busy {} of each {} step and the host issues its work no faster: replayed against "
+                    "the host's recorded launch times, AMP gives {:.2f}x instead of {:.2f}x and even free math "
+                    "{:.2f}x; {} per step of GPU idle time outside data loading", ms(busy), ms(step_ns_),
+                    reachableAmpSpeedup(), s_.amdahl.projected_speedup, s_.amdahl.replay_ceiling.speedup, ms(gaps)),
+        "Cut host time per step: a larger batch (the same host work drives more GPU work), CUDA graphs or "
+        "torch.compile(mode=\"reduce-overhead\"), fewer small Python-side ops; when profiling, record_shapes and "
+        "with_stack inflate host time, so check the step time without them",
+        gaps / 2);
   }
 
   void recommendSynchronousCalls() {
@@ -248,6 +298,7 @@ class Recommender {
   const TraceSummary& s_;
   std::int64_t step_ns_;
   std::vector<Recommendation> out_;
+  bool launch_bound_ = false;
 };
 
 }  // namespace

@@ -49,9 +49,16 @@ RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
     out.measured_speedup = static_cast<double>(out.a_step_ns) / static_cast<double>(out.b_step_ns);
   }
   out.a_projections.push_back({"hide the input pipeline", a.data_pipeline.speedup_if_hidden});
+  if (a.data_pipeline.replay_if_hidden.done) {
+    out.a_projections.push_back({"hide the input pipeline (replayed at the host's pace)",
+                                 a.data_pipeline.replay_if_hidden.speedup});
+  }
   if (!a.amdahl.parts.empty()) {
     out.a_projections.push_back({"enable AMP", a.amdahl.projected_speedup});
     out.a_projections.push_back({"AMP ceiling (infinitely fast math)", a.amdahl.ceiling});
+  }
+  if (a.amdahl.replay.done) {
+    out.a_projections.push_back({"enable AMP (replayed at the host's pace)", a.amdahl.replay.speedup});
   }
 
   out.operators = compareGroups(a.top_operators, a, b.top_operators, b);

@@ -1,5 +1,6 @@
 #include "cli/diff_command.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -39,8 +40,10 @@ std::string toText(const analyzer::RunComparison& c, const DiffOptions& options)
   out += fmt::format("A  {}\nB  {}\n\n", options.baseline_path, options.candidate_path);
   out += fmt::format("steady step   A {}   B {}   measured speedup {}\n", formatDuration(c.a_step_ns),
                      formatDuration(c.b_step_ns), speedupText(c.measured_speedup));
+  std::size_t width = 0;
+  for (const analyzer::Projection& p : c.a_projections) width = std::max(width, p.what.size());
   for (const analyzer::Projection& p : c.a_projections) {
-    out += fmt::format("A predicted   {:<28} {}\n", p.what, speedupText(p.speedup));
+    out += fmt::format("A predicted   {:<{}} {}\n", p.what, width, speedupText(p.speedup));
   }
   appendComparisons(out, "operator", c.operators);
   appendComparisons(out, "layer", c.layers);

@@ -105,6 +105,10 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                        "loader itself runs {}); hidden, the step would be {:.2f}x faster\n",
                        formatDuration(dp.exposed_ns_per_iteration), 100.0 * dp.exposed_fraction,
                        formatDuration(dp.loader_ns_per_iteration), dp.speedup_if_hidden);
+    if (dp.replay_if_hidden.done) {
+      out += fmt::format("            replayed with the host's recorded launch times: {:.2f}x\n",
+                         dp.replay_if_hidden.speedup);
+    }
     if (dp.pageable_h2d_copies > 0) {
       out += fmt::format("            {} per step in {} host-to-device copies from pageable memory\n",
                          formatDuration(dp.pageable_h2d_ns_per_iteration), dp.pageable_h2d_copies);
@@ -117,6 +121,15 @@ std::string summaryToText(const analyzer::TraceSummary& s,
     for (const analyzer::StepPart& part : s.amdahl.parts) {
       out += fmt::format("            {:>11} {:>5.1f}%  x{:<5.2f} {}\n", formatDuration(part.ns_per_step),
                          100.0 * part.fraction, part.speedup, part.name);
+    }
+    const analyzer::StepReplay& replay = s.amdahl.replay;
+    if (replay.done) {
+      out += fmt::format("            replayed with the host's recorded launch times: {:.2f}x, ceiling {:.2f}x "
+                         "(the replay as recorded: {} for {} recorded)\n", replay.speedup,
+                         s.amdahl.replay_ceiling.speedup, formatDuration(replay.baseline_ns),
+                         formatDuration(replay.original_ns));
+    } else if (!replay.note.empty()) {
+      out += fmt::format("            no replay: {}\n", replay.note);
     }
   } else if (!s.amdahl.note.empty()) {
     out += fmt::format("AMP         no projection: {}\n", s.amdahl.note);

@@ -64,7 +64,9 @@ std::string cards(const analyzer::TraceSummary& s) {
   html += card("Exposed data loading", formatPercent(s.data_pipeline.exposed_fraction),
                fmt::format("{} per step", formatDuration(s.data_pipeline.exposed_ns_per_iteration)));
   html += card("AMP projection", formatSpeedup(s.amdahl.projected_speedup),
-               fmt::format("ceiling {}", formatSpeedup(s.amdahl.ceiling)));
+               s.amdahl.replay.done ? fmt::format("ceiling {}; at the host's pace {}", formatSpeedup(s.amdahl.ceiling),
+                                                  formatSpeedup(s.amdahl.replay.speedup))
+                                    : fmt::format("ceiling {}", formatSpeedup(s.amdahl.ceiling)));
   html += card("Pipeline hidden", formatSpeedup(s.data_pipeline.speedup_if_hidden), "if loading overlapped the GPU");
   return html + "</div>";
 }
@@ -113,15 +115,18 @@ std::string projectionSection(const analyzer::TraceSummary& s) {
                            : std::string("unbounded"),
                     color};
   };
-  const std::vector<ChartBar> bars = {
+  std::vector<ChartBar> bars = {
       bar("Current", 1.0, "#7b8794"),
       bar("With AMP", s.amdahl.projected_speedup, "#4e79a7"),
       bar("AMP ceiling", s.amdahl.ceiling, "#a0c4e8"),
-      bar("Pipeline hidden", s.data_pipeline.speedup_if_hidden, "#59a14f"),
   };
+  if (s.amdahl.replay.done) bars.push_back(bar("AMP at host pace", s.amdahl.replay.speedup, "#2f5f8a"));
+  bars.push_back(bar("Pipeline hidden", s.data_pipeline.speedup_if_hidden, "#59a14f"));
   std::string html = "<section><h2>Projected step time</h2>" + horizontalBarChart(bars, step, kHalfChartWidth);
   html += fmt::format(R"(<p class="note">Amdahl projection with the {} row of the device table; the ceiling is )"
-                      R"(the step if eligible math took no time; pipeline hidden is the step with exposed data loading overlapped.</p></section>)",
+                      R"(the step if eligible math took no time; at host pace replays the steps with AMP's kernel speedups against the )"
+                      R"(host's recorded launch times (the host cannot issue work faster than it did); pipeline hidden is the step with )"
+                      R"(exposed data loading overlapped.</p></section>)",
                       esc(s.amdahl.device.name.empty() ? std::string("(no)") : s.amdahl.device.name));
   return html;
 }

@@ -40,8 +40,13 @@ void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
   md += fmt::format("| Exposed data loading | {} per step ({} of the step); hidden: {} |\n",
                     formatDuration(s.data_pipeline.exposed_ns_per_iteration),
                     formatPercent(s.data_pipeline.exposed_fraction), formatSpeedup(s.data_pipeline.speedup_if_hidden));
-  md += fmt::format("| AMP projection | {} (ceiling {}) on {} |\n\n", formatSpeedup(s.amdahl.projected_speedup),
+  md += fmt::format("| AMP projection | {} (ceiling {}) on {} |\n", formatSpeedup(s.amdahl.projected_speedup),
                     formatSpeedup(s.amdahl.ceiling), cell(s.amdahl.device.name));
+  if (s.amdahl.replay.done) {
+    md += fmt::format("| AMP at the host's recorded pace | {} (free math {}) |\n", formatSpeedup(s.amdahl.replay.speedup),
+                      formatSpeedup(s.amdahl.replay_ceiling.speedup));
+  }
+  md += "\n";
   if (!s.amdahl.note.empty()) md += fmt::format("> {}\n\n", cell(s.amdahl.note));
 }
 

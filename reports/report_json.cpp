@@ -83,6 +83,15 @@ ordered_json iterationsJson(const analyzer::TraceSummary& summary) {
           {"steady_max_ns", it.steady_max_ns},     {"steps", std::move(steps)}};
 }
 
+ordered_json replayJson(const analyzer::StepReplay& replay) {
+  return {{"done", replay.done},
+          {"speedup", replay.speedup},
+          {"original_ns", replay.original_ns},
+          {"baseline_ns", replay.baseline_ns},
+          {"replayed_ns", replay.replayed_ns},
+          {"note", replay.note}};
+}
+
 ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
   ordered_json parts = ordered_json::array();
   for (const analyzer::StepPart& part : amdahl.parts) {
@@ -91,6 +100,7 @@ ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
   }
   return {{"device_row", amdahl.device.name}, {"projected_speedup", amdahl.projected_speedup},
           {"ceiling", amdahl.ceiling},        {"parts", std::move(parts)},
+          {"replay", replayJson(amdahl.replay)}, {"replay_ceiling", replayJson(amdahl.replay_ceiling)},
           {"note", amdahl.note}};
 }
 
@@ -156,7 +166,8 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                           {"loader_ns_per_iteration", dp.loader_ns_per_iteration},
                           {"pageable_h2d_ns_per_iteration", dp.pageable_h2d_ns_per_iteration},
                           {"pageable_h2d_copies", dp.pageable_h2d_copies},
-                          {"speedup_if_hidden", dp.speedup_if_hidden}};
+                          {"speedup_if_hidden", dp.speedup_if_hidden},
+                          {"replay_if_hidden", replayJson(dp.replay_if_hidden)}};
   doc["amdahl"] = amdahlJson(summary.amdahl);
   const analyzer::HostStalls& host = summary.host_stalls;
   doc["host_stalls"] = {{"sync_ns_per_iteration", host.sync_ns_per_iteration},

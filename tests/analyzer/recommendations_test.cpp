@@ -38,9 +38,13 @@ TEST(RecommendationsTest, WorkersZeroGetsAmpAndPipelineAdviceSortedByGain) {
   // A V100 has FP16 Tensor Cores only: the advice is float16 with loss scaling.
   EXPECT_NE(amp->action.find("float16"), std::string::npos);
   EXPECT_NE(amp->action.find("GradScaler"), std::string::npos);
-  // Both high-gain recommendations lead the list.
-  EXPECT_TRUE(all[0].rule == "enable-amp" || all[0].rule == "hide-input-pipeline");
-  EXPECT_TRUE(all[1].rule == "enable-amp" || all[1].rule == "hide-input-pipeline");
+  // The exposed loading is the largest reachable gain. AMP would speed up the GPU work 1.7x on
+  // peak figures, but the host issues that work no faster than the GPU runs it, so the replay
+  // leaves AMP little and the host-bound advice comes with it.
+  EXPECT_EQ(all[0].rule, "hide-input-pipeline");
+  EXPECT_LT(amp->estimated_gain_pct, 10.0);
+  EXPECT_NE(amp->evidence.find("replayed"), std::string::npos);
+  EXPECT_NE(find(all, "host-bound"), nullptr);
   // The first convolution's 3 input channels are off the multiple of 8 AMP will want.
   bool rgb_input_flagged = false;
   for (const Recommendation& r : all) {
@@ -54,6 +58,10 @@ TEST(RecommendationsTest, WorkersFourGetsNoPipelineAdvice) {
   const std::vector<Recommendation> all = recommendationsFor(path);
   EXPECT_EQ(find(all, "hide-input-pipeline"), nullptr);
   EXPECT_NE(find(all, "enable-amp"), nullptr);
+  // With the loading hidden, the host's pace is what holds the step: 30 ms per step of GPU idle
+  // outside data loading while the host issues kernels.
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all[0].rule, "host-bound");
 }
 
 TEST(RecommendationsTest, A100Tf32ModelGetsHalfPrecisionAndPaddingAdvice) {

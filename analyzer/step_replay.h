@@ -1,0 +1,44 @@
+#pragma once
+// A what-if replay of the steady steps. Amdahl's law on GPU time assumes the GPU is what the step
+// waits for; when the host issues work no faster than the GPU runs it (Python dispatch, profiler
+// overhead, tiny kernels), faster kernels only make the GPU wait longer. The replay keeps what the
+// trace says about the host and changes only what the scenario changes:
+//  - every GPU item (kernel, memcpy, memset) starts no earlier than the host asked for it (its API
+//    call, plus the trace's own launch latency) and no earlier than the previous item on its stream
+//    ended; its duration is divided by the scenario's speedup for it;
+//  - host time runs as recorded, except that a synchronising call (cudaStreamSynchronize,
+//    cudaMemcpy, ...) ends when the replayed GPU has finished the work queued before it, and, in
+//    the hidden-pipeline scenario, data loading on the training threads takes no time;
+//  - all host threads share one clock shift (a training loop's threads wait on one another).
+// Not modelled: cross-stream event dependencies (items wait only on their own stream) and GPU work
+// with no recorded API call (counted; the replay is refused when it is a large share).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/iterations.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+struct ReplayScenario {
+  // Per trace kernel (aligned with Trace::kernels), the factor its duration shrinks by; empty:
+  // kernels unchanged. Infinity makes a kernel free.
+  std::vector<double> kernel_speedup;
+  bool hide_data_loading = false;
+};
+
+struct StepReplay {
+  bool done = false;
+  std::string note;  // why there is no replay, when there is none
+  std::int64_t original_ns = 0;  // the steady steps as recorded, including GPU work that ran past them
+  std::int64_t baseline_ns = 0;  // the replay without changes: how well the model fits this trace
+  std::int64_t replayed_ns = 0;  // the replay with the scenario's changes
+  double speedup = 1.0;  // baseline_ns / replayed_ns
+};
+
+StepReplay replaySteadySteps(const trace::Trace& trace, const IterationSummary& iterations,
+                             const ReplayScenario& scenario);
+
+}  // namespace ampscope::analyzer
