@@ -8,6 +8,7 @@ packages=(
   libsqlite3-dev zlib1g-dev
   libsimdjson-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev
+  libopenblas-dev
   dataset-fashion-mnist
 )
 

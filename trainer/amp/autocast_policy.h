@@ -8,10 +8,9 @@
 #include <string>
 #include <string_view>
 
-namespace ampscope::trainer {
+#include "trainer/numerics/dtype.h"
 
-enum class DType { kFp32, kFp16, kBf16 };
-const char* dtypeName(DType dtype);
+namespace ampscope::trainer {
 
 enum class CastList { kAllow, kDeny, kFollowInputs };
 

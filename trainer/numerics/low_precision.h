@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "trainer/numerics/dtype.h"
 #include "trainer/numerics/host_device.h"
 
 namespace ampscope::trainer {
@@ -85,5 +86,23 @@ AMPSCOPE_HD float bf16BitsToFloat(std::uint16_t bf16) { return bitsToFloat(stati
 // The value an FP32 number has once stored in FP16 / BF16 and read back.
 AMPSCOPE_HD float roundToHalf(float value) { return halfBitsToFloat(floatToHalfBits(value)); }
 AMPSCOPE_HD float roundToBf16(float value) { return bf16BitsToFloat(floatToBf16Bits(value)); }
+
+AMPSCOPE_HD float roundTo(DType dtype, float value) {
+  switch (dtype) {
+    case DType::kFp16: return roundToHalf(value);
+    case DType::kBf16: return roundToBf16(value);
+    case DType::kFp32: break;
+  }
+  return value;
+}
+
+// TF32 keeps FP32's exponent and 10 mantissa bits. Tensor Cores read FP32 inputs that way; the
+// CPU backend rounds (to nearest, ties to even) where they would, for the tf32 mode.
+AMPSCOPE_HD float roundToTf32(float value) {
+  const std::uint32_t bits = floatBits(value);
+  if ((bits & 0x7f800000u) == 0x7f800000u) return value;  // Inf and NaN as they are
+  const std::uint32_t rounding = 0xfffu + ((bits >> 13) & 1u);
+  return bitsToFloat((bits + rounding) & ~0x1fffu);
+}
 
 }  // namespace ampscope::trainer

@@ -6,7 +6,7 @@
 #include <array>
 #include <filesystem>
 
-#include "../test_support.h"
+#include "../../test_support.h"
 
 namespace ampscope::trainer {
 namespace {

@@ -1,0 +1,178 @@
+#include "trainer/backend/cpu/cpu_backend.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "trainer/numerics/elementwise_math.h"
+#include "trainer/numerics/low_precision.h"
+
+namespace ampscope::trainer {
+
+void roundAll(float* values, std::int64_t count, DType dtype) {
+  if (dtype == DType::kFp32) return;
+  for (std::int64_t i = 0; i < count; ++i) values[i] = roundTo(dtype, values[i]);
+}
+
+CpuBackend::CpuBackend() = default;
+
+std::string CpuBackend::description() const {
+  return fmt::format("CPU (OpenBLAS {} threads; FP16/BF16 storage emulated by rounding)", openblas_get_num_threads());
+}
+
+Tensor CpuBackend::allocate(const Shape& shape, DType dtype) {
+  const auto count = static_cast<std::size_t>(elementCount(shape));
+  std::shared_ptr<float[]> memory(new float[count]());
+  return Tensor(shape, dtype, DeviceKind::kCpu, std::shared_ptr<void>(memory, memory.get()));
+}
+
+void CpuBackend::upload(std::span<const float> values, Tensor& dst) {
+  std::copy(values.begin(), values.end(), dst.cpuData());
+  roundAll(dst.cpuData(), dst.numel(), dst.dtype());
+}
+
+std::vector<float> CpuBackend::download(const Tensor& src) { return {src.cpuData(), src.cpuData() + src.numel()}; }
+
+void CpuBackend::fill(Tensor& dst, float value) {
+  std::fill(dst.cpuData(), dst.cpuData() + dst.numel(), roundTo(dst.dtype(), value));
+}
+
+void CpuBackend::copy(const Tensor& src, Tensor& dst) {
+  std::copy(src.cpuData(), src.cpuData() + src.numel(), dst.cpuData());
+  roundAll(dst.cpuData(), dst.numel(), dst.dtype());
+}
+
+void CpuBackend::scale(Tensor& x, float factor) {
+  float* v = x.cpuData();
+  for (std::int64_t i = 0; i < x.numel(); ++i) v[i] = roundTo(x.dtype(), v[i] * factor);
+}
+
+void CpuBackend::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, std::int64_t inner) {
+  float* out = y.cpuData();
+  const float* b = bias.cpuData();
+  for (std::int64_t i = 0; i < y.numel(); ++i) out[i] = roundTo(y.dtype(), out[i] + b[(i / inner) % channels]);
+}
+
+void CpuBackend::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t channels, std::int64_t inner) {
+  std::vector<double> sum(static_cast<std::size_t>(channels), 0.0);
+  const float* grad = dy.cpuData();
+  for (std::int64_t i = 0; i < dy.numel(); ++i) sum[static_cast<std::size_t>((i / inner) % channels)] += grad[i];
+  for (std::int64_t c = 0; c < channels; ++c) {
+    dbias.cpuData()[c] = roundTo(dbias.dtype(), static_cast<float>(sum[static_cast<std::size_t>(c)]));
+  }
+}
+
+void CpuBackend::activationForward(Activation kind, const Tensor& x, Tensor& y) {
+  const float* in = x.cpuData();
+  float* out = y.cpuData();
+  for (std::int64_t i = 0; i < x.numel(); ++i) {
+    out[i] = roundTo(y.dtype(), kind == Activation::kRelu ? math::reluForward(in[i]) : math::geluForward(in[i]));
+  }
+}
+
+void CpuBackend::activationBackward(Activation kind, const Tensor& x, const Tensor& dy, Tensor& dx) {
+  const float* in = x.cpuData();
+  const float* grad = dy.cpuData();
+  float* out = dx.cpuData();
+  for (std::int64_t i = 0; i < x.numel(); ++i) {
+    out[i] = roundTo(dx.dtype(), kind == Activation::kRelu ? math::reluBackward(in[i], grad[i])
+                                                           : math::geluBackward(in[i], grad[i]));
+  }
+}
+
+Backend::LossResult CpuBackend::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
+                                                    Tensor& dlogits) {
+  const std::int64_t batch = logits.dim(0);
+  const std::int64_t classes = logits.dim(1);
+  const float grad_factor = loss_scale / static_cast<float>(batch);
+  LossResult result;
+  std::vector<float> row_grad(static_cast<std::size_t>(classes));
+  double loss_sum = 0;
+  for (std::int64_t r = 0; r < batch; ++r) {
+    const float* row = logits.cpuData() + r * classes;
+    const auto label = static_cast<std::int64_t>(labels.cpuData()[r]);
+    loss_sum += math::softmaxCrossEntropyRow(row, classes, label, grad_factor, row_grad.data());
+    for (std::int64_t i = 0; i < classes; ++i) {
+      dlogits.cpuData()[r * classes + i] = roundTo(dlogits.dtype(), row_grad[static_cast<std::size_t>(i)]);
+    }
+    result.correct += math::argmaxRow(row, classes) == label ? 1 : 0;
+  }
+  result.loss = loss_sum / static_cast<double>(batch);
+  return result;
+}
+
+std::int64_t CpuBackend::countCorrect(const Tensor& logits, const Tensor& labels) {
+  const std::int64_t classes = logits.dim(1);
+  std::int64_t correct = 0;
+  for (std::int64_t r = 0; r < logits.dim(0); ++r) {
+    correct += math::argmaxRow(logits.cpuData() + r * classes, classes) == static_cast<std::int64_t>(labels.cpuData()[r]);
+  }
+  return correct;
+}
+
+bool CpuBackend::unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) {
+  bool found_non_finite = false;
+  for (Tensor* gradient : gradients) {
+    float* g = gradient->cpuData();
+    for (std::int64_t i = 0; i < gradient->numel(); ++i) {
+      found_non_finite |= !math::isFinite(g[i]);
+      g[i] = roundTo(gradient->dtype(), g[i] * inv_scale);
+    }
+  }
+  return found_non_finite;
+}
+
+double CpuBackend::squaredNorm(const Tensor& x) {
+  double sum = 0;
+  for (std::int64_t i = 0; i < x.numel(); ++i) sum += static_cast<double>(x.cpuData()[i]) * x.cpuData()[i];
+  return sum;
+}
+
+GradientHistogram CpuBackend::gradientHistogram(const Tensor& gradient, float scale) {
+  GradientHistogram h;
+  for (std::int64_t i = 0; i < gradient.numel(); ++i) {
+    const float g = gradient.cpuData()[i];
+    ++h.count;
+    if (!math::isFinite(g)) {
+      ++h.non_finite;
+    } else if (g == 0.0f) {
+      ++h.zeros;
+    } else {
+      const int bin = std::clamp(math::binaryExponent(g) - kHistogramMinExponent, 0, kHistogramBins - 1);
+      ++h.bins[static_cast<std::size_t>(bin)];
+      h.underflow_at_scale += math::underflowsHalf(g * scale) ? 1 : 0;
+    }
+  }
+  return h;
+}
+
+void CpuBackend::sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) {
+  float* p = param.cpuData();
+  float* buf = momentum.cpuData();
+  for (std::int64_t i = 0; i < param.numel(); ++i) {
+    p[i] = roundTo(param.dtype(), math::sgdUpdate(p[i], grad.cpuData()[i], buf[i], s.lr, s.momentum, s.weight_decay));
+    buf[i] = roundTo(momentum.dtype(), buf[i]);
+  }
+}
+
+void CpuBackend::adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad,
+                           Tensor& first_moment, Tensor& second_moment) {
+  const auto correction1 = static_cast<float>(1.0 - std::pow(static_cast<double>(s.beta1), static_cast<double>(step)));
+  const auto correction2 = static_cast<float>(1.0 - std::pow(static_cast<double>(s.beta2), static_cast<double>(step)));
+  float* p = param.cpuData();
+  float* m = first_moment.cpuData();
+  float* v = second_moment.cpuData();
+  for (std::int64_t i = 0; i < param.numel(); ++i) {
+    p[i] = roundTo(param.dtype(), math::adamWUpdate(p[i], grad.cpuData()[i], m[i], v[i], s.lr, s.beta1, s.beta2,
+                                                   s.eps, s.weight_decay, correction1, correction2));
+    m[i] = roundTo(first_moment.dtype(), m[i]);
+    v[i] = roundTo(second_moment.dtype(), v[i]);
+  }
+}
+
+std::unique_ptr<Backend> makeCpuBackend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace ampscope::trainer

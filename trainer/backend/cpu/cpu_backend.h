@@ -1,0 +1,76 @@
+#pragma once
+// The CPU reference backend. Tensors hold floats already rounded to their dtype (see tensor.h);
+// every op computes in FP32 and rounds its output to the output's dtype, where the GPU's
+// kernels round, so the CPU runs the same numerics as Tensor Cores with FP32 accumulation.
+// The class is split over files by kind of op: cpu_backend.cpp (memory, element-wise, loss,
+// optimizers), cpu_gemm.cpp, cpu_conv.cpp, cpu_norm.cpp (normalisation and pooling).
+
+#include "trainer/backend/backend.h"
+
+namespace ampscope::trainer {
+
+class CpuBackend final : public Backend {
+ public:
+  CpuBackend();
+
+  DeviceKind device() const override { return DeviceKind::kCpu; }
+  std::string description() const override;
+  void setTf32(bool enabled) override { tf32_ = enabled; }
+
+  Tensor allocate(const Shape& shape, DType dtype) override;
+  void upload(std::span<const float> values, Tensor& dst) override;
+  std::vector<float> download(const Tensor& src) override;
+  void fill(Tensor& dst, float value) override;
+  void copy(const Tensor& src, Tensor& dst) override;
+  void scale(Tensor& x, float factor) override;
+  void synchronize() override {}
+
+  void gemm(const GemmCall& call, const Tensor& a, const Tensor& b, Tensor& c) override;
+
+  void convForward(const ConvGeometry& g, const Tensor& x, const Tensor& filter, Tensor& y) override;
+  void convBackwardData(const ConvGeometry& g, const Tensor& dy, const Tensor& filter, Tensor& dx) override;
+  void convBackwardFilter(const ConvGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dfilter) override;
+
+  void addBias(Tensor& y, const Tensor& bias, std::int64_t channels, std::int64_t inner) override;
+  void biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t channels, std::int64_t inner) override;
+  void activationForward(Activation kind, const Tensor& x, Tensor& y) override;
+  void activationBackward(Activation kind, const Tensor& x, const Tensor& dy, Tensor& dx) override;
+
+  void batchNormForward(const Tensor& x, std::int64_t channels, std::int64_t inner, const Tensor& gamma,
+                        const Tensor& beta, Tensor& running_mean, Tensor& running_var, float momentum, float eps,
+                        bool training, Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) override;
+  void batchNormBackward(const Tensor& x, const Tensor& dy, std::int64_t channels, std::int64_t inner,
+                         const Tensor& gamma, const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                         Tensor& dgamma, Tensor& dbeta) override;
+  void layerNormForward(const Tensor& x, std::int64_t features, const Tensor& gamma, const Tensor& beta, float eps,
+                        Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) override;
+  void layerNormBackward(const Tensor& x, const Tensor& dy, std::int64_t features, const Tensor& gamma,
+                         const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx, Tensor& dgamma,
+                         Tensor& dbeta) override;
+  void poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) override;
+  void poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) override;
+
+  LossResult softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
+                                 Tensor& dlogits) override;
+  std::int64_t countCorrect(const Tensor& logits, const Tensor& labels) override;
+
+  bool unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) override;
+  double squaredNorm(const Tensor& x) override;
+  GradientHistogram gradientHistogram(const Tensor& gradient, float scale) override;
+  void sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) override;
+  void adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad, Tensor& first_moment,
+                 Tensor& second_moment) override;
+
+ private:
+  // FP32 SGEMM on values rounded as the GPU would read them (TF32 for FP32 inputs in tf32 mode),
+  // accumulating into c; row-major, one matrix.
+  void sgemm(bool transpose_a, bool transpose_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+             const float* a, const float* b, float beta, float* c, DType input_dtype);
+
+  bool tf32_ = false;
+};
+
+// Rounds every value to dtype in place.
+void roundAll(float* values, std::int64_t count, DType dtype);
+
+}  // namespace ampscope::trainer

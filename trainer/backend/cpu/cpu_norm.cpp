@@ -1,0 +1,183 @@
+// Batch norm, layer norm and pooling. Statistics and sums are taken in double here (the CPU is the
+// reference); outputs are rounded to their tensors' dtypes.
+#include <cmath>
+#include <vector>
+
+#include "trainer/backend/cpu/cpu_backend.h"
+#include "trainer/numerics/elementwise_math.h"
+#include "trainer/numerics/low_precision.h"
+
+namespace ampscope::trainer {
+
+namespace {
+
+// Visits the values of channel c in x viewed as [outer, channels, inner].
+template <typename Visit>
+void forChannel(std::int64_t outer, std::int64_t channels, std::int64_t inner, std::int64_t c, Visit&& visit) {
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const std::int64_t base = (o * channels + c) * inner;
+    for (std::int64_t i = 0; i < inner; ++i) visit(base + i);
+  }
+}
+
+}  // namespace
+
+void CpuBackend::batchNormForward(const Tensor& x, std::int64_t channels, std::int64_t inner, const Tensor& gamma,
+                                  const Tensor& beta, Tensor& running_mean, Tensor& running_var, float momentum,
+                                  float eps, bool training, Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) {
+  const std::int64_t outer = x.numel() / (channels * inner);
+  const auto count = static_cast<double>(outer * inner);
+  const float* in = x.cpuData();
+  float* out = y.cpuData();
+  for (std::int64_t c = 0; c < channels; ++c) {
+    double mean = running_mean.cpuData()[c];
+    double var = running_var.cpuData()[c];
+    if (training) {
+      double sum = 0;
+      forChannel(outer, channels, inner, c, [&](std::int64_t i) { sum += in[i]; });
+      mean = sum / count;
+      double squares = 0;
+      forChannel(outer, channels, inner, c, [&](std::int64_t i) { squares += (in[i] - mean) * (in[i] - mean); });
+      var = squares / count;
+      // Running variance is unbiased, as PyTorch keeps it.
+      const double unbiased = count > 1 ? squares / (count - 1) : var;
+      running_mean.cpuData()[c] = static_cast<float>((1.0 - momentum) * running_mean.cpuData()[c] + momentum * mean);
+      running_var.cpuData()[c] = static_cast<float>((1.0 - momentum) * running_var.cpuData()[c] + momentum * unbiased);
+    }
+    const auto m = static_cast<float>(mean);
+    const auto inv_std = static_cast<float>(1.0 / std::sqrt(var + eps));
+    saved_mean.cpuData()[c] = m;
+    saved_inv_std.cpuData()[c] = inv_std;
+    const float g = gamma.cpuData()[c];
+    const float b = beta.cpuData()[c];
+    forChannel(outer, channels, inner, c, [&](std::int64_t i) { out[i] = roundTo(y.dtype(), (in[i] - m) * inv_std * g + b); });
+  }
+}
+
+void CpuBackend::batchNormBackward(const Tensor& x, const Tensor& dy, std::int64_t channels, std::int64_t inner,
+                                   const Tensor& gamma, const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                   Tensor& dx, Tensor& dgamma, Tensor& dbeta) {
+  const std::int64_t outer = x.numel() / (channels * inner);
+  const auto count = static_cast<float>(outer * inner);
+  const float* in = x.cpuData();
+  const float* grad = dy.cpuData();
+  for (std::int64_t c = 0; c < channels; ++c) {
+    const float m = saved_mean.cpuData()[c];
+    const float inv_std = saved_inv_std.cpuData()[c];
+    const float g = gamma.cpuData()[c];
+    double sum_dy = 0;
+    double sum_dy_xhat = 0;
+    forChannel(outer, channels, inner, c, [&](std::int64_t i) {
+      sum_dy += grad[i];
+      sum_dy_xhat += grad[i] * (in[i] - m) * inv_std;
+    });
+    dgamma.cpuData()[c] = roundTo(dgamma.dtype(), static_cast<float>(sum_dy_xhat));
+    dbeta.cpuData()[c] = roundTo(dbeta.dtype(), static_cast<float>(sum_dy));
+    const auto sum_dy_gamma = static_cast<float>(sum_dy * g);
+    const auto sum_dy_gamma_xhat = static_cast<float>(sum_dy_xhat * g);
+    forChannel(outer, channels, inner, c, [&](std::int64_t i) {
+      const float xhat = (in[i] - m) * inv_std;
+      dx.cpuData()[i] = roundTo(dx.dtype(), math::normBackwardElement(grad[i] * g, xhat, inv_std, count, sum_dy_gamma,
+                                                                     sum_dy_gamma_xhat));
+    });
+  }
+}
+
+void CpuBackend::layerNormForward(const Tensor& x, std::int64_t features, const Tensor& gamma, const Tensor& beta,
+                                  float eps, Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) {
+  const std::int64_t rows = x.numel() / features;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* in = x.cpuData() + r * features;
+    float* out = y.cpuData() + r * features;
+    double sum = 0;
+    for (std::int64_t i = 0; i < features; ++i) sum += in[i];
+    const double mean = sum / static_cast<double>(features);
+    double squares = 0;
+    for (std::int64_t i = 0; i < features; ++i) squares += (in[i] - mean) * (in[i] - mean);
+    const auto m = static_cast<float>(mean);
+    const auto inv_std = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(features) + eps));
+    saved_mean.cpuData()[r] = m;
+    saved_inv_std.cpuData()[r] = inv_std;
+    for (std::int64_t i = 0; i < features; ++i) {
+      out[i] = roundTo(y.dtype(), (in[i] - m) * inv_std * gamma.cpuData()[i] + beta.cpuData()[i]);
+    }
+  }
+}
+
+void CpuBackend::layerNormBackward(const Tensor& x, const Tensor& dy, std::int64_t features, const Tensor& gamma,
+                                   const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx, Tensor& dgamma,
+                                   Tensor& dbeta) {
+  const std::int64_t rows = x.numel() / features;
+  std::vector<double> sum_dgamma(static_cast<std::size_t>(features), 0.0);
+  std::vector<double> sum_dbeta(static_cast<std::size_t>(features), 0.0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* in = x.cpuData() + r * features;
+    const float* grad = dy.cpuData() + r * features;
+    const float m = saved_mean.cpuData()[r];
+    const float inv_std = saved_inv_std.cpuData()[r];
+    double sum_dy_gamma = 0;
+    double sum_dy_gamma_xhat = 0;
+    for (std::int64_t i = 0; i < features; ++i) {
+      const float xhat = (in[i] - m) * inv_std;
+      const float dy_gamma = grad[i] * gamma.cpuData()[i];
+      sum_dy_gamma += dy_gamma;
+      sum_dy_gamma_xhat += dy_gamma * xhat;
+      sum_dgamma[static_cast<std::size_t>(i)] += grad[i] * xhat;
+      sum_dbeta[static_cast<std::size_t>(i)] += grad[i];
+    }
+    for (std::int64_t i = 0; i < features; ++i) {
+      const float xhat = (in[i] - m) * inv_std;
+      dx.cpuData()[r * features + i] =
+          roundTo(dx.dtype(), math::normBackwardElement(grad[i] * gamma.cpuData()[i], xhat, inv_std,
+                                                        static_cast<float>(features), static_cast<float>(sum_dy_gamma),
+                                                        static_cast<float>(sum_dy_gamma_xhat)));
+    }
+  }
+  for (std::int64_t i = 0; i < features; ++i) {
+    dgamma.cpuData()[i] = roundTo(dgamma.dtype(), static_cast<float>(sum_dgamma[static_cast<std::size_t>(i)]));
+    dbeta.cpuData()[i] = roundTo(dbeta.dtype(), static_cast<float>(sum_dbeta[static_cast<std::size_t>(i)]));
+  }
+}
+
+void CpuBackend::poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) {
+  const std::int64_t p = g.p();
+  const std::int64_t q = g.q();
+  for (std::int64_t plane = 0; plane < g.n * g.c; ++plane) {
+    const float* in = x.cpuData() + plane * g.h * g.w;
+    float* out = y.cpuData() + plane * p * q;
+    for (std::int64_t oy = 0; oy < p; ++oy) {
+      for (std::int64_t ox = 0; ox < q; ++ox) {
+        const std::int64_t w = g.w;
+        out[oy * q + ox] = roundTo(y.dtype(), math::poolWindow(kind == PoolKind::kMax, in, w, oy * g.stride,
+                                                               ox * g.stride, g.window));
+      }
+    }
+  }
+}
+
+void CpuBackend::poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) {
+  const std::int64_t p = g.p();
+  const std::int64_t q = g.q();
+  std::vector<float> sum(static_cast<std::size_t>(dx.numel()), 0.0f);
+  const auto window_size = static_cast<float>(g.window * g.window);
+  for (std::int64_t plane = 0; plane < g.n * g.c; ++plane) {
+    const float* in = x.cpuData() + plane * g.h * g.w;
+    const float* grad = dy.cpuData() + plane * p * q;
+    float* out = sum.data() + plane * g.h * g.w;
+    for (std::int64_t oy = 0; oy < p; ++oy) {
+      for (std::int64_t ox = 0; ox < q; ++ox) {
+        const float d = grad[oy * q + ox];
+        if (kind == PoolKind::kMax) {
+          out[math::poolArgmax(in, g.w, oy * g.stride, ox * g.stride, g.window)] += d;
+          continue;
+        }
+        for (std::int64_t i = 0; i < g.window; ++i) {
+          for (std::int64_t j = 0; j < g.window; ++j) out[(oy * g.stride + i) * g.w + ox * g.stride + j] += d / window_size;
+        }
+      }
+    }
+  }
+  for (std::int64_t i = 0; i < dx.numel(); ++i) dx.cpuData()[i] = roundTo(dx.dtype(), sum[static_cast<std::size_t>(i)]);
+}
+
+}  // namespace ampscope::trainer
