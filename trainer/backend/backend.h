@@ -150,6 +150,9 @@ class Backend {
                          Tensor& first_moment, Tensor& second_moment) = 0;
 };
 
+// x in dtype: x itself when it already is, else a converted copy (autocast's cast).
+Tensor castTensor(Backend& backend, const Tensor& x, DType dtype);
+
 // The CPU reference backend; always available.
 std::unique_ptr<Backend> makeCpuBackend();
 

@@ -1,13 +1,10 @@
 #include "trainer/layers/layer.h"
 
+#include "trainer/numerics/split_mix64.h"
+
 namespace ampscope::trainer {
 
-Tensor Layer::castTo(LayerContext& ctx, const Tensor& x, DType dtype) {
-  if (x.dtype() == dtype) return x;
-  Tensor out = ctx.backend.allocate(x.shape(), dtype);
-  ctx.backend.copy(x, out);
-  return out;
-}
+Tensor Layer::castTo(LayerContext& ctx, const Tensor& x, DType dtype) { return castTensor(ctx.backend, x, dtype); }
 
 Tensor Layer::gradientBuffer(LayerContext& ctx, Parameter& p, DType compute) {
   return p.grad.dtype() == compute ? p.grad : ctx.backend.allocate(p.grad.shape(), compute);
@@ -18,18 +15,9 @@ void Layer::keepGradient(LayerContext& ctx, Parameter& p, const Tensor& computed
 }
 
 std::vector<float> uniformValues(std::int64_t count, float bound, std::uint64_t seed) {
-  // SplitMix64: a fixed, documented generator, so a seed means the same weights everywhere.
-  std::uint64_t state = seed;
+  SplitMix64 rng(seed);
   std::vector<float> out(static_cast<std::size_t>(count));
-  for (float& v : out) {
-    state += 0x9e3779b97f4a7c15ULL;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    const float unit = static_cast<float>(z >> 40) * 0x1.0p-24f;  // [0, 1)
-    v = (2.0f * unit - 1.0f) * bound;
-  }
+  for (float& v : out) v = (2.0f * rng.uniform() - 1.0f) * bound;
   return out;
 }
 

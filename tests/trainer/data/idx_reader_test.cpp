@@ -7,18 +7,12 @@
 #include <filesystem>
 
 #include "../../test_support.h"
+#include "idx_test_files.h"
 
 namespace ampscope::trainer {
 namespace {
 
-std::string idxBytes(std::vector<std::uint32_t> dims, const std::vector<std::uint8_t>& data) {
-  std::string out = {0, 0, 0x08, static_cast<char>(dims.size())};
-  for (std::uint32_t d : dims) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((d >> shift) & 0xff));
-  }
-  out.append(data.begin(), data.end());
-  return out;
-}
+using test::idxBytes;
 
 TEST(IdxReaderTest, ReadsDimensionsAndBytes) {
   test::ScratchDir dir;
@@ -34,9 +28,7 @@ TEST(IdxReaderTest, ReadsGzipCompressedFilesToo) {
   test::ScratchDir dir;
   const std::string bytes = idxBytes({3}, {7, 8, 9});
   const std::string path = dir.file("labels.idx.gz");
-  gzFile gz = gzopen(path.c_str(), "wb");
-  gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size()));
-  gzclose(gz);
+  test::writeGzip(path, bytes);
   auto array = readIdxFile(path);
   ASSERT_TRUE(array.ok()) << array.error().message;
   EXPECT_EQ(array->data, (std::vector<std::uint8_t>{7, 8, 9}));

@@ -1,0 +1,215 @@
+#include "trainer/engine/training_run.h"
+
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "trainer/instrumentation/layer_ranges.h"
+#include "trainer/instrumentation/range_marker.h"
+
+namespace ampscope::trainer {
+
+namespace {
+
+LossScalerConfig scalerConfigFor(const TrainConfig& config) {
+  LossScalerConfig out = config.loss_scaling;
+  if (!config.loss_scaling_set) out.mode = planFor(config.precision).default_loss_scaling;
+  return out;
+}
+
+// Phase ranges are registered once; their texts are the phase names of docs/trainer_ranges.md.
+struct PhaseTexts {
+  RangeMarker::Handle data = RangeMarker::registerText("data");
+  RangeMarker::Handle forward = RangeMarker::registerText("forward");
+  RangeMarker::Handle backward = RangeMarker::registerText("backward");
+  RangeMarker::Handle loss_scale = RangeMarker::registerText("loss_scale");
+  RangeMarker::Handle optimizer = RangeMarker::registerText("optimizer");
+  RangeMarker::Handle evaluate = RangeMarker::registerText("evaluate");
+};
+
+const PhaseTexts& phases() {
+  static const PhaseTexts texts;
+  return texts;
+}
+
+// Keeps the first count images of a dataset (quick runs on part of the training set).
+void keepFirst(Dataset& data, std::int64_t count) {
+  const std::size_t image_size = static_cast<std::size_t>(data.channels * data.height * data.width);
+  data.images.resize(static_cast<std::size_t>(count) * image_size);
+  data.labels.resize(static_cast<std::size_t>(count));
+  data.count = count;
+}
+
+}  // namespace
+
+TrainingRun::TrainingRun(Backend& backend, TrainConfig config, Dataset train, Dataset test)
+    : backend_(backend),
+      config_(std::move(config)),
+      plan_(planFor(config_.precision)),
+      train_(std::move(train)),
+      test_(std::move(test)),
+      scaler_(scalerConfigFor(config_)) {
+  for (const std::string& op : config_.autocast_allow) policy_.allow(op);
+  for (const std::string& op : config_.autocast_deny) policy_.deny(op);
+}
+
+Tensor TrainingRun::toDevice(const std::vector<float>& values, const Shape& shape, DType dtype) {
+  Tensor t = backend_.allocate(shape, dtype);
+  backend_.upload(values, t);
+  return t;
+}
+
+trace::Result<TrainSummary> TrainingRun::run(const StepCallback& on_step) {
+  backend_.setTf32(plan_.tf32);
+  auto model = buildModel(backend_, config_.model, plan_.parameters);
+  if (!model) return model.error();
+  model_ = std::move(*model);
+  model_->initialize(backend_, config_.seed);
+  ranges_ = std::make_unique<LayerRanges>(policy_, plan_.autocast);
+  optimizer_ = std::make_unique<Optimizer>(backend_, config_.optimizer, model_->parameters(), plan_.master_weights);
+  summary_.device = backend_.description();
+  summary_.precision = precisionModeName(config_.precision);
+  summary_.model = describeModel(config_.model);
+
+  if (config_.train_limit > 0 && config_.train_limit < train_.count) keepFirst(train_, config_.train_limit);
+  PipelineConfig data = config_.data;
+  data.seed = config_.seed;
+  // Each batch's decoding and augmentation is a range on the thread that does it.
+  data.on_work = [](const char* what, std::int64_t batch, bool begin) {
+    if (begin) {
+      RangeMarker::push(fmt::format("{} {}", what, batch));
+    } else {
+      RangeMarker::pop();
+    }
+  };
+  if (auto valid = validatePipeline(train_, data); !valid) return valid.error();
+  BatchPipeline pipeline(train_, data);
+  if (pipeline.batchesPerEpoch() == 0) {
+    return trace::Error{fmt::format("train: {} training images make no batch of {}", train_.count, data.batch_size)};
+  }
+  const auto started = std::chrono::steady_clock::now();
+  for (std::int64_t epoch = 0; epoch < config_.epochs; ++epoch) {
+    if (auto status = trainEpoch(epoch, pipeline, on_step); !status) return status.error();
+    if (config_.max_steps > 0 && step_ >= config_.max_steps) break;
+  }
+  backend_.synchronize();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  summary_.steps = step_;
+  summary_.skipped_steps = scaler_.skippedSteps();
+  summary_.final_loss_scale = scaler_.scale();
+  summary_.images_per_second = seconds > 0 ? static_cast<double>(step_ * data.batch_size) / seconds : 0.0;
+  if (gradient_values_ > 0) {
+    summary_.zero_gradient_share = static_cast<double>(zero_values_) / static_cast<double>(gradient_values_);
+    summary_.fp16_underflow_share = static_cast<double>(underflow_values_) / static_cast<double>(gradient_values_);
+  }
+  summary_.test_accuracy = evaluate();
+  return summary_;
+}
+
+trace::Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, const StepCallback& on_step) {
+  pipeline.startEpoch(epoch);
+  const std::int64_t total = config_.max_steps > 0 ? config_.max_steps : pipeline.batchesPerEpoch() * config_.epochs;
+  while (config_.max_steps == 0 || step_ < config_.max_steps) {
+    const ScopedRange step_range(fmt::format("step {}", step_));
+    std::optional<Batch> batch;
+    {
+      const ScopedRange data_range(phases().data);
+      batch = pipeline.next();
+    }
+    if (!batch) break;  // the step range of the epoch's end is empty and harmless
+    scheduleLearningRate(total);
+    const StepRecord record = trainStep(*batch, epoch);
+    summary_.final_loss = record.loss;
+    ++step_;
+    if (on_step && !on_step(record, total)) return trace::Error{"train: stopped"};
+  }
+  return {};
+}
+
+void TrainingRun::scheduleLearningRate(std::int64_t total_steps) {
+  if (!config_.cosine_schedule || total_steps <= 0) return;
+  const double progress = static_cast<double>(step_) / static_cast<double>(total_steps);
+  constexpr double kPi = 3.14159265358979323846;
+  optimizer_->setLearningRate(static_cast<float>(config_.optimizer.lr * 0.5 * (1.0 + std::cos(kPi * progress))));
+}
+
+StepRecord TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
+  StepRecord record;
+  record.step = step_;
+  record.epoch = epoch;
+  record.loss_scale = scaler_.scale();
+  LayerContext ctx{backend_, policy_, plan_.autocast, true};
+  const Shape image_shape = {batch.size, train_.channels, train_.height, train_.width};
+  const Tensor x = toDevice(batch.images, image_shape, plan_.input);
+  const Tensor labels = toDevice(batch.labels, {batch.size}, DType::kFp32);
+
+  Tensor dlogits;
+  {
+    const ScopedRange range(phases().forward);
+    const Tensor logits = model_->forward(ctx, x, ranges_.get());
+    // The loss is on autocast's FP32 list: logits are cast up, and its gradient cast back down.
+    const Tensor logits32 = castTensor(backend_, logits, DType::kFp32);
+    Tensor dlogits32 = backend_.allocate(logits32.shape(), DType::kFp32);
+    const Backend::LossResult loss =
+        backend_.softmaxCrossEntropy(logits32, labels, static_cast<float>(scaler_.scale()), dlogits32);
+    record.loss = loss.loss;
+    record.batch_accuracy = static_cast<double>(loss.correct) / static_cast<double>(batch.size);
+    dlogits = castTensor(backend_, dlogits32, logits.dtype());
+  }
+  {
+    const ScopedRange range(phases().backward);
+    model_->backward(ctx, dlogits, ranges_.get());
+  }
+  bool apply = false;
+  {
+    const ScopedRange range(phases().loss_scale);
+    const std::vector<Tensor*> grads = optimizer_->prepareGradients();
+    const bool found_non_finite = backend_.unscaleAndCheck(grads, static_cast<float>(scaler_.inverseScale()));
+    if (config_.gradient_histograms) {
+      const std::vector<Parameter*> params = model_->parameters();
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        LayerGradients g{params[i]->name, backend_.gradientHistogram(*grads[i], static_cast<float>(record.loss_scale))};
+        gradient_values_ += g.histogram.count;
+        zero_values_ += g.histogram.zeros;
+        underflow_values_ += g.histogram.underflow_at_scale;
+        record.gradients.push_back(std::move(g));
+      }
+    }
+    apply = scaler_.update(found_non_finite);
+    record.skipped = !apply;
+  }
+  if (apply) {
+    const ScopedRange range(phases().optimizer);
+    record.gradient_norm = optimizer_->clipGradients();
+    optimizer_->step();
+  }
+  return record;
+}
+
+double TrainingRun::evaluate() {
+  const ScopedRange range(phases().evaluate);
+  PipelineConfig config;
+  config.batch_size = 1000;
+  config.shuffle = false;
+  config.augment = false;
+  config.drop_last = false;
+  config.workers = 0;
+  config.mean = config_.data.mean;
+  config.std = config_.data.std;
+  BatchPipeline pipeline(test_, config);
+  pipeline.startEpoch(0);
+  LayerContext ctx{backend_, policy_, plan_.autocast, false};
+  std::int64_t correct = 0;
+  std::int64_t seen = 0;
+  while (std::optional<Batch> batch = pipeline.next()) {
+    const Tensor x = toDevice(batch->images, {batch->size, test_.channels, test_.height, test_.width}, plan_.input);
+    const Tensor labels = toDevice(batch->labels, {batch->size}, DType::kFp32);
+    const Tensor logits = castTensor(backend_, model_->forward(ctx, x), DType::kFp32);
+    correct += backend_.countCorrect(logits, labels);
+    seen += batch->size;
+  }
+  return seen > 0 ? static_cast<double>(correct) / static_cast<double>(seen) : 0.0;
+}
+
+}  // namespace ampscope::trainer

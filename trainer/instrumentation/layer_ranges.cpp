@@ -1,0 +1,31 @@
+#include "trainer/instrumentation/layer_ranges.h"
+
+#include <fmt/format.h>
+
+namespace ampscope::trainer {
+
+std::string layerRangeText(Layer& layer, Pass pass, const Shape& input_shape, DType compute) {
+  std::string params;
+  for (const Parameter* p : layer.parameters()) {
+    params += fmt::format("{}{}", params.empty() ? "" : ",", shapeText(p->value.shape()));
+  }
+  std::string text = fmt::format("{} {} {} in={} params=[{}] out={} dtype={}", layer.name(), layer.op(),
+                                 pass == Pass::kForward ? "forward" : "backward", shapeText(input_shape), params,
+                                 shapeText(layer.outputShape(input_shape)), dtypeName(compute));
+  const std::string geometry = layer.geometry(input_shape);
+  if (!geometry.empty()) text += " " + geometry;
+  return text;
+}
+
+void LayerRanges::beginLayer(Layer& layer, Pass pass, const Shape& input_shape, DType input_dtype) {
+  Cached& cached = cache_[&layer][pass == Pass::kForward ? 0 : 1];
+  if (!cached.built || cached.input_shape != input_shape || cached.input_dtype != input_dtype) {
+    const DType compute = policy_.computeType(layer.op(), autocast_, input_dtype);
+    cached = {true, input_shape, input_dtype, RangeMarker::registerText(layerRangeText(layer, pass, input_shape, compute))};
+  }
+  RangeMarker::push(cached.handle);
+}
+
+void LayerRanges::endLayer(Layer& /*layer*/, Pass /*pass*/) { RangeMarker::pop(); }
+
+}  // namespace ampscope::trainer
