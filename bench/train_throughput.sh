@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Training throughput of ampscope's trainer per precision mode, for the MLP and the CNN, and
+# each mode's speedup over fp32 on the same model (see docs/benchmarks.md).
+#
+#   bench/train_throughput.sh [BUILD_DIR] [DEVICE]
+#
+# DEVICE is auto (default), cpu or cuda. On the CPU the low-precision modes emulate FP16/BF16
+# storage by rounding, so they are slower than fp32 there; the figures measure the emulation, not
+# Tensor Cores. On a GPU the "GEMM-heavy" rows are the ones to read for the AMP speedup.
+# Environment: AMPSCOPE_BENCH_STEPS (default 40 on the CPU, 200 on a GPU).
+set -euo pipefail
+build="${1:-build}"
+device="${2:-auto}"
+ampscope="$build/cli/ampscope"
+[[ -x "$ampscope" ]] || { echo "error: $ampscope is not built" >&2; exit 1; }
+steps_default=40
+[[ "$device" == "cuda" ]] && steps_default=200
+steps="${AMPSCOPE_BENCH_STEPS:-$steps_default}"
+
+configs=(
+  "MLP 256-128, batch 64|--model mlp --hidden 256,128 --batch 64"
+  "CNN 16-32 fc 128, batch 64|--model cnn --channels 16,32 --fc 128 --batch 64"
+)
+if [[ "$device" != "cpu" ]]; then
+  configs+=(
+    "MLP 4096-4096-4096, batch 1024 (GEMM-heavy)|--model mlp --hidden 4096,4096,4096 --batch 1024"
+    "CNN 128-256 fc 1024, batch 256 (GEMM-heavy)|--model cnn --channels 128,256 --fc 1024 --batch 256"
+  )
+fi
+
+printf "%-46s %-12s %12s %8s  %s\n" "model" "precision" "images/s" "vs fp32" "device"
+for config in "${configs[@]}"; do
+  label="${config%%|*}"
+  options="${config#*|}"
+  fp32=""
+  for mode in fp32 tf32 amp-fp16 amp-bf16 fp16-master; do
+    # shellcheck disable=SC2086
+    json=$("$ampscope" train --device "$device" --data synthetic --steps "$steps" --precision "$mode" $options --json 2>/dev/null)
+    read -r ips dev < <(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(round(d["images_per_second"]), d["device"].split(" (")[0])' "$json")
+    [[ -z "$fp32" ]] && fp32=$ips
+    printf "%-46s %-12s %12s %7.2fx  %s\n" "$label" "$mode" "$ips" "$(python3 -c "print($ips / $fp32)")" "$dev"
+  done
+done
