@@ -1,0 +1,228 @@
+#include "trainer/cuda/cuda_backend.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "trainer/cuda/conv_plan.h"
+#include "trainer/cuda/cuda_backend_impl.h"
+#include "trainer/cuda/cuda_check.h"
+#include "trainer/cuda/elementwise_kernels.h"
+#include "trainer/numerics/low_precision.h"
+
+#ifndef AMPSCOPE_CUDA_ARCHITECTURES
+#define AMPSCOPE_CUDA_ARCHITECTURES "unknown"
+#endif
+
+namespace ampscope::trainer {
+
+namespace cuda {
+
+namespace {
+
+std::string versionText(int version, int major_unit, int minor_unit) {
+  return fmt::format("{}.{}", version / major_unit, (version % major_unit) / minor_unit);
+}
+
+std::size_t storageBytes(const Tensor& t) {
+  return static_cast<std::size_t>(t.numel()) * bytesPerElement(t.dtype(), DeviceKind::kCuda);
+}
+
+void requireSameCount(std::int64_t a, std::int64_t b, const char* what) {
+  if (a != b) throw std::logic_error(fmt::format("{}: {} values for a tensor of {}", what, a, b));
+}
+
+void requireCudaTensor(const Tensor& t) {
+  if (t.device() != DeviceKind::kCuda) {
+    throw std::logic_error(fmt::format("a {} tensor {} reached the CUDA backend", deviceName(t.device()),
+                                       shapeText(t.shape())));
+  }
+}
+
+}  // namespace
+
+CudaBackend::CudaBackend(int device) : device_(device) {
+  AMPSCOPE_CUDA_CHECK(cudaSetDevice(device_));
+  cudaDeviceProp properties{};
+  AMPSCOPE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_));
+  if (const cudaError_t image = probeKernelImage(); image != cudaSuccess) {
+    throw std::runtime_error(fmt::format("{} (compute capability {}.{}) cannot run this build's kernels, built for "
+                                         "architectures {}: {}",
+                                         properties.name, properties.major, properties.minor,
+                                         AMPSCOPE_CUDA_ARCHITECTURES, cudaGetErrorString(image)));
+  }
+
+  cudaStream_t stream = nullptr;
+  AMPSCOPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  stream_ = decltype(stream_)(stream);
+  cudaEvent_t event = nullptr;
+  AMPSCOPE_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  staging_free_ = decltype(staging_free_)(event);
+
+  cublasHandle_t blas = nullptr;
+  AMPSCOPE_CUBLAS_CHECK(cublasCreate(&blas));
+  cublas_ = decltype(cublas_)(blas);
+  AMPSCOPE_CUBLAS_CHECK(cublasSetStream(blas, stream));
+  // Products accumulate in FP32 all the way: no FP16 split-K reductions, whatever C's type.
+  AMPSCOPE_CUBLAS_CHECK(cublasSetMathMode(
+      blas, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)));
+
+  cudnnHandle_t dnn = nullptr;
+  AMPSCOPE_CUDNN_CHECK(cudnnCreate(&dnn));
+  cudnn_ = decltype(cudnn_)(dnn);
+  AMPSCOPE_CUDNN_CHECK(cudnnSetStream(dnn, stream));
+  conv_plans_ = std::make_unique<ConvPlanCache>();
+
+  int runtime_version = 0;
+  AMPSCOPE_CUDA_CHECK(cudaRuntimeGetVersion(&runtime_version));
+  int cublas_version = 0;
+  AMPSCOPE_CUBLAS_CHECK(cublasGetVersion(blas, &cublas_version));
+  description_ = fmt::format("{} (compute capability {}.{}, {} SMs, {:.0f} GiB; CUDA runtime {}, cuBLAS {}, cuDNN {})",
+                             properties.name, properties.major, properties.minor, properties.multiProcessorCount,
+                             static_cast<double>(properties.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0),
+                             versionText(runtime_version, 1000, 10), versionText(cublas_version, 10000, 100),
+                             versionText(static_cast<int>(cudnnGetVersion()), 10000, 100));
+}
+
+CudaBackend::~CudaBackend() {
+  // Queued kernels may still use the scratch and workspace freed below.
+  static_cast<void>(cudaStreamSynchronize(stream()));
+}
+
+ReadView CudaBackend::readView(const Tensor& t) {
+  requireCudaTensor(t);
+  return {t.raw(), t.dtype()};
+}
+
+WriteView CudaBackend::writeView(Tensor& t) {
+  requireCudaTensor(t);
+  return {t.raw(), t.dtype()};
+}
+
+void* CudaBackend::staging(std::size_t bytes) {
+  AMPSCOPE_CUDA_CHECK(cudaEventSynchronize(staging_free_.get()));
+  return staging_buffer_.reserve(std::max<std::size_t>(bytes, 1));
+}
+
+void CudaBackend::fetch(void* host, const void* device, std::size_t bytes) {
+  if (bytes == 0) return;
+  void* pinned = staging(bytes);
+  AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(pinned, device, bytes, cudaMemcpyDeviceToHost, stream()));
+  AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  std::memcpy(host, pinned, bytes);
+}
+
+void CudaBackend::synchronize() { AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream())); }
+
+Tensor CudaBackend::allocate(const Shape& shape, DType dtype) {
+  const std::size_t bytes = static_cast<std::size_t>(elementCount(shape)) * bytesPerElement(dtype, DeviceKind::kCuda);
+  void* memory = nullptr;
+  AMPSCOPE_CUDA_CHECK(cudaMalloc(&memory, std::max<std::size_t>(bytes, 1)));
+  // The deleter may run after the backend is gone, so it needs nothing of it; it cannot report
+  // a failure either.
+  std::shared_ptr<void> owner(memory, [](void* p) { static_cast<void>(cudaFree(p)); });
+  // Zeroed like the CPU backend's tensors (all-zero bits are 0 in every dtype).
+  AMPSCOPE_CUDA_CHECK(cudaMemsetAsync(memory, 0, bytes, stream()));
+  return Tensor(shape, dtype, DeviceKind::kCuda, std::move(owner));
+}
+
+void CudaBackend::upload(std::span<const float> values, Tensor& dst) {
+  requireSameCount(static_cast<std::int64_t>(values.size()), dst.numel(), "upload");
+  const WriteView out = writeView(dst);
+  const std::size_t bytes = storageBytes(dst);
+  if (bytes == 0) return;
+  // Rounded on the host with the CPU backend's own conversions, straight into pinned memory, so
+  // the copy is one asynchronous DMA of the final bits.
+  void* pinned = staging(bytes);
+  switch (dst.dtype()) {
+    case DType::kFp32: std::memcpy(pinned, values.data(), bytes); break;
+    case DType::kFp16: {
+      auto* bits = static_cast<std::uint16_t*>(pinned);
+      for (std::size_t i = 0; i < values.size(); ++i) bits[i] = floatToHalfBits(values[i]);
+      break;
+    }
+    case DType::kBf16: {
+      auto* bits = static_cast<std::uint16_t*>(pinned);
+      for (std::size_t i = 0; i < values.size(); ++i) bits[i] = floatToBf16Bits(values[i]);
+      break;
+    }
+  }
+  AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(out.data, pinned, bytes, cudaMemcpyHostToDevice, stream()));
+  AMPSCOPE_CUDA_CHECK(cudaEventRecord(staging_free_.get(), stream()));
+}
+
+std::vector<float> CudaBackend::download(const Tensor& src) {
+  const ReadView in = readView(src);
+  std::vector<float> values(static_cast<std::size_t>(src.numel()));
+  const std::size_t bytes = storageBytes(src);
+  if (bytes == 0) return values;
+  void* pinned = staging(bytes);
+  AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(pinned, in.data, bytes, cudaMemcpyDeviceToHost, stream()));
+  AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  switch (src.dtype()) {
+    case DType::kFp32: std::memcpy(values.data(), pinned, bytes); break;
+    case DType::kFp16: {
+      const auto* bits = static_cast<const std::uint16_t*>(pinned);
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = halfBitsToFloat(bits[i]);
+      break;
+    }
+    case DType::kBf16: {
+      const auto* bits = static_cast<const std::uint16_t*>(pinned);
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = bf16BitsToFloat(bits[i]);
+      break;
+    }
+  }
+  return values;
+}
+
+void CudaBackend::fill(Tensor& dst, float value) { launchFill(writeView(dst), dst.numel(), value, stream()); }
+
+void CudaBackend::copy(const Tensor& src, Tensor& dst) {
+  requireSameCount(src.numel(), dst.numel(), "copy");
+  if (src.dtype() == dst.dtype()) {
+    if (src.raw() == dst.raw()) return;
+    AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(writeView(dst).data, readView(src).data, storageBytes(src),
+                                        cudaMemcpyDeviceToDevice, stream()));
+    return;
+  }
+  launchConvert(readView(src), writeView(dst), src.numel(), stream());
+}
+
+void CudaBackend::scale(Tensor& x, float factor) { launchScale(writeView(x), x.numel(), factor, stream()); }
+
+}  // namespace cuda
+
+std::unique_ptr<Backend> makeCudaBackend(std::string* why_not) {
+  std::string reason;
+  int count = 0;
+  if (const cudaError_t status = cudaGetDeviceCount(&count); status != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    reason = fmt::format("no CUDA device: cudaGetDeviceCount returned '{}'", cudaGetErrorString(status));
+  } else if (count == 0) {
+    reason = "no CUDA device: cudaGetDeviceCount found none";
+  } else {
+    int device = 0;
+    try {
+      AMPSCOPE_CUDA_CHECK(cudaGetDevice(&device));
+      return std::make_unique<cuda::CudaBackend>(device);
+    } catch (const std::exception& error) {
+      reason = fmt::format("CUDA device {} is not usable: {}", device, error.what());
+    }
+  }
+  if (why_not != nullptr) *why_not = std::move(reason);
+  return nullptr;
+}
+
+int cudaDeviceCountOrZero() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    return 0;
+  }
+  return count;
+}
+
+}  // namespace ampscope::trainer

@@ -1,0 +1,114 @@
+#pragma once
+// The CUDA backend's class, for the files that implement it (inside trainer/cuda/ only; the rest
+// of the trainer sees cuda_backend.h). The class is split over files by kind of op:
+//   cuda_backend.cpp       device, handles, memory, upload/download, fill/copy/scale
+//   cuda_gemm.cpp          gemm (cuBLAS)
+//   cuda_conv.cpp          convolutions (cuDNN), with conv_plan.* caching descriptors
+//   cuda_layer_ops.cpp     bias, activations, normalisation, pooling (our kernels)
+//   cuda_training_ops.cpp  loss, gradient checks, optimizers (our kernels)
+// All work is queued on one stream; only calls that return host values wait for it.
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cudnn.h>
+
+#include <memory>
+#include <string>
+
+#include "trainer/backend/backend.h"
+#include "trainer/cuda/device_buffer.h"
+#include "trainer/cuda/device_view.h"
+#include "trainer/cuda/unique_handle.h"
+
+namespace ampscope::trainer::cuda {
+
+class ConvPlanCache;
+
+class CudaBackend final : public Backend {
+ public:
+  // Takes the given device and starts cuBLAS and cuDNN on it; throws std::runtime_error naming
+  // what failed.
+  explicit CudaBackend(int device);
+  ~CudaBackend() override;
+  CudaBackend(const CudaBackend&) = delete;
+  CudaBackend& operator=(const CudaBackend&) = delete;
+
+  DeviceKind device() const override { return DeviceKind::kCuda; }
+  std::string description() const override { return description_; }
+  void setTf32(bool enabled) override { tf32_ = enabled; }
+
+  Tensor allocate(const Shape& shape, DType dtype) override;
+  void upload(std::span<const float> values, Tensor& dst) override;
+  std::vector<float> download(const Tensor& src) override;
+  void fill(Tensor& dst, float value) override;
+  void copy(const Tensor& src, Tensor& dst) override;
+  void scale(Tensor& x, float factor) override;
+  void synchronize() override;
+
+  void gemm(const GemmCall& call, const Tensor& a, const Tensor& b, Tensor& c) override;
+
+  void convForward(const ConvGeometry& g, const Tensor& x, const Tensor& filter, Tensor& y) override;
+  void convBackwardData(const ConvGeometry& g, const Tensor& dy, const Tensor& filter, Tensor& dx) override;
+  void convBackwardFilter(const ConvGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dfilter) override;
+
+  void addBias(Tensor& y, const Tensor& bias, std::int64_t channels, std::int64_t inner) override;
+  void biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t channels, std::int64_t inner) override;
+  void activationForward(Activation kind, const Tensor& x, Tensor& y) override;
+  void activationBackward(Activation kind, const Tensor& x, const Tensor& dy, Tensor& dx) override;
+
+  void batchNormForward(const Tensor& x, std::int64_t channels, std::int64_t inner, const Tensor& gamma,
+                        const Tensor& beta, Tensor& running_mean, Tensor& running_var, float momentum, float eps,
+                        bool training, Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) override;
+  void batchNormBackward(const Tensor& x, const Tensor& dy, std::int64_t channels, std::int64_t inner,
+                         const Tensor& gamma, const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                         Tensor& dgamma, Tensor& dbeta) override;
+  void layerNormForward(const Tensor& x, std::int64_t features, const Tensor& gamma, const Tensor& beta, float eps,
+                        Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) override;
+  void layerNormBackward(const Tensor& x, const Tensor& dy, std::int64_t features, const Tensor& gamma,
+                         const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx, Tensor& dgamma,
+                         Tensor& dbeta) override;
+  void poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) override;
+  void poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) override;
+
+  LossResult softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
+                                 Tensor& dlogits) override;
+  std::int64_t countCorrect(const Tensor& logits, const Tensor& labels) override;
+
+  bool unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) override;
+  double squaredNorm(const Tensor& x) override;
+  GradientHistogram gradientHistogram(const Tensor& gradient, float scale) override;
+  void sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) override;
+  void adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad, Tensor& first_moment,
+                 Tensor& second_moment) override;
+
+ private:
+  // A CPU tensor here is a programming error that would otherwise fault on the device.
+  static ReadView readView(const Tensor& t);
+  static WriteView writeView(Tensor& t);
+
+  cudaStream_t stream() const { return stream_.get(); }
+  // Device scratch for the current op; valid until the next op asks for scratch.
+  void* scratch(const ScratchLayout& layout) { return scratch_.reserve(layout.bytes(), stream()); }
+  // Pinned host staging, once the last upload's copy out of it has finished.
+  void* staging(std::size_t bytes);
+  // Copies `bytes` of device memory to `host` (any host memory) and waits for it.
+  void fetch(void* host, const void* device, std::size_t bytes);
+  // The logits as FP32 rows for the shared loss math: the tensor itself or a converted copy in
+  // the scratch region at `offset`.
+  const float* fp32Rows(const Tensor& logits, void* scratch_base, std::size_t offset);
+
+  int device_ = 0;
+  bool tf32_ = false;
+  std::string description_;
+  // Declared in creation order: members are destroyed in reverse, the stream last.
+  UniqueHandle<cudaStream_t, &cudaStreamDestroy> stream_;
+  UniqueHandle<cudaEvent_t, &cudaEventDestroy> staging_free_;
+  UniqueHandle<cublasHandle_t, &cublasDestroy> cublas_;
+  UniqueHandle<cudnnHandle_t, &cudnnDestroy> cudnn_;
+  DeviceBuffer scratch_;
+  DeviceBuffer workspace_;  // cuDNN's
+  PinnedBuffer staging_buffer_;
+  std::unique_ptr<ConvPlanCache> conv_plans_;
+};
+
+}  // namespace ampscope::trainer::cuda
