@@ -15,6 +15,10 @@ const char* formatName(TraceFormat format) {
   return "unknown";
 }
 
+const char* deviceKindName(DeviceKind kind) {
+  return kind == DeviceKind::kCpu ? "cpu" : "gpu";
+}
+
 const char* copyDirectionName(CopyDirection direction) {
   switch (direction) {
     case CopyDirection::kHostToDevice: return "HtoD";
@@ -91,11 +95,13 @@ void Trace::sortByTime() {
   });
   std::stable_sort(counters.begin(), counters.end(),
                    [](const Counter& a, const Counter& b) { return a.time_ns < b.time_ns; });
+  std::stable_sort(gradient_bins.begin(), gradient_bins.end(),
+                   [](const GradientBin& a, const GradientBin& b) { return a.time_ns < b.time_ns; });
 }
 
 std::size_t Trace::eventCount() const {
   return launches.size() + kernels.size() + memory_ops.size() + synchronizations.size() +
-         ranges.size() + counters.size();
+         ranges.size() + counters.size() + gradient_bins.size();
 }
 
 std::size_t Trace::memoryBytes() const {
@@ -103,7 +109,8 @@ std::size_t Trace::memoryBytes() const {
          threads.capacity() * sizeof(Thread) + launches.capacity() * sizeof(LaunchCall) +
          kernels.capacity() * sizeof(Kernel) + memory_ops.capacity() * sizeof(MemoryOp) +
          synchronizations.capacity() * sizeof(Synchronization) +
-         ranges.capacity() * sizeof(Range) + counters.capacity() * sizeof(Counter);
+         ranges.capacity() * sizeof(Range) + counters.capacity() * sizeof(Counter) +
+         gradient_bins.capacity() * sizeof(GradientBin);
 }
 
 }  // namespace ampscope::trace

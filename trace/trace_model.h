@@ -20,6 +20,12 @@ inline constexpr Index kNone = -1;
 enum class TraceFormat : std::uint8_t { kUnknown, kKineto, kNsightSystems, kNvprof, kAmpscope };
 const char* formatName(TraceFormat format);
 
+// Where the work of a device ran: a GPU, or the host CPU standing in for one (the trainer's CPU
+// backend records its ops as host activity, so the per-layer and iteration views work without a
+// GPU; Tensor Core figures need a GPU run).
+enum class DeviceKind : std::uint8_t { kGpu, kCpu };
+const char* deviceKindName(DeviceKind kind);
+
 struct Device {
   std::uint32_t id = 0;  // the device ordinal as the trace numbers it
   StringId name = StringTable::kEmpty;
@@ -27,6 +33,7 @@ struct Device {
   std::int32_t compute_minor = 0;
   std::int32_t sm_count = 0;
   std::uint64_t total_memory_bytes = 0;
+  DeviceKind kind = DeviceKind::kGpu;
 
   bool operator==(const Device&) const = default;
 };
@@ -134,6 +141,11 @@ struct Range {
   StringId layer = StringTable::kEmpty;   // module / layer name
   std::int64_t sequence_number = -1;      // autograd sequence number, -1 when absent
   std::int64_t fwd_thread_tid = 0;        // Kineto "Fwd thread id": set on backward ops
+  // NVTX attributes as given: the domain ("" for the default one), the category (0: none) and
+  // the payload as text ("" when none; numbers in their shortest exact decimal form).
+  StringId domain = StringTable::kEmpty;
+  std::uint32_t category = 0;
+  StringId payload = StringTable::kEmpty;
   // Derived by the correlator.
   Index parent = kNone;
   std::int32_t depth = 0;
@@ -152,6 +164,19 @@ struct Counter {
   bool operator==(const Counter&) const = default;
 };
 
+// One bin of a gradient tensor's histogram of magnitudes at one training step: `count` values
+// with |g| in [2^exponent, 2^(exponent+1)), before loss scaling. Zeros and non-finite values are
+// counters ("gradient_zeros", "gradient_non_finite"), not bins.
+struct GradientBin {
+  std::int64_t step = 0;
+  std::int64_t time_ns = 0;
+  StringId tensor = StringTable::kEmpty;  // the parameter's name, "fc1.weight"
+  std::int32_t exponent = 0;
+  std::uint64_t count = 0;
+
+  bool operator==(const GradientBin&) const = default;
+};
+
 // What the importer dropped or did not understand, so nothing is lost silently.
 struct ImportStats {
   std::uint64_t events_read = 0;
@@ -162,6 +187,9 @@ struct ImportStats {
   std::map<std::string, std::uint64_t> not_understood;
   std::uint64_t gpu_records_without_launch = 0;  // filled by the correlator
   std::uint64_t dropped_by_collector = 0;        // records the recording tool reports it lost
+  // Records the collector lost or could not complete, by reason (CUPTI's dropped records, ranges
+  // still open when the program ended, ...).
+  std::map<std::string, std::uint64_t> lost;
 
   bool operator==(const ImportStats&) const = default;
 };
@@ -179,6 +207,7 @@ struct Trace {
   std::vector<Synchronization> synchronizations;
   std::vector<Range> ranges;
   std::vector<Counter> counters;
+  std::vector<GradientBin> gradient_bins;
   ImportStats import_stats;
 
   std::string_view str(StringId id) const { return strings.view(id); }

@@ -18,6 +18,9 @@ Trace makeSampleTrace() {
   trace.source_format = TraceFormat::kKineto;
   trace.format_detail = "synthetic, with a comma, and \"quotes\"";
   trace.devices.push_back({0, trace.strings.intern("NVIDIA H100 80GB HBM3"), 9, 0, 132, 85899345920ULL});
+  Device host{1, trace.strings.intern("CPU: AMD EPYC (2 threads)")};
+  host.kind = DeviceKind::kCpu;
+  trace.devices.push_back(host);
   const Index thread = trace.threadIndex(4242, 1234567890123);
   trace.threads[static_cast<std::size_t>(thread)].name = trace.strings.intern("main");
   LaunchCall launch;
@@ -66,12 +69,23 @@ Trace makeSampleTrace() {
   range.sequence_number = 120;
   range.fwd_thread_tid = 0;
   trace.ranges.push_back(range);
+  Range mark;
+  mark.start_ns = mark.end_ns = range.start_ns + 10;
+  mark.name = trace.strings.intern("checkpoint");
+  mark.thread = thread;
+  mark.kind = RangeKind::kAnnotation;
+  mark.domain = trace.strings.intern("ampscope");
+  mark.category = 4000000000u;
+  mark.payload = trace.strings.intern("-1.5");
+  trace.ranges.push_back(mark);
+  trace.gradient_bins.push_back({3, 1000, trace.strings.intern("fc1.weight"), -27, 5000000000ULL});
   trace.counters.push_back({1000, trace.strings.intern("loss_scale"), 3, 65536.0});
   trace.import_stats.events_read = 10;
   trace.import_stats.events_imported = 8;
   trace.import_stats.skipped["flow events"] = 2;
   trace.import_stats.not_understood["events of category 'x'"] = 1;
   trace.import_stats.dropped_by_collector = 4;
+  trace.import_stats.lost["NVTX ranges still open at exit"] = 2;
   return trace;
 }
 
@@ -132,6 +146,27 @@ TEST(ProfileDatabaseTest, AcceptsNewerMinorVersionOfItsMajor) {
   execute(path, "UPDATE ampscope_meta SET value = '" + std::to_string(kSchemaMajor) +
                     ".99' WHERE key = 'schema_version'");
   EXPECT_TRUE(readProfile(path).ok());
+}
+
+TEST(ProfileDatabaseTest, ReadsSchemaOneZeroFilesWithTheDefaultsOfLaterColumns) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("old.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  // What a 1.0 file looked like: none of the columns or tables that 1.1 added.
+  execute(path,
+          "ALTER TABLE devices DROP COLUMN kind; ALTER TABLE ranges DROP COLUMN domain_id; "
+          "ALTER TABLE ranges DROP COLUMN category; ALTER TABLE ranges DROP COLUMN payload_id; "
+          "DROP TABLE gradient_bins; DELETE FROM import_stats WHERE section = 'lost'; "
+          "UPDATE ampscope_meta SET value = '1.0' WHERE key = 'schema_version'");
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(read->devices.size(), 2u);
+  EXPECT_EQ(read->devices[1].kind, DeviceKind::kGpu);
+  ASSERT_EQ(read->ranges.size(), 2u);
+  EXPECT_EQ(read->ranges[1].domain, StringTable::kEmpty);
+  EXPECT_EQ(read->ranges[1].category, 0u);
+  EXPECT_TRUE(read->gradient_bins.empty());
+  EXPECT_TRUE(read->import_stats.lost.empty());
 }
 
 TEST(ProfileDatabaseTest, MissingColumnIsNamedWithItsTable) {

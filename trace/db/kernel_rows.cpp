@@ -9,22 +9,20 @@
 
 namespace ampscope::trace::db {
 
-namespace {
+std::size_t KernelConfigHash::operator()(const KernelConfig& c) const {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the fields
+  const auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ULL; };
+  mix(c.name);
+  mix(c.device);
+  mix(c.stream);
+  for (std::uint32_t v : c.grid) mix(v);
+  for (std::uint32_t v : c.block) mix(v);
+  mix(c.registers_per_thread);
+  mix(c.shared_memory_bytes);
+  return static_cast<std::size_t>(h);
+}
 
-struct KernelConfigHash {
-  std::size_t operator()(const KernelConfig& c) const {
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the fields
-    const auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ULL; };
-    mix(c.name);
-    mix(c.device);
-    mix(c.stream);
-    for (std::uint32_t v : c.grid) mix(v);
-    for (std::uint32_t v : c.block) mix(v);
-    mix(c.registers_per_thread);
-    mix(c.shared_memory_bytes);
-    return static_cast<std::size_t>(h);
-  }
-};
+namespace {
 
 Result<std::vector<KernelConfig>> readConfigs(SqliteDatabase& db, const Trace& trace) {
   std::vector<KernelConfig> configs;

@@ -29,6 +29,10 @@ struct KernelConfig {
   bool operator==(const KernelConfig&) const = default;
 };
 
+struct KernelConfigHash {
+  std::size_t operator()(const KernelConfig& config) const;
+};
+
 KernelConfig configOf(const Kernel& kernel);
 void applyConfig(const KernelConfig& config, Kernel& kernel);
 

@@ -68,6 +68,13 @@ Enum enumValue(std::int64_t value) {
   return static_cast<Enum>(static_cast<std::uint8_t>(value));
 }
 
+bool hasColumn(SqliteDatabase& db, std::string_view table, std::string_view column) {
+  for (const std::string& name : db.columns(table)) {
+    if (name == column) return true;
+  }
+  return false;
+}
+
 std::uint32_t u32(std::int64_t value) { return static_cast<std::uint32_t>(value); }
 std::uint64_t u64(std::int64_t value) { return static_cast<std::uint64_t>(value); }
 
@@ -111,9 +118,15 @@ Result<Trace> readProfile(SqliteDatabase& db) {
   if (!status) return status.error();
   const StringIdCheck ids(db, trace.strings);
 
-  status = forEachRow(db, "devices", {"id", "name_id", "compute_major", "compute_minor", "sm_count", "total_memory_bytes"},
+  // Schema 1.0 files lack the columns and table that 1.1 added; they read as their defaults.
+  const bool has_device_kind = hasColumn(db, "devices", "kind");
+  std::vector<std::string_view> device_columns = {"id", "name_id", "compute_major", "compute_minor",
+                                                  "sm_count", "total_memory_bytes"};
+  if (has_device_kind) device_columns.push_back("kind");
+  status = forEachRow(db, "devices", device_columns,
                      [&](std::int64_t row, Statement& s) -> Status {
                        Device& d = trace.devices.emplace_back();
+                       if (has_device_kind) d.kind = enumValue<DeviceKind>(s.int64(6));
                        d.id = u32(s.int64(0));
                        d.compute_major = static_cast<std::int32_t>(s.int64(2));
                        d.compute_minor = static_cast<std::int32_t>(s.int64(3));
@@ -189,8 +202,11 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                      });
   if (!status) return status.error();
 
-  status = readTableRows(db, "ranges", {"start_ns", "end_ns", "name_id", "thread_id", "kind", "phase", "op_id",
-                      "shapes_id", "dtypes_id", "layer_id", "sequence_number", "fwd_thread_tid"}, trace.ranges,
+  const bool has_nvtx_columns = hasColumn(db, "ranges", "domain_id");
+  std::vector<std::string_view> range_columns = {"start_ns", "end_ns", "name_id", "thread_id", "kind", "phase", "op_id",
+                      "shapes_id", "dtypes_id", "layer_id", "sequence_number", "fwd_thread_tid"};
+  if (has_nvtx_columns) range_columns.insert(range_columns.end(), {"domain_id", "category", "payload_id"});
+  status = readTableRows(db, "ranges", range_columns, trace.ranges,
                      [&](std::int64_t row, Statement& s, Range& r) -> Status {
                        r.start_ns = s.int64(0);
                        r.end_ns = s.int64(1);
@@ -198,11 +214,15 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                        r.phase = enumValue<Phase>(s.int64(5));
                        r.sequence_number = s.int64(10);
                        r.fwd_thread_tid = s.int64(11);
-                       const std::pair<int, StringId*> string_columns[] = {
+                       std::vector<std::pair<int, StringId*>> string_columns = {
                            {2, &r.name}, {6, &r.op}, {7, &r.shapes}, {8, &r.dtypes}, {9, &r.layer}};
-                       static constexpr std::string_view kNames[] = {"", "", "name_id", "", "", "", "op_id", "shapes_id", "dtypes_id", "layer_id"};
+                       if (has_nvtx_columns) {
+                         r.category = u32(s.int64(13));
+                         string_columns.insert(string_columns.end(), {{12, &r.domain}, {14, &r.payload}});
+                       }
                        for (const auto& [column, field] : string_columns) {
-                         Status checked = ids.check("ranges", row, kNames[column], s.int64(column), *field);
+                         Status checked = ids.check("ranges", row, range_columns[static_cast<std::size_t>(column)],
+                                                    s.int64(column), *field);
                          if (!checked) return checked;
                        }
                        return threadCheck("ranges", row, s.int64(3), r.thread);
@@ -218,6 +238,18 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                      });
   if (!status) return status.error();
 
+  if (db.hasTable("gradient_bins")) {
+    status = readTableRows(db, "gradient_bins", {"step", "time_ns", "tensor_id", "exponent", "count"}, trace.gradient_bins,
+                           [&](std::int64_t row, Statement& s, GradientBin& b) -> Status {
+                             b.step = s.int64(0);
+                             b.time_ns = s.int64(1);
+                             b.exponent = static_cast<std::int32_t>(s.int64(3));
+                             b.count = u64(s.int64(4));
+                             return ids.check("gradient_bins", row, "tensor_id", s.int64(2), b.tensor);
+                           });
+    if (!status) return status.error();
+  }
+
   status = forEachRow(db, "import_stats", {"section", "key", "value"},
                      [&](std::int64_t, Statement& s) -> Status {
                        ImportStats& stats = trace.import_stats;
@@ -226,6 +258,7 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                        const std::uint64_t value = u64(s.int64(2));
                        if (section == "skipped") stats.skipped[key] = value;
                        else if (section == "not_understood") stats.not_understood[key] = value;
+                       else if (section == "lost") stats.lost[key] = value;
                        else if (key == "events_read") stats.events_read = value;
                        else if (key == "events_imported") stats.events_imported = value;
                        else if (key == "gpu_records_without_launch") stats.gpu_records_without_launch = value;

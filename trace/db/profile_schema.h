@@ -9,7 +9,8 @@ namespace ampscope::trace::db {
 // A reader accepts any minor version of its major version (minor versions only add columns or
 // tables that older readers may ignore) and refuses a newer major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 0;
+// 1.1: devices.kind, ranges.domain_id/category/payload_id, gradient_bins, import_stats "lost".
+inline constexpr int kSchemaMinor = 1;
 
 // The table that marks a file as an ampscope profile.
 inline constexpr std::string_view kMetaTable = "ampscope_meta";

@@ -1,0 +1,30 @@
+#pragma once
+// Where the collector's record sources (CUPTI activity buffers, host ops of the CPU backend) put
+// what they decoded. The recorder implements it on its writer thread, interning strings and
+// appending rows to the profile; tests implement it over a plain trace::Trace.
+
+#include <cstdint>
+#include <string_view>
+
+#include "trace/trace_model.h"
+
+namespace ampscope::collector {
+
+class ActivitySink {
+ public:
+  virtual ~ActivitySink() = default;
+
+  virtual trace::StringId intern(std::string_view text) = 0;
+  // Index of the thread (pid, tid), added when new.
+  virtual trace::Index thread(std::int64_t pid, std::int64_t tid) = 0;
+
+  virtual void device(const trace::Device& device) = 0;
+  virtual void launch(const trace::LaunchCall& launch) = 0;
+  virtual void kernel(const trace::Kernel& kernel) = 0;
+  virtual void memoryOp(const trace::MemoryOp& op) = 0;
+  virtual void synchronization(const trace::Synchronization& sync) = 0;
+  // Records the source lost or could not decode, by reason ("CUPTI dropped records", ...).
+  virtual void lost(std::string_view reason, std::uint64_t count) = 0;
+};
+
+}  // namespace ampscope::collector
