@@ -6,6 +6,7 @@
 
 #include "cli/analyze_command.h"
 #include "cli/diff_command.h"
+#include "cli/record_command.h"
 #include "cli/report_command.h"
 #include "cli/train_command.h"
 
@@ -84,6 +85,19 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--autocast-allow", tc.autocast_allow, "Ops to run in low precision under autocast")->delimiter(',');
   train_cmd->add_option("--autocast-deny", tc.autocast_deny, "Ops to keep in FP32 under autocast")->delimiter(',');
   train_cmd->add_flag("--json", train.json, "Print a JSON summary on stdout");
+  train_cmd->add_option("--profile", train.profile_path,
+                        "Record the run (NVTX ranges, GPU or host activity, per-step counters) into this profile database");
+
+  RecordOptions record;
+  CLI::App* record_cmd = app.add_subcommand(
+      "record", "Run a program with ampscope's collector injected and write its profile database "
+                "(usage: ampscope record [-o FILE] [--kinds LIST] -- COMMAND ARGS...)");
+  record_cmd->add_option("-o,--output", record.output, "Profile database to write (default record.sqlite)");
+  record_cmd->add_option("--kinds", record.kinds,
+                         "What to record: a comma-separated list of kernel, memcpy, memset, runtime, driver, sync, nvtx, or all");
+  record_cmd->add_option("command", record.command, "The program and its arguments (after --)")->required();
+  // Everything after the program's name belongs to the program, options included.
+  record_cmd->prefix_command();
 
   try {
     app.parse(argc, argv);
@@ -94,6 +108,13 @@ int main(int argc, char** argv) {
   if (*analyze_cmd) return runAnalyze(analyze, std::cout, std::cerr);
   if (*diff_cmd) return runDiff(diff, std::cout, std::cerr);
   if (*report_cmd) return runReport(report, std::cout, std::cerr);
-  if (*train_cmd) return runTrain(std::move(train), std::cout, std::cerr);
+  if (*train_cmd) {
+    for (int i = 0; i < argc; ++i) train.command_line += (i > 0 ? " " : "") + std::string(argv[i]);
+    return runTrain(std::move(train), std::cout, std::cerr);
+  }
+  if (*record_cmd) {
+    for (const std::string& word : record_cmd->remaining()) record.command.push_back(word);
+    return runRecord(record, std::cout, std::cerr);
+  }
   return kExitFailure;
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/analyze_command.h"
+#include "cli/train_profile.h"
 #include "cli/train_progress.h"
 #include "trainer/engine/device_selection.h"
 
@@ -91,6 +92,16 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
     err << "ampscope train: " << data.error().message << "\n";
     return kExitBadInput;
   }
+  // Recording starts before the backend is chosen, so that CUPTI sees every GPU call.
+  std::unique_ptr<TrainProfile> profile;
+  if (!options.profile_path.empty()) {
+    auto started = TrainProfile::start(options.profile_path, options.command_line, options.device != "cpu");
+    if (!started) {
+      err << "ampscope train: --profile: " << started.error().message << "\n";
+      return kExitBadInput;
+    }
+    profile = std::move(started).value();
+  }
   auto selected = trainer::selectBackend(options.device);
   if (!selected) {
     err << "ampscope train: " << selected.error().message << "\n";
@@ -98,6 +109,11 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
   }
   if (!selected->note.empty()) err << "ampscope train: " << selected->note << "\n";
   trainer::Backend& backend = *selected->backend;
+  if (profile) {
+    profile->recordSetting("train_device", backend.description());
+    profile->recordSetting("train_precision", options.precision);
+    profile->recordSetting("train_model", trainer::describeModel(options.config.model));
+  }
   if (!options.json) {
     out << fmt::format("training {} in {} on {}; {} training and {} test images from {}\n",
                        trainer::describeModel(options.config.model), options.precision, backend.description(),
@@ -108,9 +124,23 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
   TrainProgress progress(options.config.data.batch_size);
   auto summary = run.run([&](const trainer::StepRecord& record, std::int64_t total) {
     progress.update(record, total);
+    if (profile) profile->recordStep(record);
     return true;
   });
   progress.finish();
+  if (profile) {
+    if (trace::Status finished = profile->finish(); !finished) {
+      err << "ampscope train: --profile: " << finished.error().message << "\n";
+      return kExitFailure;
+    }
+    const collector::RecorderCounts counts = profile->counts();
+    err << fmt::format("ampscope train: profile written to {}: {} ranges, {} {}{}\n", options.profile_path, counts.ranges,
+                       counts.kernels, backend.device() == trainer::DeviceKind::kCpu ? "host ops" : "kernels",
+                       counts.lost > 0 ? fmt::format(", {} records lost", counts.lost) : "");
+    if (backend.device() != trainer::DeviceKind::kCpu && !profile->gpuNote().empty()) {
+      err << "ampscope train: no GPU activity was recorded: " << profile->gpuNote() << "\n";
+    }
+  }
   if (!summary) {
     err << "ampscope train: " << summary.error().message << "\n";
     return kExitFailure;

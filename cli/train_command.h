@@ -23,6 +23,8 @@ struct TrainOptions {
   std::int64_t synthetic_count = 6000;
   std::optional<bool> augment;  // unset: the model's default
   bool json = false;
+  std::string profile_path;  // --profile: record the run into this profile database
+  std::string command_line;  // stored in the profile as what was recorded
 };
 
 int runTrain(TrainOptions options, std::ostream& out, std::ostream& err);

@@ -1,7 +1,8 @@
 #include "trainer/instrumentation/range_marker.h"
 
 #include <mutex>
-#include <unordered_map>
+#include <map>
+#include <utility>
 
 #if defined(AMPSCOPE_HAVE_NVTX)
 #include <nvtx3/nvToolsExt.h>
@@ -13,9 +14,10 @@ namespace ampscope::trainer {
 
 namespace {
 
-nvtxDomainHandle_t domain() {
-  static const nvtxDomainHandle_t handle = nvtxDomainCreateA("ampscope");
-  return handle;
+nvtxDomainHandle_t domain(RangeDomain which = RangeDomain::kTrainer) {
+  static const nvtxDomainHandle_t trainer = nvtxDomainCreateA("ampscope");
+  static const nvtxDomainHandle_t host_ops = nvtxDomainCreateA("ampscope.host");
+  return which == RangeDomain::kHostOps ? host_ops : trainer;
 }
 
 nvtxEventAttributes_t attributesFor(nvtxMessageType_t type, nvtxMessageValue_t message) {
@@ -34,14 +36,15 @@ nvtxEventAttributes_t attributesFor(nvtxMessageType_t type, nvtxMessageValue_t m
 struct RegisteredText {
   std::string text;
   nvtxStringHandle_t handle = nullptr;
+  RangeDomain domain = RangeDomain::kTrainer;
 };
 
-RangeMarker::Handle RangeMarker::registerText(const std::string& text) {
+RangeMarker::Handle RangeMarker::registerText(const std::string& text, RangeDomain which) {
   static std::mutex mutex;
-  static std::unordered_map<std::string, RegisteredText> registered;  // nodes never move
+  static std::map<std::pair<RangeDomain, std::string>, RegisteredText> registered;  // nodes never move
   const std::lock_guard lock(mutex);
-  auto [it, fresh] = registered.try_emplace(text);
-  if (fresh) it->second = {text, nvtxDomainRegisterStringA(domain(), text.c_str())};
+  auto [it, fresh] = registered.try_emplace({which, text});
+  if (fresh) it->second = {text, nvtxDomainRegisterStringA(domain(which), text.c_str()), which};
   return &it->second;
 }
 
@@ -56,7 +59,7 @@ void RangeMarker::push(Handle text) {
     message.ascii = entry->text.c_str();
     attributes = attributesFor(NVTX_MESSAGE_TYPE_ASCII, message);
   }
-  nvtxDomainRangePushEx(domain(), &attributes);
+  nvtxDomainRangePushEx(domain(entry->domain), &attributes);
 }
 
 void RangeMarker::push(const std::string& text) {
@@ -66,15 +69,15 @@ void RangeMarker::push(const std::string& text) {
   nvtxDomainRangePushEx(domain(), &attributes);
 }
 
-void RangeMarker::pop() { nvtxDomainRangePop(domain()); }
+void RangeMarker::pop(RangeDomain which) { nvtxDomainRangePop(domain(which)); }
 bool RangeMarker::compiledIn() { return true; }
 
 #else
 
-RangeMarker::Handle RangeMarker::registerText(const std::string& /*text*/) { return nullptr; }
+RangeMarker::Handle RangeMarker::registerText(const std::string& /*text*/, RangeDomain /*domain*/) { return nullptr; }
 void RangeMarker::push(Handle /*text*/) {}
 void RangeMarker::push(const std::string& /*text*/) {}
-void RangeMarker::pop() {}
+void RangeMarker::pop(RangeDomain /*domain*/) {}
 bool RangeMarker::compiledIn() { return false; }
 
 #endif

@@ -10,14 +10,18 @@
 
 namespace ampscope::trainer {
 
+// The trainer's own ranges are in domain "ampscope"; the CPU backend's ops in "ampscope.host",
+// which the collector records as host activity rather than as annotations.
+enum class RangeDomain { kTrainer, kHostOps };
+
 class RangeMarker {
  public:
   // Registered text: push(handle) is the cheap path for texts that repeat every step.
   using Handle = const void*;
-  static Handle registerText(const std::string& text);
+  static Handle registerText(const std::string& text, RangeDomain domain = RangeDomain::kTrainer);
   static void push(Handle text);
-  static void push(const std::string& text);  // for texts used once (step numbers)
-  static void pop();
+  static void push(const std::string& text);  // for texts used once (step numbers), domain "ampscope"
+  static void pop(RangeDomain domain = RangeDomain::kTrainer);
   static bool compiledIn();
 };
 

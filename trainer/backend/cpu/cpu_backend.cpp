@@ -1,4 +1,5 @@
 #include "trainer/backend/cpu/cpu_backend.h"
+#include "trainer/instrumentation/host_op_range.h"
 
 #include <cblas.h>
 
@@ -30,33 +31,42 @@ Tensor CpuBackend::allocate(const Shape& shape, DType dtype) {
 }
 
 void CpuBackend::upload(std::span<const float> values, Tensor& dst) {
+  const ScopedHostOp host_op(HostOp::kUpload, dst.dtype());
   std::copy(values.begin(), values.end(), dst.cpuData());
   roundAll(dst.cpuData(), dst.numel(), dst.dtype());
 }
 
-std::vector<float> CpuBackend::download(const Tensor& src) { return {src.cpuData(), src.cpuData() + src.numel()}; }
+std::vector<float> CpuBackend::download(const Tensor& src) {
+  const ScopedHostOp host_op(HostOp::kDownload, src.dtype());
+  return {src.cpuData(), src.cpuData() + src.numel()};
+}
 
 void CpuBackend::fill(Tensor& dst, float value) {
+  const ScopedHostOp host_op(HostOp::kFill, dst.dtype());
   std::fill(dst.cpuData(), dst.cpuData() + dst.numel(), roundTo(dst.dtype(), value));
 }
 
 void CpuBackend::copy(const Tensor& src, Tensor& dst) {
+  const ScopedHostOp host_op(HostOp::kCopy, src.dtype());
   std::copy(src.cpuData(), src.cpuData() + src.numel(), dst.cpuData());
   roundAll(dst.cpuData(), dst.numel(), dst.dtype());
 }
 
 void CpuBackend::scale(Tensor& x, float factor) {
+  const ScopedHostOp host_op(HostOp::kScale, x.dtype());
   float* v = x.cpuData();
   for (std::int64_t i = 0; i < x.numel(); ++i) v[i] = roundTo(x.dtype(), v[i] * factor);
 }
 
 void CpuBackend::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, std::int64_t inner) {
+  const ScopedHostOp host_op(HostOp::kAddBias, y.dtype());
   float* out = y.cpuData();
   const float* b = bias.cpuData();
   for (std::int64_t i = 0; i < y.numel(); ++i) out[i] = roundTo(y.dtype(), out[i] + b[(i / inner) % channels]);
 }
 
 void CpuBackend::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t channels, std::int64_t inner) {
+  const ScopedHostOp host_op(HostOp::kBiasGradient, dy.dtype());
   std::vector<double> sum(static_cast<std::size_t>(channels), 0.0);
   const float* grad = dy.cpuData();
   for (std::int64_t i = 0; i < dy.numel(); ++i) sum[static_cast<std::size_t>((i / inner) % channels)] += grad[i];
@@ -66,6 +76,7 @@ void CpuBackend::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t chan
 }
 
 void CpuBackend::activationForward(Activation kind, const Tensor& x, Tensor& y) {
+  const ScopedHostOp host_op(HostOp::kActivationForward, x.dtype());
   const float* in = x.cpuData();
   float* out = y.cpuData();
   for (std::int64_t i = 0; i < x.numel(); ++i) {
@@ -74,6 +85,7 @@ void CpuBackend::activationForward(Activation kind, const Tensor& x, Tensor& y) 
 }
 
 void CpuBackend::activationBackward(Activation kind, const Tensor& x, const Tensor& dy, Tensor& dx) {
+  const ScopedHostOp host_op(HostOp::kActivationBackward, dy.dtype());
   const float* in = x.cpuData();
   const float* grad = dy.cpuData();
   float* out = dx.cpuData();
@@ -85,6 +97,7 @@ void CpuBackend::activationBackward(Activation kind, const Tensor& x, const Tens
 
 Backend::LossResult CpuBackend::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
                                                     Tensor& dlogits) {
+  const ScopedHostOp host_op(HostOp::kSoftmaxCrossEntropy, logits.dtype());
   const std::int64_t batch = logits.dim(0);
   const std::int64_t classes = logits.dim(1);
   const float grad_factor = loss_scale / static_cast<float>(batch);
@@ -105,6 +118,7 @@ Backend::LossResult CpuBackend::softmaxCrossEntropy(const Tensor& logits, const 
 }
 
 std::int64_t CpuBackend::countCorrect(const Tensor& logits, const Tensor& labels) {
+  const ScopedHostOp host_op(HostOp::kCountCorrect, logits.dtype());
   const std::int64_t classes = logits.dim(1);
   std::int64_t correct = 0;
   for (std::int64_t r = 0; r < logits.dim(0); ++r) {
@@ -114,6 +128,7 @@ std::int64_t CpuBackend::countCorrect(const Tensor& logits, const Tensor& labels
 }
 
 bool CpuBackend::unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) {
+  const ScopedHostOp host_op(HostOp::kUnscaleAndCheck, (gradients.empty() ? DType::kFp32 : gradients.front()->dtype()));
   bool found_non_finite = false;
   for (Tensor* gradient : gradients) {
     float* g = gradient->cpuData();
@@ -126,12 +141,14 @@ bool CpuBackend::unscaleAndCheck(std::span<Tensor* const> gradients, float inv_s
 }
 
 double CpuBackend::squaredNorm(const Tensor& x) {
+  const ScopedHostOp host_op(HostOp::kSquaredNorm, x.dtype());
   double sum = 0;
   for (std::int64_t i = 0; i < x.numel(); ++i) sum += static_cast<double>(x.cpuData()[i]) * x.cpuData()[i];
   return sum;
 }
 
 GradientHistogram CpuBackend::gradientHistogram(const Tensor& gradient, float scale) {
+  const ScopedHostOp host_op(HostOp::kGradientHistogram, gradient.dtype());
   GradientHistogram h;
   for (std::int64_t i = 0; i < gradient.numel(); ++i) {
     const float g = gradient.cpuData()[i];
@@ -150,6 +167,7 @@ GradientHistogram CpuBackend::gradientHistogram(const Tensor& gradient, float sc
 }
 
 void CpuBackend::sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) {
+  const ScopedHostOp host_op(HostOp::kSgdStep, param.dtype());
   float* p = param.cpuData();
   float* buf = momentum.cpuData();
   for (std::int64_t i = 0; i < param.numel(); ++i) {
@@ -160,6 +178,7 @@ void CpuBackend::sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad
 
 void CpuBackend::adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad,
                            Tensor& first_moment, Tensor& second_moment) {
+  const ScopedHostOp host_op(HostOp::kAdamWStep, param.dtype());
   const auto correction1 = static_cast<float>(1.0 - std::pow(static_cast<double>(s.beta1), static_cast<double>(step)));
   const auto correction2 = static_cast<float>(1.0 - std::pow(static_cast<double>(s.beta2), static_cast<double>(step)));
   float* p = param.cpuData();

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "trainer/backend/cpu/cpu_backend.h"
+#include "trainer/instrumentation/host_op_range.h"
 
 namespace ampscope::trainer {
 
@@ -55,6 +56,7 @@ void col2imAdd(const ConvGeometry& g, const float* col, float* image) {
 }  // namespace
 
 void CpuBackend::convForward(const ConvGeometry& g, const Tensor& x, const Tensor& filter, Tensor& y) {
+  const ScopedHostOp host_op(HostOp::kConvForward, x.dtype());
   const std::int64_t crs = g.c * g.r * g.s;
   const std::int64_t pq = g.p() * g.q();
   std::vector<float> col(static_cast<std::size_t>(crs * pq));
@@ -67,6 +69,7 @@ void CpuBackend::convForward(const ConvGeometry& g, const Tensor& x, const Tenso
 }
 
 void CpuBackend::convBackwardData(const ConvGeometry& g, const Tensor& dy, const Tensor& filter, Tensor& dx) {
+  const ScopedHostOp host_op(HostOp::kConvBackwardData, dy.dtype());
   const std::int64_t crs = g.c * g.r * g.s;
   const std::int64_t pq = g.p() * g.q();
   std::vector<float> col(static_cast<std::size_t>(crs * pq));
@@ -80,6 +83,7 @@ void CpuBackend::convBackwardData(const ConvGeometry& g, const Tensor& dy, const
 }
 
 void CpuBackend::convBackwardFilter(const ConvGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dfilter) {
+  const ScopedHostOp host_op(HostOp::kConvBackwardFilter, x.dtype());
   const std::int64_t crs = g.c * g.r * g.s;
   const std::int64_t pq = g.p() * g.q();
   std::vector<float> col(static_cast<std::size_t>(crs * pq));

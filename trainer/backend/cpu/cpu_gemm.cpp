@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "trainer/backend/cpu/cpu_backend.h"
+#include "trainer/instrumentation/host_op_range.h"
 #include "trainer/numerics/low_precision.h"
 
 namespace ampscope::trainer {
@@ -35,6 +36,7 @@ void CpuBackend::sgemm(bool transpose_a, bool transpose_b, std::int64_t m, std::
 }
 
 void CpuBackend::gemm(const GemmCall& call, const Tensor& a, const Tensor& b, Tensor& c) {
+  const ScopedHostOp host_op(HostOp::kGemm, a.dtype());
   const std::int64_t a_size = call.m * call.k;
   const std::int64_t b_size = call.k * call.n;
   const std::int64_t c_size = call.m * call.n;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "trainer/backend/cpu/cpu_backend.h"
+#include "trainer/instrumentation/host_op_range.h"
 #include "trainer/numerics/elementwise_math.h"
 #include "trainer/numerics/low_precision.h"
 
@@ -25,6 +26,7 @@ void forChannel(std::int64_t outer, std::int64_t channels, std::int64_t inner, s
 void CpuBackend::batchNormForward(const Tensor& x, std::int64_t channels, std::int64_t inner, const Tensor& gamma,
                                   const Tensor& beta, Tensor& running_mean, Tensor& running_var, float momentum,
                                   float eps, bool training, Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) {
+  const ScopedHostOp host_op(HostOp::kBatchNormForward, x.dtype());
   const std::int64_t outer = x.numel() / (channels * inner);
   const auto count = static_cast<double>(outer * inner);
   const float* in = x.cpuData();
@@ -57,6 +59,7 @@ void CpuBackend::batchNormForward(const Tensor& x, std::int64_t channels, std::i
 void CpuBackend::batchNormBackward(const Tensor& x, const Tensor& dy, std::int64_t channels, std::int64_t inner,
                                    const Tensor& gamma, const Tensor& saved_mean, const Tensor& saved_inv_std,
                                    Tensor& dx, Tensor& dgamma, Tensor& dbeta) {
+  const ScopedHostOp host_op(HostOp::kBatchNormBackward, dy.dtype());
   const std::int64_t outer = x.numel() / (channels * inner);
   const auto count = static_cast<float>(outer * inner);
   const float* in = x.cpuData();
@@ -85,6 +88,7 @@ void CpuBackend::batchNormBackward(const Tensor& x, const Tensor& dy, std::int64
 
 void CpuBackend::layerNormForward(const Tensor& x, std::int64_t features, const Tensor& gamma, const Tensor& beta,
                                   float eps, Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) {
+  const ScopedHostOp host_op(HostOp::kLayerNormForward, x.dtype());
   const std::int64_t rows = x.numel() / features;
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* in = x.cpuData() + r * features;
@@ -107,6 +111,7 @@ void CpuBackend::layerNormForward(const Tensor& x, std::int64_t features, const 
 void CpuBackend::layerNormBackward(const Tensor& x, const Tensor& dy, std::int64_t features, const Tensor& gamma,
                                    const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx, Tensor& dgamma,
                                    Tensor& dbeta) {
+  const ScopedHostOp host_op(HostOp::kLayerNormBackward, dy.dtype());
   const std::int64_t rows = x.numel() / features;
   std::vector<double> sum_dgamma(static_cast<std::size_t>(features), 0.0);
   std::vector<double> sum_dbeta(static_cast<std::size_t>(features), 0.0);
@@ -140,6 +145,7 @@ void CpuBackend::layerNormBackward(const Tensor& x, const Tensor& dy, std::int64
 }
 
 void CpuBackend::poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) {
+  const ScopedHostOp host_op(HostOp::kPoolForward, x.dtype());
   const std::int64_t p = g.p();
   const std::int64_t q = g.q();
   for (std::int64_t plane = 0; plane < g.n * g.c; ++plane) {
@@ -156,6 +162,7 @@ void CpuBackend::poolForward(PoolKind kind, const PoolGeometry& g, const Tensor&
 }
 
 void CpuBackend::poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) {
+  const ScopedHostOp host_op(HostOp::kPoolBackward, dy.dtype());
   const std::int64_t p = g.p();
   const std::int64_t q = g.q();
   std::vector<float> sum(static_cast<std::size_t>(dx.numel()), 0.0f);

@@ -1,0 +1,191 @@
+#include "cli/record_command.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collector/gpu_recording.h"
+#include "collector/inject/injected_recording.h"
+#include "trace/db/profile_appender.h"
+#include "trace/db/profile_reader.h"
+#include "trace/db/sqlite_database.h"
+
+namespace ampscope::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kLibraryName = "libampscope_inject.so";
+
+std::string findInjectLibrary(const std::string& chosen) {
+  if (!chosen.empty()) return chosen;
+  if (const char* from_env = std::getenv("AMPSCOPE_INJECT_LIBRARY")) return from_env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return kLibraryName;
+  for (const fs::path& candidate : {exe.parent_path() / kLibraryName, exe.parent_path() / ".." / "lib" / kLibraryName}) {
+    if (fs::exists(candidate)) return fs::canonical(candidate).string();
+  }
+  return (exe.parent_path() / kLibraryName).string();
+}
+
+std::string joinCommand(const std::vector<std::string>& command) {
+  std::string out;
+  for (const std::string& word : command) {
+    if (!out.empty()) out += ' ';
+    out += word.find_first_of(" \t'\"") == std::string::npos ? word : "'" + word + "'";
+  }
+  return out;
+}
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+// In the child: sets the injection variables and runs the command; returns only on failure.
+[[noreturn]] void execRecorded(const RecordOptions& options, const std::string& library, const std::string& output) {
+  setenv("NVTX_INJECTION64_PATH", library.c_str(), 1);
+  setenv("CUDA_INJECTION64_PATH", library.c_str(), 1);
+  setenv(collector::kOutputVariable, output.c_str(), 1);
+  setenv(collector::kPidVariable, std::to_string(getpid()).c_str(), 1);
+  setenv(collector::kCommandVariable, joinCommand(options.command).c_str(), 1);
+  if (!options.kinds.empty()) setenv(collector::kKindsVariable, options.kinds.c_str(), 1);
+  std::vector<char*> argv;
+  for (const std::string& word : options.command) argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
+  execvp(argv[0], argv.data());
+  const std::string message = fmt::format("ampscope record: cannot run '{}': {}\n", options.command[0], std::strerror(errno));
+  (void)!write(STDERR_FILENO, message.data(), message.size());
+  _exit(127);
+}
+
+// Waits for the child, leaving Ctrl-C to it (the terminal sends it to both) and passing on a
+// request to terminate, so the program ends as it chooses and the profile is flushed.
+int waitFor(pid_t child) {
+  struct sigaction ignore {}, old_int {}, old_term {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGTERM, &ignore, &old_term);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  return status;
+}
+
+std::string metaValue(trace::db::SqliteDatabase& db, std::string_view key) {
+  auto statement = db.prepare("SELECT value FROM ampscope_meta WHERE key = ?");
+  if (!statement) return {};
+  statement->bind(1, key);
+  return statement->step() ? std::string(statement->text(0)) : std::string();
+}
+
+// Folds a log left by a program that died into the profile, so it is one readable file.
+void foldLog(const std::string& path) {
+  auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kCreate);
+  if (db) (void)db->execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE");
+}
+
+void writeEmptyProfile(const std::string& path, const std::string& command) {
+  auto db = trace::db::createProfileDatabase(path);
+  if (!db) return;
+  auto appender = trace::db::ProfileAppender::create(*db);
+  if (!appender) return;
+  (void)appender->meta("source_format", "ampscope");
+  (void)appender->meta("source_detail", command);
+  (void)db->execute("PRAGMA journal_mode=DELETE");
+}
+
+void describeProfile(const std::string& path, std::ostream& out, std::ostream& err) {
+  auto trace = trace::db::readProfile(path);
+  if (!trace) {
+    err << "ampscope record: the profile could not be read: " << trace.error().message << "\n";
+    return;
+  }
+  out << fmt::format("ampscope record: {}: {} ranges, {} kernels, {} memory operations, {} CUDA API calls, {} counters\n",
+                     path, trace->ranges.size(), trace->kernels.size(), trace->memory_ops.size(),
+                     trace->launches.size(), trace->counters.size());
+  for (const auto& [reason, count] : trace->import_stats.lost) {
+    err << fmt::format("ampscope record: lost {}: {}\n", count, reason);
+  }
+  auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kReadOnly);
+  const std::string gpu = db ? metaValue(*db, collector::kGpuActivityMeta) : std::string();
+  if (gpu.empty()) {
+    err << "ampscope record: no GPU activity could be recorded: the program did not initialise CUDA, "
+           "or this machine has no NVIDIA driver. NVTX ranges were recorded.\n";
+  } else if (gpu != "recorded") {
+    err << "ampscope record: no GPU activity could be recorded: " << gpu << "\n";
+  }
+}
+
+}  // namespace
+
+int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.command.empty()) {
+    err << "ampscope record: no command given (usage: ampscope record [-o FILE] -- COMMAND ARGS...)\n";
+    return 2;
+  }
+  if (!options.kinds.empty()) {
+    if (auto kinds = collector::parseGpuKinds(options.kinds); !kinds) {
+      err << "ampscope record: " << kinds.error().message << "\n";
+      return 2;
+    }
+  }
+  const std::string library = findInjectLibrary(options.inject_library);
+  if (!fs::exists(library)) {
+    err << "ampscope record: the injection library " << library << " is missing (build the ampscope_inject target, or set AMPSCOPE_INJECT_LIBRARY)\n";
+    return 2;
+  }
+  const std::string output = fs::absolute(options.output).string();
+  for (const std::string& stale : {output, output + "-wal", output + "-shm", output + ".error"}) {
+    std::error_code ec;
+    fs::remove(stale, ec);
+  }
+  out.flush();
+  const pid_t child = fork();
+  if (child < 0) {
+    err << "ampscope record: fork failed: " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  if (child == 0) execRecorded(options, library, output);
+  const int status = waitFor(child);
+
+  int exit_code = 0;
+  if (WIFEXITED(status)) {
+    exit_code = WEXITSTATUS(status);
+    if (exit_code == 127 && !fs::exists(output)) return 127;  // could not run it; already said
+  } else if (WIFSIGNALED(status)) {
+    exit_code = 128 + WTERMSIG(status);
+    err << fmt::format("ampscope record: the program was killed by signal {} ({}); the profile holds what was "
+                       "recorded until then\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  }
+  if (fs::exists(output + ".error")) {
+    err << "ampscope record: the collector failed: " << readAll(output + ".error") << "\n";
+  }
+  if (!fs::exists(output)) {
+    writeEmptyProfile(output, joinCommand(options.command));
+    err << "ampscope record: the program made no NVTX or CUDA calls, so there was nothing to record; "
+        << output << " is an empty profile\n";
+  } else {
+    foldLog(output);
+  }
+  describeProfile(output, out, err);
+  return exit_code;
+}
+
+}  // namespace ampscope::cli

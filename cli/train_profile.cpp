@@ -1,0 +1,63 @@
+#include "cli/train_profile.h"
+
+#include <cmath>
+
+#include "collector/crash_flush.h"
+#include "collector/gpu_recording.h"
+#include "trainer/backend/backend.h"
+
+namespace ampscope::cli {
+
+trace::Result<std::unique_ptr<TrainProfile>> TrainProfile::start(const std::string& path, const std::string& command,
+                                                                 bool want_gpu) {
+  collector::RecorderOptions options;
+  options.path = path;
+  options.source_detail = command;
+  auto recorder = collector::ProfileRecorder::start(options);
+  if (!recorder) return recorder.error();
+  std::unique_ptr<TrainProfile> profile(new TrainProfile(std::move(recorder).value()));
+  collector::installCrashFlush(*profile->recorder_);
+  if (want_gpu) {
+    if (trace::Status gpu = collector::startGpuRecording(*profile->recorder_, collector::GpuKinds{}); !gpu) {
+      profile->gpu_note_ = gpu.error().message;
+    }
+  } else {
+    profile->gpu_note_ = "the run was on the CPU (--device cpu)";
+    profile->recorder_->meta(std::string(collector::kGpuActivityMeta), "unavailable: " + profile->gpu_note_);
+  }
+  return profile;
+}
+
+TrainProfile::~TrainProfile() {
+  if (!finished_) (void)finish();
+}
+
+void TrainProfile::recordSetting(const std::string& key, const std::string& value) { recorder_->meta(key, value); }
+
+void TrainProfile::recordStep(const trainer::StepRecord& record) {
+  collector::ProfileRecorder& r = *recorder_;
+  r.counter("loss", record.step, record.loss);
+  r.counter("loss_scale", record.step, record.loss_scale);
+  r.counter("skipped_step", record.step, record.skipped ? 1.0 : 0.0);
+  r.counter("gradient_norm", record.step, record.gradient_norm);
+  r.counter("batch_accuracy", record.step, record.batch_accuracy);
+  for (const trainer::LayerGradients& tensor : record.gradients) {
+    const trainer::GradientHistogram& h = tensor.histogram;
+    r.counter("gradient_values/" + tensor.layer, record.step, static_cast<double>(h.count));
+    r.counter("gradient_zeros/" + tensor.layer, record.step, static_cast<double>(h.zeros));
+    r.counter("gradient_non_finite/" + tensor.layer, record.step, static_cast<double>(h.non_finite));
+    r.counter("gradient_underflow/" + tensor.layer, record.step, static_cast<double>(h.underflow_at_scale));
+    for (std::size_t bin = 0; bin < h.bins.size(); ++bin) {
+      if (h.bins[bin] == 0) continue;
+      r.gradientBin(tensor.layer, record.step, trainer::kHistogramMinExponent + static_cast<std::int32_t>(bin), h.bins[bin]);
+    }
+  }
+}
+
+trace::Status TrainProfile::finish() {
+  finished_ = true;
+  collector::removeCrashFlush();
+  return recorder_->stop();
+}
+
+}  // namespace ampscope::cli

@@ -1,0 +1,39 @@
+#pragma once
+// `ampscope train --profile FILE`: the collector recording the training run in-process. NVTX
+// ranges through the collector's static injection, CUPTI activity when the run is on a GPU, host
+// activity from the CPU backend otherwise, and the trainer's per-step counters.
+
+#include <memory>
+#include <string>
+
+#include "collector/profile_recorder.h"
+#include "trace/result.h"
+#include "trainer/engine/training_run.h"
+
+namespace ampscope::cli {
+
+class TrainProfile {
+ public:
+  // Starts recording into path before the backend is chosen, so CUPTI sees the whole run.
+  // want_gpu: the run may use the GPU (--device auto or cuda).
+  static trace::Result<std::unique_ptr<TrainProfile>> start(const std::string& path, const std::string& command,
+                                                            bool want_gpu);
+  ~TrainProfile();
+
+  // The per-step counters and gradient histograms (docs/profile_database.md names them).
+  void recordStep(const trainer::StepRecord& record);
+  void recordSetting(const std::string& key, const std::string& value);
+  // Why GPU activity is missing, or empty when it was recorded.
+  const std::string& gpuNote() const { return gpu_note_; }
+  // Ends the recording; the profile is complete when this returns OK.
+  trace::Status finish();
+  collector::RecorderCounts counts() const { return recorder_->counts(); }
+
+ private:
+  explicit TrainProfile(std::unique_ptr<collector::ProfileRecorder> recorder) : recorder_(std::move(recorder)) {}
+  std::unique_ptr<collector::ProfileRecorder> recorder_;
+  std::string gpu_note_;
+  bool finished_ = false;
+};
+
+}  // namespace ampscope::cli

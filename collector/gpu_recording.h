@@ -1,0 +1,38 @@
+#pragma once
+// GPU activity (CUPTI) for a recording. Where it cannot be had (a build without CUPTI, no
+// driver, no GPU) the recording goes on with NVTX and host activity only, and the profile's
+// ampscope_meta row "gpu_activity" says why, for `record` and `analyze` to tell the user.
+
+#include <string>
+#include <string_view>
+
+#include "trace/result.h"
+
+namespace ampscope::collector {
+
+class ProfileRecorder;
+
+// What to record; `--kinds` and AMPSCOPE_RECORD_KINDS name them as a comma-separated list.
+struct GpuKinds {
+  bool kernel = true;
+  bool memcpy = true;
+  bool memset = true;
+  bool runtime = true;
+  bool driver = false;  // the runtime's own driver calls double the launch rows; off by default
+  bool sync = true;
+  bool nvtx = true;     // not a GPU kind, but chosen in the same list
+};
+
+// Parses "kernel,memcpy,memset,runtime,driver,sync,nvtx" (any subset; "all" for everything).
+trace::Result<GpuKinds> parseGpuKinds(std::string_view list);
+std::string formatGpuKinds(const GpuKinds& kinds);
+// The kinds `record` passed in the environment, or the defaults.
+GpuKinds gpuKindsFromEnvironment();
+
+// Starts CUPTI activity into recorder. On failure the recording continues without it; the
+// returned error is also stored as meta "gpu_activity".
+trace::Status startGpuRecording(ProfileRecorder& recorder, const GpuKinds& kinds);
+
+inline constexpr std::string_view kGpuActivityMeta = "gpu_activity";
+
+}  // namespace ampscope::collector

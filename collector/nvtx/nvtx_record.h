@@ -1,0 +1,29 @@
+#pragma once
+// One NVTX call as the tool stores it on the calling thread's log: a fixed header, followed in
+// the log by `text_bytes` bytes of UTF-8 text when the message was given inline. Registered
+// strings are stored by handle, so the trainer's repeating ranges copy no text at all.
+
+#include <cstdint>
+
+namespace ampscope::collector {
+
+enum class NvtxRecordKind : std::uint8_t { kPush, kPop, kStart, kEnd, kMark };
+
+// nvtxPayloadType_t values, kept as NVTX numbers them.
+enum class NvtxPayloadType : std::uint8_t { kNone = 0, kUint64 = 1, kInt64 = 2, kDouble = 3, kUint32 = 4, kInt32 = 5, kFloat = 6 };
+
+struct RegisteredString;  // nvtx_registry.h
+
+struct NvtxRecord {
+  std::int64_t time_ns = 0;
+  std::uint64_t range_id = 0;                  // start/end: the id nvtxRangeStart returned
+  std::uint64_t payload_bits = 0;              // the payload's bytes, read by payload_type
+  const RegisteredString* registered = nullptr;  // the message, when it was a registered string
+  std::uint32_t domain = 0;                    // index in the domain registry; 0: default domain
+  std::uint32_t category = 0;
+  std::uint32_t text_bytes = 0;                // inline text after the record
+  NvtxRecordKind kind = NvtxRecordKind::kPush;
+  NvtxPayloadType payload_type = NvtxPayloadType::kNone;
+};
+
+}  // namespace ampscope::collector

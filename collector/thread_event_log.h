@@ -1,0 +1,77 @@
+#pragma once
+// A single-producer, single-consumer log of NVTX records per thread. The owning thread appends
+// with no lock and no system call (a clock read, a copy and a release store); the recorder's
+// writer thread reads what was published and frees the chunks it has finished. Chunks are a
+// linked list, so a burst of ranges never blocks the program: memory grows until the next drain.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "collector/nvtx/nvtx_record.h"
+
+namespace ampscope::collector {
+
+class ThreadEventLog {
+ public:
+  static constexpr std::size_t kChunkBytes = 256 * 1024;
+
+  ThreadEventLog(std::int64_t pid, std::int64_t tid);
+  ~ThreadEventLog();
+  ThreadEventLog(const ThreadEventLog&) = delete;
+  ThreadEventLog& operator=(const ThreadEventLog&) = delete;
+
+  // Producer side (the owning thread only). Text longer than a chunk is cut to fit.
+  void append(const NvtxRecord& record, std::string_view text = {});
+
+  // Consumer side (one reader thread): calls visit(record, text) for every record published
+  // since the last call, in the order they were appended, and frees finished chunks.
+  template <typename Visit>
+  std::size_t drain(Visit visit);
+
+  std::int64_t pid() const { return pid_; }
+  std::int64_t tid() const { return tid_; }
+
+ private:
+  struct Chunk {
+    std::atomic<std::size_t> published{0};  // bytes of whole records, release-stored
+    std::atomic<Chunk*> next{nullptr};      // set once the producer has moved on
+    alignas(16) std::byte data[kChunkBytes];
+  };
+  static std::size_t recordBytes(std::size_t text_bytes);
+
+  const std::int64_t pid_;
+  const std::int64_t tid_;
+  Chunk* write_chunk_;        // producer
+  std::size_t write_offset_ = 0;
+  Chunk* read_chunk_;         // consumer
+  std::size_t read_offset_ = 0;
+};
+
+template <typename Visit>
+std::size_t ThreadEventLog::drain(Visit visit) {
+  std::size_t count = 0;
+  while (true) {
+    // Reading `next` first: once it is set the producer has published this chunk for good.
+    Chunk* next = read_chunk_->next.load(std::memory_order_acquire);
+    const std::size_t published = read_chunk_->published.load(std::memory_order_acquire);
+    while (read_offset_ < published) {
+      NvtxRecord record;
+      std::memcpy(&record, read_chunk_->data + read_offset_, sizeof(NvtxRecord));
+      const char* text = reinterpret_cast<const char*>(read_chunk_->data + read_offset_ + sizeof(NvtxRecord));
+      visit(record, std::string_view(text, record.text_bytes));
+      read_offset_ += recordBytes(record.text_bytes);
+      ++count;
+    }
+    if (next == nullptr) return count;
+    delete read_chunk_;
+    read_chunk_ = next;
+    read_offset_ = 0;
+  }
+}
+
+}  // namespace ampscope::collector

@@ -1,0 +1,76 @@
+#include "collector/thread_event_log.h"
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace ampscope::collector {
+namespace {
+
+NvtxRecord recordAt(std::int64_t time_ns, NvtxRecordKind kind = NvtxRecordKind::kPush) {
+  NvtxRecord record;
+  record.time_ns = time_ns;
+  record.kind = kind;
+  return record;
+}
+
+TEST(ThreadEventLogTest, DrainsRecordsWithTheirTextInAppendOrder) {
+  ThreadEventLog log(1, 2);
+  log.append(recordAt(10), "step 0");
+  log.append(recordAt(20, NvtxRecordKind::kPop));
+  log.append(recordAt(30), "a somewhat longer text that is not a multiple of eight");
+  std::vector<std::pair<std::int64_t, std::string>> seen;
+  EXPECT_EQ(log.drain([&](const NvtxRecord& r, std::string_view text) { seen.emplace_back(r.time_ns, text); }), 3u);
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0], (std::pair<std::int64_t, std::string>{10, "step 0"}));
+  EXPECT_EQ(seen[1], (std::pair<std::int64_t, std::string>{20, ""}));
+  EXPECT_EQ(seen[2].second, "a somewhat longer text that is not a multiple of eight");
+  // A drained log gives nothing more until something is appended.
+  EXPECT_EQ(log.drain([](const NvtxRecord&, std::string_view) {}), 0u);
+  log.append(recordAt(40));
+  EXPECT_EQ(log.drain([](const NvtxRecord&, std::string_view) {}), 1u);
+}
+
+TEST(ThreadEventLogTest, CarriesOnAcrossChunksWithoutLosingOrReorderingRecords) {
+  ThreadEventLog log(1, 2);
+  const std::string text(1000, 'x');
+  const int count = static_cast<int>(3 * ThreadEventLog::kChunkBytes / (sizeof(NvtxRecord) + text.size())) + 7;
+  for (int i = 0; i < count; ++i) log.append(recordAt(i), text);
+  std::int64_t expected = 0;
+  log.drain([&](const NvtxRecord& r, std::string_view t) {
+    EXPECT_EQ(r.time_ns, expected++);
+    EXPECT_EQ(t.size(), text.size());
+  });
+  EXPECT_EQ(expected, count);
+}
+
+TEST(ThreadEventLogTest, CutsTextLongerThanAChunkInsteadOfOverflowing) {
+  ThreadEventLog log(1, 2);
+  log.append(recordAt(1), std::string(ThreadEventLog::kChunkBytes * 2, 'y'));
+  std::size_t size = 0;
+  log.drain([&](const NvtxRecord&, std::string_view t) { size = t.size(); });
+  EXPECT_EQ(size, ThreadEventLog::kChunkBytes - sizeof(NvtxRecord));
+}
+
+TEST(ThreadEventLogTest, AReaderDrainingWhileTheOwnerAppendsSeesEveryRecordOnce) {
+  ThreadEventLog log(1, 2);
+  constexpr int kRecords = 200000;
+  std::atomic<bool> done{false};
+  std::thread producer([&] {
+    for (int i = 0; i < kRecords; ++i) log.append(recordAt(i), i % 3 == 0 ? "text" : "");
+    done.store(true);
+  });
+  std::int64_t next = 0;
+  bool in_order = true;
+  const auto visit = [&](const NvtxRecord& r, std::string_view) { in_order = in_order && r.time_ns == next++; };
+  while (!done.load()) log.drain(visit);
+  producer.join();
+  log.drain(visit);
+  EXPECT_TRUE(in_order);
+  EXPECT_EQ(next, kRecords);
+}
+
+}  // namespace
+}  // namespace ampscope::collector
