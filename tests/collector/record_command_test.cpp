@@ -1,0 +1,104 @@
+// Runs the real `ampscope record` on small NVTX programs that know nothing of ampscope, as a
+// user would, and reads the profiles they leave.
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/test_support.h"
+#include "trace/db/profile_reader.h"
+
+namespace ampscope {
+namespace {
+
+struct RecordRun {
+  int exit_status = -1;
+  std::string output;  // stdout and stderr
+};
+
+RecordRun record(const std::string& profile, const std::string& program, const std::string& args, const std::string& dir) {
+  const std::string log = dir + "/record.log";
+  const std::string command = std::string(AMPSCOPE_BINARY) + " record -o " + profile + " -- " + program + " " + args +
+                              " > " + log + " 2>&1";
+  const int status = std::system(command.c_str());
+  RecordRun run;
+  run.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.output = test::readFile(log);
+  return run;
+}
+
+std::size_t countRanges(const trace::Trace& t, std::string_view prefix) {
+  std::size_t n = 0;
+  for (const trace::Range& r : t.ranges) n += t.str(r.name).substr(0, prefix.size()) == prefix ? 1 : 0;
+  return n;
+}
+
+TEST(RecordCommandTest, RecordsEveryRangeOfAnNvtxProgramAndPassesItsExitStatusThrough) {
+  test::ScratchDir dir;
+  const std::string profile = dir.file("ranges.sqlite");
+  const RecordRun run = record(profile, NVTX_RANGES_PROGRAM, "7", dir.file(""));
+  EXPECT_EQ(run.exit_status, 7) << run.output;
+  auto t = trace::db::readProfile(profile);
+  ASSERT_TRUE(t.ok()) << t.error().message << "\n" << run.output;
+  // main + 3 workers x 100 x (item + inner) + registered + mark + start/end.
+  EXPECT_EQ(t->ranges.size(), 1u + 600u + 3u) << run.output;
+  EXPECT_EQ(countRanges(*t, "worker "), 300u);
+  EXPECT_EQ(countRanges(*t, "registered range"), 1u);
+  EXPECT_EQ(t->threads.size(), 4u);
+  EXPECT_TRUE(t->import_stats.lost.empty());
+  // No CUDA in the program: the user is told GPU activity is missing and why.
+  EXPECT_NE(run.output.find("no GPU activity could be recorded"), std::string::npos) << run.output;
+}
+
+class RecordCrashTest : public ::testing::TestWithParam<std::pair<const char*, int>> {};
+
+TEST_P(RecordCrashTest, KeepsEveryRangeClosedBeforeTheProgramDied) {
+  const auto& [how, signal] = GetParam();
+  test::ScratchDir dir;
+  const std::string profile = dir.file("crash.sqlite");
+  const RecordRun run = record(profile, NVTX_CRASH_PROGRAM, how, dir.file(""));
+  EXPECT_EQ(run.exit_status, 128 + signal) << run.output;
+  EXPECT_NE(run.output.find("killed by signal"), std::string::npos) << run.output;
+  auto t = trace::db::readProfile(profile);
+  ASSERT_TRUE(t.ok()) << t.error().message << "\n" << run.output;
+  EXPECT_EQ(countRanges(*t, "closed "), 50u) << run.output;
+  EXPECT_EQ(countRanges(*t, "open when"), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(HowItDied, RecordCrashTest,
+                         ::testing::Values(std::pair{"segv", SIGSEGV}, std::pair{"abort", SIGABRT},
+                                           std::pair{"kill", SIGKILL}),
+                         [](const auto& test_info) { return std::string(test_info.param.first); });
+
+TEST(RecordCommandTest, SaysSoWhenTheProgramCannotBeRun) {
+  test::ScratchDir dir;
+  const RecordRun run = record(dir.file("none.sqlite"), "/nonexistent/program", "", dir.file(""));
+  EXPECT_EQ(run.exit_status, 127);
+  EXPECT_NE(run.output.find("cannot run '/nonexistent/program'"), std::string::npos) << run.output;
+}
+
+TEST(RecordCommandTest, LeavesAnEmptyProfileAndSaysWhyForAProgramWithoutNvtxOrCuda) {
+  test::ScratchDir dir;
+  const std::string profile = dir.file("true.sqlite");
+  const RecordRun run = record(profile, "true", "", dir.file(""));
+  EXPECT_EQ(run.exit_status, 0) << run.output;
+  EXPECT_NE(run.output.find("made no NVTX or CUDA calls"), std::string::npos) << run.output;
+  auto t = trace::db::readProfile(profile);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_TRUE(t->ranges.empty());
+}
+
+TEST(RecordCommandTest, RefusesAnUnknownKind) {
+  test::ScratchDir dir;
+  const std::string command = std::string(AMPSCOPE_BINARY) + " record --kinds kernel,bogus -- true > " +
+                              dir.file("log") + " 2>&1";
+  const int status = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_NE(test::readFile(dir.file("log")).find("unknown kind 'bogus'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ampscope
