@@ -181,6 +181,12 @@ void ProfileRecorder::writeCycle(bool final) {
   writeLost();
   check(appender_->commit());
   if (final) sources_.clear();
+  // Counted once committed: counts() tells what a reader of the file would find.
+  ranges_written_.fetch_add(pending_.ranges, std::memory_order_relaxed);
+  kernels_written_.fetch_add(pending_.kernels, std::memory_order_relaxed);
+  other_rows_written_.fetch_add(pending_.other_rows, std::memory_order_relaxed);
+  if (pending_.lost > 0) lost_total_.store(pending_.lost, std::memory_order_relaxed);
+  pending_ = {};
 }
 
 void ProfileRecorder::drainThreadLogs() {
@@ -209,7 +215,7 @@ void ProfileRecorder::writeQueued() {
   for (const auto& [key, value] : meta) check(appender_->meta(key, value));
   for (const QueuedCounter& c : counters) check(appender_->counter({c.time_ns, intern(c.name), c.step, c.value}));
   for (const QueuedBin& b : bins) check(appender_->gradientBin({b.step, b.time_ns, intern(b.tensor), b.exponent, b.count}));
-  other_rows_written_.fetch_add(counters.size() + bins.size(), std::memory_order_relaxed);
+  pending_.other_rows += counters.size() + bins.size();
 }
 
 void ProfileRecorder::writeLost() {
@@ -221,7 +227,7 @@ void ProfileRecorder::writeLost() {
   }
   check(appender_->stat("totals", "dropped_by_collector", total));
   lost_changed_ = false;
-  lost_total_.store(total, std::memory_order_relaxed);
+  pending_.lost = total;
 }
 
 void ProfileRecorder::nameThreads() {
@@ -258,22 +264,22 @@ void ProfileRecorder::device(const trace::Device& device) { check(appender_->dev
 
 void ProfileRecorder::launch(const trace::LaunchCall& launch) {
   check(appender_->launch(launch));
-  other_rows_written_.fetch_add(1, std::memory_order_relaxed);
+  ++pending_.other_rows;
 }
 
 void ProfileRecorder::kernel(const trace::Kernel& kernel) {
   check(appender_->kernel(kernel));
-  kernels_written_.fetch_add(1, std::memory_order_relaxed);
+  ++pending_.kernels;
 }
 
 void ProfileRecorder::memoryOp(const trace::MemoryOp& op) {
   check(appender_->memoryOp(op));
-  other_rows_written_.fetch_add(1, std::memory_order_relaxed);
+  ++pending_.other_rows;
 }
 
 void ProfileRecorder::synchronization(const trace::Synchronization& sync) {
   check(appender_->synchronization(sync));
-  other_rows_written_.fetch_add(1, std::memory_order_relaxed);
+  ++pending_.other_rows;
 }
 
 void ProfileRecorder::lost(std::string_view reason, std::uint64_t count) {
@@ -284,7 +290,7 @@ void ProfileRecorder::lost(std::string_view reason, std::uint64_t count) {
 
 void ProfileRecorder::range(const trace::Range& range) {
   check(appender_->range(range));
-  ranges_written_.fetch_add(1, std::memory_order_relaxed);
+  ++pending_.ranges;
 }
 
 void ProfileRecorder::hostOp(std::int64_t start_ns, std::int64_t end_ns, trace::Index thread, trace::StringId name) {

@@ -121,7 +121,8 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   trace::StringId host_launch_name_ = trace::StringTable::kEmpty;
   std::vector<std::unique_ptr<ActivitySource>> sources_;
   trace::Status error_;
-  // Written by the writer thread, read by anyone.
+  // Rows appended in the current cycle (writer thread), published after each commit.
+  RecorderCounts pending_;
   std::atomic<std::uint64_t> ranges_written_{0}, kernels_written_{0}, other_rows_written_{0}, lost_total_{0};
 
   // Shared with the program's threads.

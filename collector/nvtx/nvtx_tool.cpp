@@ -18,6 +18,9 @@ std::atomic<bool> g_capture{false};
 std::atomic<bool> g_attached{false};
 std::atomic<std::uint64_t> g_next_range_id{1};
 thread_local int t_depth = 0;  // push nesting level, as nvtxRangePush/Pop report it
+// The registry keeps each thread's log alive until the thread ends; this plain pointer spares
+// the hot path the registry's lookup and a thread_local with a destructor.
+thread_local ThreadEventLog* t_log = nullptr;
 
 // Domain handles are registry indices cast to pointers (0 is NVTX's default domain).
 std::uint32_t domainIndex(nvtxDomainHandle_t domain) {
@@ -45,7 +48,8 @@ std::string utf8(const wchar_t* text) {
 
 void append(NvtxRecord& record, std::string_view text) {
   record.time_ns = collectorNowNs();
-  NvtxRegistry::instance().threadLog().append(record, text);
+  if (t_log == nullptr) t_log = &NvtxRegistry::instance().threadLog();
+  t_log->append(record, text);
 }
 
 // Fills record from NVTX's event attributes and appends it with the message.

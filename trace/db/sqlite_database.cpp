@@ -148,7 +148,9 @@ Status Statement::status() const {
 Status Statement::run() {
   step();
   Status result = status();
-  reset();
+  // Bindings stay: callers bind every parameter before each run, and clearing them costs a
+  // noticeable share of a bulk insert.
+  sqlite3_reset(stmt_);
   return result;
 }
 

@@ -1,0 +1,187 @@
+// The collector's costs: what an NVTX push+pop costs the program's thread with ampscope's tool
+// attached (goal: at most 100 ns), and how many kernel rows per second the recorder's writer
+// thread sustains from decoded activity into the profile database (goal: at least 1 million).
+//
+//   ampscope_collector_bench [--pairs N] [--kernels N] [--no-tool]
+//
+// --no-tool measures NVTX with no tool attached (NVTX's no-op entry points), for comparison; NVTX
+// attaches a tool once per process, so that figure needs a run of its own.
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include "bench/stopwatch.h"
+#include "collector/activity_source.h"
+#include "collector/nvtx/nvtx_tool.h"
+#include "collector/profile_recorder.h"
+
+namespace {
+
+using ampscope::bench::Stopwatch;
+namespace collector = ampscope::collector;
+namespace trace = ampscope::trace;
+
+// Decoded kernels as CUPTI's decoder would hand them over: 60 distinct launch configurations
+// (real traces have 2-6 % distinct ones), increasing times, one batch per drain.
+class SyntheticKernelSource : public collector::ActivitySource {
+ public:
+  explicit SyntheticKernelSource(std::uint64_t total) : total_(total) {}
+  void drain(collector::ActivitySink& sink) override {
+    if (names_.empty()) {
+      for (int i = 0; i < 60; ++i) names_.push_back(sink.intern(fmt::format("sm90_xmma_gemm_f16f16_f32_kernel_{}", i)));
+    }
+    const std::uint64_t batch = std::min<std::uint64_t>(total_ - emitted_, 250000);
+    for (std::uint64_t i = 0; i < batch; ++i, ++emitted_) {
+      trace::Kernel k;
+      k.start_ns = static_cast<std::int64_t>(emitted_) * 1000;
+      k.end_ns = k.start_ns + 700;
+      k.correlation_id = emitted_ + 1;
+      k.name = names_[emitted_ % names_.size()];
+      k.stream = 7;
+      k.grid = {static_cast<std::uint32_t>(emitted_ % names_.size()) + 1, 1, 1};
+      k.block = {256, 1, 1};
+      sink.kernel(k);
+    }
+  }
+  void flush() override {}
+  void stop() override {}
+  bool done() const { return emitted_ >= total_; }
+
+ private:
+  std::uint64_t total_;
+  std::uint64_t emitted_ = 0;
+  std::vector<trace::StringId> names_;
+};
+
+nvtxEventAttributes_t registeredAttributes(nvtxStringHandle_t text) {
+  nvtxEventAttributes_t a{};
+  a.version = NVTX_VERSION;
+  a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+  a.message.registered = text;
+  return a;
+}
+
+// ns per push+pop pair, best of 5 rounds: registered text in a domain (the trainer's way) and an
+// inline ASCII text in the default domain (the common way in other programs).
+void measureNvtx(std::uint64_t pairs) {
+  nvtxDomainHandle_t domain = nvtxDomainCreateA("bench");
+  const nvtxEventAttributes_t attributes = registeredAttributes(nvtxDomainRegisterStringA(domain, "fc1 linear forward"));
+  double best_registered = 1e30, best_ascii = 1e30;
+  for (int round = 0; round < 5; ++round) {
+    Stopwatch registered;
+    for (std::uint64_t i = 0; i < pairs; ++i) {
+      nvtxDomainRangePushEx(domain, &attributes);
+      nvtxDomainRangePop(domain);
+    }
+    best_registered = std::min(best_registered, registered.seconds() * 1e9 / static_cast<double>(pairs));
+    Stopwatch ascii;
+    for (std::uint64_t i = 0; i < pairs; ++i) {
+      nvtxRangePushA("step");
+      nvtxRangePop();
+    }
+    best_ascii = std::min(best_ascii, ascii.seconds() * 1e9 / static_cast<double>(pairs));
+  }
+  fmt::print("flood:  push+pop, registered text in a domain: {:8.1f} ns per pair (best of 5 x {} pairs back to back)\n",
+             best_registered, pairs);
+  fmt::print("flood:  push+pop, ASCII text:                  {:8.1f} ns per pair (best of 5 x {} pairs back to back)\n",
+             best_ascii, pairs);
+}
+
+// As a training loop uses NVTX: bursts of ranges (a step's worth) with time between them for the
+// writer to drain, so the logs' chunks are recycled rather than freshly faulted in. Only the time
+// inside the bursts counts.
+void measureBursts(std::uint64_t pairs) {
+  constexpr std::uint64_t kBurst = 5000;
+  nvtxDomainHandle_t domain = nvtxDomainCreateA("bench");
+  const nvtxEventAttributes_t attributes = registeredAttributes(nvtxDomainRegisterStringA(domain, "fc1 linear backward"));
+  double registered_s = 0, ascii_s = 0;
+  const std::uint64_t bursts = std::max<std::uint64_t>(1, pairs / kBurst);
+  for (std::uint64_t b = 0; b < bursts; ++b) {
+    Stopwatch registered;
+    for (std::uint64_t i = 0; i < kBurst; ++i) {
+      nvtxDomainRangePushEx(domain, &attributes);
+      nvtxDomainRangePop(domain);
+    }
+    registered_s += registered.seconds();
+    Stopwatch ascii;
+    for (std::uint64_t i = 0; i < kBurst; ++i) {
+      nvtxRangePushA("step");
+      nvtxRangePop();
+    }
+    ascii_s += ascii.seconds();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const double total = static_cast<double>(bursts * kBurst);
+  fmt::print("bursts: push+pop, registered text in a domain: {:8.1f} ns per pair ({} bursts of {} pairs)\n",
+             registered_s * 1e9 / total, bursts, kBurst);
+  fmt::print("bursts: push+pop, ASCII text:                  {:8.1f} ns per pair ({} bursts of {} pairs)\n",
+             ascii_s * 1e9 / total, bursts, kBurst);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t pairs = 1'000'000;
+  std::uint64_t kernels = 5'000'000;
+  bool tool = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--pairs" && i + 1 < argc) pairs = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg == "--kernels" && i + 1 < argc) kernels = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg == "--no-tool") tool = false;
+    else {
+      fmt::print(stderr, "usage: ampscope_collector_bench [--pairs N] [--kernels N] [--no-tool]\n");
+      return 2;
+    }
+  }
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::string path = (dir / fmt::format("ampscope_collector_bench_{}.sqlite", getpid())).string();
+  if (!tool) {
+    measureNvtx(pairs);
+    measureBursts(pairs / 5);
+    fmt::print("(no tool attached: NVTX's no-op entry points)\n");
+    return 0;
+  }
+  collector::RecorderOptions options;
+  options.path = path;
+  auto recorder = collector::ProfileRecorder::start(options);
+  if (!recorder) {
+    fmt::print(stderr, "error: {}\n", recorder.error().message);
+    return 1;
+  }
+  measureNvtx(pairs);
+  measureBursts(pairs / 5);
+  if (!collector::nvtxToolAttached()) {
+    fmt::print(stderr, "error: the NVTX tool did not attach\n");
+    return 1;
+  }
+  // Let the writer catch up with the ranges before timing the kernel rows alone.
+  const auto ranges = static_cast<std::uint64_t>(10 * pairs + 2 * (pairs / 5 / 5000) * 5000);
+  while ((*recorder)->counts().ranges < ranges) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+
+  auto source = std::make_unique<SyntheticKernelSource>(kernels);
+  SyntheticKernelSource* fake = source.get();
+  Stopwatch writing;
+  (*recorder)->addSource(std::move(source));
+  while ((*recorder)->counts().kernels < kernels) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const double seconds = writing.seconds();
+  fmt::print("writer: {} kernel rows in {:.2f} s = {:.2f} million rows/s (batched transactions, WAL)\n", kernels, seconds,
+             static_cast<double>(kernels) / seconds / 1e6);
+  const trace::Status stopped = (*recorder)->stop();
+  (void)fake;
+  fmt::print("profile: {:.1f} MB\n", static_cast<double>(std::filesystem::file_size(path)) / 1e6);
+  std::filesystem::remove(path);
+  if (!stopped) {
+    fmt::print(stderr, "error: {}\n", stopped.error().message);
+    return 1;
+  }
+  return 0;
+}
