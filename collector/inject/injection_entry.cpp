@@ -12,7 +12,9 @@ extern "C" {
 
 __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
     const void* (*get_export_table)(std::uint32_t export_table_id)) {
-  if (ampscope::collector::injectedRecording() == nullptr) return 0;  // NVTX becomes no-ops
+  // Returning 0 leaves NVTX's no-op entry points in place.
+  if (ampscope::collector::injectedRecording() == nullptr) return 0;
+  if (!ampscope::collector::gpuKindsFromEnvironment().nvtx) return 0;
   return ampscope::collector::attachNvtxTool(get_export_table);
 }
 
