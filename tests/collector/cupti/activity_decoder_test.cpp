@@ -85,6 +85,17 @@ TEST_F(ActivityDecoderTest, KeepsKernelNamesThatAreNotMangledCppAsGiven) {
   EXPECT_EQ(sink_.trace.kernels[3].name, sink_.trace.kernels[2].name);
 }
 
+TEST_F(ActivityDecoderTest, DemanglesKernelsInNvccsAnonymousNamespaces) {
+  // nvcc names an anonymous namespace after the file; the demangler still reads it as one.
+  decode(ActivityBufferBuilder().add(kernelRecord(
+      10, 20, 1,
+      "_ZN8ampscope9collector4test48_GLOBAL__N__48720b31_15_scale_kernel_cu_7365339211scaleKernelIfEEvPT_S4_i")));
+
+  ASSERT_EQ(sink_.trace.kernels.size(), 1u);
+  EXPECT_EQ(sink_.str(sink_.trace.kernels[0].name),
+            "void ampscope::collector::test::(anonymous namespace)::scaleKernel<float>(float*, float, int)");
+}
+
 TEST_F(ActivityDecoderTest, DecodesTheSerialKernelKindLikeTheConcurrentOne) {
   KernelRecord k = kernelRecord(100, 200, 5, "gemv");
   k.kind = CUPTI_ACTIVITY_KIND_KERNEL;
@@ -125,8 +136,8 @@ TEST_F(ActivityDecoderTest, MapsEachCopyKindToItsDirection) {
 
 TEST_F(ActivityDecoderTest, DecodesACopyWithItsBytesStreamAndMemoryKinds) {
   using trace::MemoryKind;
-  MemcpyRecord pageable_to_device =
-      memcpyRecord(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE);
+  MemcpyRecord pageable_to_device = memcpyRecord(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE,
+                                                 CUPTI_ACTIVITY_MEMORY_KIND_DEVICE);
   pageable_to_device.bytes = 3 * 1024 * 1024;
   pageable_to_device.start = 5'000;
   pageable_to_device.end = 9'500;
@@ -255,13 +266,17 @@ TEST_F(ActivityDecoderTest, DecodesRuntimeAndDriverCallsWithTheirThreadAndTheKer
 }
 
 TEST_F(ActivityDecoderTest, DropsTheCudaVersionSuffixOfRuntimeNamesButKeepsDriverVersions) {
+  // CUDA 13's <<<>>> launches through __cudaLaunchKernel (cbid 505), not cudaLaunchKernel.
+  fake_.runtime_names[CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000] = "__cudaLaunchKernel_v13000";
   decode(ActivityBufferBuilder()
              .add(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, 1, 2, 1))
-             .add(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, 3, 4, 2)));
+             .add(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, 3, 4, 2))
+             .add(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, 5, 6, 3)));
 
-  ASSERT_EQ(sink_.trace.launches.size(), 2u);
+  ASSERT_EQ(sink_.trace.launches.size(), 3u);
   EXPECT_EQ(sink_.str(sink_.trace.launches[0].name), "cudaLaunchKernel_ptsz");
   EXPECT_EQ(sink_.str(sink_.trace.launches[1].name), "cuMemcpyHtoDAsync_v2");
+  EXPECT_EQ(sink_.str(sink_.trace.launches[2].name), "__cudaLaunchKernel");
 }
 
 TEST_F(ActivityDecoderTest, NamesACallbackCuptiCannotNameByItsNumber) {
@@ -333,6 +348,27 @@ TEST_F(ActivityDecoderTest, LearnsAContextsDeviceFromItsKernelsInEarlierBuffers)
 
   ASSERT_EQ(sink_.trace.synchronizations.size(), 1u);
   EXPECT_EQ(sink_.trace.synchronizations[0].device, 2u);
+}
+
+TEST_F(ActivityDecoderTest, LearnsAContextsDeviceFromAKernelLaterInTheSameBuffer) {
+  SyncRecord sync{};
+  sync.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+  sync.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
+  sync.start = 300;
+  sync.end = 400;
+  sync.contextId = 4;
+  sync.correlationId = 8;
+  KernelRecord k = kernelRecord(100, 200, 1, "k");  // the kernel waited for, completed after
+  k.contextId = 4;
+  k.deviceId = 6;
+
+  const DecodeCounts counts = decode(ActivityBufferBuilder().add(sync).add(k));
+
+  EXPECT_EQ(counts.rows, 2u);
+  ASSERT_EQ(sink_.trace.synchronizations.size(), 1u);
+  EXPECT_EQ(sink_.trace.synchronizations[0].device, 6u);
+  EXPECT_EQ(sink_.trace.synchronizations[0].correlation_id, 8u);
+  EXPECT_EQ(sink_.lostCount(kLostUnknownContext), 0u);
 }
 
 TEST_F(ActivityDecoderTest, CountsSynchronizationsOfAContextItHasNotSeen) {

@@ -4,6 +4,44 @@
 
 namespace ampscope::collector {
 
+namespace {
+
+class BorrowedCuptiApi final : public CuptiApi {
+ public:
+  explicit BorrowedCuptiApi(CuptiApi& api) : api_(api) {}
+
+  trace::Status registerBufferCallbacks(CUpti_BuffersCallbackRequestFunc requested,
+                                        CUpti_BuffersCallbackCompleteFunc completed) override {
+    return api_.registerBufferCallbacks(requested, completed);
+  }
+  trace::Status registerTimestampCallback(CUpti_TimestampCallbackFunc timestamp) override {
+    return api_.registerTimestampCallback(timestamp);
+  }
+  trace::Status setThreadIdType(CUpti_ActivityThreadIdType type) override { return api_.setThreadIdType(type); }
+  trace::Status enableKind(CUpti_ActivityKind kind) override { return api_.enableKind(kind); }
+  trace::Status disableKind(CUpti_ActivityKind kind) override { return api_.disableKind(kind); }
+  trace::Status flushAll(bool forced) override { return api_.flushAll(forced); }
+  trace::Result<std::size_t> droppedRecords(CUcontext context, std::uint32_t stream_id) override {
+    return api_.droppedRecords(context, stream_id);
+  }
+  trace::Result<CUpti_Activity*> nextRecord(std::uint8_t* buffer, std::size_t valid_bytes,
+                                            CUpti_Activity* previous) override {
+    return api_.nextRecord(buffer, valid_bytes, previous);
+  }
+  std::string callbackName(CUpti_CallbackDomain domain, std::uint32_t cbid) override {
+    return api_.callbackName(domain, cbid);
+  }
+  std::string resultString(CUptiResult result) override { return api_.resultString(result); }
+  std::string driverDiagnosis() override { return api_.driverDiagnosis(); }
+
+ private:
+  CuptiApi& api_;
+};
+
+}  // namespace
+
+std::unique_ptr<CuptiApi> FakeCuptiApi::borrow() { return std::make_unique<BorrowedCuptiApi>(*this); }
+
 trace::Status FakeCuptiApi::registerBufferCallbacks(CUpti_BuffersCallbackRequestFunc requested_fn,
                                                     CUpti_BuffersCallbackCompleteFunc completed_fn) {
   calls.push_back("callbacks");
@@ -54,6 +92,7 @@ trace::Result<std::size_t> FakeCuptiApi::droppedRecords(CUcontext /*context*/, s
 
 trace::Result<CUpti_Activity*> FakeCuptiApi::nextRecord(std::uint8_t* buffer, std::size_t valid_bytes,
                                                         CUpti_Activity* previous) {
+  const std::lock_guard lock(layouts_mutex_);
   const auto layout = layouts_.find(buffer);
   if (layout == layouts_.end()) return trace::Error{"fake CUPTI: a buffer the test did not describe"};
   const std::vector<std::size_t>& offsets = layout->second.offsets;

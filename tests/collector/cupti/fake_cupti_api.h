@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,8 +39,16 @@ class FakeCuptiApi final : public CuptiApi {
   std::string resultString(CUptiResult result) override;
   std::string driverDiagnosis() override { return diagnosis; }
 
-  // The layout of a buffer the test filled (ActivityBufferBuilder calls it).
-  void describe(const std::uint8_t* buffer, Layout layout) { layouts_[buffer] = std::move(layout); }
+  // A CuptiApi to hand a GpuActivitySource that forwards every call to this fake, so the test
+  // keeps the fake (and what it recorded) after the source is gone.
+  std::unique_ptr<CuptiApi> borrow();
+
+  // The layout of a buffer the test filled (ActivityBufferBuilder calls it). Thread-safe, as
+  // CUPTI's threads fill buffers while the writer walks others.
+  void describe(const std::uint8_t* buffer, Layout layout) {
+    const std::lock_guard lock(layouts_mutex_);
+    layouts_[buffer] = std::move(layout);
+  }
 
   // Drives CUPTI's side: asks the registered callback for a buffer, hands one back.
   std::uint8_t* requestBuffer(std::size_t* size);
@@ -61,6 +71,7 @@ class FakeCuptiApi final : public CuptiApi {
   std::map<std::uint32_t, std::string> driver_names;
 
  private:
+  std::mutex layouts_mutex_;
   std::map<const std::uint8_t*, Layout> layouts_;
 };
 

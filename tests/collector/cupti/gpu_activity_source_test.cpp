@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,12 +25,9 @@ std::string kindText(CUpti_ActivityKind kind) { return std::to_string(static_cas
 
 class GpuActivitySourceTest : public ::testing::Test {
  protected:
-  // Starts a source over a fresh fake; fake_ stays usable to play CUPTI's part.
+  // Starts a source over fake_, which plays CUPTI's part and outlives the source.
   std::unique_ptr<GpuActivitySource> start(GpuActivityOptions options = smallOptions()) {
-    auto api = std::make_unique<FakeCuptiApi>();
-    fake_ = api.get();
-    configure_(*fake_);
-    auto source = GpuActivitySource::start(std::move(api), options);
+    auto source = GpuActivitySource::start(fake_.borrow(), options);
     if (!source) {
       ADD_FAILURE() << source.error().message;
       return nullptr;
@@ -49,12 +45,11 @@ class GpuActivitySourceTest : public ::testing::Test {
 
   // CUPTI's side: fills a buffer it was lent with records and hands it back.
   void complete(std::uint8_t* buffer, const ActivityBufferBuilder& records) {
-    const std::size_t valid = records.writeTo(buffer, kBufferBytes, *fake_);
-    fake_->completeBuffer(buffer, kBufferBytes, valid);
+    const std::size_t valid = records.writeTo(buffer, kBufferBytes, fake_);
+    fake_.completeBuffer(buffer, kBufferBytes, valid);
   }
 
-  std::function<void(FakeCuptiApi&)> configure_ = [](FakeCuptiApi&) {};
-  FakeCuptiApi* fake_ = nullptr;
+  FakeCuptiApi fake_;
   RecordingSink sink_;
 };
 
@@ -62,14 +57,14 @@ TEST_F(GpuActivitySourceTest, RegistersTheCollectorClockAndSystemThreadIdsBefore
   auto source = start();
   ASSERT_NE(source, nullptr);
 
-  ASSERT_GE(fake_->calls.size(), 4u);
-  EXPECT_EQ(fake_->calls[0], "timestamp");
-  EXPECT_EQ(fake_->calls[1], "threadIdType " + std::to_string(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
-  EXPECT_EQ(fake_->calls[2], "callbacks");
-  EXPECT_EQ(fake_->calls[3].rfind("enable ", 0), 0u);
-  ASSERT_NE(fake_->timestamp, nullptr);
+  ASSERT_GE(fake_.calls.size(), 4u);
+  EXPECT_EQ(fake_.calls[0], "timestamp");
+  EXPECT_EQ(fake_.calls[1], "threadIdType " + std::to_string(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
+  EXPECT_EQ(fake_.calls[2], "callbacks");
+  EXPECT_EQ(fake_.calls[3].rfind("enable ", 0), 0u);
+  ASSERT_NE(fake_.timestamp, nullptr);
   const std::int64_t before = collectorNowNs();
-  const auto stamp = static_cast<std::int64_t>(fake_->timestamp());
+  const auto stamp = static_cast<std::int64_t>(fake_.timestamp());
   const std::int64_t after = collectorNowNs();
   EXPECT_GE(stamp, before);
   EXPECT_LE(stamp, after);
@@ -81,21 +76,21 @@ TEST_F(GpuActivitySourceTest, EnablesTheCuptiKindsOfEachRequestedKind) {
   options.kinds = GpuActivityKind::kKernel | GpuActivityKind::kRuntime;
   auto kernels = start(options);
   ASSERT_NE(kernels, nullptr);
-  EXPECT_EQ(fake_->enabled,
+  EXPECT_EQ(fake_.enabled,
             (std::vector<CUpti_ActivityKind>{CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}));
   kernels.reset();
 
   options.kinds = GpuActivityKind::kMemcpy | GpuActivityKind::kSynchronization;
   auto copies = start(options);
   ASSERT_NE(copies, nullptr);
-  EXPECT_EQ(fake_->enabled, (std::vector<CUpti_ActivityKind>{CUPTI_ACTIVITY_KIND_CONTEXT, CUPTI_ACTIVITY_KIND_MEMCPY,
+  EXPECT_EQ(fake_.enabled, (std::vector<CUpti_ActivityKind>{CUPTI_ACTIVITY_KIND_CONTEXT, CUPTI_ACTIVITY_KIND_MEMCPY,
                                                              CUPTI_ACTIVITY_KIND_MEMCPY2,
                                                              CUPTI_ACTIVITY_KIND_SYNCHRONIZATION}));
   copies.reset();
 
   auto everything = start(GpuActivityOptions{});
   ASSERT_NE(everything, nullptr);
-  EXPECT_EQ(fake_->enabled,
+  EXPECT_EQ(fake_.enabled,
             (std::vector<CUpti_ActivityKind>{CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT,
                                              CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
                                              CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -104,15 +99,10 @@ TEST_F(GpuActivitySourceTest, EnablesTheCuptiKindsOfEachRequestedKind) {
 }
 
 TEST_F(GpuActivitySourceTest, SaysNoGpuActivityCanBeRecordedAndWhyWhenCuptiCannotStart) {
-  configure_ = [](FakeCuptiApi& fake) {
-    fake.failing_kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-    fake.diagnosis = "the NVIDIA driver library libcuda.so.1 cannot be loaded (not found)";
-  };
-  auto api = std::make_unique<FakeCuptiApi>();
-  FakeCuptiApi* fake = api.get();
-  configure_(*fake);
+  fake_.failing_kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  fake_.diagnosis = "the NVIDIA driver library libcuda.so.1 cannot be loaded (not found)";
 
-  auto source = GpuActivitySource::start(std::move(api), smallOptions());
+  auto source = GpuActivitySource::start(fake_.borrow(), smallOptions());
 
   ASSERT_FALSE(source);
   const std::string& message = source.error().message;
@@ -121,7 +111,8 @@ TEST_F(GpuActivitySourceTest, SaysNoGpuActivityCanBeRecordedAndWhyWhenCuptiCanno
       << message;
   EXPECT_NE(message.find("libcuda.so.1 cannot be loaded"), std::string::npos) << message;
   // What was enabled before the failure is disabled again, and the process is free for another.
-  EXPECT_TRUE(fake->enabled.empty());
+  EXPECT_TRUE(fake_.enabled.empty());
+  fake_.failing_kind.reset();
   EXPECT_NE(start(), nullptr);
 }
 
@@ -157,7 +148,7 @@ TEST_F(GpuActivitySourceTest, QueuesCompletedBuffersAndDecodesThemOnlyInDrain) {
   auto source = start();
   ASSERT_NE(source, nullptr);
   std::size_t size = 0;
-  std::uint8_t* buffer = fake_->requestBuffer(&size);
+  std::uint8_t* buffer = fake_.requestBuffer(&size);
   ASSERT_NE(buffer, nullptr);
   EXPECT_EQ(size, kBufferBytes);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(buffer) % 8, 0u);
@@ -179,7 +170,7 @@ TEST_F(GpuActivitySourceTest, WakesAWaitingWriterWhenABufferCompletes) {
   auto source = start();
   ASSERT_NE(source, nullptr);
   std::size_t size = 0;
-  std::uint8_t* buffer = fake_->requestBuffer(&size);
+  std::uint8_t* buffer = fake_.requestBuffer(&size);
   std::thread cupti_worker([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     complete(buffer, ActivityBufferBuilder().add(kernelRecord(100, 200, 1, "late")));
@@ -189,12 +180,52 @@ TEST_F(GpuActivitySourceTest, WakesAWaitingWriterWhenABufferCompletes) {
   EXPECT_TRUE(woke);
 }
 
+TEST_F(GpuActivitySourceTest, LosesNoBufferWhileCuptiThreadsCompleteAndTheWriterDrains) {
+  GpuActivityOptions options = smallOptions();
+  options.max_buffers = 8;
+  auto source = start(options);
+  ASSERT_NE(source, nullptr);
+  constexpr int kThreads = 4;
+  constexpr int kBuffersPerThread = 200;
+  std::vector<std::thread> cupti_threads;
+  for (int t = 0; t < kThreads; ++t) {
+    cupti_threads.emplace_back([&, t] {
+      for (int i = 0; i < kBuffersPerThread; ++i) {
+        std::size_t size = 0;
+        std::uint8_t* buffer = nullptr;
+        while ((buffer = fake_.requestBuffer(&size)) == nullptr) std::this_thread::yield();  // writer behind
+        const auto correlation = static_cast<std::uint32_t>(t * kBuffersPerThread + i + 1);
+        complete(buffer, ActivityBufferBuilder().add(kernelRecord(100, 200, correlation, "k")));
+      }
+    });
+  }
+  std::thread joiner([&] {
+    for (std::thread& thread : cupti_threads) thread.join();
+  });
+  while (sink_.trace.kernels.size() < kThreads * kBuffersPerThread) {
+    source->waitForBuffers(std::chrono::milliseconds(10));
+    source->drain(sink_);
+  }
+  joiner.join();
+  source->drain(sink_);
+
+  std::vector<std::uint64_t> correlations;
+  for (const trace::Kernel& kernel : sink_.trace.kernels) correlations.push_back(kernel.correlation_id);
+  std::sort(correlations.begin(), correlations.end());
+  ASSERT_EQ(correlations.size(), std::size_t{kThreads * kBuffersPerThread});
+  for (std::size_t i = 0; i < correlations.size(); ++i) ASSERT_EQ(correlations[i], i + 1);
+  const GpuActivityStats stats = source->stats();
+  EXPECT_EQ(stats.buffers_completed, std::uint64_t{kThreads * kBuffersPerThread});
+  EXPECT_EQ(stats.outstanding_buffers, 0u);
+  EXPECT_LE(stats.pooled_buffers, 2u);
+}
+
 TEST_F(GpuActivitySourceTest, RecyclesPooledBuffersAfterDrain) {
   auto source = start();
   ASSERT_NE(source, nullptr);
   EXPECT_EQ(source->stats().pooled_buffers, 2u);
   std::size_t size = 0;
-  std::uint8_t* first = fake_->requestBuffer(&size);
+  std::uint8_t* first = fake_.requestBuffer(&size);
   complete(first, ActivityBufferBuilder().add(kernelRecord(100, 200, 1, "a")));
   EXPECT_EQ(source->stats().outstanding_buffers, 1u);
   source->drain(sink_);
@@ -205,7 +236,10 @@ TEST_F(GpuActivitySourceTest, RecyclesPooledBuffersAfterDrain) {
   EXPECT_EQ(stats.buffers_requested, 1u);
   EXPECT_EQ(stats.buffers_completed, 1u);
   EXPECT_EQ(stats.fresh_buffers, 0u);
-  EXPECT_EQ(fake_->requestBuffer(&size), first);  // the buffer just drained is lent again
+  EXPECT_EQ(fake_.requestBuffer(&size), first);  // the buffer just drained is lent again
+
+  source.reset();
+  fake_.completeBuffer(first, size, 0);  // CUPTI returns it late; freed without a source
 }
 
 TEST_F(GpuActivitySourceTest, LendsAndCountsFreshBuffersWhenThePoolIsEmptyAndFreesThemAfterDrain) {
@@ -213,7 +247,7 @@ TEST_F(GpuActivitySourceTest, LendsAndCountsFreshBuffersWhenThePoolIsEmptyAndFre
   ASSERT_NE(source, nullptr);
   std::size_t size = 0;
   std::vector<std::uint8_t*> lent;
-  for (int i = 0; i < 3; ++i) lent.push_back(fake_->requestBuffer(&size));
+  for (int i = 0; i < 3; ++i) lent.push_back(fake_.requestBuffer(&size));
   ASSERT_EQ(std::count(lent.begin(), lent.end(), nullptr), 0);
   EXPECT_EQ(source->stats().fresh_buffers, 1u);
   EXPECT_EQ(source->stats().outstanding_buffers, 3u);
@@ -231,25 +265,29 @@ TEST_F(GpuActivitySourceTest, RefusesBuffersBeyondTheLimitSoCuptiDropsAndCountsR
   auto source = start();  // at most 4 out
   ASSERT_NE(source, nullptr);
   std::size_t size = 0;
-  for (int i = 0; i < 4; ++i) ASSERT_NE(fake_->requestBuffer(&size), nullptr);
+  std::vector<std::uint8_t*> lent;
+  for (int i = 0; i < 4; ++i) lent.push_back(fake_.requestBuffer(&size));
+  ASSERT_EQ(std::count(lent.begin(), lent.end(), nullptr), 0);
 
   size = 123;
-  EXPECT_EQ(fake_->requestBuffer(&size), nullptr);
+  EXPECT_EQ(fake_.requestBuffer(&size), nullptr);
   EXPECT_EQ(size, 0u);
   EXPECT_EQ(source->stats().refused_requests, 1u);
 
-  fake_->dropped = 250;  // what CUPTI drops for want of a buffer
+  fake_.dropped = 250;  // what CUPTI drops for want of a buffer
   source->drain(sink_);
   EXPECT_EQ(sink_.lostCount(kLostDroppedRecords), 250u);
   EXPECT_EQ(source->stats().dropped_records, 250u);
   source->drain(sink_);  // CUPTI's count starts again from zero once read
   EXPECT_EQ(sink_.lostCount(kLostDroppedRecords), 250u);
+
+  for (std::uint8_t* buffer : lent) fake_.completeBuffer(buffer, kBufferBytes, 0);
 }
 
 TEST_F(GpuActivitySourceTest, CountsDroppedRecordCountsItCannotRead) {
   auto source = start();
   ASSERT_NE(source, nullptr);
-  fake_->dropped_unreadable = true;
+  fake_.dropped_unreadable = true;
 
   source->drain(sink_);
 
@@ -261,36 +299,36 @@ TEST_F(GpuActivitySourceTest, StopDisablesWhatItEnabledAndForcesAFlush) {
   options.kinds = GpuActivityKind::kKernel | GpuActivityKind::kMemset;
   auto source = start(options);
   ASSERT_NE(source, nullptr);
-  fake_->calls.clear();
+  fake_.calls.clear();
 
   ASSERT_TRUE(source->stop());
 
-  EXPECT_TRUE(fake_->enabled.empty());
-  EXPECT_EQ(fake_->calls, (std::vector<std::string>{"disable " + kindText(CUPTI_ACTIVITY_KIND_MEMSET),
+  EXPECT_TRUE(fake_.enabled.empty());
+  EXPECT_EQ(fake_.calls, (std::vector<std::string>{"disable " + kindText(CUPTI_ACTIVITY_KIND_MEMSET),
                                                     "disable " + kindText(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
                                                     "flush forced"}));
   EXPECT_FALSE(source->recording());
-  fake_->calls.clear();
+  fake_.calls.clear();
   EXPECT_TRUE(source->stop());  // a second stop does nothing
-  EXPECT_TRUE(fake_->calls.empty());
+  EXPECT_TRUE(fake_.calls.empty());
 }
 
 TEST_F(GpuActivitySourceTest, FlushAsksCuptiForCompletedOrAllBuffers) {
   auto source = start();
   ASSERT_NE(source, nullptr);
-  fake_->calls.clear();
+  fake_.calls.clear();
 
   ASSERT_TRUE(source->flush());
   ASSERT_TRUE(source->flush(FlushMode::kForced));
 
-  EXPECT_EQ(fake_->calls, (std::vector<std::string>{"flush", "flush forced"}));
+  EXPECT_EQ(fake_.calls, (std::vector<std::string>{"flush", "flush forced"}));
 }
 
 TEST_F(GpuActivitySourceTest, QueuesBuffersCuptiHandsBackAfterStopForTheLastDrain) {
   auto source = start();
   ASSERT_NE(source, nullptr);
   std::size_t size = 0;
-  std::uint8_t* buffer = fake_->requestBuffer(&size);
+  std::uint8_t* buffer = fake_.requestBuffer(&size);
   ASSERT_TRUE(source->stop());
 
   complete(buffer, ActivityBufferBuilder().add(kernelRecord(100, 200, 1, "after_stop")));
@@ -303,7 +341,7 @@ TEST_F(GpuActivitySourceTest, QueuesBuffersCuptiHandsBackAfterStopForTheLastDrai
 TEST_F(GpuActivitySourceTest, RefusesBuffersOnceNoSourceIsLeftToDrainThem) {
   auto source = start();
   ASSERT_NE(source, nullptr);
-  const CUpti_BuffersCallbackRequestFunc requested = fake_->requested;  // CUPTI keeps it after the source is gone
+  const CUpti_BuffersCallbackRequestFunc requested = fake_.requested;  // CUPTI keeps it after the source is gone
   source.reset();
 
   std::uint8_t* buffer = nullptr;
@@ -318,7 +356,7 @@ TEST_F(GpuActivitySourceTest, DecodesAndFreesABufferLentByAnEarlierSource) {
   auto earlier = start();
   ASSERT_NE(earlier, nullptr);
   std::size_t size = 0;
-  std::uint8_t* lent_earlier = fake_->requestBuffer(&size);
+  std::uint8_t* lent_earlier = fake_.requestBuffer(&size);
   earlier.reset();  // CUPTI still holds lent_earlier
   auto later = start();
   ASSERT_NE(later, nullptr);

@@ -25,19 +25,19 @@ bool driverLoadable() {
 }
 
 TEST(RealCuptiApiTest, NamesRuntimeAndDriverCallbacks) {
-  const std::unique_ptr<CuptiApi> api = makeRealCuptiApi();
+  RealCuptiApi api;
 
-  EXPECT_EQ(api->callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000),
+  EXPECT_EQ(api.callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000),
             "cudaLaunchKernel_v7000");
-  EXPECT_EQ(api->callbackName(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel), "cuLaunchKernel");
-  EXPECT_EQ(api->callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, 999'999), "");
-  EXPECT_EQ(api->resultString(CUPTI_ERROR_NOT_INITIALIZED), "CUPTI_ERROR_NOT_INITIALIZED");
+  EXPECT_EQ(api.callbackName(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel), "cuLaunchKernel");
+  EXPECT_EQ(api.callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, 999'999), "");
+  EXPECT_EQ(api.resultString(CUPTI_ERROR_NOT_INITIALIZED), "CUPTI_ERROR_NOT_INITIALIZED");
 }
 
 TEST(RealCuptiApiTest, ErrorNamesTheCallAndCuptisOwnWords) {
-  const std::unique_ptr<CuptiApi> api = makeRealCuptiApi();
+  RealCuptiApi api;
 
-  const trace::Status status = api->registerBufferCallbacks(nullptr, nullptr);
+  const trace::Status status = api.registerBufferCallbacks(nullptr, nullptr);
 
   ASSERT_FALSE(status);
   EXPECT_EQ(status.error().message,
@@ -47,9 +47,9 @@ TEST(RealCuptiApiTest, ErrorNamesTheCallAndCuptisOwnWords) {
 // The fake walks buffers by the offsets ActivityBufferBuilder chose; CUPTI must agree with them,
 // or the fake-driven tests would prove nothing about real buffers.
 TEST(RealCuptiApiTest, WalksBuffersLaidOutLikeTheTestsLayThemOut) {
-  const std::unique_ptr<CuptiApi> api = makeRealCuptiApi();
+  RealCuptiApi api;
   FakeCuptiApi layout_only;
-  ActivityDecoder decoder(*api);
+  ActivityDecoder decoder(api);
   RecordingSink sink;
   SyncRecord sync{};
   sync.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
@@ -67,7 +67,8 @@ TEST(RealCuptiApiTest, WalksBuffersLaidOutLikeTheTestsLayThemOut) {
   CUpti_ActivityMarker2 marker{};
   marker.kind = CUPTI_ACTIVITY_KIND_MARKER;
   ActivityBufferBuilder builder;
-  builder.add(test::apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 200, 1))
+  builder.add(test::apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 200,
+                              1))
       .add(test::kernelRecord(1'000, 2'000, 1, "_Z11scaleKernelIfEvPT_fi"))
       .add(test::memcpyRecord(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED,
                               CUPTI_ACTIVITY_MEMORY_KIND_DEVICE))
@@ -95,10 +96,10 @@ TEST(RealCuptiApiTest, WalksBuffersLaidOutLikeTheTestsLayThemOut) {
 }
 
 TEST(RealCuptiApiTest, FindsNoRecordInAnEmptyBuffer) {
-  const std::unique_ptr<CuptiApi> api = makeRealCuptiApi();
+  RealCuptiApi api;
   alignas(8) std::uint8_t buffer[64] = {};
 
-  const trace::Result<CUpti_Activity*> next = api->nextRecord(buffer, 0, nullptr);
+  const trace::Result<CUpti_Activity*> next = api.nextRecord(buffer, 0, nullptr);
 
   ASSERT_TRUE(next) << next.error().message;
   EXPECT_EQ(*next, nullptr);
@@ -109,7 +110,7 @@ TEST(GpuActivitySourceWithoutDriverTest, StartSaysNoGpuActivityCanBeRecordedAndW
     GTEST_SKIP() << "the NVIDIA driver is installed; this test is about machines without it";
   }
 
-  auto source = GpuActivitySource::start(makeRealCuptiApi());
+  auto source = GpuActivitySource::start();
 
   ASSERT_FALSE(source) << "CUPTI started without a driver";
   const std::string& message = source.error().message;
