@@ -1,17 +1,47 @@
 #pragma once
-// The one clock of a recording. NVTX events and host ops read it directly; CUPTI is told to use
-// it too (cuptiActivityRegisterTimestampCallback), so host ranges and GPU records line up without
-// any offset estimation. CLOCK_MONOTONIC: never steps back, read through the vDSO in ~20 ns.
+// The one clock of a recording. NVTX records, host ops and counters read it directly; CUPTI is
+// told to use it too (cuptiActivityRegisterTimestampCallback), so host ranges and GPU records
+// line up without any offset estimation.
+//
+// It is CLOCK_MONOTONIC's nanoseconds, read through the CPU's invariant time-stamp counter where
+// there is one: an NVTX push+pop reads the clock twice, and RDTSC costs a fraction of a
+// clock_gettime call. The counter is mapped to nanoseconds by one fixed line (fitted against
+// CLOCK_MONOTONIC when the process first reads the clock), so every timestamp of a recording goes
+// through the same map and they stay exactly comparable; against CLOCK_MONOTONIC itself they may
+// drift by a few parts per million. Without an invariant counter (or off x86) it is
+// clock_gettime(CLOCK_MONOTONIC).
 
 #include <cstdint>
-#include <ctime>
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 namespace ampscope::collector {
 
+struct TscMap {
+  bool usable = false;
+  std::uint64_t anchor_tsc = 0;
+  std::int64_t anchor_ns = 0;
+  std::uint64_t ns_per_tick_q32 = 0;  // nanoseconds per tick, fixed point with 32 fraction bits
+};
+
+// The map, calibrated on first use (about 10 ms, once per process).
+const TscMap& tscMap();
+std::int64_t monotonicNowNs();
+// "tsc" or "clock_gettime": how collectorNowNs reads time, for the profile's metadata.
+const char* collectorClockSource();
+
 inline std::int64_t collectorNowNs() {
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+#if defined(__x86_64__)
+  const TscMap& map = tscMap();
+  if (map.usable) {
+    const std::uint64_t ticks = __rdtsc() - map.anchor_tsc;
+    const auto ns = static_cast<std::uint64_t>((static_cast<unsigned __int128>(ticks) * map.ns_per_tick_q32) >> 32);
+    return map.anchor_ns + static_cast<std::int64_t>(ns);
+  }
+#endif
+  return monotonicNowNs();
 }
 
 }  // namespace ampscope::collector

@@ -50,7 +50,7 @@ trace::Result<std::unique_ptr<ProfileRecorder>> ProfileRecorder::start(const Rec
   recorder->appender_ = std::make_unique<trace::db::ProfileAppender>(std::move(appender).value());
   recorder->meta("source_format", trace::formatName(trace::TraceFormat::kAmpscope));
   recorder->meta("source_detail", options.source_detail);
-  recorder->meta("clock", "CLOCK_MONOTONIC");
+  recorder->meta("clock", collectorClockSource());
   // Threads' logs may hold records from an earlier recording in this process: skip them.
   for (const auto& log : NvtxRegistry::instance().threadLogs()) {
     log->drain([](const NvtxRecord&, std::string_view) {});

@@ -19,13 +19,16 @@ namespace ampscope::collector {
 class ThreadEventLog {
  public:
   static constexpr std::size_t kChunkBytes = 256 * 1024;
+  // Longer texts are cut to this many bytes.
+  static constexpr std::size_t kMaxTextBytes = 65535;
 
   ThreadEventLog(std::int64_t pid, std::int64_t tid);
   ~ThreadEventLog();
   ThreadEventLog(const ThreadEventLog&) = delete;
   ThreadEventLog& operator=(const ThreadEventLog&) = delete;
 
-  // Producer side (the owning thread only). Text longer than a chunk is cut to fit.
+  // Producer side (the owning thread only). record.domain must be below 65536 (the registry
+  // creates no more domains than that).
   void append(const NvtxRecord& record, std::string_view text = {});
 
   // Consumer side (one reader thread): calls visit(record, text) for every record published
@@ -42,7 +45,9 @@ class ThreadEventLog {
     std::atomic<Chunk*> next{nullptr};      // set once the producer has moved on
     alignas(16) std::byte data[kChunkBytes];
   };
-  static std::size_t recordBytes(std::size_t text_bytes);
+  static std::size_t recordBytes(const NvtxRecord& record, std::size_t text_bytes);
+  // Reads the record at `at` into record and text; returns its size in the log.
+  static std::size_t decode(const std::byte* at, NvtxRecord& record, std::string_view& text);
 
   const std::int64_t pid_;
   const std::int64_t tid_;
@@ -70,10 +75,9 @@ std::size_t ThreadEventLog::drain(Visit visit) {
     const std::size_t published = read_chunk_->published.load(std::memory_order_acquire);
     while (read_offset_ < published) {
       NvtxRecord record;
-      std::memcpy(&record, read_chunk_->data + read_offset_, sizeof(NvtxRecord));
-      const char* text = reinterpret_cast<const char*>(read_chunk_->data + read_offset_ + sizeof(NvtxRecord));
-      visit(record, std::string_view(text, record.text_bytes));
-      read_offset_ += recordBytes(record.text_bytes);
+      std::string_view text;
+      read_offset_ += decode(read_chunk_->data + read_offset_, record, text);
+      visit(record, text);
       ++count;
     }
     if (next == nullptr) return count;

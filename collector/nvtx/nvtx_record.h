@@ -1,7 +1,7 @@
 #pragma once
-// One NVTX call as the tool stores it on the calling thread's log: a fixed header, followed in
-// the log by `text_bytes` bytes of UTF-8 text when the message was given inline. Registered
-// strings are stored by handle, so the trainer's repeating ranges copy no text at all.
+// One NVTX call as the tool hands it to the calling thread's log (which packs it: see
+// thread_event_log.cpp), with the UTF-8 text of an inline message beside it. Registered strings
+// are stored by handle, so the trainer's repeating ranges copy no text at all.
 
 #include <cstdint>
 
@@ -21,7 +21,7 @@ struct NvtxRecord {
   const RegisteredString* registered = nullptr;  // the message, when it was a registered string
   std::uint32_t domain = 0;                    // index in the domain registry; 0: default domain
   std::uint32_t category = 0;
-  std::uint32_t text_bytes = 0;                // inline text after the record
+  std::uint32_t text_bytes = 0;                // inline text stored with the record
   NvtxRecordKind kind = NvtxRecordKind::kPush;
   NvtxPayloadType payload_type = NvtxPayloadType::kNone;
 };

@@ -21,6 +21,9 @@ std::uint32_t NvtxRegistry::domain(std::string_view name) {
   for (std::size_t i = 1; i < domains_.size(); ++i) {
     if (domains_[i] == name) return static_cast<std::uint32_t>(i);
   }
+  // Logs store the domain in 16 bits; a program creating more domains than that has its further
+  // ones recorded as the default domain.
+  if (domains_.size() > 0xFFFF) return 0;
   domains_.emplace_back(name);
   return static_cast<std::uint32_t>(domains_.size() - 1);
 }

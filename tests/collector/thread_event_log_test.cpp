@@ -1,5 +1,7 @@
 #include "collector/thread_event_log.h"
 
+#include "collector/nvtx/nvtx_registry.h"
+
 #include <string>
 #include <thread>
 #include <vector>
@@ -46,12 +48,48 @@ TEST(ThreadEventLogTest, CarriesOnAcrossChunksWithoutLosingOrReorderingRecords) 
   EXPECT_EQ(expected, count);
 }
 
-TEST(ThreadEventLogTest, CutsTextLongerThanAChunkInsteadOfOverflowing) {
+TEST(ThreadEventLogTest, CutsTextLongerThanItsLimitInsteadOfOverflowing) {
   ThreadEventLog log(1, 2);
   log.append(recordAt(1), std::string(ThreadEventLog::kChunkBytes * 2, 'y'));
   std::size_t size = 0;
   log.drain([&](const NvtxRecord&, std::string_view t) { size = t.size(); });
-  EXPECT_EQ(size, ThreadEventLog::kChunkBytes - sizeof(NvtxRecord));
+  EXPECT_EQ(size, ThreadEventLog::kMaxTextBytes);
+}
+
+TEST(ThreadEventLogTest, KeepsEveryFieldOfARecordThroughThePackedForm) {
+  ThreadEventLog log(1, 2);
+  static const RegisteredString kText{3, "registered"};
+  NvtxRecord full;
+  full.time_ns = -5;
+  full.kind = NvtxRecordKind::kStart;
+  full.range_id = 1ULL << 40;
+  full.payload_type = NvtxPayloadType::kDouble;
+  full.payload_bits = 0x400921FB54442D18ULL;  // pi
+  full.registered = &kText;
+  full.domain = 65535;
+  full.category = 4000000000u;
+  log.append(full, "and text");
+  log.append(recordAt(7, NvtxRecordKind::kPop));
+  std::vector<NvtxRecord> seen;
+  std::vector<std::string> texts;
+  log.drain([&](const NvtxRecord& r, std::string_view t) {
+    seen.push_back(r);
+    texts.emplace_back(t);
+  });
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].time_ns, -5);
+  EXPECT_EQ(seen[0].kind, NvtxRecordKind::kStart);
+  EXPECT_EQ(seen[0].range_id, 1ULL << 40);
+  EXPECT_EQ(seen[0].payload_type, NvtxPayloadType::kDouble);
+  EXPECT_EQ(seen[0].payload_bits, 0x400921FB54442D18ULL);
+  EXPECT_EQ(seen[0].registered, &kText);
+  EXPECT_EQ(seen[0].domain, 65535u);
+  EXPECT_EQ(seen[0].category, 4000000000u);
+  EXPECT_EQ(texts[0], "and text");
+  EXPECT_EQ(seen[1].time_ns, 7);
+  EXPECT_EQ(seen[1].kind, NvtxRecordKind::kPop);
+  EXPECT_EQ(seen[1].registered, nullptr);
+  EXPECT_EQ(texts[1], "");
 }
 
 TEST(ThreadEventLogTest, AReaderDrainingWhileTheOwnerAppendsSeesEveryRecordOnce) {
