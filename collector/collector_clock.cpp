@@ -39,7 +39,7 @@ TscMap calibrate() {
   map.anchor_tsc = tsc1;
   map.anchor_ns = ns1;
   map.ns_per_tick_q32 = static_cast<std::uint64_t>(
-      (static_cast<unsigned __int128>(static_cast<std::uint64_t>(ns1 - ns0)) << 32) / (tsc1 - tsc0));
+      (static_cast<Uint128>(static_cast<std::uint64_t>(ns1 - ns0)) << 32) / (tsc1 - tsc0));
   map.usable = map.ns_per_tick_q32 != 0;
 #endif
   return map;

@@ -19,6 +19,9 @@
 
 namespace ampscope::collector {
 
+// 64x64 -> 128-bit products for the tick-to-nanosecond map (a GCC/Clang extension, as marked).
+__extension__ using Uint128 = unsigned __int128;
+
 struct TscMap {
   bool usable = false;
   std::uint64_t anchor_tsc = 0;
@@ -37,7 +40,7 @@ inline std::int64_t collectorNowNs() {
   const TscMap& map = tscMap();
   if (map.usable) {
     const std::uint64_t ticks = __rdtsc() - map.anchor_tsc;
-    const auto ns = static_cast<std::uint64_t>((static_cast<unsigned __int128>(ticks) * map.ns_per_tick_q32) >> 32);
+    const auto ns = static_cast<std::uint64_t>((static_cast<Uint128>(ticks) * map.ns_per_tick_q32) >> 32);
     return map.anchor_ns + static_cast<std::int64_t>(ns);
   }
 #endif

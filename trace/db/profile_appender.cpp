@@ -21,8 +21,18 @@ std::int64_t id(T value) {
 // One prepared insert per table, in this order.
 enum ProfileAppender::Insert : std::size_t {
   kMeta, kString, kDevice, kThread, kLaunch, kConfig, kKernel, kMemoryOp, kSync, kRange, kCounter,
-  kGradientBin, kStat
+  kGradientBin, kStat, kKernels
 };
+
+namespace {
+
+std::string multiRowKernelInsert() {
+  std::string sql = "INSERT INTO kernels VALUES (?, ?, ?, ?)";
+  for (std::size_t i = 1; i < ProfileAppender::kKernelsPerInsert; ++i) sql += ", (?, ?, ?, ?)";
+  return sql;
+}
+
+}  // namespace
 
 Result<ProfileAppender> ProfileAppender::create(SqliteDatabase& db) {
   static constexpr std::string_view kInserts[] = {
@@ -41,7 +51,10 @@ Result<ProfileAppender> ProfileAppender::create(SqliteDatabase& db) {
       "INSERT OR REPLACE INTO import_stats VALUES (?, ?, ?)",
   };
   std::vector<Statement> statements;
-  for (std::string_view sql : kInserts) {
+  static const std::string kKernelsInsert = multiRowKernelInsert();
+  std::vector<std::string_view> inserts(std::begin(kInserts), std::end(kInserts));
+  inserts.push_back(kKernelsInsert);
+  for (std::string_view sql : inserts) {
     auto prepared = db.prepare(sql);
     if (!prepared) return prepared.error();
     statements.push_back(std::move(prepared).value());
@@ -56,7 +69,29 @@ ProfileAppender& ProfileAppender::operator=(ProfileAppender&&) noexcept = defaul
 ProfileAppender::~ProfileAppender() = default;
 
 Status ProfileAppender::begin() { return db_->execute("BEGIN"); }
-Status ProfileAppender::commit() { return db_->execute("COMMIT"); }
+Status ProfileAppender::commit() {
+  if (Status flushed = flushKernels(); !flushed) return flushed;
+  return db_->execute("COMMIT");
+}
+
+Status ProfileAppender::flushKernels() {
+  const bool full = pending_kernels_.size() == kKernelsPerInsert;
+  Statement& s = full ? statements_[kKernels] : statements_[kKernel];
+  for (std::size_t i = 0; i < pending_kernels_.size(); ++i) {
+    const KernelRow& row = pending_kernels_[i];
+    const int base = full ? static_cast<int>(4 * i) : 0;
+    s.bind(base + 1, row.start_ns);
+    s.bind(base + 2, row.end_ns);
+    s.bind(base + 3, row.correlation_id);
+    s.bind(base + 4, row.config_id);
+    if (!full) {
+      if (Status inserted = s.run(); !inserted) return inserted;
+    }
+  }
+  Status status = full ? s.run() : Status{};
+  pending_kernels_.clear();
+  return status;
+}
 
 Status ProfileAppender::meta(std::string_view key, std::string_view value) {
   Statement& s = statements_[kMeta];
@@ -125,12 +160,8 @@ Status ProfileAppender::kernel(const Kernel& k) {
       return stored;
     }
   }
-  Statement& s = statements_[kKernel];
-  s.bind(1, k.start_ns);
-  s.bind(2, k.end_ns);
-  s.bind(3, i64(k.correlation_id));
-  s.bind(4, id(found->second));
-  return s.run();
+  pending_kernels_.push_back({k.start_ns, k.end_ns, i64(k.correlation_id), id(found->second)});
+  return pending_kernels_.size() == kKernelsPerInsert ? flushKernels() : Status{};
 }
 
 Status ProfileAppender::memoryOp(const MemoryOp& m) {

@@ -23,6 +23,7 @@ class ProfileAppender {
   static Result<ProfileAppender> create(SqliteDatabase& db);
 
   Status begin();
+  // Writes the rows still buffered (see kernel) and commits.
   Status commit();
 
   Status meta(std::string_view key, std::string_view value);
@@ -31,8 +32,11 @@ class ProfileAppender {
   Status device(const Device& device);
   Status thread(Index id, const Thread& thread);
   Status launch(const LaunchCall& launch);
-  // Stores the kernel's configuration once (kernel_configs) and the kernel row against it.
+  // Stores the kernel's configuration once (kernel_configs) and the kernel row against it. Kernel
+  // rows are inserted kKernelsPerInsert at a time by one multi-row INSERT (SQLite's per-statement
+  // cost dominates rows this narrow); the rest go in at commit.
   Status kernel(const Kernel& kernel);
+  static constexpr std::size_t kKernelsPerInsert = 256;
   Status memoryOp(const MemoryOp& op);
   Status synchronization(const Synchronization& sync);
   Status range(const Range& range);
@@ -50,6 +54,11 @@ class ProfileAppender {
   SqliteDatabase* db_;
   std::vector<Statement> statements_;
   std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> configs_;
+  struct KernelRow {
+    std::int64_t start_ns, end_ns, correlation_id, config_id;
+  };
+  std::vector<KernelRow> pending_kernels_;
+  Status flushKernels();
 
  public:
   ProfileAppender(ProfileAppender&&) noexcept;
