@@ -6,7 +6,7 @@
 #include "analyzer/gemm_shapes.h"
 #include "analyzer/shape_checks.h"
 #include "analyzer/gpu_activity.h"
-#include "analyzer/tensor_core_rules.h"
+#include "analyzer/kernel_verdicts.h"
 
 namespace ampscope::analyzer {
 
@@ -18,6 +18,11 @@ enum class Part { kTensorCoreHalf, kEligibleFp32, kEligibleTf32, kMemoryBound, k
 
 AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations) {
   AmdahlProjection out;
+  if (recordedOnCpu(trace)) {
+    // Host ops say nothing about the GPU kernels the same model would run.
+    out.note = "recorded on the CPU (the trainer's CPU backend): the AMP projection needs a GPU run";
+    return out;
+  }
   for (const trace::Device& device : trace.devices) {
     out.device = peaksFor(device);
     if (!out.device.name.empty()) break;
@@ -30,8 +35,7 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     out.note = "no steady iterations to project";
     return out;
   }
-  const TensorCoreRules& rules = TensorCoreRules::builtin();
-  std::unordered_map<trace::StringId, TensorCoreVerdict> verdicts;
+  KernelVerdicts verdicts(trace);
   std::unordered_map<trace::Index, bool> eligible;
   std::int64_t time[5] = {0, 0, 0, 0, 0};
   std::vector<Part> kernel_part(trace.kernels.size(), Part::kOther);  // kOther: outside the steady steps
@@ -43,9 +47,7 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
                                    ? kernel.start_ns
                                    : trace.launches[static_cast<std::size_t>(kernel.launch)].start_ns;
     if (!iterations.inSteadyIteration(asked)) continue;
-    auto [cached, fresh] = verdicts.try_emplace(kernel.name);
-    if (fresh) cached->second = rules.classify(trace.str(kernel.name));
-    const TensorCoreVerdict& v = cached->second;
+    const TensorCoreVerdict& v = verdicts.of(kernel);
     auto [is_eligible, new_op] = eligible.try_emplace(kernel.op_range, false);
     if (new_op && kernel.op_range != trace::kNone) is_eligible->second = enclosingEligibleOp(trace, kernel.op_range, false) != trace::kNone;
     const std::int64_t d = kernel.end_ns - kernel.start_ns;

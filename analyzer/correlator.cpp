@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analyzer/phase_rules.h"
+#include "analyzer/trainer_range_text.h"
 
 namespace ampscope::analyzer {
 
@@ -160,6 +161,9 @@ Index topLevelOperator(const trace::Trace& trace, Index range) {
 
 CorrelationCounts correlate(trace::Trace& trace) {
   CorrelationCounts counts;
+  // The trainer's layer op ranges become operators with layer, phase and shapes first, so that
+  // nesting, phases and kernel attribution below treat them like any framework's operators.
+  readTrainerRanges(trace);
   const ThreadRanges by_thread = rangesByThread(trace);
   computeNesting(trace, by_thread);
   computePhases(trace);

@@ -21,7 +21,8 @@ struct CorrelationCounts {
   std::uint64_t backward_ranges_linked_to_forward = 0;
 };
 
-// Fills the derived fields of trace (Range::parent/depth/phase/layer/forward_range,
+// Reads the trainer's layer op range texts (readTrainerRanges, trainer_range_text.h), then fills
+// the derived fields of trace (Range::parent/depth/phase/layer/forward_range,
 // LaunchCall::op_range, Kernel/MemoryOp::launch/op_range) and
 // import_stats.gpu_records_without_launch. Expects trace.sortByTime() to have run.
 CorrelationCounts correlate(trace::Trace& trace);

@@ -46,18 +46,6 @@ HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& 
     ++out.matrix_kernels;
   }
   if (out.matrix_kernels > 0) out.matrix_blocks_per_sm = blocks_per_sm / static_cast<double>(out.matrix_kernels);
-
-  for (const trace::Counter& counter : trace.counters) {
-    const std::string_view name = trace.str(counter.name);
-    if (name == "loss_scale") {
-      out.loss_scale_min = out.loss_scale_samples == 0 ? counter.value : std::min(out.loss_scale_min, counter.value);
-      out.loss_scale_last = counter.value;
-      ++out.loss_scale_samples;
-    } else if (name == "skipped_step") {
-      ++out.counted_steps;
-      if (counter.value != 0.0) ++out.skipped_steps;
-    }
-  }
   return out;
 }
 

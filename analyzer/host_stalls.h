@@ -1,7 +1,7 @@
 #pragma once
 // Signs that the host or the batch holds the GPU back: host threads blocked in synchronising CUDA
-// calls (cudaMemcpy, cudaDeviceSynchronize, cudaStreamSynchronize, ...), matrix kernels too small
-// to fill the GPU, and the loss scaler's health where the trace records it (ampscope's trainer).
+// calls (cudaMemcpy, cudaDeviceSynchronize, cudaStreamSynchronize, ...) and matrix kernels too
+// small to fill the GPU. (The loss scaler's health is amp_numerics.h's.)
 
 #include <cstdint>
 #include <string_view>
@@ -19,12 +19,6 @@ struct HostStalls {
   // the device's SM count; below one wave the GPU is partly idle whatever the precision.
   double matrix_blocks_per_sm = 0.0;
   std::uint64_t matrix_kernels = 0;
-  // Loss scaling, from counters named "loss_scale" and "skipped_step" (0/1 per step).
-  std::uint64_t loss_scale_samples = 0;
-  double loss_scale_min = 0.0;
-  double loss_scale_last = 0.0;
-  std::uint64_t skipped_steps = 0;
-  std::uint64_t counted_steps = 0;
 };
 
 // Runtime calls that block the calling thread until the GPU catches up.

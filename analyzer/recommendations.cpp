@@ -89,6 +89,8 @@ class Recommender {
   }
 
   void recommendAmp() {
+    // Host ops project nothing about Tensor Core math (the projection is empty on the CPU anyway).
+    if (s_.recorded_on_cpu) return;
     const StepPart* fp32 = part("eligible math in FP32 on CUDA cores");
     if (!fp32 || !(fp32->fraction >= 0.02)) return;
     const double projected = s_.amdahl.projected_speedup;
@@ -116,6 +118,7 @@ class Recommender {
   }
 
   void recommendTf32() {
+    if (s_.recorded_on_cpu) return;
     const StepPart* fp32 = part("eligible math in FP32 on CUDA cores");
     const StepPart* tf32 = part("eligible math in TF32 on Tensor Cores");
     const DevicePeaks& d = s_.amdahl.device;
@@ -170,7 +173,10 @@ class Recommender {
       }
       std::int64_t gain = 0;
       const auto reference = aligned.find({c.op, c.precision});
-      if (reference != aligned.end() && reference->second > 0) {
+      if (s_.recorded_on_cpu) {
+        // The multiple is the GPU's Tensor Core kernels' need; host time says nothing of its cost.
+        evidence += "; recorded on the CPU, so the cost on a GPU's Tensor Cores is not estimated";
+      } else if (reference != aligned.end() && reference->second > 0) {
         const double flops = 2.0 * static_cast<double>(c.dims.m) * static_cast<double>(c.dims.n) *
                              static_cast<double>(c.dims.k) * static_cast<double>(c.dims.batch) * static_cast<double>(c.calls);
         const double aligned_ns = flops / reference->second;
@@ -184,7 +190,8 @@ class Recommender {
       add("pad-dimensions", c.layer.empty() ? c.op : c.layer + " (" + c.op + ")", evidence,
           fmt::format("Pad to {} (sizes that are multiples of {} for {}; e.g. a vocabulary, hidden or "
                       "feature size, or the batch)", dims, c.required_multiple,
-                      c.precision == MathPrecision::kFp32Simt ? "FP16/BF16 once AMP is on" : precisionName(c.precision)),
+                      c.precision == MathPrecision::kFp32Simt || c.precision == MathPrecision::kFp32
+                          ? "FP16/BF16 once AMP is on" : precisionName(c.precision)),
           capMathGain(gain));
     }
   }
@@ -193,11 +200,15 @@ class Recommender {
     const DataPipelineExposure& d = s_.data_pipeline;
     if (d.exposed_fraction < 0.03) return;
     add("hide-input-pipeline", "data loader",
-        fmt::format("{} per step ({:.1f}%) the host loads data while the GPU has no work; the loader runs {} "
+        fmt::format("{} per step ({:.1f}%) the host loads data while {}; the loader runs {} "
                     "per step; hidden, the step would be {:.2f}x faster", ms(d.exposed_ns_per_iteration),
-                    100.0 * d.exposed_fraction, ms(d.loader_ns_per_iteration), d.speedup_if_hidden),
-        "Load ahead of the GPU: DataLoader(num_workers=4 or more, pin_memory=True, persistent_workers=True, "
-        "prefetch_factor=2); move decoding and augmentation out of the training loop",
+                    100.0 * d.exposed_fraction, s_.recorded_on_cpu ? "the CPU backend runs no op" : "the GPU has no work",
+                    ms(d.loader_ns_per_iteration), d.speedup_if_hidden),
+        s_.recorded_on_cpu
+            ? "Prepare batches ahead of the step on worker threads (ampscope train --workers 2 or more; "
+              "DataLoader(num_workers=...) in PyTorch); move decoding and augmentation out of the training loop"
+            : "Load ahead of the GPU: DataLoader(num_workers=4 or more, pin_memory=True, persistent_workers=True, "
+              "prefetch_factor=2); move decoding and augmentation out of the training loop",
         d.exposed_ns_per_iteration);
   }
 
@@ -277,22 +288,66 @@ class Recommender {
   }
 
   void recommendLossScaling() {
-    const HostStalls& h = s_.host_stalls;
-    if (h.counted_steps > 0 && h.skipped_steps * 20 > h.counted_steps) {
+    const AmpNumerics& n = s_.amp_numerics;
+    if (n.counted_steps > 0 && n.skipped_steps * 20 > n.counted_steps) {
       add("loss-scale-overflows", "loss scaler",
-          fmt::format("{} of {} steps were skipped for Inf/NaN gradients", h.skipped_steps, h.counted_steps),
+          fmt::format("{} of {} steps were skipped for Inf/NaN gradients ({} {})", n.skipped_steps,
+                      n.counted_steps, n.skipped_steps == 1 ? "step" : "steps", formatStepRuns(n.skipped)),
           "Lower the initial loss scale or raise the growth interval; look for layers whose activations "
           "overflow FP16 (or switch to BF16, which needs no loss scaling)",
           0);
     }
-    if (h.loss_scale_samples > 0 && h.loss_scale_last <= 1.0) {
+    // A scale that stays at 1 is no scaling (FP32, BF16, --loss-scale none), not a fall.
+    if (n.loss_scale_samples > 0 && n.loss_scale_final <= 1.0 && n.loss_scale_max > n.loss_scale_final) {
       add("loss-scale-at-floor", "loss scaler",
-          fmt::format("the loss scale fell to {} (minimum {}): gradients overflow even unscaled",
-                      h.loss_scale_last, h.loss_scale_min),
+          fmt::format("the loss scale fell to {} (from {}): gradients overflow even unscaled",
+                      n.loss_scale_final, n.loss_scale_max),
           "Find the operation that overflows FP16 (autocast should keep it in FP32), clip gradients after "
           "unscaling, or train in BF16",
           0);
     }
+    recommendUnderflowScale();
+  }
+
+  // Gradient values that FP16 rounds to zero at the recorded scale are updates the model never
+  // gets. BF16 keeps FP32's exponent range, so a run computing only in BF16 loses none this way.
+  void recommendUnderflowScale() {
+    constexpr double kLargeShare = 0.01;
+    const AmpNumerics& n = s_.amp_numerics;
+    const auto computes = [&](std::string_view dtype) {
+      return std::find(n.compute_dtypes.begin(), n.compute_dtypes.end(), dtype) != n.compute_dtypes.end();
+    };
+    // Mixed BF16 runs keep some layers (flatten, losses) in FP32: still no FP16 anywhere.
+    const bool fp16 = computes("float16");
+    if (computes("bfloat16") && !fp16) return;
+    std::string tensors;
+    std::size_t listed = 0;
+    const TensorNumerics* worst = nullptr;
+    for (const TensorNumerics& t : n.tensors) {
+      const double share = std::max(t.all.underflowShare(), t.recent.underflowShare());
+      if (share < kLargeShare) continue;
+      if (!worst) worst = &t;
+      if (++listed > 3) continue;
+      tensors += fmt::format("{}{} {:.2f}% ({}: {:.2f}%)", tensors.empty() ? "" : "; ", t.tensor,
+                             100.0 * t.all.underflowShare(), recentStepsText(n), 100.0 * t.recent.underflowShare());
+    }
+    if (!worst) return;
+    if (listed > 3) tensors += fmt::format("; {} more tensors", listed - 3);
+    std::string evidence = fmt::format("gradient values that {} to zero in FP16 at the recorded loss scale "
+                                       "(final {}): {}", fp16 ? "round" : "would round", n.loss_scale_final, tensors);
+    std::string action = n.loss_scale_max <= 1.0
+        ? std::string("Scale the loss with dynamic loss scaling (ampscope train --loss-scale dynamic; "
+                      "torch.amp.GradScaler) whenever the model computes in FP16")
+        : std::string("Raise the loss scale (a larger initial scale, or a shorter growth interval)");
+    if (n.suggested_loss_scale > 0) {
+      evidence += fmt::format("; at a scale of {} (where the largest recorded gradient still fits FP16) {} would "
+                              "lose {:.2f}%", n.suggested_loss_scale, worst->tensor,
+                              100.0 * worst->underflow_share_at_suggested_scale);
+      action += fmt::format(", up to about {}: activations' gradients, not recorded, may overflow sooner, which "
+                            "dynamic scaling handles by skipping the step and halving the scale",
+                            n.suggested_loss_scale);
+    }
+    add("gradient-underflow", "loss scaler", evidence, action + "; or train in BF16, which needs no loss scaling", 0);
   }
 
   const TraceSummary& s_;

@@ -4,6 +4,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "analyzer/kernel_verdicts.h"
+#include "analyzer/trainer_range_text.h"
+
 namespace ampscope::analyzer {
 
 namespace {
@@ -31,10 +34,9 @@ Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_s
 }
 
 std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
-  const TensorCoreRules& rules = TensorCoreRules::builtin();
-  std::unordered_map<trace::StringId, TensorCoreVerdict> verdicts;
+  KernelVerdicts verdicts(trace);
   std::unordered_map<Index, Index> eligible_of;  // op range -> eligible op range (memo)
-  std::map<std::pair<trace::StringId, trace::StringId>, Accumulated> by_call_shape;
+  std::map<std::pair<std::string_view, trace::StringId>, Accumulated> by_call_shape;
 
   for (const trace::Kernel& kernel : trace.kernels) {
     if (kernel.op_range == kNone) continue;
@@ -42,18 +44,17 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
     if (fresh) memo->second = enclosingEligibleOp(trace, kernel.op_range, true);
     if (memo->second == kNone) continue;
     const trace::Range& op = trace.ranges[static_cast<std::size_t>(memo->second)];
-    auto [cached, new_name] = verdicts.try_emplace(kernel.name);
-    if (new_name) cached->second = rules.classify(trace.str(kernel.name));
-    const TensorCoreVerdict& verdict = cached->second;
+    const TensorCoreVerdict& verdict = verdicts.of(kernel);
 
-    Accumulated& a = by_call_shape[{op.name, op.shapes}];
+    Accumulated& a = by_call_shape[{shapeCheckLabel(trace, op), op.shapes}];
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     a.check.gpu_time_ns += duration;
     a.calls[memo->second] = true;
     if (op.layer != trace::StringTable::kEmpty) a.layer_time[std::string(trace.str(op.layer))] += duration;
     if (verdict.tensor_core) a.check.tensor_core_time_ns += duration;
-    // Only matrix kernels say which precision the op ran in (not its copies or transposes).
-    if (verdict.tensor_core || verdict.precision == MathPrecision::kFp32Simt) {
+    // Only matrix kernels say which precision the op ran in (not its copies or transposes). On
+    // the host, the op's own work is its math.
+    if (verdict.tensor_core || verdict.precision == MathPrecision::kFp32Simt || verdict.host) {
       a.matrix_time_by_precision[verdict.precision] += duration;
     }
     if (verdict.alignment > 0) {
@@ -65,7 +66,7 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
   std::vector<ShapeCheck> out;
   for (auto& [key, a] : by_call_shape) {
     ShapeCheck& c = a.check;
-    c.op = std::string(trace.str(key.first));
+    c.op = std::string(key.first);
     c.shapes = std::string(trace.str(key.second));
     c.calls = a.calls.size();
     const auto shapes = parseShapes(c.shapes);

@@ -435,7 +435,11 @@ int alignmentFromName(std::string_view kernel_name) {
   return 0;
 }
 
-const char* precisionName(MathPrecision precision) { return nameOf(kPrecisionNames, precision); }
+const char* precisionName(MathPrecision precision) {
+  // Not in kPrecisionNames, which is also the rule file's vocabulary: host verdicts only.
+  if (precision == MathPrecision::kFp32) return "FP32";
+  return nameOf(kPrecisionNames, precision);
+}
 const char* confidenceName(Confidence confidence) { return nameOf(kConfidenceNames, confidence); }
 const char* architectureName(GpuArchitecture architecture) {
   return nameOf(kArchitectureNames, architecture);

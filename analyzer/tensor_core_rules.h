@@ -18,8 +18,9 @@ namespace ampscope::analyzer {
 
 // The math the kernel does: kFp32Simt is FP32 on CUDA cores; kFp64 is FP64 on either unit (the
 // verdict's tensor_core tells which). A non-Tensor-Core kernel may still carry FP16/BF16 (a
-// BF16 GEMV runs on CUDA cores).
-enum class MathPrecision { kUnknown, kFp32Simt, kTf32, kFp16, kBf16, kFp8, kInt8, kFp4, kFp64 };
+// BF16 GEMV runs on CUDA cores). kFp32 is FP32 on the host CPU (host verdicts only; no rule
+// row can name it).
+enum class MathPrecision { kUnknown, kFp32Simt, kTf32, kFp16, kBf16, kFp8, kInt8, kFp4, kFp64, kFp32 };
 enum class Confidence { kLow, kMedium, kHigh };
 // The oldest architecture whose Tensor Cores run what a row matches (kAny for CUDA-core rows).
 enum class GpuArchitecture { kAny, kVolta, kTuring, kAmpere, kAda, kHopper, kBlackwell };
@@ -30,6 +31,9 @@ struct TensorCoreVerdict {
   Confidence confidence = Confidence::kLow;
   std::string rule_id;  // the row that decided; empty when no row matched
   int alignment = 0;    // operand alignment in elements from "_alignN"/"_alignaN"; 0 when absent
+  // The kernel ran on the host CPU (a trace::DeviceKind::kCpu device: the trainer's CPU backend):
+  // there is no Tensor Core question, so tensor_core is false without meaning "missed them".
+  bool host = false;
 };
 
 struct TensorCoreRule {

@@ -1,6 +1,8 @@
 #include "analyzer/trace_summary.h"
 
 #include "analyzer/gpu_activity.h"
+#include "analyzer/kernel_verdicts.h"
+#include "analyzer/trainer_range_text.h"
 
 #include <algorithm>
 #include <limits>
@@ -91,12 +93,69 @@ class GroupAccumulator {
   std::map<std::string, Group> groups_;
 };
 
+// Kernel time per (layer, pass), remembering when each was first seen for model order.
+class LayerPassAccumulator {
+ public:
+  void add(const std::string& layer, Index op_range, const trace::Range& op, const TensorCoreVerdict& verdict,
+           std::int64_t duration_ns) {
+    Entry& e = entries_[{layer, op.phase}];
+    e.ranges.insert(op_range);
+    e.first_start_ns = std::min(e.first_start_ns, op.start_ns);
+    ++e.time.kernels;
+    e.time.time_ns += duration_ns;
+    if (verdict.tensor_core) e.time.tensor_core_time_ns += duration_ns;
+  }
+
+  // The passes of the given layers: layers in the order the trace first ran them (model order),
+  // each layer's passes in the order they ran (forward, then backward).
+  std::vector<LayerPassTime> of(const std::vector<GroupTime>& layers) const {
+    std::unordered_set<std::string> wanted;
+    for (const GroupTime& layer : layers) wanted.insert(layer.name);
+    std::map<std::string, std::int64_t> layer_start;
+    for (const auto& [key, e] : entries_) {
+      auto [start, fresh] = layer_start.try_emplace(key.first, e.first_start_ns);
+      if (!fresh) start->second = std::min(start->second, e.first_start_ns);
+    }
+    struct Ordered {
+      std::int64_t layer_start_ns;
+      std::int64_t start_ns;
+      LayerPassTime row;
+    };
+    std::vector<Ordered> rows;
+    for (const auto& [key, e] : entries_) {
+      if (!wanted.contains(key.first)) continue;
+      LayerPassTime row = e.time;
+      row.layer = key.first;
+      row.phase = trace::phaseName(key.second);
+      row.calls = e.ranges.size();
+      rows.push_back({layer_start[key.first], e.first_start_ns, std::move(row)});
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Ordered& a, const Ordered& b) {
+      if (a.layer_start_ns != b.layer_start_ns) return a.layer_start_ns < b.layer_start_ns;
+      if (a.row.layer != b.row.layer) return a.row.layer < b.row.layer;
+      return a.start_ns < b.start_ns;
+    });
+    std::vector<LayerPassTime> out;
+    for (Ordered& o : rows) out.push_back(std::move(o.row));
+    return out;
+  }
+
+ private:
+  struct Entry {
+    std::unordered_set<Index> ranges;
+    std::int64_t first_start_ns = std::numeric_limits<std::int64_t>::max();
+    LayerPassTime time;
+  };
+  std::map<std::pair<std::string, trace::Phase>, Entry> entries_;
+};
+
 std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
   std::map<std::uint32_t, DeviceSummary> devices;
   for (const trace::Device& device : trace.devices) {
     DeviceSummary& d = devices[device.id];
     d.id = device.id;
     d.name = std::string(trace.str(device.name));
+    d.kind = device.kind;
     if (device.compute_major > 0) d.compute_capability = fmt::format("{}.{}", device.compute_major, device.compute_minor);
     d.sm_count = device.sm_count;
   }
@@ -135,20 +194,18 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
     if (op.kind == trace::MemoryOpKind::kMemcpy) summary.memcpy_time_ns += op.end_ns - op.start_ns;
   }
 
+  summary.recorded_on_cpu = recordedOnCpu(trace);
   GroupAccumulator by_operator;
   GroupAccumulator by_layer;
-  // Verdicts depend on the name only: decide each distinct name once.
-  const TensorCoreRules& rules = TensorCoreRules::builtin();
-  std::unordered_map<trace::StringId, TensorCoreVerdict> verdicts;
-  summary.tensor_cores.rules_version = rules.version();
+  LayerPassAccumulator by_layer_pass;
+  KernelVerdicts verdicts(trace);
+  summary.tensor_cores.rules_version = TensorCoreRules::builtin().version();
   std::unordered_map<Index, Index> top_of;  // op range -> its top-level operator, memoised
   for (const trace::Kernel& kernel : trace.kernels) {
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     summary.gpu_kernel_time_ns += duration;
     const std::string kernel_name(trace.str(kernel.name));
-    auto [cached, fresh] = verdicts.try_emplace(kernel.name);
-    if (fresh) cached->second = rules.classify(kernel_name);
-    const TensorCoreVerdict& verdict = cached->second;
+    const TensorCoreVerdict& verdict = verdicts.of(kernel);
     if (verdict.tensor_core) {
       summary.tensor_cores.time_ns += duration;
       summary.tensor_cores.by_precision[precisionName(verdict.precision)] += duration;
@@ -162,9 +219,11 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
     if (inserted) memo->second = topLevelOperator(trace, kernel.op_range);
     const trace::Range& op = trace.ranges[static_cast<std::size_t>(kernel.op_range)];
     const trace::Range& top = trace.ranges[static_cast<std::size_t>(memo->second)];
-    by_operator.add(std::string(trace.str(top.name)), memo->second, op.phase, kernel_name, verdict, duration);
+    by_operator.add(std::string(operatorLabel(trace, top)), memo->second, op.phase, kernel_name, verdict, duration);
     if (op.layer != trace::StringTable::kEmpty) {
-      by_layer.add(std::string(trace.str(op.layer)), kernel.op_range, op.phase, kernel_name, verdict, duration);
+      const std::string layer(trace.str(op.layer));
+      by_layer.add(layer, kernel.op_range, op.phase, kernel_name, verdict, duration);
+      by_layer_pass.add(layer, kernel.op_range, op, verdict, duration);
     }
   }
   if (summary.gpu_kernel_time_ns > 0) {
@@ -173,12 +232,14 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   }
   summary.top_operators = by_operator.top(top_n);
   summary.top_layers = by_layer.top(top_n);
+  summary.layer_passes = by_layer_pass.of(summary.top_layers);
   summary.shape_checks = checkShapes(trace);
   if (summary.shape_checks.size() > top_n) summary.shape_checks.resize(top_n);
   summary.iterations = findIterations(trace);
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
   summary.amdahl = projectAmp(trace, summary.iterations);
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
+  summary.amp_numerics = measureAmpNumerics(trace);
   return summary;
 }
 

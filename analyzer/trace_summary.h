@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/amdahl.h"
+#include "analyzer/amp_numerics.h"
 #include "analyzer/correlator.h"
 #include "analyzer/data_pipeline.h"
 #include "analyzer/host_stalls.h"
@@ -25,6 +26,7 @@ struct DeviceSummary {
   std::int32_t sm_count = 0;
   std::uint64_t kernels = 0;
   std::int64_t kernel_time_ns = 0;
+  trace::DeviceKind kind = trace::DeviceKind::kGpu;  // kCpu: its "kernels" are host ops
 };
 
 struct KernelTime {
@@ -43,6 +45,16 @@ struct GroupTime {
   std::int64_t gpu_time_ns = 0;
   std::int64_t tensor_core_time_ns = 0;
   std::vector<KernelTime> top_kernels;
+};
+
+// Time of one layer in one pass (forward, backward, ...): the per-layer view of a training step.
+struct LayerPassTime {
+  std::string layer;
+  std::string phase;           // "forward", "backward", ... as the layer's op ranges say
+  std::uint64_t calls = 0;     // op ranges of the layer in this pass that launched work
+  std::uint64_t kernels = 0;
+  std::int64_t time_ns = 0;    // their kernels' (or, on the CPU, host ops') time
+  std::int64_t tensor_core_time_ns = 0;
 };
 
 // GPU time in kernels that use Tensor Cores, by the kernel-name rules.
@@ -67,14 +79,20 @@ struct TraceSummary {
   std::int64_t gpu_busy_ns = 0;         // union of kernel intervals over all streams
   std::int64_t trace_span_ns = 0;       // first to last event
   std::int64_t memcpy_time_ns = 0;
+  // Every device that ran work is the host CPU (the trainer's CPU backend): kernels are host ops,
+  // and Tensor Core figures (time, projection) do not apply; they need a GPU run.
+  bool recorded_on_cpu = false;
   std::vector<GroupTime> top_operators;
   std::vector<GroupTime> top_layers;
+  // The layers of top_layers split by pass, in the order the trace first ran them (model order).
+  std::vector<LayerPassTime> layer_passes;
   TensorCoreTime tensor_cores;
   std::vector<ShapeCheck> shape_checks;  // eligible ops by GPU time, top_n of them
   IterationSummary iterations;
   DataPipelineExposure data_pipeline;
   AmdahlProjection amdahl;
   HostStalls host_stalls;
+  AmpNumerics amp_numerics;
   trace::ImportStats import_stats;
 };
 

@@ -20,29 +20,35 @@ std::string shorten(const std::string& name, std::size_t width) {
   return name.substr(0, width - 3) + "...";
 }
 
-void appendGroups(std::string& out, const char* title, const std::vector<analyzer::GroupTime>& groups,
-                  std::int64_t total_ns) {
+// What a kernel's verdict column says: its Tensor Core precision, "host" for a CPU op, else nothing.
+std::string verdictText(const analyzer::TensorCoreVerdict& verdict) {
+  if (verdict.host) return "host";
+  return verdict.tensor_core ? fmt::format("TC {}", analyzer::precisionName(verdict.precision)) : "";
+}
+
+void appendGroups(std::string& out, const std::string& title, const std::vector<analyzer::GroupTime>& groups,
+                  std::int64_t total_ns, bool on_cpu) {
   if (groups.empty()) return;
   out += fmt::format("\n{}\n", title);
-  out += fmt::format("  {:>11} {:>6} {:>7}  {:<9} {}\n", "GPU time", "share", "kernels", "phase", "name");
+  out += fmt::format("  {:>11} {:>6} {:>7}  {:<9} {}\n", on_cpu ? "CPU time" : "GPU time", "share",
+                     on_cpu ? "ops" : "kernels", "phase", "name");
   for (const analyzer::GroupTime& group : groups) {
     out += fmt::format("  {:>11} {:>6} {:>7}  {:<9} {}\n", formatDuration(group.gpu_time_ns),
                        percent(static_cast<std::uint64_t>(group.gpu_time_ns), static_cast<std::uint64_t>(total_ns)),
                        group.kernels, group.phase, shorten(group.name, 80));
     for (std::size_t i = 0; i < group.top_kernels.size() && i < 3; ++i) {
       const analyzer::KernelTime& kernel = group.top_kernels[i];
-      const std::string verdict = kernel.verdict.tensor_core
-                                      ? fmt::format("TC {}", analyzer::precisionName(kernel.verdict.precision))
-                                      : "";
       out += fmt::format("  {:>11} {:>6} {:>7}  {:<9}   {}\n", formatDuration(kernel.time_ns), "",
-                         kernel.calls, verdict, shorten(kernel.name, 78));
+                         kernel.calls, verdictText(kernel.verdict), shorten(kernel.name, 78));
     }
   }
 }
 
-void appendShapeChecks(std::string& out, const std::vector<analyzer::ShapeCheck>& checks) {
+void appendShapeChecks(std::string& out, const std::vector<analyzer::ShapeCheck>& checks, bool on_cpu) {
   if (checks.empty()) return;
-  out += "\nMatrix ops by GPU time: GEMM shape, precision, dimensions off the precision's multiple\n";
+  out += on_cpu ? "\nMatrix ops by CPU time: GEMM shape, precision, dimensions off the multiple a GPU's Tensor "
+                  "Cores want\n"
+                : "\nMatrix ops by GPU time: GEMM shape, precision, dimensions off the precision's multiple\n";
   for (const analyzer::ShapeCheck& c : checks) {
     std::string findings;
     for (const analyzer::DimensionFinding& f : c.misaligned) {
@@ -58,6 +64,69 @@ void appendShapeChecks(std::string& out, const std::vector<analyzer::ShapeCheck>
   }
 }
 
+void appendLayerPasses(std::string& out, const std::vector<analyzer::LayerPassTime>& passes, bool on_cpu) {
+  if (passes.empty()) return;
+  out += fmt::format("\nLayers by pass ({} of the ops each layer ran, in model order)\n",
+                     on_cpu ? "host time" : "GPU time");
+  out += fmt::format("  {:<16} {:<9} {:>7} {:>11} {:>11}\n", "layer", "pass", "calls", "time", "per call");
+  for (const analyzer::LayerPassTime& p : passes) {
+    const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
+    out += fmt::format("  {:<16} {:<9} {:>7} {:>11} {:>11}\n", shorten(p.layer, 16), p.phase, p.calls,
+                       formatDuration(p.time_ns), formatDuration(per_call));
+  }
+}
+
+std::string share(double fraction) { return fmt::format("{:.3f}%", 100.0 * fraction); }
+
+void appendAmpNumerics(std::string& out, const analyzer::AmpNumerics& n) {
+  if (!n.recorded) return;
+  out += fmt::format("\nAMP numerics (the trainer's counters{})\n",
+                     n.steps > 0 ? fmt::format(", {} steps, {} to {}", n.steps, n.first_step, n.last_step) : "");
+  if (n.has_loss) {
+    out += fmt::format("  loss        {:.4g} at step {} -> {:.4g} at step {}\n", n.loss_first, n.loss_first_step,
+                       n.loss_last, n.loss_last_step);
+  }
+  if (n.loss_scale_samples > 0) {
+    out += fmt::format("  loss scale  {}; min {}, max {}, final {}\n", analyzer::formatLossScaleHistory(n.loss_scale_changes), n.loss_scale_min,
+                       n.loss_scale_max, n.loss_scale_final);
+  }
+  if (n.counted_steps > 0) {
+    out += fmt::format("  skipped     {} of {} steps{}\n", n.skipped_steps, n.counted_steps,
+                       n.skipped.empty() ? "" : ": " + analyzer::formatStepRuns(n.skipped));
+  }
+  if (!n.tensors.empty()) {
+    out += fmt::format("  gradients   share of values FP16 rounds to zero at the recorded scale, and of zeros "
+                       "(all steps; {})\n", analyzer::recentStepsText(n));
+    out += fmt::format("    {:<22} {:>12} {:>10} {:>10} {:>9} {:>9} {:>10}\n", "tensor", "values", "underflow",
+                       "(last)", "zero", "(last)", "non-finite");
+    for (const analyzer::TensorNumerics& t : n.tensors) {
+      out += fmt::format("    {:<22} {:>12} {:>10} {:>10} {:>9} {:>9} {:>10}\n", shorten(t.tensor, 22), t.all.values,
+                         share(t.all.underflowShare()), share(t.recent.underflowShare()), share(t.all.zeroShare()),
+                         share(t.recent.zeroShare()), t.all.non_finite);
+    }
+  }
+  if (n.suggested_loss_scale > 0) {
+    out += fmt::format("  headroom    the largest recorded gradient fits FP16 up to a loss scale of {}\n",
+                       n.suggested_loss_scale);
+  }
+}
+
+void appendImportStats(std::string& out, const trace::ImportStats& stats) {
+  out += fmt::format("\nimport      {} events read, {} imported\n", stats.events_read, stats.events_imported);
+  for (const auto& [what, count] : stats.skipped) out += fmt::format("  skipped        {:>8}  {}\n", count, what);
+  for (const auto& [what, count] : stats.not_understood) out += fmt::format("  NOT understood {:>8}  {}\n", count, what);
+  if (stats.gpu_records_without_launch > 0) {
+    out += fmt::format("  kept           {:>8}  GPU records without a launch call in the trace\n",
+                       stats.gpu_records_without_launch);
+  }
+  if (stats.dropped_by_collector > 0) {
+    out += fmt::format("  LOST           {:>8}  records the recording tool dropped\n", stats.dropped_by_collector);
+  }
+  for (const auto& [reason, count] : stats.lost) {
+    out += fmt::format("  LOST           the collector lost {} records: {}\n", count, reason);
+  }
+}
+
 }  // namespace
 
 std::string summaryToText(const analyzer::TraceSummary& s,
@@ -65,17 +134,33 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   const analyzer::CorrelationCounts& c = s.correlation;
   std::string out;
   out += fmt::format("format      {} ({})\n", s.format, s.format_detail);
+  const bool on_cpu = s.recorded_on_cpu;
   for (const analyzer::DeviceSummary& device : s.devices) {
     if (device.kernels == 0 && s.devices.size() > 1) continue;
-    out += fmt::format("device {:<4} {}{}{}: {} kernels, {}\n", device.id,
-                       device.name.empty() ? "(unnamed)" : device.name,
+    const bool cpu = device.kind == trace::DeviceKind::kCpu;
+    out += fmt::format("device {:<4} {}{}{}{}: {} {}, {}\n", device.id,
+                       device.name.empty() ? "(unnamed)" : device.name, cpu ? " (host CPU)" : "",
                        device.compute_capability.empty() ? "" : ", compute " + device.compute_capability,
                        device.sm_count ? fmt::format(", {} SMs", device.sm_count) : "",
-                       device.kernels, formatDuration(device.kernel_time_ns));
+                       device.kernels, cpu ? "host ops" : "kernels", formatDuration(device.kernel_time_ns));
   }
-  out += fmt::format("span        {} of trace; GPU busy {}, kernel time {} (summed over streams)\n",
-                     formatDuration(s.trace_span_ns), formatDuration(s.gpu_busy_ns),
-                     formatDuration(s.gpu_kernel_time_ns));
+  if (on_cpu) {
+    out += fmt::format("CPU run     recorded on {}\n", reports::kCpuRunNote);
+  }
+  std::uint64_t lost = 0;
+  for (const auto& [reason, count] : s.import_stats.lost) lost += count;
+  if (lost > 0) {
+    out += fmt::format("LOST        the collector lost {} records (by reason under import below): the figures "
+                       "miss that work\n", lost);
+  }
+  if (on_cpu) {
+    out += fmt::format("span        {} of trace; host ops busy {}, host op time {}\n", formatDuration(s.trace_span_ns),
+                       formatDuration(s.gpu_busy_ns), formatDuration(s.gpu_kernel_time_ns));
+  } else {
+    out += fmt::format("span        {} of trace; GPU busy {}, kernel time {} (summed over streams)\n",
+                       formatDuration(s.trace_span_ns), formatDuration(s.gpu_busy_ns),
+                       formatDuration(s.gpu_kernel_time_ns));
+  }
   out += fmt::format("kernels     {}: {} linked to a launch call ({}), {} attributed to an operator ({})\n",
                      c.kernels, c.kernels_linked_to_launch, percent(c.kernels_linked_to_launch, c.kernels),
                      c.kernels_attributed_to_op, percent(c.kernels_attributed_to_op, c.kernels));
@@ -91,8 +176,12 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   for (const auto& [precision, ns] : s.tensor_cores.by_precision) {
     precisions += fmt::format("{}{} {}", precisions.empty() ? "" : ", ", precision, formatDuration(ns));
   }
-  out += fmt::format("tensor core {} of kernel time ({:.1f}%){}\n", formatDuration(s.tensor_cores.time_ns),
-                     100.0 * s.tensor_cores.fraction, precisions.empty() ? "" : ": " + precisions);
+  if (on_cpu) {
+    out += "tensor core not applicable: recorded on the CPU\n";
+  } else {
+    out += fmt::format("tensor core {} of kernel time ({:.1f}%){}\n", formatDuration(s.tensor_cores.time_ns),
+                       100.0 * s.tensor_cores.fraction, precisions.empty() ? "" : ": " + precisions);
+  }
   const analyzer::IterationSummary& it = s.iterations;
   if (it.iterations.empty()) {
     out += fmt::format("iterations  {}\n", it.source);
@@ -101,9 +190,10 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                        it.source, it.warmup_count, formatDuration(it.steady_mean_ns),
                        formatDuration(it.steady_stddev_ns));
     const analyzer::DataPipelineExposure& dp = s.data_pipeline;
-    out += fmt::format("data        {} per step loading while the GPU idles ({:.1f}% of the step; the "
+    out += fmt::format("data        {} per step loading while {} ({:.1f}% of the step; the "
                        "loader itself runs {}); hidden, the step would be {:.2f}x faster\n",
-                       formatDuration(dp.exposed_ns_per_iteration), 100.0 * dp.exposed_fraction,
+                       formatDuration(dp.exposed_ns_per_iteration), on_cpu ? "no host op runs" : "the GPU idles",
+                       100.0 * dp.exposed_fraction,
                        formatDuration(dp.loader_ns_per_iteration), dp.speedup_if_hidden);
     if (dp.replay_if_hidden.done) {
       out += fmt::format("            replayed with the host's recorded launch times: {:.2f}x\n",
@@ -146,22 +236,16 @@ std::string summaryToText(const analyzer::TraceSummary& s,
       out += fmt::format("  ... {} more in --json\n", recommendations.size() - 8);
     }
   }
-  appendGroups(out, "Top operators by GPU time (kernels under each top-level operator)", s.top_operators,
-               s.gpu_kernel_time_ns);
-  appendGroups(out, "Top layers by GPU time", s.top_layers, s.gpu_kernel_time_ns);
-  appendShapeChecks(out, s.shape_checks);
-
-  const trace::ImportStats& stats = s.import_stats;
-  out += fmt::format("\nimport      {} events read, {} imported\n", stats.events_read, stats.events_imported);
-  for (const auto& [what, count] : stats.skipped) out += fmt::format("  skipped        {:>8}  {}\n", count, what);
-  for (const auto& [what, count] : stats.not_understood) out += fmt::format("  NOT understood {:>8}  {}\n", count, what);
-  if (stats.gpu_records_without_launch > 0) {
-    out += fmt::format("  kept           {:>8}  GPU records without a launch call in the trace\n",
-                       stats.gpu_records_without_launch);
-  }
-  if (stats.dropped_by_collector > 0) {
-    out += fmt::format("  LOST           {:>8}  records the recording tool dropped\n", stats.dropped_by_collector);
-  }
+  appendAmpNumerics(out, s.amp_numerics);
+  appendGroups(out,
+               on_cpu ? "Top operators by CPU time (host ops under each top-level operator)"
+                      : "Top operators by GPU time (kernels under each top-level operator)",
+               s.top_operators, s.gpu_kernel_time_ns, on_cpu);
+  appendGroups(out, on_cpu ? "Top layers by CPU time" : "Top layers by GPU time", s.top_layers,
+               s.gpu_kernel_time_ns, on_cpu);
+  appendLayerPasses(out, s.layer_passes, on_cpu);
+  appendShapeChecks(out, s.shape_checks, on_cpu);
+  appendImportStats(out, s.import_stats);
   return out;
 }
 

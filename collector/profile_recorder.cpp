@@ -179,6 +179,7 @@ void ProfileRecorder::writeCycle(bool final) {
     nameThreads();
   }
   writeLost();
+  writeTotals();
   check(appender_->commit());
   if (final) sources_.clear();
   // Counted once committed: counts() tells what a reader of the file would find.
@@ -228,6 +229,17 @@ void ProfileRecorder::writeLost() {
   check(appender_->stat("totals", "dropped_by_collector", total));
   lost_changed_ = false;
   pending_.lost = total;
+}
+
+void ProfileRecorder::writeTotals() {
+  // Every row written is a recorded event kept; with what was lost, that is everything read.
+  const RecorderCounts committed = counts();
+  const std::uint64_t imported = committed.ranges + committed.kernels + committed.other_rows + pending_.ranges +
+                                 pending_.kernels + pending_.other_rows;
+  std::uint64_t lost = 0;
+  for (const auto& [reason, count] : lost_) lost += count;
+  check(appender_->stat("totals", "events_imported", imported));
+  check(appender_->stat("totals", "events_read", imported + lost));
 }
 
 void ProfileRecorder::nameThreads() {

@@ -100,6 +100,7 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   void drainThreadLogs();
   void writeQueued();
   void writeLost();
+  void writeTotals();
   void nameThreads();
   void check(trace::Status status);
   // NvtxRangeAssembler::Output

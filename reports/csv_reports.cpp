@@ -21,7 +21,13 @@ std::string layersCsv(const analyzer::TraceSummary& summary) {
                  "precision", "shapes", "violations"});
   for (const LayerRow& row : layerRows(summary)) {
     csv.add(row.layer).add(row.op).add(row.phase).add(row.calls).add(row.gpu_time_ns);
-    csv.add(row.tensor_core_time_ns).add(row.eligible).add(row.precision).add(row.shapes);
+    // A CPU run has no Tensor Core time to give: empty (not known), not 0.
+    if (summary.recorded_on_cpu) {
+      csv.add(std::string_view());
+    } else {
+      csv.add(row.tensor_core_time_ns);
+    }
+    csv.add(row.eligible).add(row.precision).add(row.shapes);
     csv.add(row.violations).endRow();
   }
   return csv.text();
@@ -31,7 +37,13 @@ std::string kernelsCsv(const analyzer::TraceSummary& summary) {
   CsvWriter csv({"name", "calls", "total_ns", "tensor_cores", "precision", "rule", "confidence",
                  "alignment"});
   for (const KernelRow& row : kernelRows(summary)) {
-    csv.add(row.name).add(row.calls).add(row.total_ns).addBool(row.verdict.tensor_core);
+    csv.add(row.name).add(row.calls).add(row.total_ns);
+    // A host op has no Tensor Core verdict: empty (not known), not "false".
+    if (row.verdict.host) {
+      csv.add(std::string_view());
+    } else {
+      csv.addBool(row.verdict.tensor_core);
+    }
     csv.add(analyzer::precisionName(row.verdict.precision)).add(row.verdict.rule_id);
     csv.add(analyzer::confidenceName(row.verdict.confidence));
     // 0 means the name states no alignment: leave the cell empty rather than claim "0".

@@ -58,15 +58,23 @@ std::string cards(const analyzer::TraceSummary& s) {
   html += card("Steady step", formatDuration(it.steady_mean_ns),
                fmt::format("{} steps, {} warm-up, ±{}", it.iterations.size(), it.warmup_count,
                            formatDuration(it.steady_stddev_ns)));
-  html += card("Tensor Core time", formatPercent(s.tensor_cores.fraction),
-               fmt::format("{} of {} kernel time", formatDuration(s.tensor_cores.time_ns),
-                           formatDuration(s.gpu_kernel_time_ns)));
+  if (s.recorded_on_cpu) {
+    html += card("Tensor Core time", "n/a", "recorded on the CPU: needs a GPU run");
+  } else {
+    html += card("Tensor Core time", formatPercent(s.tensor_cores.fraction),
+                 fmt::format("{} of {} kernel time", formatDuration(s.tensor_cores.time_ns),
+                             formatDuration(s.gpu_kernel_time_ns)));
+  }
   html += card("Exposed data loading", formatPercent(s.data_pipeline.exposed_fraction),
                fmt::format("{} per step", formatDuration(s.data_pipeline.exposed_ns_per_iteration)));
-  html += card("AMP projection", formatSpeedup(s.amdahl.projected_speedup),
-               s.amdahl.replay.done ? fmt::format("ceiling {}; at the host's pace {}", formatSpeedup(s.amdahl.ceiling),
-                                                  formatSpeedup(s.amdahl.replay.speedup))
-                                    : fmt::format("ceiling {}", formatSpeedup(s.amdahl.ceiling)));
+  if (s.amdahl.parts.empty()) {
+    html += card("AMP projection", "n/a", s.amdahl.note);
+  } else {
+    html += card("AMP projection", formatSpeedup(s.amdahl.projected_speedup),
+                 s.amdahl.replay.done ? fmt::format("ceiling {}; at the host's pace {}", formatSpeedup(s.amdahl.ceiling),
+                                                    formatSpeedup(s.amdahl.replay.speedup))
+                                      : fmt::format("ceiling {}", formatSpeedup(s.amdahl.ceiling)));
+  }
   html += card("Pipeline hidden", formatSpeedup(s.data_pipeline.speedup_if_hidden), "if loading overlapped the GPU");
   return html + "</div>";
 }
@@ -115,11 +123,12 @@ std::string projectionSection(const analyzer::TraceSummary& s) {
                            : std::string("unbounded"),
                     color};
   };
-  std::vector<ChartBar> bars = {
-      bar("Current", 1.0, "#7b8794"),
-      bar("With AMP", s.amdahl.projected_speedup, "#4e79a7"),
-      bar("AMP ceiling", s.amdahl.ceiling, "#a0c4e8"),
-  };
+  std::vector<ChartBar> bars = {bar("Current", 1.0, "#7b8794")};
+  // Without a projection (a CPU run, an unknown GPU) there are no AMP bars to draw.
+  if (!s.amdahl.parts.empty()) {
+    bars.push_back(bar("With AMP", s.amdahl.projected_speedup, "#4e79a7"));
+    bars.push_back(bar("AMP ceiling", s.amdahl.ceiling, "#a0c4e8"));
+  }
   if (s.amdahl.replay.done) bars.push_back(bar("AMP at host pace", s.amdahl.replay.speedup, "#2f5f8a"));
   bars.push_back(bar("Pipeline hidden", s.data_pipeline.speedup_if_hidden, "#59a14f"));
   std::string html = "<section><h2>Projected step time</h2>" + horizontalBarChart(bars, step, kHalfChartWidth);
@@ -132,6 +141,10 @@ std::string projectionSection(const analyzer::TraceSummary& s) {
 }
 
 std::string tensorCoreShareSection(const analyzer::TraceSummary& s) {
+  if (s.recorded_on_cpu) {
+    return fmt::format(R"(<section><h2>Tensor Core share</h2><p class="note">Not applicable: recorded on {}.</p></section>)",
+                       esc(kCpuRunNote));
+  }
   const std::vector<LayerRow> rows = layerRows(s);
   std::vector<ChartBar> bars;
   for (const LayerRow& row : rows) {
@@ -182,6 +195,70 @@ std::string shapeChecksSection(const std::vector<analyzer::ShapeCheck>& checks) 
   return html + "</table></section>";
 }
 
+std::string layerPassesSection(const analyzer::TraceSummary& s) {
+  if (s.layer_passes.empty()) return {};
+  std::string html = fmt::format(R"(<section><h2>Layers by pass</h2><p class="note">{} of the ops each layer ran, )"
+                                 R"(in model order.</p><table><tr><th>Layer</th><th>Pass</th><th class="n">Calls</th>)"
+                                 R"(<th class="n">Time</th><th class="n">Per call</th></tr>)",
+                                 s.recorded_on_cpu ? "Host time" : "GPU time");
+  for (const analyzer::LayerPassTime& p : s.layer_passes) {
+    const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
+    html += fmt::format(R"(<tr><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
+                        R"(<td class="n">{}</td></tr>)",
+                        esc(p.layer), esc(p.phase), p.calls, esc(formatDuration(p.time_ns)),
+                        esc(formatDuration(per_call)));
+  }
+  return html + "</table></section>";
+}
+
+std::string ampNumericsSection(const analyzer::AmpNumerics& n) {
+  if (!n.recorded) return {};
+  std::string html = "<section><h2>AMP numerics</h2><table>";
+  const auto row = [&](std::string_view key, const std::string& value) {
+    html += fmt::format("<tr><th>{}</th><td>{}</td></tr>", esc(key), esc(value));
+  };
+  if (n.has_loss) {
+    row("Loss", fmt::format("{:.4g} at step {} → {:.4g} at step {}", n.loss_first, n.loss_first_step, n.loss_last,
+                            n.loss_last_step));
+  }
+  if (n.loss_scale_samples > 0) {
+    row("Loss scale", fmt::format("{}; min {}, max {}, final {}", analyzer::formatLossScaleHistory(n.loss_scale_changes),
+                                  n.loss_scale_min, n.loss_scale_max, n.loss_scale_final));
+  }
+  if (n.counted_steps > 0) {
+    row("Skipped steps", fmt::format("{} of {}{}", n.skipped_steps, n.counted_steps,
+                                     n.skipped.empty() ? "" : ": " + analyzer::formatStepRuns(n.skipped)));
+  }
+  if (n.suggested_loss_scale > 0) {
+    row("Headroom", fmt::format("the largest recorded gradient fits FP16 up to a loss scale of {}", n.suggested_loss_scale));
+  }
+  html += "</table>";
+  if (!n.tensors.empty()) {
+    html += fmt::format(R"(<p class="note">Share of each tensor's gradient values that FP16 rounds to zero at the )"
+                        R"(recorded loss scale, and that are zero: all steps, and {}.</p>)", esc(analyzer::recentStepsText(n)));
+    html += R"(<table><tr><th>Tensor</th><th class="n">Values</th><th class="n">Underflow</th><th class="n">Last steps</th>)"
+            R"(<th class="n">Zero</th><th class="n">Last steps</th><th class="n">Non-finite</th></tr>)";
+    for (const analyzer::TensorNumerics& t : n.tensors) {
+      html += fmt::format(R"(<tr><td class="mono">{}</td><td class="n">{}</td><td class="n">{:.3f}%</td>)"
+                          R"(<td class="n">{:.3f}%</td><td class="n">{:.3f}%</td><td class="n">{:.3f}%</td>)"
+                          R"(<td class="n">{}</td></tr>)",
+                          esc(t.tensor), t.all.values, 100.0 * t.all.underflowShare(), 100.0 * t.recent.underflowShare(),
+                          100.0 * t.all.zeroShare(), 100.0 * t.recent.zeroShare(), t.all.non_finite);
+    }
+    html += "</table>";
+  }
+  return html + "</section>";
+}
+
+// Said first: every figure below misses the work the collector lost.
+std::string lostRecordsNotes(const trace::ImportStats& stats) {
+  std::string html;
+  for (const auto& [reason, count] : stats.lost) {
+    html += fmt::format(R"(<p class="note"><b>The collector lost {} records: {}.</b></p>)", count, esc(reason));
+  }
+  return html;
+}
+
 std::string operatorsSection(const analyzer::TraceSummary& s) {
   std::string html = R"(<section><h2>Top operators and their kernels</h2><table><tr><th>Operator / kernel</th>)"
                      R"(<th>Phase</th><th class="n">Calls</th><th class="n">GPU time</th><th class="n">Tensor Cores</th>)"
@@ -194,8 +271,10 @@ std::string operatorsSection(const analyzer::TraceSummary& s) {
     for (const analyzer::KernelTime& k : op.top_kernels) {
       html += fmt::format(R"(<tr class="kern"><td class="mono">{}</td><td></td><td class="n">{}</td><td class="n">{}</td>)"
                           R"(<td class="n {}">{}</td><td class="nowrap">{}</td><td class="mono nowrap">{}</td></tr>)",
-                          esc(k.name), k.calls, esc(formatDuration(k.time_ns)), k.verdict.tensor_core ? "yes" : "no",
-                          k.verdict.tensor_core ? "yes" : "no", analyzer::precisionName(k.verdict.precision),
+                          esc(k.name), k.calls, esc(formatDuration(k.time_ns)),
+                          k.verdict.host ? "muted" : k.verdict.tensor_core ? "yes" : "no",
+                          k.verdict.host ? "host" : k.verdict.tensor_core ? "yes" : "no",
+                          analyzer::precisionName(k.verdict.precision),
                           esc(k.verdict.rule_id));
     }
   }
@@ -215,10 +294,14 @@ std::string htmlReport(const analyzer::TraceSummary& summary,
   html += fmt::format(R"(<h1>ampscope report</h1><div class="sub">{} · {} · iterations from {}</div>)",
                       esc(summary.format_detail.empty() ? summary.format : summary.format_detail), esc(device),
                       esc(summary.iterations.source.empty() ? std::string("(none found)") : summary.iterations.source));
+  if (summary.recorded_on_cpu) html += fmt::format(R"(<p class="note"><b>Recorded on {}.</b></p>)", esc(kCpuRunNote));
+  html += lostRecordsNotes(summary.import_stats);
   html += cards(summary);
   html += recommendationsSection(recommendations);
   html += R"(<div class="grid2">)" + breakdownSection(summary.amdahl) + projectionSection(summary) + "</div><br>";
+  html += ampNumericsSection(summary.amp_numerics);
   html += tensorCoreShareSection(summary);
+  html += layerPassesSection(summary);
   html += shapeChecksSection(summary.shape_checks);
   html += operatorsSection(summary);
   html += devicesSection(summary);

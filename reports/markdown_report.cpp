@@ -26,13 +26,28 @@ void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
   md += "## Overview\n\n| | |\n|---|---|\n";
   md += fmt::format("| Trace format | {} |\n", cell(s.format_detail.empty() ? s.format : s.format_detail));
   for (const analyzer::DeviceSummary& d : s.devices) {
+    if (d.kind == trace::DeviceKind::kCpu) {
+      md += fmt::format("| Device {} | {} (host CPU), {} host ops, {} |\n", d.id, cell(d.name), d.kernels,
+                        formatDuration(d.kernel_time_ns));
+      continue;
+    }
     md += fmt::format("| Device {} | {} (sm {}, {} SMs), {} kernels, {} |\n", d.id, cell(d.name),
                       cell(d.compute_capability), d.sm_count, d.kernels, formatDuration(d.kernel_time_ns));
   }
-  md += fmt::format("| GPU kernel time | {} (busy {} of {} span) |\n", formatDuration(s.gpu_kernel_time_ns),
-                    formatDuration(s.gpu_busy_ns), formatDuration(s.trace_span_ns));
-  md += fmt::format("| Tensor Core time | {} ({} of kernel time) |\n", formatDuration(s.tensor_cores.time_ns),
-                    formatPercent(s.tensor_cores.fraction));
+  if (s.recorded_on_cpu) {
+    md += fmt::format("| Recorded on | {} |\n", kCpuRunNote);
+    md += fmt::format("| Host op time | {} (busy {} of {} span) |\n", formatDuration(s.gpu_kernel_time_ns),
+                      formatDuration(s.gpu_busy_ns), formatDuration(s.trace_span_ns));
+    md += "| Tensor Core time | not applicable: recorded on the CPU |\n";
+  } else {
+    md += fmt::format("| GPU kernel time | {} (busy {} of {} span) |\n", formatDuration(s.gpu_kernel_time_ns),
+                      formatDuration(s.gpu_busy_ns), formatDuration(s.trace_span_ns));
+    md += fmt::format("| Tensor Core time | {} ({} of kernel time) |\n", formatDuration(s.tensor_cores.time_ns),
+                      formatPercent(s.tensor_cores.fraction));
+  }
+  for (const auto& [reason, count] : s.import_stats.lost) {
+    md += fmt::format("| Lost records | the collector lost {} records: {} |\n", count, cell(reason));
+  }
   md += fmt::format("| Iterations | {} ({} warm-up) from {} |\n", it.iterations.size(), it.warmup_count,
                     cell(it.source));
   md += fmt::format("| Steady step | {} mean, {} stddev |\n", formatDuration(it.steady_mean_ns),
@@ -40,8 +55,10 @@ void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
   md += fmt::format("| Exposed data loading | {} per step ({} of the step); hidden: {} |\n",
                     formatDuration(s.data_pipeline.exposed_ns_per_iteration),
                     formatPercent(s.data_pipeline.exposed_fraction), formatSpeedup(s.data_pipeline.speedup_if_hidden));
-  md += fmt::format("| AMP projection | {} (ceiling {}) on {} |\n", formatSpeedup(s.amdahl.projected_speedup),
-                    formatSpeedup(s.amdahl.ceiling), cell(s.amdahl.device.name));
+  if (!s.amdahl.parts.empty()) {
+    md += fmt::format("| AMP projection | {} (ceiling {}) on {} |\n", formatSpeedup(s.amdahl.projected_speedup),
+                      formatSpeedup(s.amdahl.ceiling), cell(s.amdahl.device.name));
+  }
   if (s.amdahl.replay.done) {
     md += fmt::format("| AMP at the host's recorded pace | {} (free math {}) |\n", formatSpeedup(s.amdahl.replay.speedup),
                       formatSpeedup(s.amdahl.replay_ceiling.speedup));
@@ -78,15 +95,64 @@ void appendStepBreakdown(std::string& md, const analyzer::AmdahlProjection& amda
 void appendLayers(std::string& md, const analyzer::TraceSummary& s) {
   const bool by_layer = !s.top_layers.empty();
   md += by_layer ? "## Layers\n\n| Layer | Ops" : "## Operators\n\n| Op";
-  md += " | Phase | Calls | GPU time | Tensor Cores | Eligible | Precision | Violations |\n";
+  md += fmt::format(" | Phase | Calls | {} | Tensor Cores | Eligible | Precision | Violations |\n",
+                    s.recorded_on_cpu ? "Host time" : "GPU time");
   md += by_layer ? "|---|---|---|---:|---:|---:|---|---|---|\n" : "|---|---|---:|---:|---:|---|---|---|\n";
   for (const LayerRow& row : layerRows(s)) {
     if (by_layer) md += fmt::format("| {} ", cell(row.layer));
     const double share = row.gpu_time_ns > 0
         ? static_cast<double>(row.tensor_core_time_ns) / static_cast<double>(row.gpu_time_ns) : 0.0;
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(row.op), cell(row.phase), row.calls,
-                      formatDuration(row.gpu_time_ns), formatPercent(share), cell(row.eligible),
-                      cell(row.precision), cell(row.violations));
+                      formatDuration(row.gpu_time_ns), s.recorded_on_cpu ? "n/a (CPU)" : formatPercent(share),
+                      cell(row.eligible), cell(row.precision), cell(row.violations));
+  }
+  md += "\n";
+}
+
+void appendLayerPasses(std::string& md, const analyzer::TraceSummary& s) {
+  if (s.layer_passes.empty()) return;
+  md += fmt::format("## Layers by pass\n\n{} of the ops each layer ran, in model order.\n\n"
+                    "| Layer | Pass | Calls | Time | Per call |\n|---|---|---:|---:|---:|\n",
+                    s.recorded_on_cpu ? "Host time" : "GPU time");
+  for (const analyzer::LayerPassTime& p : s.layer_passes) {
+    const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
+    md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(p.layer), cell(p.phase), p.calls,
+                      formatDuration(p.time_ns), formatDuration(per_call));
+  }
+  md += "\n";
+}
+
+void appendAmpNumerics(std::string& md, const analyzer::AmpNumerics& n) {
+  if (!n.recorded) return;
+  md += "## AMP numerics\n\n| | |\n|---|---|\n";
+  if (n.steps > 0) md += fmt::format("| Steps with counters | {} ({} to {}) |\n", n.steps, n.first_step, n.last_step);
+  if (n.has_loss) {
+    md += fmt::format("| Loss | {:.4g} at step {} -> {:.4g} at step {} |\n", n.loss_first, n.loss_first_step,
+                      n.loss_last, n.loss_last_step);
+  }
+  if (n.loss_scale_samples > 0) {
+    md += fmt::format("| Loss scale | {}; min {}, max {}, final {} |\n",
+                      cell(analyzer::formatLossScaleHistory(n.loss_scale_changes)), n.loss_scale_min,
+                      n.loss_scale_max, n.loss_scale_final);
+  }
+  if (n.counted_steps > 0) {
+    md += fmt::format("| Skipped steps | {} of {}{} |\n", n.skipped_steps, n.counted_steps,
+                      n.skipped.empty() ? "" : ": " + analyzer::formatStepRuns(n.skipped));
+  }
+  if (n.suggested_loss_scale > 0) {
+    md += fmt::format("| Headroom | the largest recorded gradient fits FP16 up to a loss scale of {} |\n",
+                      n.suggested_loss_scale);
+  }
+  md += "\n";
+  if (n.tensors.empty()) return;
+  md += fmt::format("Share of each tensor's gradient values that FP16 rounds to zero at the recorded loss scale, "
+                    "and that are zero: over all steps and over {}.\n\n"
+                    "| Tensor | Values | Underflow | Underflow, last steps | Zero | Zero, last steps | Non-finite |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|\n", analyzer::recentStepsText(n));
+  for (const analyzer::TensorNumerics& t : n.tensors) {
+    md += fmt::format("| {} | {} | {:.3f}% | {:.3f}% | {:.3f}% | {:.3f}% | {} |\n", cell(t.tensor), t.all.values,
+                      100.0 * t.all.underflowShare(), 100.0 * t.recent.underflowShare(), 100.0 * t.all.zeroShare(),
+                      100.0 * t.recent.zeroShare(), t.all.non_finite);
   }
   md += "\n";
 }
@@ -107,7 +173,8 @@ void appendKernels(std::string& md, const analyzer::TraceSummary& s) {
   md += "## Kernels\n\n| Kernel | Calls | Time | Tensor Cores | Precision | Rule |\n|---|---:|---:|---|---|---|\n";
   for (const KernelRow& k : kernelRows(s)) {
     md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(k.name), k.calls, formatDuration(k.total_ns),
-                      k.verdict.tensor_core ? "yes" : "no", analyzer::precisionName(k.verdict.precision),
+                      k.verdict.host ? "host (CPU)" : k.verdict.tensor_core ? "yes" : "no",
+                      analyzer::precisionName(k.verdict.precision),
                       cell(k.verdict.rule_id));
   }
   md += "\n";
@@ -121,7 +188,9 @@ std::string markdownReport(const analyzer::TraceSummary& summary,
   appendOverview(md, summary);
   appendRecommendations(md, recommendations);
   appendStepBreakdown(md, summary.amdahl);
+  appendAmpNumerics(md, summary.amp_numerics);
   appendLayers(md, summary);
+  appendLayerPasses(md, summary);
   appendShapeChecks(md, summary.shape_checks);
   appendKernels(md, summary);
   return md;

@@ -15,6 +15,11 @@ namespace ampscope::reports {
 trace::Status writeReportFile(const std::filesystem::path& dir, std::string_view name,
                               std::string_view text);
 
+// What every report says of a profile recorded on the CPU (TraceSummary::recorded_on_cpu).
+inline constexpr const char* kCpuRunNote =
+    "the CPU (the trainer's CPU backend): its ops ran on the host, so there are no Tensor Core figures; "
+    "they need a GPU run";
+
 std::string formatDuration(std::int64_t ns);  // "812 ns", "41.2 us", "12.34 ms", "1.503 s"
 std::string formatPercent(double fraction);   // 0.1234 -> "12.3%"
 std::string formatSpeedup(double speedup);    // 1.5 -> "1.50x"

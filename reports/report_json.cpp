@@ -1,5 +1,6 @@
 #include "reports/report_json.h"
 
+#include "reports/report_file.h"
 #include "reports/report_rows.h"
 
 namespace ampscope::reports {
@@ -8,14 +9,20 @@ namespace {
 
 using nlohmann::ordered_json;
 
-ordered_json verdictFields(const analyzer::TensorCoreVerdict& verdict) {
-  return {{"tensor_cores", verdict.tensor_core},
-          {"precision", analyzer::precisionName(verdict.precision)},
-          {"rule", verdict.rule_id},
-          {"confidence", analyzer::confidenceName(verdict.confidence)}};
+// On the CPU there is no Tensor Core figure to give: null, not a zero that reads as "none used".
+ordered_json tensorCoreNs(const analyzer::TraceSummary& summary, std::int64_t ns) {
+  return summary.recorded_on_cpu ? ordered_json(nullptr) : ordered_json(ns);
 }
 
-ordered_json groupsJson(const std::vector<analyzer::GroupTime>& groups) {
+ordered_json verdictFields(const analyzer::TensorCoreVerdict& verdict) {
+  return {{"tensor_cores", verdict.host ? ordered_json(nullptr) : ordered_json(verdict.tensor_core)},
+          {"precision", analyzer::precisionName(verdict.precision)},
+          {"rule", verdict.rule_id},
+          {"confidence", analyzer::confidenceName(verdict.confidence)},
+          {"host", verdict.host}};
+}
+
+ordered_json groupsJson(const analyzer::TraceSummary& summary, const std::vector<analyzer::GroupTime>& groups) {
   ordered_json out = ordered_json::array();
   for (const analyzer::GroupTime& group : groups) {
     ordered_json kernels = ordered_json::array();
@@ -29,7 +36,7 @@ ordered_json groupsJson(const std::vector<analyzer::GroupTime>& groups) {
                    {"op_calls", group.op_calls},
                    {"kernels", group.kernels},
                    {"gpu_time_ns", group.gpu_time_ns},
-                   {"tensor_core_time_ns", group.tensor_core_time_ns},
+                   {"tensor_core_time_ns", tensorCoreNs(summary, group.tensor_core_time_ns)},
                    {"top_kernels", std::move(kernels)}});
   }
   return out;
@@ -40,6 +47,60 @@ ordered_json mapJson(const std::map<std::string, Count>& values) {
   ordered_json out = ordered_json::object();
   for (const auto& [key, value] : values) out[key] = value;
   return out;
+}
+
+ordered_json layerPassesJson(const analyzer::TraceSummary& summary) {
+  ordered_json out = ordered_json::array();
+  for (const analyzer::LayerPassTime& p : summary.layer_passes) {
+    out.push_back({{"layer", p.layer}, {"phase", p.phase}, {"calls", p.calls}, {"kernels", p.kernels},
+                   {"time_ns", p.time_ns}, {"tensor_core_time_ns", tensorCoreNs(summary, p.tensor_core_time_ns)}});
+  }
+  return out;
+}
+
+ordered_json gradientCountsJson(const analyzer::GradientCounts& c) {
+  return {{"values", c.values},
+          {"zeros", c.zeros},
+          {"underflow", c.underflow},
+          {"non_finite", c.non_finite},
+          {"zero_share", c.zeroShare()},
+          {"underflow_share", c.underflowShare()}};
+}
+
+ordered_json ampNumericsJson(const analyzer::AmpNumerics& n) {
+  ordered_json changes = ordered_json::array();
+  for (const analyzer::LossScaleChange& c : n.loss_scale_changes) changes.push_back({{"step", c.step}, {"value", c.value}});
+  ordered_json skipped = ordered_json::array();
+  for (const analyzer::StepRun& run : n.skipped) skipped.push_back({{"first", run.first}, {"last", run.last}});
+  ordered_json tensors = ordered_json::array();
+  for (const analyzer::TensorNumerics& t : n.tensors) {
+    ordered_json entry = {{"tensor", t.tensor}, {"all", gradientCountsJson(t.all)},
+                          {"recent", gradientCountsJson(t.recent)}};
+    if (t.has_bins) {
+      entry["smallest_exponent"] = t.smallest_exponent;
+      entry["largest_exponent"] = t.largest_exponent;
+      entry["underflow_share_at_suggested_scale"] = t.underflow_share_at_suggested_scale;
+    }
+    tensors.push_back(std::move(entry));
+  }
+  const auto orNull = [](bool known, double value) { return known ? ordered_json(value) : ordered_json(nullptr); };
+  const bool scaled = n.loss_scale_samples > 0;
+  return {{"recorded", n.recorded},
+          {"steps", n.steps},
+          {"first_step", n.first_step},
+          {"last_step", n.last_step},
+          {"recent_from_step", n.recent_from_step},
+          {"recent_steps", n.recent_steps},
+          {"compute_dtypes", n.compute_dtypes},
+          {"loss", {{"first", orNull(n.has_loss, n.loss_first)}, {"first_step", n.loss_first_step},
+                    {"last", orNull(n.has_loss, n.loss_last)}, {"last_step", n.loss_last_step}}},
+          {"loss_scale", {{"samples", n.loss_scale_samples}, {"min", orNull(scaled, n.loss_scale_min)},
+                          {"max", orNull(scaled, n.loss_scale_max)}, {"final", orNull(scaled, n.loss_scale_final)},
+                          {"changes", std::move(changes)}}},
+          {"skipped_steps", {{"count", n.skipped_steps}, {"counted_steps", n.counted_steps},
+                             {"runs", std::move(skipped)}}},
+          {"suggested_loss_scale", orNull(n.suggested_loss_scale > 0, n.suggested_loss_scale)},
+          {"tensors", std::move(tensors)}};
 }
 
 ordered_json shapeChecksJson(const std::vector<analyzer::ShapeCheck>& checks) {
@@ -108,7 +169,7 @@ ordered_json layersJson(const analyzer::TraceSummary& summary) {
   ordered_json out = ordered_json::array();
   for (const LayerRow& row : layerRows(summary)) {
     out.push_back({{"layer", row.layer}, {"op", row.op}, {"phase", row.phase}, {"calls", row.calls},
-                   {"gpu_time_ns", row.gpu_time_ns}, {"tensor_core_time_ns", row.tensor_core_time_ns},
+                   {"gpu_time_ns", row.gpu_time_ns}, {"tensor_core_time_ns", tensorCoreNs(summary, row.tensor_core_time_ns)},
                    {"eligible", row.eligible}, {"precision", row.precision}, {"shapes", row.shapes},
                    {"violations", row.violations}});
   }
@@ -131,7 +192,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                                    const std::vector<analyzer::Recommendation>& recommendations) {
   ordered_json devices = ordered_json::array();
   for (const analyzer::DeviceSummary& device : summary.devices) {
-    devices.push_back({{"id", device.id}, {"name", device.name},
+    devices.push_back({{"id", device.id}, {"name", device.name}, {"kind", trace::deviceKindName(device.kind)},
                        {"compute_capability", device.compute_capability}, {"sm_count", device.sm_count},
                        {"kernels", device.kernels}, {"kernel_time_ns", device.kernel_time_ns}});
   }
@@ -155,10 +216,14 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
   doc["gpu_busy_ns"] = summary.gpu_busy_ns;
   doc["memcpy_time_ns"] = summary.memcpy_time_ns;
   doc["trace_span_ns"] = summary.trace_span_ns;
-  doc["tensor_cores"] = {{"time_ns", summary.tensor_cores.time_ns},
-                         {"fraction", summary.tensor_cores.fraction},
+  doc["recorded_on_cpu"] = summary.recorded_on_cpu;
+  doc["tensor_cores"] = {{"time_ns", tensorCoreNs(summary, summary.tensor_cores.time_ns)},
+                         {"fraction", summary.recorded_on_cpu ? ordered_json(nullptr)
+                                                              : ordered_json(summary.tensor_cores.fraction)},
                          {"by_precision", mapJson(summary.tensor_cores.by_precision)},
-                         {"rules_version", summary.tensor_cores.rules_version}};
+                         {"rules_version", summary.tensor_cores.rules_version},
+                         {"applicable", !summary.recorded_on_cpu},
+                         {"note", summary.recorded_on_cpu ? std::string("recorded on ") + kCpuRunNote : std::string()}};
   doc["shape_checks"] = shapeChecksJson(summary.shape_checks);
   doc["iterations"] = iterationsJson(summary);
   doc["data_pipeline"] = {{"exposed_ns_per_iteration", dp.exposed_ns_per_iteration},
@@ -170,23 +235,28 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                           {"replay_if_hidden", replayJson(dp.replay_if_hidden)}};
   doc["amdahl"] = amdahlJson(summary.amdahl);
   const analyzer::HostStalls& host = summary.host_stalls;
+  const analyzer::AmpNumerics& numerics = summary.amp_numerics;
   doc["host_stalls"] = {{"sync_ns_per_iteration", host.sync_ns_per_iteration},
                         {"sync_calls_per_iteration", host.sync_calls_per_iteration},
                         {"matrix_kernels", host.matrix_kernels},
                         {"matrix_blocks_per_sm", host.matrix_blocks_per_sm},
-                        {"loss_scale_samples", host.loss_scale_samples},
-                        {"loss_scale_min", host.loss_scale_min},
-                        {"loss_scale_last", host.loss_scale_last},
-                        {"skipped_steps", host.skipped_steps},
-                        {"counted_steps", host.counted_steps}};
-  doc["top_operators"] = groupsJson(summary.top_operators);
-  doc["top_layers"] = groupsJson(summary.top_layers);
+                        // Kept under their first names; amp_numerics has the full account.
+                        {"loss_scale_samples", numerics.loss_scale_samples},
+                        {"loss_scale_min", numerics.loss_scale_min},
+                        {"loss_scale_last", numerics.loss_scale_final},
+                        {"skipped_steps", numerics.skipped_steps},
+                        {"counted_steps", numerics.counted_steps}};
+  doc["amp_numerics"] = ampNumericsJson(numerics);
+  doc["top_operators"] = groupsJson(summary, summary.top_operators);
+  doc["top_layers"] = groupsJson(summary, summary.top_layers);
+  doc["layer_passes"] = layerPassesJson(summary);
   doc["import_stats"] = {{"events_read", stats.events_read},
                          {"events_imported", stats.events_imported},
                          {"gpu_records_without_launch", stats.gpu_records_without_launch},
                          {"dropped_by_collector", stats.dropped_by_collector},
                          {"skipped", mapJson(stats.skipped)},
-                         {"not_understood", mapJson(stats.not_understood)}};
+                         {"not_understood", mapJson(stats.not_understood)},
+                         {"lost", mapJson(stats.lost)}};
   // The keys below are the report's additions to the analyze document.
   doc["layers"] = layersJson(summary);
   doc["kernels_by_name"] = kernelsJson(summary);

@@ -329,8 +329,11 @@ class NsysReader {
 
   Status readNvtx() {
     if (!db_.hasTable(kNvtx)) return {};
-    const Columns c(db_, kNvtx, {"start", "end", "eventType", "globalTid"}, {"text", "textId"});
+    const Columns c(db_, kNvtx, {"start", "end", "eventType", "globalTid"}, {"text", "textId", "domainId", "category"});
     std::vector<std::size_t> unterminated;  // indices into out_.ranges
+    // Domains are named by their creation events; ranges name them by id (0: the default one).
+    std::unordered_map<std::int64_t, trace::StringId> domain_names;
+    std::vector<std::pair<std::size_t, std::int64_t>> range_domains;  // (index into out_.ranges, domainId)
     Status status = forEachRow(db_, kNvtx, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
       const std::int64_t type = s.int64(2);
@@ -338,7 +341,13 @@ class NsysReader {
         case kNvtxMark: case kNvtxPushPopRange: case kNvtxStartEndRange: break;
         case kNvtxCategory: ++out_.import_stats.skipped["NVTX category names"]; return {};
         case kNvtxThread: ++out_.import_stats.skipped["NVTX thread names"]; return {};
-        case kNvtxDomainCreate: ++out_.import_stats.skipped["NVTX domain creations"]; return {};
+        case kNvtxDomainCreate: {
+          ++out_.import_stats.skipped["NVTX domain creations"];
+          trace::StringId domain = trace::StringTable::kEmpty;
+          if (Status named = nvtxText(c, row, s, domain); !named) return named;
+          if (has(s, c["domainId"])) domain_names[s.int64(c["domainId"])] = domain;
+          return {};
+        }
         case kNvtxDomainDestroy: ++out_.import_stats.skipped["NVTX domain destructions"]; return {};
         default:
           ++out_.import_stats.not_understood[fmt::format("NVTX events of type {}", type)];
@@ -352,7 +361,9 @@ class NsysReader {
       const std::int64_t end = ended ? s.int64(1) : start;  // a mark is a range of no length
       out_.ranges.push_back({.start_ns = start, .end_ns = end, .name = name,
                              .thread = out_.threadIndex(thread.pid, thread.tid),
-                             .kind = trace::RangeKind::kAnnotation});
+                             .kind = trace::RangeKind::kAnnotation,
+                             .category = static_cast<std::uint32_t>(valueOr(s, c["category"], 0))});
+      if (valueOr(s, c["domainId"], 0) != 0) range_domains.emplace_back(out_.ranges.size() - 1, s.int64(c["domainId"]));
       last_ns_ = std::max(last_ns_, end);
       if (type != kNvtxMark && !ended) {
         // Pushed or started but not ended before recording stopped: kept, closed below.
@@ -364,6 +375,10 @@ class NsysReader {
       return {};
     });
     if (!status) return status;
+    for (const auto& [index, domain_id] : range_domains) {
+      const auto found = domain_names.find(domain_id);
+      if (found != domain_names.end()) out_.ranges[index].domain = found->second;
+    }
     for (std::size_t index : unterminated) {
       trace::Range& r = out_.ranges[index];
       r.end_ns = std::max(r.start_ns, last_ns_);

@@ -30,7 +30,13 @@ constexpr std::string_view kExpected =
 Result<Trace> importSqlite(const std::string& path) {
   auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kReadOnly);
   if (!db) return db.error();
-  if (trace::db::isProfileDatabase(*db)) return trace::db::readProfile(*db);
+  if (trace::db::isProfileDatabase(*db)) {
+    // The collector appends rows as records complete (a range when it ends, after its children),
+    // and the reader keeps table order; the analyzer needs every vector in start order.
+    auto profile = trace::db::readProfile(*db);
+    if (profile) profile->sortByTime();
+    return profile;
+  }
   if (isNvprofDatabase(*db)) return importNvprof(*db);
   if (isNsightSystemsDatabase(*db)) return importNsightSystems(*db);
   std::string tables;

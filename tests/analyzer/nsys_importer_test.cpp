@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../test_support.h"
+#include "analyzer/correlator.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
@@ -191,6 +192,27 @@ TEST_F(NsysImporterTest, ReadsNvtxRangesFromInlineTextAndTextId) {
       EXPECT_TRUE(encloses(*loss, l.start_ns, l.end_ns));
     }
   }
+}
+
+TEST_F(NsysImporterTest, ReadsNvtxDomainsAndCategoriesSoTheTrainersRangesAreKnown) {
+  // An ampscope trainer run profiled by Nsight Systems: its layer ranges live in domain "ampscope".
+  alter("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, eventId) VALUES "
+        "(999000001, NULL, 75, 'ampscope', 281891336904945, 2, 100), "
+        "(1000060000, 1000500000, 59, 'fc1 linear forward in=[64,784] params=[[100,784],[100]] out=[64,100] "
+        "dtype=float16 gemm=64,100,784', 281891336904945, 2, 101);");
+  trace::Trace t = import();
+  const trace::Range* fetch = rangeNamed(t, "data_loader_fetch");
+  ASSERT_TRUE(fetch);
+  EXPECT_EQ(fetch->category, 1u);
+  EXPECT_EQ(t.str(fetch->domain), "");  // the default domain
+  const auto layer = std::find_if(t.ranges.begin(), t.ranges.end(),
+                                  [&](const trace::Range& r) { return t.str(r.domain) == "ampscope"; });
+  ASSERT_NE(layer, t.ranges.end());
+  correlate(t);  // reads the trainer's range text, whichever importer brought it
+  EXPECT_EQ(t.str(layer->layer), "fc1");
+  EXPECT_EQ(t.str(layer->op), "linear");
+  EXPECT_EQ(layer->phase, trace::Phase::kForward);
+  EXPECT_EQ(t.str(layer->shapes), "[[64,784],[100,784],[100]]");
 }
 
 TEST_F(NsysImporterTest, KeepsStartEndRangesAndMarks) {

@@ -5,6 +5,7 @@
 #include "../test_support.h"
 #include "analyzer/correlator.h"
 #include "analyzer/import/trace_importer.h"
+#include "tests/analyzer/trainer_cpu_trace.h"
 
 namespace ampscope::analyzer {
 namespace {
@@ -102,21 +103,102 @@ TEST(RecommendationsTest, BlockingCallsAndSmallMatrixKernelsAreReported) {
 
 TEST(RecommendationsTest, LossScaleTroubleIsReportedFromTheTrainersCounters) {
   TraceSummary s = stalledSummary();
-  s.host_stalls.counted_steps = 100;
-  s.host_stalls.skipped_steps = 12;
-  s.host_stalls.loss_scale_samples = 100;
-  s.host_stalls.loss_scale_min = 1.0;
-  s.host_stalls.loss_scale_last = 1.0;
+  AmpNumerics& n = s.amp_numerics;
+  n.counted_steps = 100;
+  n.skipped_steps = 12;
+  n.skipped = {{10, 20}, {40, 40}};
+  n.loss_scale_samples = 100;
+  n.loss_scale_min = 1.0;
+  n.loss_scale_max = 65536.0;
+  n.loss_scale_final = 1.0;
   const std::vector<Recommendation> all = recommend(s);
   const Recommendation* overflows = find(all, "loss-scale-overflows");
   ASSERT_NE(overflows, nullptr);
   EXPECT_NE(overflows->evidence.find("12 of 100 steps"), std::string::npos);
+  EXPECT_NE(overflows->evidence.find("steps 10-20, 40"), std::string::npos);
   EXPECT_NE(find(all, "loss-scale-at-floor"), nullptr);
-  s.host_stalls.skipped_steps = 2;  // a few skips while the scale finds its level are healthy
-  s.host_stalls.loss_scale_last = 32768;
+  n.skipped_steps = 2;  // a few skips while the scale finds its level are healthy
+  n.loss_scale_final = 32768;
   const std::vector<Recommendation> healthy = recommend(s);
   EXPECT_EQ(find(healthy, "loss-scale-overflows"), nullptr);
   EXPECT_EQ(find(healthy, "loss-scale-at-floor"), nullptr);
+}
+
+TEST(RecommendationsTest, AScaleThatStaysAtOneIsNoScalingNotAFall) {
+  // FP32 and BF16 runs record a loss scale of 1 at every step.
+  TraceSummary s;
+  s.amp_numerics.loss_scale_samples = 50;
+  s.amp_numerics.loss_scale_min = s.amp_numerics.loss_scale_max = s.amp_numerics.loss_scale_final = 1.0;
+  EXPECT_EQ(find(recommend(s), "loss-scale-at-floor"), nullptr);
+}
+
+TraceSummary underflowingSummary(std::vector<std::string> dtypes) {
+  TraceSummary s;
+  AmpNumerics& n = s.amp_numerics;
+  n.recorded = true;
+  n.recent_steps = 10;
+  n.compute_dtypes = std::move(dtypes);
+  n.loss_scale_samples = 100;
+  n.loss_scale_min = n.loss_scale_max = n.loss_scale_final = 1.0;
+  n.suggested_loss_scale = 1024;
+  TensorNumerics t;
+  t.tensor = "fc1.weight";
+  t.all = {10'000, 100, 300, 0};     // 3% underflow
+  t.recent = {1'000, 10, 80, 0};     // 8% in the last steps
+  t.has_bins = true;
+  t.underflow_share_at_suggested_scale = 0.001;
+  TensorNumerics fine;
+  fine.tensor = "fc2.weight";
+  fine.all = {10'000, 0, 10, 0};     // 0.1%
+  n.tensors = {t, fine};
+  return s;
+}
+
+TEST(RecommendationsTest, GradientsLostToFp16UnderflowGetALossScaleToUse) {
+  const std::vector<Recommendation> all = recommend(underflowingSummary({"float16"}));
+  const Recommendation* underflow = find(all, "gradient-underflow");
+  ASSERT_NE(underflow, nullptr);
+  EXPECT_EQ(underflow->target, "loss scaler");
+  EXPECT_NE(underflow->evidence.find("fc1.weight 3.00% (the last 10 steps: 8.00%)"), std::string::npos) << underflow->evidence;
+  EXPECT_EQ(underflow->evidence.find("fc2.weight"), std::string::npos);  // under the 1% threshold
+  EXPECT_NE(underflow->evidence.find("at a scale of 1024"), std::string::npos);
+  // The scale never left 1: loss scaling is off, so the advice is to turn it on.
+  EXPECT_NE(underflow->action.find("--loss-scale dynamic"), std::string::npos);
+  EXPECT_NE(underflow->action.find("1024"), std::string::npos);
+}
+
+TEST(RecommendationsTest, BFloat16RunsLoseNoGradientsToFp16Underflow) {
+  EXPECT_EQ(find(recommend(underflowingSummary({"bfloat16"})), "gradient-underflow"), nullptr);
+  // amp-bf16 keeps flatten and the loss in FP32.
+  EXPECT_EQ(find(recommend(underflowingSummary({"float32", "bfloat16"})), "gradient-underflow"), nullptr);
+  // An FP32 run is warned: the same values would be lost once it computes in FP16.
+  const Recommendation* fp32 = find(recommend(underflowingSummary({"float32"})), "gradient-underflow");
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_NE(fp32->evidence.find("would round to zero"), std::string::npos);
+}
+
+TEST(RecommendationsTest, CpuProfilesGetNoTensorCoreAdviceButKeepShapeAndPipelineAdvice) {
+  trace::Trace trace = test::trainerCpuTrace();
+  const CorrelationCounts counts = correlate(trace);
+  const std::vector<Recommendation> all = recommend(summarizeTrace(trace, counts, 20));
+  for (const char* rule : {"enable-amp", "enable-tf32", "tf32-to-half-precision", "batch-too-small", "launch-bound",
+                           "host-bound"}) {
+    EXPECT_EQ(find(all, rule), nullptr) << rule;
+  }
+  const Recommendation* pad = find(all, "pad-dimensions");
+  ASSERT_NE(pad, nullptr);
+  EXPECT_EQ(pad->target, "fc1 (linear)");
+  EXPECT_EQ(pad->estimated_gain_ns, 0);  // host time says nothing of a GPU's Tensor Core kernels
+  EXPECT_NE(pad->evidence.find("recorded on the CPU"), std::string::npos);
+  const Recommendation* pipeline = find(all, "hide-input-pipeline");
+  ASSERT_NE(pipeline, nullptr);
+  EXPECT_NE(pipeline->evidence.find("the CPU backend runs no op"), std::string::npos);
+  EXPECT_EQ(pipeline->estimated_gain_ns, 2'000'000);
+  EXPECT_NE(find(all, "gradient-underflow"), nullptr);
+  EXPECT_NE(find(all, "loss-scale-overflows"), nullptr);  // 1 of 6 steps
+  for (const Recommendation& r : all) {
+    EXPECT_EQ(r.evidence.find("Tensor Core rate"), std::string::npos) << r.rule;
+  }
 }
 
 TEST(RecommendationsTest, EmptySummaryRecommendsNothing) {

@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "../test_support.h"
+#include "tests/analyzer/trainer_cpu_trace.h"
+#include "trace/db/profile_writer.h"
 
 namespace ampscope::cli {
 namespace {
@@ -107,6 +110,89 @@ TEST(AnalyzeCommandTest, TextSummaryNamesDeviceAndTopOperator) {
   EXPECT_NE(out.str().find("Tesla V100-SXM2-16GB"), std::string::npos);
   EXPECT_NE(out.str().find("284 kernels"), std::string::npos);
   EXPECT_NE(out.str().find("MmBackward"), std::string::npos);
+}
+
+// The trainer CPU profile as `ampscope train --profile` leaves it: an ampscope profile database
+// whose rows are not in start order (the collector writes a range when it ends, after its
+// children), which the analysis must not depend on.
+std::string writeTrainerCpuProfile(const test::ScratchDir& dir) {
+  const std::string path = dir.file("trainer_cpu.ampscope");
+  trace::Trace trace = test::trainerCpuTrace();
+  std::reverse(trace.ranges.begin(), trace.ranges.end());
+  std::reverse(trace.kernels.begin(), trace.kernels.end());
+  std::reverse(trace.launches.begin(), trace.launches.end());
+  std::reverse(trace.counters.begin(), trace.counters.end());
+  const trace::Status written = trace::db::writeProfile(path, trace);
+  EXPECT_TRUE(written.ok()) << (written.ok() ? "" : written.error().message);
+  return path;
+}
+
+std::string analyzeText(const std::string& path) {
+  std::ostringstream out;
+  std::ostringstream err;
+  AnalyzeOptions options;
+  options.trace_path = path;
+  EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
+  return out.str();
+}
+
+TEST(AnalyzeCommandTest, CpuProfileTextSaysWhereItRanAndShowsLayersNumericsAndLosses) {
+  test::ScratchDir dir;
+  const std::string text = analyzeText(writeTrainerCpuProfile(dir));
+  for (const char* expected : {
+           "CPU: Test CPU (2 threads) (host CPU): 53 host ops",
+           "recorded on the CPU (the trainer's CPU backend)",
+           "tensor core not applicable: recorded on the CPU",
+           "iterations  6 from step ranges",
+           "AMP         no projection: recorded on the CPU",
+           "Layers by pass",
+           "  fc1              forward         6     4.80 ms    800.0 us",
+           "  fc1              backward        6     7.80 ms     1.30 ms",
+           "loss scale  65536 at step 0, 32768 at step 4; min 32768, max 65536, final 32768",
+           "skipped     1 of 6 steps: 3",
+           "fc1.weight",
+           "2.500%",
+           "LOST        the collector lost 2 records",
+           "LOST           the collector lost 2 records: NVTX ranges still open at exit",
+           "NOT understood        1  ampscope trainer layer ranges whose text is not understood",
+       }) {
+    EXPECT_NE(text.find(expected), std::string::npos) << "missing: " << expected << "\n" << text;
+  }
+  // No Tensor Core verdict, projection or advice for host ops.
+  for (const char* unexpected : {"TC FP16", "projected step speedup", "enable-amp", "Tensor Core rate"}) {
+    EXPECT_EQ(text.find(unexpected), std::string::npos) << "found: " << unexpected << "\n" << text;
+  }
+}
+
+TEST(AnalyzeCommandTest, CpuProfileJsonLeavesTensorCoreFiguresNullAndCarriesTheNewKeys) {
+  test::ScratchDir dir;
+  const nlohmann::json doc = analyzeJson(writeTrainerCpuProfile(dir));
+  EXPECT_EQ(doc.at("recorded_on_cpu"), true);
+  EXPECT_EQ(doc.at("devices").at(0).at("kind"), "cpu");
+  EXPECT_TRUE(doc.at("tensor_cores").at("time_ns").is_null());
+  EXPECT_TRUE(doc.at("tensor_cores").at("fraction").is_null());
+  EXPECT_EQ(doc.at("tensor_cores").at("applicable"), false);
+  const nlohmann::json& kernel = doc.at("top_operators").at(0).at("top_kernels").at(0);
+  EXPECT_TRUE(kernel.at("tensor_cores").is_null());
+  EXPECT_EQ(kernel.at("host"), true);
+  const nlohmann::json& passes = doc.at("layer_passes");
+  ASSERT_EQ(passes.size(), 6u);
+  EXPECT_EQ(passes.at(0).at("layer"), "fc1");
+  EXPECT_EQ(passes.at(0).at("phase"), "forward");
+  EXPECT_EQ(passes.at(0).at("calls"), 6);
+  EXPECT_EQ(passes.at(0).at("time_ns"), 4'800'000);
+  const nlohmann::json& numerics = doc.at("amp_numerics");
+  EXPECT_EQ(numerics.at("loss_scale").at("changes").size(), 2u);
+  EXPECT_EQ(numerics.at("skipped_steps").at("runs").at(0).at("first"), 3);
+  EXPECT_EQ(numerics.at("tensors").at(0).at("tensor"), "fc1.weight");
+  EXPECT_DOUBLE_EQ(numerics.at("tensors").at(0).at("recent").at("underflow_share").get<double>(), 0.05);
+  EXPECT_EQ(numerics.at("suggested_loss_scale"), 131072.0);
+  EXPECT_EQ(doc.at("host_stalls").at("loss_scale_last"), 32768.0);
+  EXPECT_EQ(doc.at("import_stats").at("lost").at("NVTX ranges still open at exit"), 2);
+  std::vector<std::string> rules;
+  for (const nlohmann::json& r : doc.at("recommendations")) rules.push_back(r.at("rule"));
+  EXPECT_EQ(std::find(rules.begin(), rules.end(), "enable-amp"), rules.end());
+  EXPECT_NE(std::find(rules.begin(), rules.end(), "gradient-underflow"), rules.end());
 }
 
 }  // namespace

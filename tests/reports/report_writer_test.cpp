@@ -5,8 +5,11 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "analyzer/correlator.h"
 #include "reports/html_report.h"
+#include "reports/markdown_report.h"
 #include "reports/report_json.h"
+#include "tests/analyzer/trainer_cpu_trace.h"
 #include "tests/reports/csv_reader.h"
 #include "tests/test_support.h"
 
@@ -143,6 +146,44 @@ TEST(ReportWriterTest, JsonKeepsTheAnalyzeKeysAndAddsRecommendations) {
   EXPECT_EQ(doc["recommendations"][1]["severity"], "high");
   EXPECT_EQ(doc["iterations"]["steady_mean_ns"], 10'000'000);
   EXPECT_EQ(doc["layers"][0]["violations"], "N=33278->33280, K=1023->1024 (x8)");
+}
+
+analyzer::TraceSummary trainerCpuSummary() {
+  trace::Trace trace = test::trainerCpuTrace();
+  const analyzer::CorrelationCounts counts = analyzer::correlate(trace);
+  return analyzer::summarizeTrace(trace, counts, 20);
+}
+
+TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) {
+  const analyzer::TraceSummary s = trainerCpuSummary();
+  const std::vector<Recommendation> recs = analyzer::recommend(s);
+  const std::string md = markdownReport(s, recs);
+  for (const char* expected : {"| Recorded on | the CPU (the trainer's CPU backend)",
+                               "| Tensor Core time | not applicable: recorded on the CPU |",
+                               "| Lost records | the collector lost 2 records: NVTX ranges still open at exit |",
+                               "## AMP numerics", "| Loss scale | 65536 at step 0, 32768 at step 4;",
+                               "| Skipped steps | 1 of 6: 3 |", "| fc1.weight | 470400 | 2.500% | 5.000% |",
+                               "## Layers by pass", "| fc1 | backward | 6 | 7.80 ms | 1.30 ms |",
+                               "| cpu gemm float16 64x100x784 NT | 6 | 4.80 ms | host (CPU) | FP16 |"}) {
+    EXPECT_NE(md.find(expected), std::string::npos) << "missing: " << expected << "\n" << md;
+  }
+  EXPECT_EQ(md.find("| AMP projection |"), std::string::npos);
+  const std::string html = htmlReport(s, recs);
+  EXPECT_NE(html.find("Recorded on the CPU (the trainer&#39;s CPU backend)"), std::string::npos) << html;
+  EXPECT_NE(html.find("The collector lost 2 records: NVTX ranges still open at exit."), std::string::npos);
+  EXPECT_NE(html.find("<h2>AMP numerics</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Layers by pass</h2>"), std::string::npos);
+  EXPECT_EQ(html.find("Tensor Core share per"), std::string::npos);
+  EXPECT_EQ(html.find("With AMP"), std::string::npos);
+
+  test::ScratchDir dir;
+  ASSERT_TRUE(writeReport(s, recs, dir.file("r")).ok());
+  const auto kernels = test::parseCsv(test::readFile(dir.file("r/kernels.csv")));
+  ASSERT_TRUE(kernels.has_value());
+  ASSERT_GT(kernels->size(), 1U);
+  for (std::size_t row = 1; row < kernels->size(); ++row) {
+    EXPECT_EQ((*kernels)[row][3], "") << (*kernels)[row][0];  // no Tensor Core verdict for host ops
+  }
 }
 
 TEST(ReportWriterTest, FailsWithTheNameOfAPathThatIsNotADirectory) {

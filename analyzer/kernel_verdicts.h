@@ -1,0 +1,41 @@
+#pragma once
+// The Tensor Core verdict of each kernel of one trace, decided once per name and kind of device:
+// GPU kernels by the name rules (tensor_core_rules.h); work on a CPU device (the trainer's CPU
+// backend records its ops as host activity) gets a host verdict, because asking whether a CPU op
+// used Tensor Cores would report "not on Tensor Cores" for every op of a run that had no GPU.
+
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analyzer/tensor_core_rules.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+// host = true, tensor_core = false; precision from the dtype the name carries ("cpu gemm float16
+// 64x100x784 NT" -> FP16, "float32" -> FP32), unknown when it names none.
+TensorCoreVerdict hostVerdict(std::string_view kernel_name);
+
+// True when the trace's work ran on the host CPU: every device that ran kernels is a CPU device
+// (or, with no kernels, every device listed is one, and there is at least one).
+bool recordedOnCpu(const trace::Trace& trace);
+
+class KernelVerdicts {
+ public:
+  explicit KernelVerdicts(const trace::Trace& trace,
+                          const TensorCoreRules& rules = TensorCoreRules::builtin());
+
+  // Valid while this object lives.
+  const TensorCoreVerdict& of(const trace::Kernel& kernel);
+  bool onHost(const trace::Kernel& kernel) const { return cpu_devices_.contains(kernel.device); }
+
+ private:
+  const trace::Trace& trace_;
+  const TensorCoreRules& rules_;
+  std::unordered_set<std::uint32_t> cpu_devices_;
+  std::unordered_map<trace::StringId, TensorCoreVerdict> gpu_verdicts_;
+  std::unordered_map<trace::StringId, TensorCoreVerdict> host_verdicts_;
+};
+
+}  // namespace ampscope::analyzer
