@@ -110,14 +110,17 @@ trace::Result<TrainSummary> TrainingRun::run(const StepCallback& on_step) {
 trace::Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, const StepCallback& on_step) {
   pipeline.startEpoch(epoch);
   const std::int64_t total = config_.max_steps > 0 ? config_.max_steps : pipeline.batchesPerEpoch() * config_.epochs;
-  while (config_.max_steps == 0 || step_ < config_.max_steps) {
+  // The pipeline says how many batches an epoch has, so no step range is opened for the epoch's
+  // end: a profile has exactly as many step ranges as steps were trained.
+  for (std::int64_t b = 0; b < pipeline.batchesPerEpoch() && (config_.max_steps == 0 || step_ < config_.max_steps); ++b) {
     const ScopedRange step_range(fmt::format("step {}", step_));
     std::optional<Batch> batch;
     {
       const ScopedRange data_range(phases().data);
       batch = pipeline.next();
     }
-    if (!batch) break;  // the step range of the epoch's end is empty and harmless
+    if (!batch) return trace::Error{fmt::format("train: the data pipeline ended epoch {} after {} of its {} batches",
+                                                epoch, b, pipeline.batchesPerEpoch())};
     scheduleLearningRate(total);
     const StepRecord record = trainStep(*batch, epoch);
     summary_.final_loss = record.loss;
