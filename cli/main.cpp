@@ -6,6 +6,7 @@
 
 #include "cli/analyze_command.h"
 #include "cli/diff_command.h"
+#include "cli/gui_command.h"
 #include "cli/record_command.h"
 #include "cli/report_command.h"
 #include "cli/train_command.h"
@@ -88,6 +89,12 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--profile", train.profile_path,
                         "Record the run (NVTX ranges, GPU or host activity, per-step counters) into this profile database");
 
+  std::vector<std::string> gui_args;
+  CLI::App* gui_cmd = app.add_subcommand(
+      "gui", "Open the desktop app (usage: ampscope gui [TRACE] [--compare TRACE2] [--screenshot FILE.png --tab NAME])");
+  gui_cmd->allow_extras();
+  gui_cmd->prefix_command();
+
   RecordOptions record;
   CLI::App* record_cmd = app.add_subcommand(
       "record", "Run a program with ampscope's collector injected and write its profile database "
@@ -111,6 +118,10 @@ int main(int argc, char** argv) {
   if (*train_cmd) {
     for (int i = 0; i < argc; ++i) train.command_line += (i > 0 ? " " : "") + std::string(argv[i]);
     return runTrain(std::move(train), std::cout, std::cerr);
+  }
+  if (*gui_cmd) {
+    for (const std::string& word : gui_cmd->remaining()) gui_args.push_back(word);
+    return runGui(gui_args, std::cerr);
   }
   if (*record_cmd) {
     for (const std::string& word : record_cmd->remaining()) record.command.push_back(word);
