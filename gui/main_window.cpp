@@ -1,0 +1,235 @@
+#include "gui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "gui/run_loader.h"
+#include "gui/tabs/compare_tab.h"
+#include "gui/tabs/kernels_tab.h"
+#include "gui/tabs/layers_tab.h"
+#include "gui/tabs/numerics_tab.h"
+#include "gui/tabs/recommendations_tab.h"
+#include "gui/tabs/summary_tab.h"
+#include "gui/tabs/timeline_tab.h"
+
+namespace ampscope::gui {
+
+namespace {
+
+constexpr int kRecentFiles = 8;
+const char* const kRecentKey = "recentFiles";
+const char* const kTraceFilter =
+    "Traces (*.json *.json.gz *.gz *.sqlite *.sqlite3 *.db *.nvvp *.nsys-rep.sqlite);;All files (*)";
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle("ampscope");
+  setAcceptDrops(true);
+  tabs_ = new QTabWidget(this);
+  tabs_->setDocumentMode(true);
+  setCentralWidget(tabs_);
+
+  layers_ = new LayersTab;
+  recommendations_ = new RecommendationsTab;
+  compare_ = new CompareTab;
+  addTab(new SummaryTab, "Summary");
+  addTab(layers_, "Layers");
+  addTab(new KernelsTab, "Kernels");
+  addTab(new TimelineTab, "Timeline");
+  addTab(new NumericsTab, "AMP numerics");
+  addTab(recommendations_, "Recommendations");
+  addTab(compare_, "Compare");
+  connect(compare_, &CompareTab::requestComparisonFile, this, &MainWindow::chooseComparison);
+
+  loader_ = new RunLoader(this);
+  connect(loader_, &RunLoader::progress, this, [this](double fraction) {
+    progress_->setRange(0, fraction < 0 ? 0 : 1000);  // 0..0: a busy indicator
+    if (fraction >= 0) progress_->setValue(static_cast<int>(fraction * 1000));
+  });
+  connect(loader_, &RunLoader::loaded, this, [this](RunPtr run) {
+    setLoading(false);
+    rememberRecent(QString::fromStdString(run->path));
+    showRun(std::move(run));
+  });
+  connect(loader_, &RunLoader::failed, this, &MainWindow::onLoadFailed);
+  comparison_loader_ = new RunLoader(this);
+  connect(comparison_loader_, &RunLoader::loaded, this, [this](RunPtr other) {
+    setLoading(false);
+    showComparison(std::move(other));
+  });
+  connect(comparison_loader_, &RunLoader::failed, this, &MainWindow::onLoadFailed);
+
+  progress_ = new QProgressBar;
+  progress_->setMaximumWidth(240);
+  progress_->setTextVisible(false);
+  cancel_ = new QPushButton("Cancel");
+  cancel_->setObjectName("cancelLoad");
+  status_ = new QLabel("Open a trace: File > Open, or drop it here");
+  statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+  connect(cancel_, &QPushButton::clicked, this, [this] {
+    loader_->cancel();
+    comparison_loader_->cancel();
+    setLoading(false);
+    status_->setText("Loading cancelled");
+  });
+  setLoading(false);
+  buildMenus();
+  resize(1400, 900);
+}
+
+QStringList MainWindow::tabNames() {
+  return {"summary", "layers", "kernels", "timeline", "numerics", "recommendations", "compare"};
+}
+
+bool MainWindow::selectTab(const QString& name) {
+  const qsizetype index = tabNames().indexOf(name.toLower());
+  if (index < 0) return false;
+  tabs_->setCurrentIndex(static_cast<int>(index));
+  return true;
+}
+
+void MainWindow::addTab(RunView* view, const QString& title) {
+  views_.push_back(view);
+  tabs_->addTab(view, title);
+  connect(view, &RunView::layerSelected, this, [this](const QString& layer) {
+    tabs_->setCurrentWidget(layers_);
+    layers_->selectLayer(layer);
+  });
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("&Open…", QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+  recent_menu_ = file->addMenu("Open &Recent");
+  refreshRecentMenu();
+  file->addAction("&Compare with…", this, &MainWindow::chooseComparison);
+  file->addSeparator();
+  file->addAction("Export &CSV…", this, &MainWindow::exportCsv);
+  file->addAction("Export &report…", this, &MainWindow::exportReport);
+  file->addSeparator();
+  file->addAction("&Quit", QKeySequence::Quit, qApp, &QApplication::quit);
+}
+
+void MainWindow::openFile(const QString& path) {
+  loading_path_ = path;
+  setLoading(true, "Loading " + QFileInfo(path).fileName() + "…");
+  loader_->load(path);
+}
+
+void MainWindow::showRun(RunPtr run) {
+  run_ = run;
+  for (RunView* view : views_) view->showRun(run);
+  if (run) {
+    setWindowTitle("ampscope — " + QFileInfo(QString::fromStdString(run->path)).fileName());
+    status_->setText(QString::fromStdString(run->path));
+  }
+}
+
+void MainWindow::showComparison(RunPtr other) {
+  compare_->showComparison(std::move(other));
+  tabs_->setCurrentWidget(compare_);
+}
+
+bool MainWindow::loading() const { return loader_->busy() || comparison_loader_->busy(); }
+
+void MainWindow::setLoading(bool on, const QString& what) {
+  progress_->setVisible(on);
+  cancel_->setVisible(on);
+  progress_->setRange(0, 0);
+  if (on) status_->setText(what);
+}
+
+void MainWindow::onLoadFailed(const QString& message) {
+  setLoading(false);
+  status_->setText("Could not open the file");
+  // The analyzer's message names the file and the place; the window stays as it was. Opened
+  // window-modal without blocking, so loading and tests go on around it.
+  auto* box = new QMessageBox(QMessageBox::Critical, "ampscope: cannot open the trace", message, QMessageBox::Ok, this);
+  box->setObjectName("loadError");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+void MainWindow::chooseAndOpen() {
+  const QString path = QFileDialog::getOpenFileName(this, "Open a trace", {}, kTraceFilter);
+  if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::chooseComparison() {
+  if (!run_) {
+    QMessageBox::information(this, "ampscope", "Open the first run before a run to compare it with.");
+    return;
+  }
+  const QString path = QFileDialog::getOpenFileName(this, "Open the run to compare with", {}, kTraceFilter);
+  if (path.isEmpty()) return;
+  setLoading(true, "Loading " + QFileInfo(path).fileName() + " to compare…");
+  comparison_loader_->load(path);
+}
+
+void MainWindow::exportCsv() {
+  if (!run_) return;
+  const QString path = QFileDialog::getSaveFileName(this, "Export recommendations", "recommendations.csv", "CSV (*.csv)");
+  if (path.isEmpty()) return;
+  if (!recommendations_->exportCsv(path)) {
+    QMessageBox::warning(this, "ampscope: export failed", recommendations_->lastError());
+  } else {
+    status_->setText("Recommendations written to " + path);
+  }
+}
+
+void MainWindow::exportReport() {
+  if (!run_) return;
+  const QString dir = QFileDialog::getExistingDirectory(this, "Export the report into a folder");
+  if (dir.isEmpty()) return;
+  if (!recommendations_->exportReport(dir)) {
+    QMessageBox::warning(this, "ampscope: export failed", recommendations_->lastError());
+  } else {
+    status_->setText("Report written to " + dir + "/report.html");
+  }
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value(kRecentKey).toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  while (recent.size() > kRecentFiles) recent.removeLast();
+  settings.setValue(kRecentKey, recent);
+  refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+  recent_menu_->clear();
+  const QStringList recent = QSettings().value(kRecentKey).toStringList();
+  for (const QString& path : recent) {
+    recent_menu_->addAction(path, this, [this, path] { openFile(path); });
+  }
+  recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.front().isLocalFile()) openFile(urls.front().toLocalFile());
+}
+
+}  // namespace ampscope::gui

@@ -1,0 +1,92 @@
+#pragma once
+// The run's layers, one row per layer and pass (forward, backward, ...), in model order: calls,
+// GPU time (host time on a CPU run), Tensor Core time and share, whether the layer's ops could
+// use Tensor Cores, the precision its matrix kernels ran in, its recorded GEMM shapes and the
+// dimensions that break the precision's multiple (from the analyzer's shape checks).
+//
+// Each row has a state for colour coding: eligible but mostly off Tensor Cores, misaligned
+// shapes, fine, or host (the run was recorded on the CPU, where Tensor Core figures do not
+// apply). Display text is formatted with units; kSortRole gives raw values so a proxy sorts
+// numbers as numbers.
+
+#include <cstdint>
+#include <vector>
+
+#include <QAbstractTableModel>
+#include <QColor>
+#include <QString>
+
+#include "analyzer/run_analysis.h"
+
+namespace ampscope::gui {
+
+class LayersModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    kLayer, kOp, kPass, kCalls, kTime, kTensorCoreTime, kTensorCoreShare, kEligible, kPrecision, kShapes,
+    kViolations, kColumnCount
+  };
+  // Ordered by how much the row needs attention (kHost says nothing either way).
+  enum class State { kFine, kMisaligned, kEligibleNotTensorCore, kHost };
+
+  static constexpr int kSortRole = Qt::UserRole;       // raw value of any column
+  static constexpr int kStateRole = Qt::UserRole + 1;  // State, as int
+  static constexpr int kLayerRole = Qt::UserRole + 2;  // the layer's name, any column
+
+  struct Row {
+    QString layer;  // or the top-level operator, when the trace names no layers
+    QString op;     // the ops it ran, heaviest first ("; " between them)
+    QString pass;   // "forward", "backward", ... ("unknown" where the trace does not say)
+    std::uint64_t calls = 0;    // calls of the layer in this pass that ran kernels
+    std::uint64_t kernels = 0;
+    std::int64_t time_ns = 0;   // its kernels' time (host ops' on a CPU run)
+    std::int64_t tensor_core_time_ns = 0;
+    bool eligible = false;      // some of its kernels ran under a Tensor-Core-eligible op
+    std::int64_t eligible_tensor_core_ns = 0;  // eligible ops' matrix kernels on Tensor Cores
+    std::int64_t eligible_cuda_core_ns = 0;    // ... and on CUDA cores (FP32 SIMT, unknown family)
+    QString precision;          // of most of its matrix-kernel time; empty when none says
+    QString shapes;             // eligible call shapes, heaviest first ("; " between them)
+    QString violations;         // "N=33278->33280 (x8)"; "; " between shapes
+    int violation_count = 0;    // misaligned dimensions over its call shapes
+    State state = State::kFine;
+    std::int64_t first_start_ns = 0;  // model order
+
+    double tensorCoreShare() const;  // of time_ns; 0 without time
+  };
+
+  explicit LayersModel(QObject* parent = nullptr);
+
+  // Rebuilds the rows from run's trace and summary (nullptr: no run); keeps no reference to run.
+  void setRun(const analyzer::RunAnalysis* run);
+
+  // The row's data; nullptr outside the table.
+  const Row* at(int row) const;
+  // The first row (in model order) of layer; -1 when there is none.
+  int rowOfLayer(const QString& layer) const;
+  // The trace names no layers: rows are top-level operators (the Layer column names them).
+  bool groupsOperators() const { return by_operator_; }
+  // The run was recorded on the CPU: times are host time and every row is State::kHost.
+  bool recordedOnCpu() const { return on_cpu_; }
+
+  static QString stateName(State state);     // "eligible, not on Tensor Cores", ...
+  static QColor stateBackground(State state);
+  static QColor stateForeground(State state);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  QVariant display(const Row& row, Column column) const;
+  QVariant sortValue(const Row& row, Column column) const;
+  QString stateExplanation(const Row& row) const;
+
+  std::vector<Row> rows_;
+  bool by_operator_ = false;
+  bool on_cpu_ = false;
+};
+
+}  // namespace ampscope::gui

@@ -1,0 +1,343 @@
+#include "gui/tabs/summary_tab.h"
+
+#include <algorithm>
+#include <map>
+
+#include <QBarSet>
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QLegend>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include "gui/tabs/chart_style.h"
+#include "gui/tabs/recommendations_table_model.h"
+#include "reports/report_file.h"
+
+namespace ampscope::gui {
+
+namespace {
+
+constexpr int kCardColumns = 4;
+constexpr double kNsPerMs = 1e6;
+
+// One segment of the steady step, in nanoseconds per step.
+struct StepSegment {
+  QString name;
+  std::int64_t ns_per_step = 0;
+};
+
+// The GPU run's step as the Amdahl projection splits it: math on Tensor Cores, eligible math off
+// them, memory-bound and other kernels, copies, and the time the GPU sits idle (host, exposed
+// data loading, launch gaps).
+std::vector<StepSegment> amdahlSegments(const analyzer::AmdahlProjection& amdahl) {
+  std::vector<StepSegment> out;
+  for (const analyzer::StepPart& part : amdahl.parts) out.push_back({toQString(part.name), part.ns_per_step});
+  return out;
+}
+
+// A CPU-recorded run has no GPU parts to project; its host ops still tell where the step goes:
+// their time per pass (attributed to the step whose host work started them, as the projection
+// does for kernels), the exposed data loading, and the rest of the step between ops.
+std::vector<StepSegment> hostOpSegments(const analyzer::RunAnalysis& run) {
+  const analyzer::IterationSummary& iterations = run.summary.iterations;
+  const auto steps = static_cast<std::int64_t>(iterations.steadyCount());
+  if (steps == 0) return {};
+  std::map<trace::Phase, std::int64_t> by_phase;
+  for (const trace::Kernel& op : run.trace.kernels) {
+    const std::int64_t asked = op.launch == trace::kNone
+                                   ? op.start_ns
+                                   : run.trace.launches[static_cast<std::size_t>(op.launch)].start_ns;
+    if (!iterations.inSteadyIteration(asked)) continue;
+    const trace::Phase phase = op.op_range == trace::kNone
+                                   ? trace::Phase::kUnknown
+                                   : run.trace.ranges[static_cast<std::size_t>(op.op_range)].phase;
+    by_phase[phase] += op.end_ns - op.start_ns;
+  }
+  const std::pair<trace::Phase, const char*> named[] = {
+      {trace::Phase::kForward, "forward ops"},       {trace::Phase::kBackward, "backward ops"},
+      {trace::Phase::kLossScale, "loss-scaling ops"}, {trace::Phase::kOptimizer, "optimizer ops"},
+      {trace::Phase::kData, "data-phase ops"},
+  };
+  std::vector<StepSegment> out;
+  std::int64_t accounted = 0;
+  const auto add = [&](const QString& name, std::int64_t ns) {
+    if (ns <= 0) return;
+    out.push_back({name, ns});
+    accounted += ns;
+  };
+  for (const auto& [phase, name] : named) {
+    add(name, by_phase[phase] / steps);
+    by_phase.erase(phase);
+  }
+  std::int64_t other = 0;
+  for (const auto& [phase, ns] : by_phase) other += ns;
+  add("other ops", other / steps);
+  add("exposed data loading", run.summary.data_pipeline.exposed_ns_per_iteration);
+  // Ops on several threads can overlap; the rest is never negative.
+  add("host time between ops", std::max<std::int64_t>(0, iterations.steady_mean_ns - accounted));
+  return out;
+}
+
+QString deviceLine(const analyzer::DeviceSummary& d) {
+  QStringList parts;
+  if (!d.compute_capability.empty()) parts << "compute " + toQString(d.compute_capability);
+  if (d.sm_count > 0) parts << QString::number(d.sm_count) + " SMs";
+  parts << QStringLiteral("%L1 %2").arg(d.kernels).arg(d.kind == trace::DeviceKind::kCpu ? "host ops" : "kernels");
+  return parts.join(" · ");
+}
+
+}  // namespace
+
+SummaryTab::SummaryTab(QWidget* parent) : RunView(parent) {
+  auto* content = new QWidget;
+  auto* layout = new QVBoxLayout(content);
+  layout->setContentsMargins(18, 16, 18, 16);
+  layout->setSpacing(12);
+
+  title_ = makeHeading({}, content);
+  title_->setObjectName("runTitle");
+  title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(title_);
+  cpu_note_ = makeNote({}, "cpuRunNote", content);
+  cpu_note_->setStyleSheet("color: #8a4b08; background: #fff4e0; border: 1px solid #f0c98a; border-radius: 6px; "
+                           "padding: 6px 10px;");
+  layout->addWidget(cpu_note_);
+
+  auto* cards = new QGridLayout;
+  cards->setSpacing(12);
+  device_ = new FigureCard("Device", "deviceValue");
+  iterations_ = new FigureCard("Iterations", "iterationsValue");
+  step_ = new FigureCard("Steady step", "stepTimeValue");
+  tensor_cores_ = new FigureCard("Tensor Core time", "tensorCoreShareValue");
+  data_exposure_ = new FigureCard("Exposed data loading", "dataExposureValue");
+  amp_projection_ = new FigureCard("AMP projection", "ampSpeedupValue");
+  amp_ceiling_ = new FigureCard("AMP ceiling", "ampCeilingValue");
+  recommendation_count_ = new FigureCard("Recommendations", "recommendationCountValue");
+  FigureCard* const order[] = {device_, iterations_, step_, tensor_cores_,
+                               data_exposure_, amp_projection_, amp_ceiling_, recommendation_count_};
+  for (int i = 0; i < static_cast<int>(std::size(order)); ++i) {
+    cards->addWidget(order[i], i / kCardColumns, i % kCardColumns);
+  }
+  for (int column = 0; column < kCardColumns; ++column) cards->setColumnStretch(column, 1);
+  layout->addLayout(cards);
+
+  breakdown_view_ = makeChartView("Where the steady step goes", "stepBreakdownChart", content);
+  breakdown_view_->setMinimumHeight(240);
+  layout->addWidget(breakdown_view_);
+  breakdown_note_ = makeNote({}, "stepBreakdownNote", content);
+  layout->addWidget(breakdown_note_);
+
+  layout->addWidget(makeHeading(QStringLiteral("Top %1 recommendations").arg(kTopRecommendations), content));
+  top_recommendations_ = makeTable({"Severity", "Gain / step", "% of step", "Rule", "Target"}, "topRecommendations",
+                                   content, {1, 2});
+  top_recommendations_->setSortingEnabled(false);  // kept in the analyzer's order: largest gain first
+  layout->addWidget(top_recommendations_);
+  connect(top_recommendations_, &QTableWidget::itemSelectionChanged, this, [this] {
+    const QList<QTableWidgetItem*> selected = top_recommendations_->selectedItems();
+    if (!run_ || selected.isEmpty()) return;
+    const std::size_t row = static_cast<std::size_t>(selected.front()->row());
+    if (row >= run_->recommendations.size()) return;
+    const QString layer = layerOfTarget(run_->summary, run_->recommendations[row].target);
+    if (!layer.isEmpty()) emit layerSelected(layer);
+  });
+  layout->addStretch(1);
+
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(content);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
+  clear();
+}
+
+void SummaryTab::showRun(RunPtr run) {
+  run_ = std::move(run);
+  if (!run_) {
+    clear();
+    return;
+  }
+  const analyzer::TraceSummary& s = run_->summary;
+  title_->setText(QStringLiteral("%1  <span style='color:#7b8794; font-weight:normal'>%2</span>")
+                      .arg(QFileInfo(toQString(run_->path)).fileName().toHtmlEscaped(),
+                           toQString(s.format_detail.empty() ? s.format : s.format_detail).toHtmlEscaped()));
+  cpu_note_->setText("Recorded on " + toQString(reports::kCpuRunNote) + ". The chart shows its host ops by pass.");
+  cpu_note_->setVisible(s.recorded_on_cpu);
+  showCards(s);
+  showStepBreakdown(*run_);
+  showTopRecommendations(*run_);
+}
+
+void SummaryTab::clear() {
+  title_->setText("No run loaded");
+  cpu_note_->hide();
+  for (FigureCard* card : {device_, iterations_, step_, tensor_cores_, data_exposure_, amp_projection_, amp_ceiling_,
+                           recommendation_count_}) {
+    card->clear();
+  }
+  resetChart(breakdown_view_, "Where the steady step goes");
+  breakdown_view_->hide();
+  breakdown_note_->setText("Open a trace (File > Open) to see where its training step goes.");
+  top_recommendations_->setRowCount(0);
+}
+
+void SummaryTab::showCards(const analyzer::TraceSummary& s) {
+  // Devices that ran work come first; a trace names idle devices too.
+  std::vector<const analyzer::DeviceSummary*> busy;
+  for (const analyzer::DeviceSummary& d : s.devices) {
+    if (d.kernels > 0) busy.push_back(&d);
+  }
+  if (busy.empty()) {
+    device_->setFigure("–", s.devices.empty() ? "the trace names no device" : "no device ran work");
+  } else if (busy.size() == 1) {
+    device_->setFigure(toQString(busy.front()->name), deviceLine(*busy.front()));
+  } else {
+    QStringList names;
+    for (const analyzer::DeviceSummary* d : busy) names << toQString(d->name);
+    device_->setFigure(QStringLiteral("%1 devices").arg(busy.size()), names.join(", "));
+  }
+
+  const analyzer::IterationSummary& it = s.iterations;
+  if (it.iterations.empty()) {
+    iterations_->setFigure("–", "no training iterations found");
+    step_->setFigure("–", "needs iterations");
+  } else {
+    iterations_->setFigure(QStringLiteral("%L1").arg(it.iterations.size()),
+                           QStringLiteral("%1 warm-up, %2 steady · from %3")
+                               .arg(it.warmup_count)
+                               .arg(it.steadyCount())
+                               .arg(toQString(it.source)));
+    step_->setFigure(durationText(it.steady_mean_ns) + " ± " + durationText(it.steady_stddev_ns),
+                     "min " + durationText(it.steady_min_ns) + ", max " + durationText(it.steady_max_ns));
+  }
+
+  if (s.recorded_on_cpu) {
+    tensor_cores_->setFigure("n/a", "recorded on the CPU: Tensor Core figures need a GPU run");
+  } else {
+    tensor_cores_->setFigure(percentText(s.tensor_cores.fraction),
+                             durationText(s.tensor_cores.time_ns) + " of " + durationText(s.gpu_kernel_time_ns) +
+                                 " kernel time");
+  }
+
+  const analyzer::DataPipelineExposure& d = s.data_pipeline;
+  if (it.steadyCount() == 0) {
+    data_exposure_->setFigure("–", "measured per steady iteration: needs iterations");
+  } else {
+    data_exposure_->setFigure(percentText(d.exposed_fraction),
+                              durationText(d.exposed_ns_per_iteration) + " per step (loader " +
+                                  durationText(d.loader_ns_per_iteration) + "); hidden: " +
+                                  speedupText(d.speedup_if_hidden) + " faster");
+  }
+
+  const analyzer::AmdahlProjection& a = s.amdahl;
+  if (a.parts.empty()) {
+    amp_projection_->setFigure("n/a", toQString(a.note));
+    amp_ceiling_->setFigure("none", "no projection, so no ceiling");
+  } else {
+    amp_projection_->setFigure(speedupText(a.projected_speedup),
+                               a.replay.done ? "at the host's recorded pace " + speedupText(a.replay.speedup)
+                                             : QStringLiteral("on %1 peak rates").arg(toQString(a.device.name)));
+    amp_ceiling_->setFigure(speedupText(a.ceiling), "even infinitely fast math gives at most " + speedupText(a.ceiling));
+  }
+}
+
+void SummaryTab::showStepBreakdown(const analyzer::RunAnalysis& run) {
+  const analyzer::TraceSummary& s = run.summary;
+  QChart* chart = resetChart(breakdown_view_, s.recorded_on_cpu ? "Where the steady step goes (host ops by pass)"
+                                                                 : "Where the steady step goes");
+  // The parts' names are sentences: listed beside the bar they read whole.
+  chart->legend()->setAlignment(Qt::AlignRight);
+  const std::vector<StepSegment> segments = s.recorded_on_cpu ? hostOpSegments(run) : amdahlSegments(s.amdahl);
+  // An empty plot says nothing the note does not.
+  breakdown_view_->setVisible(!segments.empty());
+  if (segments.empty()) {
+    breakdown_note_->setText(s.amdahl.note.empty() ? QStringLiteral("No steady iterations to break down.")
+                                                   : "No step breakdown: " + toQString(s.amdahl.note) + ".");
+    return;
+  }
+  std::int64_t total = 0;
+  for (const StepSegment& segment : segments) total += segment.ns_per_step;
+  auto* series = new QHorizontalStackedBarSeries;
+  series->setObjectName("stepBreakdown");
+  series->setBarWidth(0.55);
+  int color = 0;
+  for (const StepSegment& segment : segments) {
+    const double share = total > 0 ? static_cast<double>(segment.ns_per_step) / static_cast<double>(total) : 0.0;
+    auto* set = new QBarSet(QStringLiteral("%1  %2 (%3)").arg(segment.name, durationText(segment.ns_per_step),
+                                                             percentText(share)));
+    set->setColor(seriesColor(color++));
+    set->setBorderColor(Qt::white);
+    set->append(static_cast<double>(segment.ns_per_step) / kNsPerMs);
+    series->append(set);
+  }
+  chart->addSeries(series);
+  auto* steps = new QBarCategoryAxis;
+  steps->append(s.recorded_on_cpu ? "host step" : "steady step");
+  steps->setVisible(false);
+  auto* ms = new QValueAxis;
+  ms->setTitleText("ms per steady step");
+  ms->setLabelFormat("%.1f");
+  ms->setRange(0, static_cast<double>(total) / kNsPerMs);
+  ms->applyNiceNumbers();
+  ms->setLabelFormat(ms->max() >= 20 ? "%.0f" : "%.1f");
+  chart->addAxis(steps, Qt::AlignLeft);
+  chart->addAxis(ms, Qt::AlignBottom);
+  series->attachAxis(steps);
+  series->attachAxis(ms);
+  if (s.recorded_on_cpu) {
+    breakdown_note_->setText("Host-op time per steady step by pass, the exposed data loading, and the rest of the "
+                             "step. Tensor Core math, memory-bound work and the AMP projection need a GPU run.");
+  } else {
+    QStringList speedups;
+    for (const analyzer::StepPart& part : s.amdahl.parts) {
+      speedups << toQString(part.name) + " " + speedupText(part.speedup);
+    }
+    breakdown_note_->setText(QStringLiteral("Speedup each part is assumed to get under AMP (%1 row of the device table): %2.")
+                                 .arg(toQString(s.amdahl.device.name), speedups.join("; ")));
+  }
+}
+
+void SummaryTab::showTopRecommendations(const analyzer::RunAnalysis& run) {
+  const auto count = std::min<std::size_t>(run.recommendations.size(), kTopRecommendations);
+  top_recommendations_->setRowCount(static_cast<int>(count));
+  for (std::size_t i = 0; i < count; ++i) {
+    const analyzer::Recommendation& r = run.recommendations[i];
+    const int row = static_cast<int>(i);
+    auto* severity = new QTableWidgetItem(analyzer::severityName(r.severity));
+    severity->setForeground(severityColor(r.severity));
+    QFont bold = severity->font();
+    bold.setBold(true);
+    severity->setFont(bold);
+    top_recommendations_->setItem(row, 0, severity);
+    top_recommendations_->setItem(row, 1, new NumberItem(durationText(r.estimated_gain_ns),
+                                                         static_cast<double>(r.estimated_gain_ns)));
+    top_recommendations_->setItem(row, 2, new NumberItem(percentText(r.estimated_gain_pct / 100.0), r.estimated_gain_pct));
+    top_recommendations_->setItem(row, 3, new QTableWidgetItem(toQString(r.rule)));
+    auto* target = new QTableWidgetItem(toQString(r.target));
+    target->setToolTip(toQString(r.evidence) + "\n\n" + toQString(r.action));
+    top_recommendations_->setItem(row, 4, target);
+  }
+  fitColumns(top_recommendations_);
+  fitHeightToRows(top_recommendations_);
+  std::map<analyzer::Severity, int> by_severity;
+  for (const analyzer::Recommendation& r : run.recommendations) ++by_severity[r.severity];
+  QStringList counts;
+  for (const analyzer::Severity severity : {analyzer::Severity::kHigh, analyzer::Severity::kMedium,
+                                            analyzer::Severity::kLow, analyzer::Severity::kInfo}) {
+    if (by_severity[severity] > 0) counts << QStringLiteral("%1 %2").arg(by_severity[severity]).arg(analyzer::severityName(severity));
+  }
+  recommendation_count_->setFigure(QString::number(run.recommendations.size()),
+                                   counts.isEmpty() ? QStringLiteral("no rule fired") : counts.join(", "));
+}
+
+}  // namespace ampscope::gui

@@ -1,0 +1,87 @@
+#pragma once
+// The timeline's data, built once per run: lanes of rows of events on one time axis. One lane per
+// (device, stream) for kernels and memory operations, one per host thread for ranges with a row
+// per nesting depth, each row a TimelineRow (sorted, level-of-detail queries, hit tests). Reads
+// the correlated trace (analyzer::RunAnalysis::trace), so a kernel knows the operator range that
+// launched it and through it its layer. Plain C++: no Qt.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gui/timeline/timeline_row.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::gui {
+
+enum class TimelineLaneKind : std::uint8_t { kStream, kThread };
+
+struct TimelineLane {
+  TimelineLaneKind kind = TimelineLaneKind::kStream;
+  std::string label;                  // "GPU 0 · stream 7", "thread 4242 (python)"
+  std::uint32_t device = 0;           // kStream lanes
+  std::uint32_t stream = 0;           // kStream lanes
+  trace::Index thread = trace::kNone; // kThread lanes: into Trace::threads (kNone: not recorded)
+  std::int32_t first_row = 0;         // into TimelineIndex::rows()
+  std::int32_t row_count = 0;
+};
+
+// An event found on the timeline: the row it is drawn in and its place in that row.
+struct TimelineHit {
+  std::int32_t row = -1;
+  std::int32_t event = -1;
+
+  bool valid() const { return row >= 0 && event >= 0; }
+  bool operator==(const TimelineHit&) const = default;
+};
+
+class TimelineIndex {
+ public:
+  // Shares ownership of trace (alias a RunPtr with std::shared_ptr's aliasing constructor), so the
+  // index can name its events for as long as it lives.
+  explicit TimelineIndex(std::shared_ptr<const trace::Trace> trace);
+
+  const trace::Trace& trace() const { return *trace_; }
+  const std::vector<TimelineLane>& lanes() const { return lanes_; }
+  const std::vector<TimelineRow>& rows() const { return rows_; }
+  std::int32_t laneOfRow(std::int32_t row) const { return row_lane_[static_cast<std::size_t>(row)]; }
+  const TimelineEvent& event(TimelineHit hit) const;
+
+  // Earliest start and latest end of all events (both 0 when there are none), in trace ns.
+  std::int64_t startNs() const { return start_ns_; }
+  std::int64_t endNs() const { return end_ns_; }
+  std::size_t eventCount() const { return event_count_; }
+
+  // The event at time_ns in row (the nearest within tolerance_ns); invalid when none.
+  TimelineHit hitTest(std::int32_t row, std::int64_t time_ns, std::int64_t tolerance_ns) const;
+
+  trace::StringId nameOf(const TimelineEvent& event) const;
+  // The layer the event belongs to: a kernel's or memory operation's launching operator range, a
+  // range itself, and failing that their enclosing ranges. Empty when no range names one.
+  std::string_view layerOf(const TimelineEvent& event) const;
+  // Name, duration, layer and kind-specific details, one per line: the tooltip's text.
+  std::string describe(const TimelineEvent& event) const;
+
+  // Bytes held by the lanes and rows (not the trace): what the timeline adds to a loaded run.
+  std::size_t memoryBytes() const;
+
+ private:
+  void addEvents(std::vector<std::vector<TimelineEvent>>& lane_events,
+                 std::vector<std::vector<std::int32_t>>& preferred_rows);
+
+  std::shared_ptr<const trace::Trace> trace_;
+  std::vector<TimelineLane> lanes_;
+  std::vector<TimelineRow> rows_;
+  std::vector<std::int32_t> row_lane_;
+  std::int64_t start_ns_ = 0;
+  std::int64_t end_ns_ = 0;
+  std::size_t event_count_ = 0;
+};
+
+// "1.25 ms", "830 ns", "12.0 s": a duration with three significant digits.
+std::string formatDurationNs(double ns);
+
+}  // namespace ampscope::gui

@@ -1,0 +1,108 @@
+// The main window opening every shared trace and a corrupt file, offscreen, as a user would:
+// through openFile (off the GUI thread), waiting for the load, then looking at what it shows.
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include "gui/main_window.h"
+#include "tests/test_support.h"
+
+namespace ampscope::gui {
+namespace {
+
+int g_argc = 1;
+char g_arg0[] = "main_window_test";
+char* g_argv[] = {g_arg0, nullptr};
+
+QApplication& app() {
+  static QApplication* instance = [] {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication::setOrganizationName("ampscope-tests");  // keep the user's recent files apart
+    return new QApplication(g_argc, g_argv);
+  }();
+  return *instance;
+}
+
+// Waits for the window's load to end (up to two minutes: the largest shared trace takes seconds).
+bool waitForLoad(MainWindow& window) { return QTest::qWaitFor([&] { return !window.loading(); }, 120000); }
+
+class MainWindowSharedTraceTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(MainWindowSharedTraceTest, OpensTheTraceOffTheGuiThreadAndShowsItInEveryTab) {
+  app();
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, GetParam());
+  MainWindow window;
+  window.show();
+  window.openFile(QString::fromStdString(path));
+  EXPECT_TRUE(window.loading());
+  ASSERT_TRUE(waitForLoad(window));
+  ASSERT_TRUE(window.run() != nullptr) << path;
+  EXPECT_FALSE(window.run()->trace.kernels.empty());
+  EXPECT_TRUE(window.windowTitle().contains(QString::fromStdString(path).section('/', -1)));
+  for (const QString& tab : MainWindow::tabNames()) {
+    ASSERT_TRUE(window.selectTab(tab)) << tab.toStdString();
+    QApplication::processEvents();
+    EXPECT_FALSE(window.grab().isNull()) << tab.toStdString();
+  }
+  EXPECT_EQ(window.findChild<QMessageBox*>("loadError"), nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedTraces, MainWindowSharedTraceTest,
+                         ::testing::Values("kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz",
+                                           "kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz",
+                                           "kineto-a100-dlrm-tf32/control.json.gz",
+                                           "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
+                                           "nvprof-v100-transformer-lm/net.sql"));
+
+TEST(MainWindowTest, ACorruptFileShowsTheAnalyzersErrorAndLeavesTheWindowUsable) {
+  app();
+  test::ScratchDir dir;
+  const std::string corrupt = dir.write("corrupt.json", "{\"traceEvents\": [{\"ph\": \"X\", \"name\": ");
+  MainWindow window;
+  window.show();
+  window.openFile(QString::fromStdString(corrupt));
+  ASSERT_TRUE(waitForLoad(window));
+  auto* box = window.findChild<QMessageBox*>("loadError");
+  ASSERT_NE(box, nullptr);
+  EXPECT_TRUE(box->text().contains("corrupt.json")) << box->text().toStdString();
+  EXPECT_EQ(window.run(), nullptr);
+  box->close();
+  QApplication::processEvents();
+
+  // Still usable: the next file opens.
+  AMPSCOPE_REQUIRE_SHARED_TRACE(good, "kineto-a100-dlrm-tf32/control.json.gz");
+  window.openFile(QString::fromStdString(good));
+  ASSERT_TRUE(waitForLoad(window));
+  EXPECT_NE(window.run(), nullptr);
+}
+
+TEST(MainWindowTest, CancelStopsWaitingAndDropsTheLateResult) {
+  app();
+  AMPSCOPE_REQUIRE_SHARED_TRACE(
+      path, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
+  MainWindow window;
+  window.show();
+  window.openFile(QString::fromStdString(path));
+  ASSERT_TRUE(window.loading());
+  auto* cancel = window.findChild<QPushButton*>("cancelLoad");
+  ASSERT_NE(cancel, nullptr);
+  cancel->click();
+  EXPECT_FALSE(window.loading());
+  QTest::qWait(3000);  // long enough for the abandoned import to finish and report
+  EXPECT_EQ(window.run(), nullptr);
+}
+
+TEST(MainWindowTest, KnowsItsTabsByName) {
+  app();
+  MainWindow window;
+  for (const QString& tab : MainWindow::tabNames()) EXPECT_TRUE(window.selectTab(tab)) << tab.toStdString();
+  EXPECT_FALSE(window.selectTab("nonexistent"));
+}
+
+}  // namespace
+}  // namespace ampscope::gui

@@ -1,0 +1,258 @@
+// LayersModel over runs built in code (each colour state, sorting, filtering) and over the
+// shared real traces (its rows add up to the analyzer's per-layer figures).
+
+#include <QAbstractItemModelTester>
+#include <QStringList>
+
+#include <gtest/gtest.h>
+
+#include "gui/models/layers_model.h"
+#include "gui/models/table_filter_proxy.h"
+#include "tests/gui/models/model_test_runs.h"
+#include "tests/test_support.h"
+
+namespace ampscope::gui {
+namespace {
+
+using State = LayersModel::State;
+constexpr auto kFatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+
+const LayersModel::Row* rowOf(const LayersModel& model, const QString& layer, const QString& pass) {
+  for (int i = 0; i < model.rowCount(); ++i) {
+    const LayersModel::Row* row = model.at(i);
+    if (row->layer == layer && row->pass == pass) return row;
+  }
+  return nullptr;
+}
+
+QModelIndex cell(const LayersModel& model, const QString& layer, const QString& pass, int column) {
+  for (int i = 0; i < model.rowCount(); ++i) {
+    if (model.at(i)->layer == layer && model.at(i)->pass == pass) return model.index(i, column);
+  }
+  return {};
+}
+
+QStringList column(const QAbstractItemModel& model, int column, int role = Qt::DisplayRole) {
+  QStringList out;
+  for (int row = 0; row < model.rowCount(); ++row) out << model.index(row, column).data(role).toString();
+  return out;
+}
+
+TEST(LayersModelTest, PassesTheModelTesterThroughLoadsAndClears) {
+  LayersModel model;
+  QAbstractItemModelTester tester(&model, kFatal);
+  TableFilterProxy proxy(LayersModel::kSortRole);
+  proxy.setSourceModel(&model);
+  QAbstractItemModelTester proxy_tester(&proxy, kFatal);
+  const analyzer::RunAnalysis gpu = test::gpuLayersRun();
+  const analyzer::RunAnalysis cpu = test::trainerCpuRun();
+  model.setRun(&gpu);
+  EXPECT_EQ(model.rowCount(), 5);
+  proxy.sort(LayersModel::kTime, Qt::DescendingOrder);
+  proxy.setTextFilter("head");
+  EXPECT_EQ(proxy.rowCount(), 2);
+  model.setRun(&cpu);
+  EXPECT_EQ(model.rowCount(), 6);
+  model.setRun(nullptr);
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(LayersModelTest, RowsArePerLayerAndPassInModelOrder) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  EXPECT_FALSE(model.groupsOperators());
+  EXPECT_FALSE(model.recordedOnCpu());
+  const QStringList expected = {"embed", "act", "proj", "head", "head"};
+  EXPECT_EQ(column(model, LayersModel::kLayer), expected);
+  EXPECT_EQ(column(model, LayersModel::kPass), (QStringList{"forward", "forward", "forward", "forward", "backward"}));
+  const LayersModel::Row* embed = rowOf(model, "embed", "forward");
+  ASSERT_NE(embed, nullptr);
+  EXPECT_EQ(embed->calls, 2u);  // two steps
+  EXPECT_EQ(embed->kernels, 4u);
+  EXPECT_EQ(embed->time_ns, 2'200'000);
+  EXPECT_EQ(embed->tensor_core_time_ns, 2'000'000);
+  EXPECT_EQ(embed->op, "linear");
+  EXPECT_EQ(embed->precision, "FP16");
+  EXPECT_EQ(embed->shapes, "[[64,512],[256,512],[256]]");
+  EXPECT_EQ(model.index(0, LayersModel::kTensorCoreShare).data().toString(), "90.9%");
+  EXPECT_EQ(model.rowOfLayer("proj"), 2);
+  EXPECT_EQ(model.rowOfLayer("missing"), -1);
+}
+
+TEST(LayersModelTest, MisalignedLayerIsColouredAsMisalignedWithThePaddedSize) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  const LayersModel::Row* proj = rowOf(model, "proj", "forward");
+  ASSERT_NE(proj, nullptr);
+  EXPECT_EQ(proj->state, State::kMisaligned);
+  EXPECT_EQ(proj->violation_count, 1);
+  EXPECT_EQ(proj->violations, "N=33278->33280 (x8)");
+  EXPECT_EQ(proj->tensor_core_time_ns, proj->time_ns);
+  const QModelIndex index = cell(model, "proj", "forward", LayersModel::kViolations);
+  EXPECT_EQ(index.data(LayersModel::kStateRole).toInt(), static_cast<int>(State::kMisaligned));
+  EXPECT_EQ(index.data(Qt::BackgroundRole).value<QColor>(), LayersModel::stateBackground(State::kMisaligned));
+  EXPECT_EQ(index.data(Qt::ForegroundRole).value<QColor>(), LayersModel::stateForeground(State::kMisaligned));
+  EXPECT_EQ(index.data(LayersModel::kSortRole).toInt(), 1);
+}
+
+TEST(LayersModelTest, EligibleLayerOnCudaCoresIsColouredAsEligibleNotOnTensorCores) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  for (const QString pass : {"forward", "backward"}) {
+    const LayersModel::Row* head = rowOf(model, "head", pass);
+    ASSERT_NE(head, nullptr) << pass.toStdString();
+    EXPECT_EQ(head->state, State::kEligibleNotTensorCore) << pass.toStdString();
+    EXPECT_TRUE(head->eligible);
+    EXPECT_EQ(head->precision, "FP32-SIMT");
+    EXPECT_EQ(head->tensor_core_time_ns, 0);
+    EXPECT_EQ(head->violation_count, 0);  // aligned: the colour is about Tensor Cores alone
+  }
+  const QModelIndex index = cell(model, "head", "forward", LayersModel::kLayer);
+  EXPECT_EQ(index.data(Qt::BackgroundRole).value<QColor>(), LayersModel::stateBackground(State::kEligibleNotTensorCore));
+  EXPECT_EQ(cell(model, "head", "forward", LayersModel::kEligible).data().toString(), "yes");
+  EXPECT_EQ(cell(model, "head", "forward", LayersModel::kViolations).data().toString(), "none");
+  // The states' colours differ, or the legend could not tell them apart.
+  EXPECT_NE(LayersModel::stateBackground(State::kEligibleNotTensorCore), LayersModel::stateBackground(State::kMisaligned));
+  EXPECT_NE(LayersModel::stateBackground(State::kFine), LayersModel::stateBackground(State::kHost));
+}
+
+TEST(LayersModelTest, LayerWithoutEligibleOpsAndAlignedTensorCoreLayerAreFine) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  const LayersModel::Row* act = rowOf(model, "act", "forward");
+  ASSERT_NE(act, nullptr);
+  EXPECT_FALSE(act->eligible);
+  EXPECT_EQ(act->state, State::kFine);
+  EXPECT_TRUE(act->shapes.isEmpty());
+  EXPECT_EQ(rowOf(model, "embed", "forward")->state, State::kFine);
+}
+
+TEST(LayersModelTest, CpuRunRowsAreHostStateWithHostTimeAndNoTensorCoreFigures) {
+  const analyzer::RunAnalysis run = test::trainerCpuRun();
+  ASSERT_TRUE(run.summary.recorded_on_cpu);
+  LayersModel model;
+  model.setRun(&run);
+  EXPECT_TRUE(model.recordedOnCpu());
+  EXPECT_EQ(model.headerData(LayersModel::kTime, Qt::Horizontal).toString(), "Host time");
+  ASSERT_EQ(model.rowCount(), 6);
+  for (int i = 0; i < model.rowCount(); ++i) {
+    EXPECT_EQ(model.at(i)->state, State::kHost) << model.at(i)->layer.toStdString();
+    EXPECT_EQ(model.index(i, 0).data(Qt::BackgroundRole).value<QColor>(), LayersModel::stateBackground(State::kHost));
+    EXPECT_EQ(model.index(i, LayersModel::kTensorCoreShare).data().toString(), "–");
+  }
+  // The shape findings still show: they are what AMP on a GPU will want.
+  const LayersModel::Row* fc2 = rowOf(model, "fc2", "forward");
+  ASSERT_NE(fc2, nullptr);
+  EXPECT_GT(fc2->violation_count, 0);
+  EXPECT_EQ(fc2->precision, "FP16");
+  // The same per-pass figures as the analyzer's layer table.
+  ASSERT_EQ(run.summary.layer_passes.size(), 6u);
+  for (std::size_t i = 0; i < run.summary.layer_passes.size(); ++i) {
+    const analyzer::LayerPassTime& pass = run.summary.layer_passes[i];
+    const LayersModel::Row* row = model.at(static_cast<int>(i));
+    EXPECT_EQ(row->layer.toStdString(), pass.layer);
+    EXPECT_EQ(row->pass.toStdString(), pass.phase);
+    EXPECT_EQ(row->calls, pass.calls);
+    EXPECT_EQ(row->time_ns, pass.time_ns);
+  }
+}
+
+TEST(LayersModelTest, TimeColumnSortsByValueNotByText) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  TableFilterProxy proxy(LayersModel::kSortRole);
+  proxy.setSourceModel(&model);
+  proxy.sort(LayersModel::kTime, Qt::AscendingOrder);
+  const QStringList by_value = column(proxy, LayersModel::kTime);
+  EXPECT_EQ(by_value, (QStringList{"900.0 us", "2.20 ms", "5.00 ms", "9.00 ms", "10.40 ms"}));
+  QStringList by_text = by_value;
+  by_text.sort();
+  ASSERT_NE(by_text, by_value);  // the case this test is about: text order would differ
+  proxy.sort(LayersModel::kTensorCoreShare, Qt::DescendingOrder);
+  EXPECT_EQ(proxy.index(0, LayersModel::kLayer).data().toString(), "proj");  // 100%
+}
+
+TEST(LayersModelTest, TextFilterIsCaseInsensitiveOverTheChosenColumns) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  TableFilterProxy proxy(LayersModel::kSortRole);
+  proxy.setSourceModel(&model);
+  proxy.setTextColumns({LayersModel::kLayer, LayersModel::kOp, LayersModel::kPass});
+  proxy.setTextFilter("PROJ");
+  ASSERT_EQ(proxy.rowCount(), 1);
+  EXPECT_EQ(proxy.index(0, LayersModel::kLayer).data().toString(), "proj");
+  proxy.setTextFilter("Linear");
+  EXPECT_EQ(column(proxy, LayersModel::kLayer), (QStringList{"embed", "proj", "head", "head"}));
+  proxy.setTextFilter("head backward");
+  EXPECT_EQ(proxy.rowCount(), 1);
+  proxy.setTextFilter("FP16");  // a precision: not a chosen column
+  EXPECT_EQ(proxy.rowCount(), 0);
+  proxy.setTextFilter("");
+  EXPECT_EQ(proxy.rowCount(), 5);
+}
+
+TEST(LayersModelTest, StateRoleFilterKeepsTheRowsThatNeedAttention) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  TableFilterProxy proxy(LayersModel::kSortRole);
+  proxy.setSourceModel(&model);
+  proxy.setRoleFilter(LayersModel::kStateRole, static_cast<int>(State::kEligibleNotTensorCore));
+  EXPECT_EQ(column(proxy, LayersModel::kLayer), (QStringList{"head", "head"}));
+  proxy.clearRoleFilter();
+  EXPECT_EQ(proxy.rowCount(), 5);
+}
+
+TEST(LayersModelTest, RealBf16TraceRowsAddUpToTheAnalyzersLayerTimes) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
+  auto run = analyzer::analyzeFile(path, 10);
+  ASSERT_TRUE(run) << run.error().message;
+  LayersModel model;
+  QAbstractItemModelTester tester(&model, kFatal);
+  model.setRun(&run.value());
+  EXPECT_FALSE(model.groupsOperators());
+  ASSERT_FALSE(run->summary.top_layers.empty());
+  EXPECT_GT(static_cast<std::size_t>(model.rowCount()), run->summary.top_layers.size());  // every layer, not the top 10
+  for (const analyzer::GroupTime& layer : run->summary.top_layers) {
+    std::int64_t time = 0;
+    std::int64_t tensor_core = 0;
+    for (int i = 0; i < model.rowCount(); ++i) {
+      if (model.at(i)->layer.toStdString() != layer.name) continue;
+      time += model.at(i)->time_ns;
+      tensor_core += model.at(i)->tensor_core_time_ns;
+    }
+    EXPECT_EQ(time, layer.gpu_time_ns) << layer.name;
+    EXPECT_EQ(tensor_core, layer.tensor_core_time_ns) << layer.name;
+  }
+  const int attention = model.rowOfLayer(QString::fromStdString(run->summary.top_layers.front().name));
+  ASSERT_GE(attention, 0);
+  EXPECT_TRUE(model.at(attention)->eligible);
+  EXPECT_EQ(model.at(attention)->precision, "BF16");
+}
+
+TEST(LayersModelTest, RealFp32TraceWithoutLayerNamesShowsConvolutionsOffTensorCores) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
+  auto run = analyzer::analyzeFile(path, 10);
+  ASSERT_TRUE(run) << run.error().message;
+  LayersModel model;
+  QAbstractItemModelTester tester(&model, kFatal);
+  model.setRun(&run.value());
+  EXPECT_TRUE(model.groupsOperators());
+  EXPECT_EQ(model.headerData(LayersModel::kLayer, Qt::Horizontal).toString(), "Operator");
+  const int conv = model.rowOfLayer("aten::conv2d");
+  ASSERT_GE(conv, 0);
+  EXPECT_EQ(model.at(conv)->state, State::kEligibleNotTensorCore);
+  EXPECT_EQ(model.at(conv)->precision, "FP32-SIMT");
+  const int relu = model.rowOfLayer("aten::relu_");
+  ASSERT_GE(relu, 0);
+  EXPECT_EQ(model.at(relu)->state, State::kFine);
+}
+
+}  // namespace
+}  // namespace ampscope::gui

@@ -1,0 +1,178 @@
+// The Summary tab shows a run's headline figures, its step breakdown and its top recommendations,
+// for the trainer's CPU run (host-op breakdown, no Tensor Core claims) and for a real GPU trace.
+
+#include <numeric>
+
+#include <QBarSet>
+#include <QChartView>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableWidget>
+
+#include <gtest/gtest.h>
+
+#include "gui/tabs/chart_style.h"
+#include "gui/tabs/summary_tab.h"
+#include "tests/gui/tabs/tab_test_support.h"
+
+namespace ampscope::gui {
+namespace {
+
+using test::app;
+using test::child;
+
+QString labelText(const QWidget& tab, const char* name) {
+  const auto* label = child<QLabel>(tab, name);
+  return label ? label->text() : QString();
+}
+
+QHorizontalStackedBarSeries* breakdownSeries(const SummaryTab& tab) {
+  auto* view = child<QChartView>(tab, "stepBreakdownChart");
+  if (!view || view->chart()->series().isEmpty()) return nullptr;
+  return qobject_cast<QHorizontalStackedBarSeries*>(view->chart()->series().front());
+}
+
+double sumOfSets(const QHorizontalStackedBarSeries& series) {
+  double sum = 0;
+  for (const QBarSet* set : series.barSets()) sum += set->at(0);
+  return sum;
+}
+
+TEST(SummaryTabTest, ShowsTheTrainerRunsIterationsStepTimeAndExposedDataLoading) {
+  app();
+  SummaryTab tab;
+  tab.showRun(test::trainerRun());
+  EXPECT_EQ(labelText(tab, "deviceValue"), "CPU: Test CPU (2 threads)");
+  EXPECT_EQ(labelText(tab, "iterationsValue"), "6");
+  EXPECT_TRUE(labelText(tab, "iterationsValueDetail").startsWith("1 warm-up, 5 steady"));
+  EXPECT_EQ(labelText(tab, "stepTimeValue"), "10.00 ms ± 0 ns");
+  // 2 ms of every 10 ms step loads data with no op running.
+  EXPECT_EQ(labelText(tab, "dataExposureValue"), "20.0%");
+  EXPECT_TRUE(labelText(tab, "dataExposureValueDetail").startsWith("2.00 ms per step"));
+}
+
+TEST(SummaryTabTest, SaysPlainlyThatACpuRunHasNoTensorCoreFiguresOrProjection) {
+  app();
+  SummaryTab tab;
+  tab.showRun(test::trainerRun());
+  EXPECT_EQ(labelText(tab, "tensorCoreShareValue"), "n/a");
+  EXPECT_TRUE(labelText(tab, "tensorCoreShareValueDetail").contains("need a GPU run"));
+  EXPECT_EQ(labelText(tab, "ampSpeedupValue"), "n/a");
+  EXPECT_TRUE(labelText(tab, "ampSpeedupValueDetail").contains("needs a GPU run"));
+  EXPECT_EQ(labelText(tab, "ampCeilingValue"), "none");
+  const auto* note = child<QLabel>(tab, "cpuRunNote");
+  ASSERT_NE(note, nullptr);
+  EXPECT_TRUE(note->isVisibleTo(&tab));
+  EXPECT_TRUE(note->text().contains("they need a GPU run"));
+}
+
+TEST(SummaryTabTest, BreaksTheCpuRunsStepIntoHostOpsByPassExposedLoadingAndTheRest) {
+  app();
+  SummaryTab tab;
+  tab.showRun(test::trainerRun());
+  const QHorizontalStackedBarSeries* series = breakdownSeries(tab);
+  ASSERT_NE(series, nullptr);
+  QStringList labels;
+  for (const QBarSet* set : series->barSets()) labels << set->label();
+  ASSERT_GE(labels.size(), 5);
+  // Forward: fc1 0.8 + act1 0.3 + fc2 0.8 ms; backward: 0.8 + 0.3 + 1.3 ms; the step is 10 ms.
+  EXPECT_TRUE(labels[0].startsWith("forward ops  1.90 ms")) << labels[0].toStdString();
+  EXPECT_TRUE(labels[1].startsWith("backward ops  2.40 ms")) << labels[1].toStdString();
+  EXPECT_TRUE(labels.filter("exposed data loading  2.00 ms").size() == 1) << labels.join(" | ").toStdString();
+  EXPECT_NEAR(sumOfSets(*series), 10.0, 1e-6);
+}
+
+TEST(SummaryTabTest, ListsTheTopFiveRecommendationsInTheAnalyzersOrder) {
+  app();
+  SummaryTab tab;
+  const RunPtr run = test::trainerRun();
+  ASSERT_FALSE(run->recommendations.empty());
+  tab.showRun(run);
+  const auto* table = child<QTableWidget>(tab, "topRecommendations");
+  ASSERT_NE(table, nullptr);
+  const auto expected = std::min<std::size_t>(run->recommendations.size(), SummaryTab::kTopRecommendations);
+  ASSERT_EQ(table->rowCount(), static_cast<int>(expected));
+  for (int row = 0; row < table->rowCount(); ++row) {
+    const analyzer::Recommendation& r = run->recommendations[static_cast<std::size_t>(row)];
+    EXPECT_EQ(table->item(row, 3)->text().toStdString(), r.rule);
+    EXPECT_EQ(table->item(row, 4)->text().toStdString(), r.target);
+    EXPECT_EQ(table->item(row, 1)->text(), durationText(r.estimated_gain_ns));
+  }
+  EXPECT_EQ(labelText(tab, "recommendationCountValue"), QString::number(run->recommendations.size()));
+}
+
+TEST(SummaryTabTest, SelectingATopRecommendationAboutALayerSelectsThatLayer) {
+  app();
+  SummaryTab tab;
+  const RunPtr run = test::trainerRun();
+  tab.showRun(run);
+  // The trainer's fc2 (N = 10) breaks the multiple-of-8 rule: "fc2 (linear)".
+  int row = -1;
+  for (std::size_t i = 0; i < run->recommendations.size() && i < SummaryTab::kTopRecommendations; ++i) {
+    if (run->recommendations[i].target == "fc2 (linear)") row = static_cast<int>(i);
+  }
+  ASSERT_GE(row, 0) << "no top recommendation about fc2";
+  QSignalSpy selected(&tab, &RunView::layerSelected);
+  child<QTableWidget>(tab, "topRecommendations")->selectRow(row);
+  ASSERT_EQ(selected.count(), 1);
+  EXPECT_EQ(selected.front().front().toString(), "fc2");
+}
+
+TEST(SummaryTabTest, ShowsARealGpuTracesTensorCoreShareProjectionAndAmdahlBreakdown) {
+  app();
+  AMPSCOPE_REQUIRE_SHARED_RUN(run, test::kResnetWorkers0);
+  const analyzer::TraceSummary& s = run->summary;
+  SummaryTab tab;
+  tab.showRun(run);
+  EXPECT_FALSE(child<QLabel>(tab, "cpuRunNote")->isVisibleTo(&tab));
+  EXPECT_TRUE(labelText(tab, "deviceValue").contains("V100")) << labelText(tab, "deviceValue").toStdString();
+  EXPECT_EQ(labelText(tab, "tensorCoreShareValue"), percentText(s.tensor_cores.fraction));
+  EXPECT_EQ(labelText(tab, "iterationsValue"), QString::number(s.iterations.iterations.size()));
+  EXPECT_EQ(labelText(tab, "dataExposureValue"), percentText(s.data_pipeline.exposed_fraction));
+  ASSERT_FALSE(s.amdahl.parts.empty()) << s.amdahl.note;
+  EXPECT_EQ(labelText(tab, "ampSpeedupValue"), speedupText(s.amdahl.projected_speedup));
+  EXPECT_EQ(labelText(tab, "ampCeilingValue"), speedupText(s.amdahl.ceiling));
+
+  const QHorizontalStackedBarSeries* series = breakdownSeries(tab);
+  ASSERT_NE(series, nullptr);
+  ASSERT_EQ(series->count(), static_cast<int>(s.amdahl.parts.size()));
+  for (int i = 0; i < series->count(); ++i) {
+    EXPECT_TRUE(series->barSets()[i]->label().startsWith(toQString(s.amdahl.parts[static_cast<std::size_t>(i)].name)));
+  }
+  // The parts add up to the steady step (each rounded down to whole nanoseconds).
+  EXPECT_NEAR(sumOfSets(*series), static_cast<double>(s.iterations.steady_mean_ns) / 1e6, 1e-3);
+}
+
+TEST(SummaryTabTest, ATraceWithoutIterationsSaysWhyItHasNoStepFiguresInsteadOfDrawingAnEmptyChart) {
+  app();
+  // nvprof's profile of a transformer LM holds kernels but no step ranges.
+  AMPSCOPE_REQUIRE_SHARED_RUN(run, "nvprof-v100-transformer-lm/net.sql");
+  ASSERT_TRUE(run->summary.iterations.iterations.empty());
+  SummaryTab tab;
+  tab.showRun(run);
+  EXPECT_EQ(labelText(tab, "iterationsValue"), "–");
+  EXPECT_EQ(labelText(tab, "stepTimeValue"), "–");
+  EXPECT_EQ(labelText(tab, "dataExposureValue"), "–");
+  EXPECT_EQ(labelText(tab, "ampSpeedupValue"), "n/a");
+  EXPECT_EQ(labelText(tab, "ampSpeedupValueDetail").toStdString(), run->summary.amdahl.note);
+  EXPECT_FALSE(child<QChartView>(tab, "stepBreakdownChart")->isVisibleTo(&tab));
+  EXPECT_EQ(labelText(tab, "stepBreakdownNote").toStdString(), "No step breakdown: " + run->summary.amdahl.note + ".");
+}
+
+TEST(SummaryTabTest, ClearsEveryFigureWhenTheRunIsClosed) {
+  app();
+  SummaryTab tab;
+  tab.showRun(test::trainerRun());
+  tab.showRun(nullptr);
+  for (const char* name : {"deviceValue", "iterationsValue", "stepTimeValue", "tensorCoreShareValue",
+                           "dataExposureValue", "ampSpeedupValue", "ampCeilingValue"}) {
+    EXPECT_EQ(labelText(tab, name), "–") << name;
+  }
+  EXPECT_EQ(breakdownSeries(tab), nullptr);
+  EXPECT_EQ(child<QTableWidget>(tab, "topRecommendations")->rowCount(), 0);
+  EXPECT_FALSE(child<QLabel>(tab, "cpuRunNote")->isVisibleTo(&tab));
+}
+
+}  // namespace
+}  // namespace ampscope::gui
