@@ -28,7 +28,7 @@ class CompareTab : public RunView {
 
  public:
   // The chart shows the layers with the most time in A; the table has every common one.
-  static constexpr int kChartedRows = 20;
+  static constexpr int kChartedRows = 12;  // more rows squeeze the names into "…"
 
   explicit CompareTab(QWidget* parent = nullptr);
   // Run A. A second run already shown stays, compared with the new A.
