@@ -5,17 +5,21 @@
 
 namespace ampscope::analyzer {
 
-trace::Result<RunAnalysis> analyzeFile(const std::string& path, std::size_t top_n,
-                                       const import::ProgressCallback& progress) {
-  auto imported = import::importTrace(path, progress);
-  if (!imported) return imported.error();
+RunAnalysis analyzeTrace(trace::Trace trace, std::string path, std::size_t top_n) {
   RunAnalysis run;
-  run.path = path;
-  run.trace = std::move(imported).value();
+  run.path = std::move(path);
+  run.trace = std::move(trace);
   const CorrelationCounts counts = correlate(run.trace);
   run.summary = summarizeTrace(run.trace, counts, top_n);
   run.recommendations = recommend(run.summary);
   return run;
+}
+
+trace::Result<RunAnalysis> analyzeFile(const std::string& path, std::size_t top_n,
+                                       const import::ProgressCallback& progress) {
+  auto imported = import::importTrace(path, progress);
+  if (!imported) return imported.error();
+  return analyzeTrace(std::move(imported).value(), path, top_n);
 }
 
 }  // namespace ampscope::analyzer

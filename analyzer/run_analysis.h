@@ -21,8 +21,10 @@ struct RunAnalysis {
   std::vector<Recommendation> recommendations;
 };
 
-// Imports path (any format ampscope reads), correlates it and summarizes it with top_n entries
-// per list. Errors name the file and the place.
+// Correlates an imported trace and summarizes it with top_n entries per list.
+RunAnalysis analyzeTrace(trace::Trace trace, std::string path, std::size_t top_n);
+
+// Imports path (any format ampscope reads), then analyzeTrace. Errors name the file and the place.
 trace::Result<RunAnalysis> analyzeFile(const std::string& path, std::size_t top_n,
                                        const import::ProgressCallback& progress = {});
 

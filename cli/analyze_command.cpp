@@ -2,9 +2,9 @@
 
 #include <ostream>
 
-#include "analyzer/correlator.h"
 #include "analyzer/recommendations.h"
 #include "analyzer/import/trace_importer.h"
+#include "analyzer/run_analysis.h"
 #include "analyzer/trace_summary.h"
 #include "cli/progress_bar.h"
 #include "cli/summary_json.h"
@@ -33,9 +33,8 @@ std::optional<analyzer::TraceSummary> summarizeFile(const std::string& path, std
       return std::nullopt;
     }
   }
-  const analyzer::CorrelationCounts counts = analyzer::correlate(trace);
   exit_code = kExitOk;
-  return analyzer::summarizeTrace(trace, counts, top);
+  return analyzer::analyzeTrace(std::move(trace), path, top).summary;
 }
 
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {

@@ -152,6 +152,17 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
     return 2;
   }
   const std::string output = fs::absolute(options.output).string();
+  // Refused before the program runs: a recording it could not write would be lost with its run.
+  const fs::path folder = fs::path(output).parent_path();
+  if (fs::is_directory(output)) {
+    err << "ampscope record: -o " << output << " is a directory; give a file name for the profile\n";
+    return 2;
+  }
+  if (!fs::is_directory(folder) || access(folder.c_str(), W_OK) != 0) {
+    err << "ampscope record: -o " << output << ": the folder " << folder.string()
+        << " does not exist or cannot be written\n";
+    return 2;
+  }
   for (const std::string& stale : {output, output + "-wal", output + "-shm", output + ".error"}) {
     std::error_code ec;
     fs::remove(stale, ec);

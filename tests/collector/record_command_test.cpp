@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -89,6 +90,17 @@ TEST(RecordCommandTest, LeavesAnEmptyProfileAndSaysWhyForAProgramWithoutNvtxOrCu
   auto t = trace::db::readProfile(profile);
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_TRUE(t->ranges.empty());
+}
+
+TEST(RecordCommandTest, RefusesAnOutputItCannotWriteBeforeRunningTheProgram) {
+  test::ScratchDir dir;
+  const RecordRun run = record("/nonexistent-folder/run.sqlite", "touch", dir.file("ran"), dir.file(""));
+  EXPECT_EQ(run.exit_status, 2) << run.output;
+  EXPECT_NE(run.output.find("/nonexistent-folder"), std::string::npos) << run.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("ran")));  // the program never started
+  const RecordRun into_folder = record(dir.file(""), "touch", dir.file("ran"), dir.file(""));
+  EXPECT_EQ(into_folder.exit_status, 2) << into_folder.output;
+  EXPECT_NE(into_folder.output.find("is a directory"), std::string::npos) << into_folder.output;
 }
 
 TEST(RecordCommandTest, RefusesAnUnknownKind) {
