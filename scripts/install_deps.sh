@@ -9,7 +9,7 @@ packages=(
   libsimdjson-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev
   libopenblas-dev
-  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev fonts-dejavu-core
   dataset-fashion-mnist
 )
 
