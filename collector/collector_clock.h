@@ -21,6 +21,7 @@ namespace ampscope::collector {
 
 // 64x64 -> 128-bit products for the tick-to-nanosecond map (a GCC/Clang extension, as marked).
 __extension__ using Uint128 = unsigned __int128;
+__extension__ using Int128 = __int128;
 
 struct TscMap {
   bool usable = false;
@@ -35,16 +36,30 @@ std::int64_t monotonicNowNs();
 // "tsc" or "clock_gettime": how collectorNowNs reads time, for the profile's metadata.
 const char* collectorClockSource();
 
-inline std::int64_t collectorNowNs() {
+// The clock's raw reading: TSC ticks where the map is usable, else nanoseconds. The NVTX hot path
+// logs this and leaves the conversion to the writer thread (collectorTicksToNs), which saves the
+// program's thread a 128-bit multiply per record.
+inline std::uint64_t collectorTicks() {
+#if defined(__x86_64__)
+  if (tscMap().usable) return __rdtsc();
+#endif
+  return static_cast<std::uint64_t>(monotonicNowNs());
+}
+
+// A reading of collectorTicks in the recording's nanoseconds. Signed from the anchor: another
+// core's counter may read a few ticks behind the one that calibrated.
+inline std::int64_t collectorTicksToNs(std::uint64_t ticks) {
 #if defined(__x86_64__)
   const TscMap& map = tscMap();
   if (map.usable) {
-    const std::uint64_t ticks = __rdtsc() - map.anchor_tsc;
-    const auto ns = static_cast<std::uint64_t>((static_cast<Uint128>(ticks) * map.ns_per_tick_q32) >> 32);
-    return map.anchor_ns + static_cast<std::int64_t>(ns);
+    const auto since_anchor = static_cast<std::int64_t>(ticks - map.anchor_tsc);
+    const auto ns = static_cast<std::int64_t>((static_cast<Int128>(since_anchor) * static_cast<Int128>(map.ns_per_tick_q32)) >> 32);
+    return map.anchor_ns + ns;
   }
 #endif
-  return monotonicNowNs();
+  return static_cast<std::int64_t>(ticks);
 }
+
+inline std::int64_t collectorNowNs() { return collectorTicksToNs(collectorTicks()); }
 
 }  // namespace ampscope::collector

@@ -196,7 +196,8 @@ void ProfileRecorder::drainThreadLogs() {
   for (const auto& log : registry.threadLogs()) {
     // The registry and this copy hold the only references once the log's thread has ended.
     if (log.use_count() == 2) finished.push_back(log.get());
-    log->drain([&](const NvtxRecord& record, std::string_view text) {
+    log->drain([&](NvtxRecord record, std::string_view text) {
+      record.time_ns = collectorTicksToNs(record.clock_ticks);
       assembler_.add(log->pid(), log->tid(), record, text);
     });
   }

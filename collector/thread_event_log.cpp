@@ -57,7 +57,7 @@ namespace {
 // its text, padded to 8 bytes. A push of a registered string takes 24 bytes and a pop 16: the
 // program's thread writes, and the writer reads back, as few cache lines as possible.
 struct PackedHeader {
-  std::int64_t time_ns;
+  std::uint64_t clock_ticks;
   NvtxRecordKind kind;
   NvtxPayloadType payload_type;
   std::uint8_t fields;  // kHas* bits
@@ -85,7 +85,7 @@ std::size_t ThreadEventLog::decode(const std::byte* at, NvtxRecord& record, std:
   PackedHeader header;
   std::memcpy(&header, at, sizeof(header));
   record = NvtxRecord{};
-  record.time_ns = header.time_ns;
+  record.clock_ticks = header.clock_ticks;
   record.kind = header.kind;
   record.payload_type = header.payload_type;
   record.domain = header.domain;
@@ -114,7 +114,7 @@ void ThreadEventLog::append(const NvtxRecord& record, std::string_view text) {
     write_offset_ = 0;
   }
   std::byte* at = write_chunk_->data + write_offset_;
-  const PackedHeader header{record.time_ns,
+  const PackedHeader header{record.clock_ticks,
                             record.kind,
                             record.payload_type,
                             static_cast<std::uint8_t>((record.registered != nullptr ? kHasRegistered : 0) |

@@ -15,7 +15,8 @@ enum class NvtxPayloadType : std::uint8_t { kNone = 0, kUint64 = 1, kInt64 = 2, 
 struct RegisteredString;  // nvtx_registry.h
 
 struct NvtxRecord {
-  std::int64_t time_ns = 0;
+  std::uint64_t clock_ticks = 0;               // collectorTicks() at the call: what the log keeps
+  std::int64_t time_ns = 0;                    // the same in nanoseconds, filled in when drained
   std::uint64_t range_id = 0;                  // start/end: the id nvtxRangeStart returned
   std::uint64_t payload_bits = 0;              // the payload's bytes, read by payload_type
   const RegisteredString* registered = nullptr;  // the message, when it was a registered string

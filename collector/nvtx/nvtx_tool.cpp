@@ -47,7 +47,7 @@ std::string utf8(const wchar_t* text) {
 }
 
 void append(NvtxRecord& record, std::string_view text) {
-  record.time_ns = collectorNowNs();
+  record.clock_ticks = collectorTicks();
   if (t_log == nullptr) t_log = &NvtxRegistry::instance().threadLog();
   t_log->append(record, text);
 }

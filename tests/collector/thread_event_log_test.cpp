@@ -11,9 +11,9 @@
 namespace ampscope::collector {
 namespace {
 
-NvtxRecord recordAt(std::int64_t time_ns, NvtxRecordKind kind = NvtxRecordKind::kPush) {
+NvtxRecord recordAt(std::uint64_t clock_ticks, NvtxRecordKind kind = NvtxRecordKind::kPush) {
   NvtxRecord record;
-  record.time_ns = time_ns;
+  record.clock_ticks = clock_ticks;
   record.kind = kind;
   return record;
 }
@@ -23,11 +23,11 @@ TEST(ThreadEventLogTest, DrainsRecordsWithTheirTextInAppendOrder) {
   log.append(recordAt(10), "step 0");
   log.append(recordAt(20, NvtxRecordKind::kPop));
   log.append(recordAt(30), "a somewhat longer text that is not a multiple of eight");
-  std::vector<std::pair<std::int64_t, std::string>> seen;
-  EXPECT_EQ(log.drain([&](const NvtxRecord& r, std::string_view text) { seen.emplace_back(r.time_ns, text); }), 3u);
+  std::vector<std::pair<std::uint64_t, std::string>> seen;
+  EXPECT_EQ(log.drain([&](const NvtxRecord& r, std::string_view text) { seen.emplace_back(r.clock_ticks, text); }), 3u);
   ASSERT_EQ(seen.size(), 3u);
-  EXPECT_EQ(seen[0], (std::pair<std::int64_t, std::string>{10, "step 0"}));
-  EXPECT_EQ(seen[1], (std::pair<std::int64_t, std::string>{20, ""}));
+  EXPECT_EQ(seen[0], (std::pair<std::uint64_t, std::string>{10, "step 0"}));
+  EXPECT_EQ(seen[1], (std::pair<std::uint64_t, std::string>{20, ""}));
   EXPECT_EQ(seen[2].second, "a somewhat longer text that is not a multiple of eight");
   // A drained log gives nothing more until something is appended.
   EXPECT_EQ(log.drain([](const NvtxRecord&, std::string_view) {}), 0u);
@@ -39,13 +39,13 @@ TEST(ThreadEventLogTest, CarriesOnAcrossChunksWithoutLosingOrReorderingRecords) 
   ThreadEventLog log(1, 2);
   const std::string text(1000, 'x');
   const int count = static_cast<int>(3 * ThreadEventLog::kChunkBytes / (sizeof(NvtxRecord) + text.size())) + 7;
-  for (int i = 0; i < count; ++i) log.append(recordAt(i), text);
-  std::int64_t expected = 0;
+  for (int i = 0; i < count; ++i) log.append(recordAt(static_cast<std::uint64_t>(i)), text);
+  std::uint64_t expected = 0;
   log.drain([&](const NvtxRecord& r, std::string_view t) {
-    EXPECT_EQ(r.time_ns, expected++);
+    EXPECT_EQ(r.clock_ticks, expected++);
     EXPECT_EQ(t.size(), text.size());
   });
-  EXPECT_EQ(expected, count);
+  EXPECT_EQ(expected, static_cast<std::uint64_t>(count));
 }
 
 TEST(ThreadEventLogTest, CutsTextLongerThanItsLimitInsteadOfOverflowing) {
@@ -60,7 +60,7 @@ TEST(ThreadEventLogTest, KeepsEveryFieldOfARecordThroughThePackedForm) {
   ThreadEventLog log(1, 2);
   static const RegisteredString kText{3, "registered"};
   NvtxRecord full;
-  full.time_ns = -5;
+  full.clock_ticks = ~std::uint64_t{4};  // every bit of the field is kept
   full.kind = NvtxRecordKind::kStart;
   full.range_id = 1ULL << 40;
   full.payload_type = NvtxPayloadType::kDouble;
@@ -77,7 +77,7 @@ TEST(ThreadEventLogTest, KeepsEveryFieldOfARecordThroughThePackedForm) {
     texts.emplace_back(t);
   });
   ASSERT_EQ(seen.size(), 2u);
-  EXPECT_EQ(seen[0].time_ns, -5);
+  EXPECT_EQ(seen[0].clock_ticks, ~std::uint64_t{4});
   EXPECT_EQ(seen[0].kind, NvtxRecordKind::kStart);
   EXPECT_EQ(seen[0].range_id, 1ULL << 40);
   EXPECT_EQ(seen[0].payload_type, NvtxPayloadType::kDouble);
@@ -86,7 +86,7 @@ TEST(ThreadEventLogTest, KeepsEveryFieldOfARecordThroughThePackedForm) {
   EXPECT_EQ(seen[0].domain, 65535u);
   EXPECT_EQ(seen[0].category, 4000000000u);
   EXPECT_EQ(texts[0], "and text");
-  EXPECT_EQ(seen[1].time_ns, 7);
+  EXPECT_EQ(seen[1].clock_ticks, 7u);
   EXPECT_EQ(seen[1].kind, NvtxRecordKind::kPop);
   EXPECT_EQ(seen[1].registered, nullptr);
   EXPECT_EQ(texts[1], "");
@@ -97,17 +97,17 @@ TEST(ThreadEventLogTest, AReaderDrainingWhileTheOwnerAppendsSeesEveryRecordOnce)
   constexpr int kRecords = 200000;
   std::atomic<bool> done{false};
   std::thread producer([&] {
-    for (int i = 0; i < kRecords; ++i) log.append(recordAt(i), i % 3 == 0 ? "text" : "");
+    for (int i = 0; i < kRecords; ++i) log.append(recordAt(static_cast<std::uint64_t>(i)), i % 3 == 0 ? "text" : "");
     done.store(true);
   });
-  std::int64_t next = 0;
+  std::uint64_t next = 0;
   bool in_order = true;
-  const auto visit = [&](const NvtxRecord& r, std::string_view) { in_order = in_order && r.time_ns == next++; };
+  const auto visit = [&](const NvtxRecord& r, std::string_view) { in_order = in_order && r.clock_ticks == next++; };
   while (!done.load()) log.drain(visit);
   producer.join();
   log.drain(visit);
   EXPECT_TRUE(in_order);
-  EXPECT_EQ(next, kRecords);
+  EXPECT_EQ(next, static_cast<std::uint64_t>(kRecords));
 }
 
 }  // namespace
