@@ -51,36 +51,6 @@ ThreadEventLog::~ThreadEventLog() {
   }
 }
 
-namespace {
-
-// A record in the log: a 16-byte header, then only the fields the record uses, 8 bytes each, then
-// its text, padded to 8 bytes. A push of a registered string takes 24 bytes and a pop 16: the
-// program's thread writes, and the writer reads back, as few cache lines as possible.
-struct PackedHeader {
-  std::uint64_t clock_ticks;
-  NvtxRecordKind kind;
-  NvtxPayloadType payload_type;
-  std::uint8_t fields;  // kHas* bits
-  std::uint8_t reserved;
-  std::uint16_t domain;
-  std::uint16_t text_bytes;
-};
-static_assert(sizeof(PackedHeader) == 16);
-constexpr std::uint8_t kHasRegistered = 1, kHasRangeId = 2, kHasCategory = 4;
-
-std::size_t padded(std::size_t bytes) { return (bytes + 7) & ~std::size_t{7}; }
-
-}  // namespace
-
-std::size_t ThreadEventLog::recordBytes(const NvtxRecord& record, std::size_t text_bytes) {
-  std::size_t bytes = sizeof(PackedHeader) + text_bytes;
-  if (record.registered != nullptr) bytes += 8;
-  if (record.range_id != 0) bytes += 8;
-  if (record.payload_type != NvtxPayloadType::kNone) bytes += 8;
-  if (record.category != 0) bytes += 8;
-  return padded(bytes);
-}
-
 std::size_t ThreadEventLog::decode(const std::byte* at, NvtxRecord& record, std::string_view& text) {
   PackedHeader header;
   std::memcpy(&header, at, sizeof(header));
@@ -103,39 +73,12 @@ std::size_t ThreadEventLog::decode(const std::byte* at, NvtxRecord& record, std:
   return padded(static_cast<std::size_t>(field - at) + header.text_bytes);
 }
 
-void ThreadEventLog::append(const NvtxRecord& record, std::string_view text) {
-  text = text.substr(0, kMaxTextBytes);
-  const std::size_t bytes = recordBytes(record, text.size());
-  if (write_offset_ + bytes > kChunkBytes) {
-    // The chunk is full and already published up to write_offset_; link a fresh one.
-    Chunk* fresh = freshChunk();
-    write_chunk_->next.store(fresh, std::memory_order_release);
-    write_chunk_ = fresh;
-    write_offset_ = 0;
-  }
-  std::byte* at = write_chunk_->data + write_offset_;
-  const PackedHeader header{record.clock_ticks,
-                            record.kind,
-                            record.payload_type,
-                            static_cast<std::uint8_t>((record.registered != nullptr ? kHasRegistered : 0) |
-                                                      (record.range_id != 0 ? kHasRangeId : 0) |
-                                                      (record.category != 0 ? kHasCategory : 0)),
-                            0,
-                            static_cast<std::uint16_t>(record.domain),
-                            static_cast<std::uint16_t>(text.size())};
-  std::memcpy(at, &header, sizeof(header));
-  std::byte* field = at + sizeof(header);
-  const auto put = [&field](const auto& value) {
-    std::memcpy(field, &value, sizeof(value));
-    field += 8;
-  };
-  if (record.registered != nullptr) put(record.registered);
-  if (record.range_id != 0) put(record.range_id);
-  if (record.payload_type != NvtxPayloadType::kNone) put(record.payload_bits);
-  if (record.category != 0) put(record.category);
-  if (!text.empty()) std::memcpy(field, text.data(), text.size());
-  write_offset_ += bytes;
-  write_chunk_->published.store(write_offset_, std::memory_order_release);
+void ThreadEventLog::startNextChunk() {
+  // The chunk is full and already published up to write_offset_; link a fresh one.
+  Chunk* fresh = freshChunk();
+  write_chunk_->next.store(fresh, std::memory_order_release);
+  write_chunk_ = fresh;
+  write_offset_ = 0;
 }
 
 }  // namespace ampscope::collector

@@ -18,19 +18,20 @@ std::int64_t id(T value) {
 
 }  // namespace
 
-// One prepared insert per table, in this order.
-enum ProfileAppender::Insert : std::size_t {
-  kMeta, kString, kDevice, kThread, kLaunch, kConfig, kKernel, kMemoryOp, kSync, kRange, kCounter,
-  kGradientBin, kStat, kKernels
-};
+// One prepared single-row insert per table, in this order.
+enum ProfileAppender::Insert : std::size_t { kMeta, kString, kDevice, kThread, kConfig, kCounter, kStat };
+
+// The batched tables, in this order, with their column counts.
+enum ProfileAppender::Batched : std::size_t { kLaunches, kKernels, kMemoryOps, kSyncs, kRanges, kGradientBins };
 
 namespace {
 
-std::string multiRowKernelInsert() {
-  std::string sql = "INSERT INTO kernels VALUES (?, ?, ?, ?)";
-  for (std::size_t i = 1; i < ProfileAppender::kKernelsPerInsert; ++i) sql += ", (?, ?, ?, ?)";
-  return sql;
-}
+struct BatchedTable {
+  std::string_view name;
+  std::size_t columns;
+};
+constexpr BatchedTable kBatchedTables[] = {{"launches", 7}, {"kernels", 4}, {"memory_ops", 10},
+                                           {"synchronizations", 6}, {"ranges", 15}, {"gradient_bins", 5}};
 
 }  // namespace
 
@@ -40,57 +41,37 @@ Result<ProfileAppender> ProfileAppender::create(SqliteDatabase& db) {
       "INSERT INTO strings (id, value) VALUES (?, ?)",
       "INSERT INTO devices VALUES (?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO threads VALUES (?, ?, ?, ?)",
-      "INSERT INTO launches VALUES (?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO kernel_configs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      "INSERT INTO kernels VALUES (?, ?, ?, ?)",
-      "INSERT INTO memory_ops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      "INSERT INTO synchronizations VALUES (?, ?, ?, ?, ?, ?)",
-      "INSERT INTO ranges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO counters VALUES (?, ?, ?, ?)",
-      "INSERT INTO gradient_bins VALUES (?, ?, ?, ?, ?)",
       "INSERT OR REPLACE INTO import_stats VALUES (?, ?, ?)",
   };
   std::vector<Statement> statements;
-  static const std::string kKernelsInsert = multiRowKernelInsert();
-  std::vector<std::string_view> inserts(std::begin(kInserts), std::end(kInserts));
-  inserts.push_back(kKernelsInsert);
-  for (std::string_view sql : inserts) {
+  for (std::string_view sql : kInserts) {
     auto prepared = db.prepare(sql);
     if (!prepared) return prepared.error();
     statements.push_back(std::move(prepared).value());
   }
-  return ProfileAppender(db, std::move(statements));
+  std::vector<BatchedInsert> batched;
+  for (const BatchedTable& table : kBatchedTables) {
+    auto prepared = BatchedInsert::prepare(db, table.name, table.columns);
+    if (!prepared) return prepared.error();
+    batched.push_back(std::move(prepared).value());
+  }
+  return ProfileAppender(db, std::move(statements), std::move(batched));
 }
 
-ProfileAppender::ProfileAppender(SqliteDatabase& db, std::vector<Statement> statements)
-    : db_(&db), statements_(std::move(statements)) {}
+ProfileAppender::ProfileAppender(SqliteDatabase& db, std::vector<Statement> statements, std::vector<BatchedInsert> batched)
+    : db_(&db), statements_(std::move(statements)), batched_(std::move(batched)) {}
 ProfileAppender::ProfileAppender(ProfileAppender&&) noexcept = default;
 ProfileAppender& ProfileAppender::operator=(ProfileAppender&&) noexcept = default;
 ProfileAppender::~ProfileAppender() = default;
 
 Status ProfileAppender::begin() { return db_->execute("BEGIN"); }
 Status ProfileAppender::commit() {
-  if (Status flushed = flushKernels(); !flushed) return flushed;
-  return db_->execute("COMMIT");
-}
-
-Status ProfileAppender::flushKernels() {
-  const bool full = pending_kernels_.size() == kKernelsPerInsert;
-  Statement& s = full ? statements_[kKernels] : statements_[kKernel];
-  for (std::size_t i = 0; i < pending_kernels_.size(); ++i) {
-    const KernelRow& row = pending_kernels_[i];
-    const int base = full ? static_cast<int>(4 * i) : 0;
-    s.bind(base + 1, row.start_ns);
-    s.bind(base + 2, row.end_ns);
-    s.bind(base + 3, row.correlation_id);
-    s.bind(base + 4, row.config_id);
-    if (!full) {
-      if (Status inserted = s.run(); !inserted) return inserted;
-    }
+  for (BatchedInsert& table : batched_) {
+    if (Status flushed = table.flush(); !flushed) return flushed;
   }
-  Status status = full ? s.run() : Status{};
-  pending_kernels_.clear();
-  return status;
+  return db_->execute("COMMIT");
 }
 
 Status ProfileAppender::meta(std::string_view key, std::string_view value) {
@@ -129,15 +110,8 @@ Status ProfileAppender::thread(Index thread_id, const Thread& t) {
 }
 
 Status ProfileAppender::launch(const LaunchCall& l) {
-  Statement& s = statements_[kLaunch];
-  s.bind(1, l.start_ns);
-  s.bind(2, l.end_ns);
-  s.bind(3, i64(l.correlation_id));
-  s.bind(4, id(l.name));
-  s.bind(5, id(l.thread));
-  s.bind(6, id(l.cbid));
-  s.bind(7, id(l.api));
-  return s.run();
+  return batched_[kLaunches].add(std::array<std::int64_t, 7>{l.start_ns, l.end_ns, i64(l.correlation_id), id(l.name),
+                                                              id(l.thread), id(l.cbid), id(l.api)});
 }
 
 Status ProfileAppender::kernel(const Kernel& k) {
@@ -160,54 +134,24 @@ Status ProfileAppender::kernel(const Kernel& k) {
       return stored;
     }
   }
-  pending_kernels_.push_back({k.start_ns, k.end_ns, i64(k.correlation_id), id(found->second)});
-  return pending_kernels_.size() == kKernelsPerInsert ? flushKernels() : Status{};
+  return batched_[kKernels].add(std::array<std::int64_t, 4>{k.start_ns, k.end_ns, i64(k.correlation_id), id(found->second)});
 }
 
 Status ProfileAppender::memoryOp(const MemoryOp& m) {
-  Statement& s = statements_[kMemoryOp];
-  s.bind(1, m.start_ns);
-  s.bind(2, m.end_ns);
-  s.bind(3, i64(m.correlation_id));
-  s.bind(4, i64(m.bytes));
-  s.bind(5, id(m.device));
-  s.bind(6, id(m.stream));
-  s.bind(7, id(m.kind));
-  s.bind(8, id(m.direction));
-  s.bind(9, id(m.src_kind));
-  s.bind(10, id(m.dst_kind));
-  return s.run();
+  return batched_[kMemoryOps].add(std::array<std::int64_t, 10>{m.start_ns, m.end_ns, i64(m.correlation_id), i64(m.bytes),
+                                                                id(m.device), id(m.stream), id(m.kind), id(m.direction),
+                                                                id(m.src_kind), id(m.dst_kind)});
 }
 
 Status ProfileAppender::synchronization(const Synchronization& y) {
-  Statement& s = statements_[kSync];
-  s.bind(1, y.start_ns);
-  s.bind(2, y.end_ns);
-  s.bind(3, i64(y.correlation_id));
-  s.bind(4, id(y.device));
-  s.bind(5, id(y.stream));
-  s.bind(6, id(y.kind));
-  return s.run();
+  return batched_[kSyncs].add(
+      std::array<std::int64_t, 6>{y.start_ns, y.end_ns, i64(y.correlation_id), id(y.device), id(y.stream), id(y.kind)});
 }
 
 Status ProfileAppender::range(const Range& r) {
-  Statement& s = statements_[kRange];
-  s.bind(1, r.start_ns);
-  s.bind(2, r.end_ns);
-  s.bind(3, id(r.name));
-  s.bind(4, id(r.thread));
-  s.bind(5, id(r.kind));
-  s.bind(6, id(r.phase));
-  s.bind(7, id(r.op));
-  s.bind(8, id(r.shapes));
-  s.bind(9, id(r.dtypes));
-  s.bind(10, id(r.layer));
-  s.bind(11, r.sequence_number);
-  s.bind(12, r.fwd_thread_tid);
-  s.bind(13, id(r.domain));
-  s.bind(14, id(r.category));
-  s.bind(15, id(r.payload));
-  return s.run();
+  return batched_[kRanges].add(std::array<std::int64_t, 15>{
+      r.start_ns, r.end_ns, id(r.name), id(r.thread), id(r.kind), id(r.phase), id(r.op), id(r.shapes), id(r.dtypes),
+      id(r.layer), r.sequence_number, r.fwd_thread_tid, id(r.domain), id(r.category), id(r.payload)});
 }
 
 Status ProfileAppender::counter(const Counter& c) {
@@ -220,13 +164,8 @@ Status ProfileAppender::counter(const Counter& c) {
 }
 
 Status ProfileAppender::gradientBin(const GradientBin& b) {
-  Statement& s = statements_[kGradientBin];
-  s.bind(1, b.step);
-  s.bind(2, b.time_ns);
-  s.bind(3, id(b.tensor));
-  s.bind(4, id(b.exponent));
-  s.bind(5, i64(b.count));
-  return s.run();
+  return batched_[kGradientBins].add(
+      std::array<std::int64_t, 5>{b.step, b.time_ns, id(b.tensor), id(b.exponent), i64(b.count)});
 }
 
 Status ProfileAppender::stat(std::string_view section, std::string_view key, std::uint64_t value) {

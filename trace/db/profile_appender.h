@@ -1,8 +1,10 @@
 #pragma once
-// Appends rows to an ampscope profile database one at a time, through one prepared statement per
-// table. The whole-trace ProfileWriter and the collector's background writer both use it: the
-// collector commits a batch at a time while the program runs, so what was committed stays readable
-// if the program dies.
+// Appends rows to an ampscope profile database, through prepared statements. The whole-trace
+// ProfileWriter and the collector's background writer both use it: the collector commits a batch
+// at a time while the program runs, so what was committed stays readable if the program dies.
+// Rows of the big all-integer tables (launches, kernels, memory ops, synchronizations, ranges,
+// gradient bins) are buffered and inserted many to a statement (BatchedInsert); commit() writes
+// what is still buffered first, so a commit always holds every row appended before it.
 
 #include <cstdint>
 #include <string>
@@ -10,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "trace/db/batched_insert.h"
 #include "trace/db/kernel_rows.h"
 #include "trace/db/sqlite_database.h"
 #include "trace/result.h"
@@ -23,7 +26,7 @@ class ProfileAppender {
   static Result<ProfileAppender> create(SqliteDatabase& db);
 
   Status begin();
-  // Writes the rows still buffered (see kernel) and commits.
+  // Writes the rows still buffered and commits.
   Status commit();
 
   Status meta(std::string_view key, std::string_view value);
@@ -32,11 +35,8 @@ class ProfileAppender {
   Status device(const Device& device);
   Status thread(Index id, const Thread& thread);
   Status launch(const LaunchCall& launch);
-  // Stores the kernel's configuration once (kernel_configs) and the kernel row against it. Kernel
-  // rows are inserted kKernelsPerInsert at a time by one multi-row INSERT (SQLite's per-statement
-  // cost dominates rows this narrow); the rest go in at commit.
+  // Stores the kernel's configuration once (kernel_configs) and the kernel row against it.
   Status kernel(const Kernel& kernel);
-  static constexpr std::size_t kKernelsPerInsert = 256;
   Status memoryOp(const MemoryOp& op);
   Status synchronization(const Synchronization& sync);
   Status range(const Range& range);
@@ -49,16 +49,13 @@ class ProfileAppender {
 
  private:
   enum Insert : std::size_t;
-  ProfileAppender(SqliteDatabase& db, std::vector<Statement> statements);
+  enum Batched : std::size_t;
+  ProfileAppender(SqliteDatabase& db, std::vector<Statement> statements, std::vector<BatchedInsert> batched);
 
   SqliteDatabase* db_;
   std::vector<Statement> statements_;
+  std::vector<BatchedInsert> batched_;
   std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> configs_;
-  struct KernelRow {
-    std::int64_t start_ns, end_ns, correlation_id, config_id;
-  };
-  std::vector<KernelRow> pending_kernels_;
-  Status flushKernels();
 
  public:
   ProfileAppender(ProfileAppender&&) noexcept;
