@@ -146,6 +146,10 @@ Status Statement::status() const {
 }
 
 Status Statement::run() {
+  // Each run reports its own outcome: an earlier failed run (a constraint, a full disk that has
+  // since been freed) must not make every later insert through this statement fail too.
+  error_code_ = 0;
+  error_message_.clear();
   step();
   Status result = status();
   // Bindings stay: callers bind every parameter before each run, and clearing them costs a
