@@ -200,6 +200,7 @@ void ProfileRecorder::drainThreadLogs() {
       record.time_ns = collectorTicksToNs(record.clock_ticks);
       assembler_.add(log->pid(), log->tid(), record, text);
     });
+    lost("NVTX records dropped: no memory for the thread's log", log->takeDropped());
   }
   if (!finished.empty()) registry.dropLogs(finished);
 }

@@ -2,15 +2,37 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
+
+#include <sys/mman.h>
 
 namespace ampscope::collector {
 
+ThreadEventLog::Chunk* ThreadEventLog::allocateChunk() {
+  // Mapped with its pages populated in one system call: a chunk filled in by a burst of ranges
+  // would otherwise take one page fault per 4 KiB on the program's thread.
+  void* memory = mmap(nullptr, sizeof(Chunk), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (memory == MAP_FAILED) return nullptr;
+  return new (memory) Chunk;
+}
+
+void ThreadEventLog::freeChunk(Chunk* chunk) {
+  chunk->~Chunk();
+  munmap(chunk, sizeof(Chunk));
+}
+
+ThreadEventLog::Chunk* ThreadEventLog::firstChunk() {
+  Chunk* chunk = allocateChunk();
+  if (chunk == nullptr) throw std::bad_alloc();  // as the log's own allocation would
+  return chunk;
+}
+
 ThreadEventLog::ThreadEventLog(std::int64_t pid, std::int64_t tid)
-    : pid_(pid), tid_(tid), write_chunk_(new Chunk), read_chunk_(write_chunk_) {}
+    : pid_(pid), tid_(tid), write_chunk_(firstChunk()), read_chunk_(write_chunk_) {}
 
 void ThreadEventLog::recycle(Chunk* chunk) {
   if (returned_count_.load(std::memory_order_relaxed) >= kMaxSpareChunks) {
-    delete chunk;
+    freeChunk(chunk);
     return;
   }
   chunk->published.store(0, std::memory_order_relaxed);
@@ -28,7 +50,7 @@ ThreadEventLog::Chunk* ThreadEventLog::freshChunk() {
     for (Chunk* c = spare_; c != nullptr; c = c->next.load(std::memory_order_relaxed)) ++taken;
     returned_count_.fetch_sub(taken, std::memory_order_relaxed);
   }
-  if (spare_ == nullptr) return new Chunk;
+  if (spare_ == nullptr) return allocateChunk();  // nullptr when out of memory
   Chunk* chunk = spare_;
   spare_ = chunk->next.load(std::memory_order_relaxed);
   chunk->next.store(nullptr, std::memory_order_relaxed);
@@ -39,14 +61,14 @@ ThreadEventLog::~ThreadEventLog() {
   for (Chunk* list : {spare_, returned_.load()}) {
     while (list != nullptr) {
       Chunk* next = list->next.load(std::memory_order_relaxed);
-      delete list;
+      freeChunk(list);
       list = next;
     }
   }
   Chunk* chunk = read_chunk_;
   while (chunk != nullptr) {
     Chunk* next = chunk->next.load(std::memory_order_relaxed);
-    delete chunk;
+    freeChunk(chunk);
     chunk = next;
   }
 }
@@ -73,12 +95,25 @@ std::size_t ThreadEventLog::decode(const std::byte* at, NvtxRecord& record, std:
   return padded(static_cast<std::size_t>(field - at) + header.text_bytes);
 }
 
-void ThreadEventLog::startNextChunk() {
+bool ThreadEventLog::startNextChunk() {
   // The chunk is full and already published up to write_offset_; link a fresh one.
   Chunk* fresh = freshChunk();
+  if (fresh == nullptr) {
+    // Out of memory: the record is dropped and counted, the program goes on.
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
   write_chunk_->next.store(fresh, std::memory_order_release);
   write_chunk_ = fresh;
   write_offset_ = 0;
+  return true;
+}
+
+std::uint64_t ThreadEventLog::takeDropped() {
+  const std::uint64_t dropped = dropped_.load(std::memory_order_relaxed);
+  const std::uint64_t fresh = dropped - dropped_reported_;
+  dropped_reported_ = dropped;
+  return fresh;
 }
 
 }  // namespace ampscope::collector

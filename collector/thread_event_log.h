@@ -18,7 +18,8 @@ namespace ampscope::collector {
 
 class ThreadEventLog {
  public:
-  static constexpr std::size_t kChunkBytes = 256 * 1024;
+  // A chunk with its two header fields is 256 KiB, a whole number of pages.
+  static constexpr std::size_t kChunkBytes = 256 * 1024 - 64;
   // Longer texts are cut to this many bytes.
   static constexpr std::size_t kMaxTextBytes = 65535;
 
@@ -36,6 +37,10 @@ class ThreadEventLog {
   template <typename Visit>
   std::size_t drain(Visit visit);
 
+  // Consumer side: records dropped since the last call because no memory could be had for a
+  // fresh chunk (the program is out of memory; it goes on, the records are counted as lost).
+  std::uint64_t takeDropped();
+
   std::int64_t pid() const { return pid_; }
   std::int64_t tid() const { return tid_; }
 
@@ -43,8 +48,9 @@ class ThreadEventLog {
   struct Chunk {
     std::atomic<std::size_t> published{0};  // bytes of whole records, release-stored
     std::atomic<Chunk*> next{nullptr};      // set once the producer has moved on
-    alignas(16) std::byte data[kChunkBytes];
+    alignas(64) std::byte data[kChunkBytes];
   };
+  static_assert(sizeof(Chunk) == 256 * 1024);
   // A record in the log: a 16-byte header, then only the fields the record uses, 8 bytes each,
   // then its text, padded to 8 bytes. A push of a registered string takes 24 bytes and a pop 16:
   // the program's thread writes, and the writer reads back, as few cache lines as possible.
@@ -79,8 +85,14 @@ class ThreadEventLog {
   Chunk* spare_ = nullptr;  // producer's private list, linked through `next`
   void recycle(Chunk* chunk);
   Chunk* freshChunk();
-  // Links a fresh chunk after the full one (the rare, out-of-line part of append).
-  void startNextChunk();
+  static Chunk* allocateChunk();  // nullptr when out of memory
+  static Chunk* firstChunk();     // throws std::bad_alloc when out of memory
+  static void freeChunk(Chunk* chunk);
+  // Links a fresh chunk after the full one (the rare, out-of-line part of append); false, with
+  // the record counted as dropped, when there is no memory for one.
+  bool startNextChunk();
+  std::atomic<std::uint64_t> dropped_{0};  // producer adds, consumer reads
+  std::uint64_t dropped_reported_ = 0;    // consumer
 };
 
 // append and recordBytes are inline: they are the whole of the tool's work on the program's
@@ -97,7 +109,9 @@ inline std::size_t ThreadEventLog::recordBytes(const NvtxRecord& record, std::si
 inline void ThreadEventLog::append(const NvtxRecord& record, std::string_view text) {
   text = text.substr(0, kMaxTextBytes);
   const std::size_t bytes = recordBytes(record, text.size());
-  if (write_offset_ + bytes > kChunkBytes) [[unlikely]] startNextChunk();
+  if (write_offset_ + bytes > kChunkBytes) [[unlikely]] {
+    if (!startNextChunk()) return;
+  }
   std::byte* at = write_chunk_->data + write_offset_;
   const PackedHeader header{record.clock_ticks,
                             record.kind,

@@ -2,9 +2,13 @@
 
 #include "collector/nvtx/nvtx_registry.h"
 
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -108,6 +112,31 @@ TEST(ThreadEventLogTest, AReaderDrainingWhileTheOwnerAppendsSeesEveryRecordOnce)
   log.drain(visit);
   EXPECT_TRUE(in_order);
   EXPECT_EQ(next, static_cast<std::uint64_t>(kRecords));
+}
+
+// Appends until the address space runs out, drains, and exits 0 when every record was either
+// drained or counted as dropped (and some were dropped): run in a child process with a limit.
+[[noreturn]] void appendPastTheMemoryLimit() {
+  ThreadEventLog log(1, 2);
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0;
+  statm >> pages;
+  const auto limit = static_cast<rlim_t>(pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)) + (8u << 20));
+  const rlimit address_space{limit, limit};
+  if (setrlimit(RLIMIT_AS, &address_space) != 0) _exit(3);
+  constexpr std::uint64_t kRecords = 1'000'000;  // 24 MB of logged pushes: past the 8 MiB left
+  for (std::uint64_t i = 0; i < kRecords; ++i) log.append(recordAt(i));
+  std::uint64_t drained = 0;
+  log.drain([&](const NvtxRecord&, std::string_view) { ++drained; });
+  const std::uint64_t dropped = log.takeDropped();
+  if (dropped == 0) _exit(4);
+  if (drained + dropped != kRecords) _exit(5);
+  if (log.takeDropped() != 0) _exit(6);  // each drop is reported once
+  _exit(0);
+}
+
+TEST(ThreadEventLogDeathTest, OutOfMemoryDropsAndCountsRecordsInsteadOfFailingTheProgram) {
+  EXPECT_EXIT(appendPastTheMemoryLimit(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
