@@ -62,14 +62,27 @@ void CpuBackend::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, s
   const ScopedHostOp host_op(HostOp::kAddBias, y.dtype());
   float* out = y.cpuData();
   const float* b = bias.cpuData();
-  for (std::int64_t i = 0; i < y.numel(); ++i) out[i] = roundTo(y.dtype(), out[i] + b[(i / inner) % channels]);
+  // Walked as [outer][channel][inner]: a division per element costs more than the addition.
+  const std::int64_t outer = y.numel() / (channels * inner);
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (std::int64_t c = 0; c < channels; ++c, out += inner) {
+      for (std::int64_t i = 0; i < inner; ++i) out[i] += b[c];
+    }
+  }
+  roundAll(y.cpuData(), y.numel(), y.dtype());
 }
 
 void CpuBackend::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t channels, std::int64_t inner) {
   const ScopedHostOp host_op(HostOp::kBiasGradient, dy.dtype());
   std::vector<double> sum(static_cast<std::size_t>(channels), 0.0);
   const float* grad = dy.cpuData();
-  for (std::int64_t i = 0; i < dy.numel(); ++i) sum[static_cast<std::size_t>((i / inner) % channels)] += grad[i];
+  const std::int64_t outer = dy.numel() / (channels * inner);
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (std::int64_t c = 0; c < channels; ++c, grad += inner) {
+      double& total = sum[static_cast<std::size_t>(c)];
+      for (std::int64_t i = 0; i < inner; ++i) total += grad[i];
+    }
+  }
   for (std::int64_t c = 0; c < channels; ++c) {
     dbias.cpuData()[c] = roundTo(dbias.dtype(), static_cast<float>(sum[static_cast<std::size_t>(c)]));
   }
