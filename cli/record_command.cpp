@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 
 #include "collector/gpu_recording.h"
 #include "collector/inject/injected_recording.h"
+#include "collector/inject/process_profile_path.h"
 #include "trace/db/profile_appender.h"
 #include "trace/db/profile_reader.h"
 #include "trace/db/sqlite_database.h"
@@ -126,11 +128,63 @@ void describeProfile(const std::string& path, std::ostream& out, std::ostream& e
   auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kReadOnly);
   const std::string gpu = db ? metaValue(*db, collector::kGpuActivityMeta) : std::string();
   if (gpu.empty()) {
-    err << "ampscope record: no GPU activity could be recorded: the program did not initialise CUDA, "
+    err << "ampscope record: " << path << ": no GPU activity could be recorded: the program did not initialise CUDA, "
            "or this machine has no NVIDIA driver. NVTX ranges were recorded.\n";
   } else if (gpu != "recorded") {
-    err << "ampscope record: no GPU activity could be recorded: " << gpu << "\n";
+    err << "ampscope record: " << path << ": no GPU activity could be recorded: " << gpu << "\n";
   }
+}
+
+// Profiles that other processes of the program's tree wrote beside output, by pid.
+std::map<long long, std::string> processProfiles(const std::string& output) {
+  std::map<long long, std::string> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(fs::path(output).parent_path(), ec)) {
+    if (const auto pid = collector::processOfProfilePath(entry.path().filename().string(), output)) {
+      found[*pid] = entry.path().string();
+    }
+  }
+  return found;
+}
+
+void removeProfile(const std::string& path) {
+  for (const std::string& stale : {path, path + "-wal", path + "-shm", path + ".error"}) {
+    std::error_code ec;
+    fs::remove(stale, ec);
+  }
+}
+
+void reportCollectorError(const std::string& profile, std::ostream& err) {
+  if (fs::exists(profile + ".error")) {
+    err << "ampscope record: the collector failed for " << profile << ": " << readAll(profile + ".error") << "\n";
+  }
+}
+
+// Says which processes wrote which profiles when the command's own process did not record, and
+// gives output to the only one that did. Returns the profiles still to describe besides output.
+std::map<long long, std::string> settleProcessProfiles(const std::string& output, std::map<long long, std::string> others,
+                                                       const std::string& command, std::ostream& err) {
+  if (fs::exists(output)) return others;
+  if (others.empty()) {
+    writeEmptyProfile(output, command);
+    err << "ampscope record: the program made no NVTX or CUDA calls, so there was nothing to record; "
+        << output << " is an empty profile\n";
+    return others;
+  }
+  if (others.size() == 1) {
+    const auto [pid, path] = *others.begin();
+    std::error_code ec;
+    fs::rename(path, output, ec);
+    if (!ec) {
+      err << fmt::format("ampscope record: the command's own process made no NVTX or CUDA calls; its process {} "
+                         "did, and its profile is {}\n", pid, output);
+      return {};
+    }
+  }
+  err << fmt::format("ampscope record: the command's own process made no NVTX or CUDA calls, so {} was not "
+                     "written; {} of its processes did, each into its own profile:\n", output, others.size());
+  for (const auto& [pid, path] : others) err << fmt::format("  process {}: {}\n", pid, path);
+  return others;
 }
 
 }  // namespace
@@ -163,10 +217,9 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
         << " does not exist or cannot be written\n";
     return 2;
   }
-  for (const std::string& stale : {output, output + "-wal", output + "-shm", output + ".error"}) {
-    std::error_code ec;
-    fs::remove(stale, ec);
-  }
+  // A profile is written whole: what an earlier recording to the same name left goes first.
+  removeProfile(output);
+  for (const auto& [pid, path] : processProfiles(output)) removeProfile(path);
   out.flush();
   const pid_t child = fork();
   if (child < 0) {
@@ -185,17 +238,16 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
     err << fmt::format("ampscope record: the program was killed by signal {} ({}); the profile holds what was "
                        "recorded until then\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
   }
-  if (fs::exists(output + ".error")) {
-    err << "ampscope record: the collector failed: " << readAll(output + ".error") << "\n";
-  }
-  if (!fs::exists(output)) {
-    writeEmptyProfile(output, joinCommand(options.command));
-    err << "ampscope record: the program made no NVTX or CUDA calls, so there was nothing to record; "
-        << output << " is an empty profile\n";
-  } else {
-    foldLog(output);
-  }
-  describeProfile(output, out, err);
+  // Every process of the tree that reached NVTX or CUDA left a profile: fold each one's log
+  // (a process that died leaves it unfolded) before reading or moving it.
+  std::map<long long, std::string> others = processProfiles(output);
+  reportCollectorError(output, err);
+  for (const auto& [pid, path] : others) reportCollectorError(path, err);
+  if (fs::exists(output)) foldLog(output);
+  for (const auto& [pid, path] : others) foldLog(path);
+  others = settleProcessProfiles(output, std::move(others), joinCommand(options.command), err);
+  if (fs::exists(output)) describeProfile(output, out, err);
+  for (const auto& [pid, path] : others) describeProfile(path, out, err);
   return exit_code;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "collector/crash_flush.h"
+#include "collector/inject/process_profile_path.h"
 #include "collector/nvtx/nvtx_tool.h"
 
 namespace ampscope::collector {
@@ -30,9 +31,18 @@ void stopAtExit() {
 
 void inForkedChild() { setNvtxCapture(false); }
 
-bool isTheRecordedProcess() {
+bool isTheStartedProcess() {
   const char* pid = std::getenv(kPidVariable);
   return pid != nullptr && std::atoll(pid) == static_cast<long long>(getpid());
+}
+
+// This process's arguments, space-separated, for a descendant's profile (record's command line
+// names only the process it started).
+std::string ownCommandLine() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string line;
+  for (std::string word; std::getline(in, word, '\0');) line += (line.empty() ? "" : " ") + word;
+  return line;
 }
 
 }  // namespace
@@ -41,11 +51,11 @@ ProfileRecorder* injectedRecording() {
   static std::once_flag once;
   std::call_once(once, [] {
     const char* output = std::getenv(kOutputVariable);
-    if (output == nullptr || !isTheRecordedProcess()) return;
+    if (output == nullptr) return;
     RecorderOptions options;
-    options.path = output;
+    options.path = isTheStartedProcess() ? std::string(output) : processProfilePath(output, getpid());
     const char* command = std::getenv(kCommandVariable);
-    options.source_detail = command != nullptr ? command : "";
+    options.source_detail = isTheStartedProcess() ? (command != nullptr ? command : "") : ownCommandLine();
     auto started = ProfileRecorder::start(options);
     if (!started) {
       std::ofstream(options.path + ".error") << started.error().message << "\n";

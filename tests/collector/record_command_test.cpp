@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -90,6 +91,57 @@ TEST(RecordCommandTest, LeavesAnEmptyProfileAndSaysWhyForAProgramWithoutNvtxOrCu
   auto t = trace::db::readProfile(profile);
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_TRUE(t->ranges.empty());
+}
+
+// A training script started by a shell script: the shell makes no NVTX or CUDA call, its child
+// does, and the child's recording becomes the profile asked for.
+TEST(RecordCommandTest, RecordsTheProgramAShellScriptStarts) {
+  test::ScratchDir dir;
+  const std::string profile = dir.file("script.sqlite");
+  const RecordRun run = record(profile, "/bin/sh", std::string("-c '") + NVTX_RANGES_PROGRAM + " 3; exit $?'", dir.file(""));
+  EXPECT_EQ(run.exit_status, 3) << run.output;
+  EXPECT_NE(run.output.find("the command's own process made no NVTX or CUDA calls; its process"), std::string::npos)
+      << run.output;
+  auto t = trace::db::readProfile(profile);
+  ASSERT_TRUE(t.ok()) << t.error().message << "\n" << run.output;
+  EXPECT_EQ(t->ranges.size(), 604u) << run.output;
+  EXPECT_EQ(countRanges(*t, "worker "), 300u);
+}
+
+// Two processes of the tree record at once (as a launcher's ranks would): each gets a profile
+// of its own, named by its pid, and neither overwrites the other.
+TEST(RecordCommandTest, GivesEveryRecordingProcessOfTheTreeItsOwnProfile) {
+  test::ScratchDir dir;
+  const std::string profile = dir.file("ranks.sqlite");
+  const std::string program = NVTX_RANGES_PROGRAM;
+  const RecordRun run = record(profile, "/bin/sh", "-c '" + program + " 0 & " + program + " 0; wait'", dir.file(""));
+  EXPECT_EQ(run.exit_status, 0) << run.output;
+  EXPECT_FALSE(std::filesystem::exists(profile)) << run.output;
+  EXPECT_NE(run.output.find("2 of its processes did"), std::string::npos) << run.output;
+  std::vector<std::string> written;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.file(""))) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("ranks.", 0) == 0) written.push_back(entry.path().string());
+  }
+  ASSERT_EQ(written.size(), 2u) << run.output;
+  for (const std::string& path : written) {
+    EXPECT_NE(run.output.find(path), std::string::npos) << run.output;  // listed for the user
+    auto t = trace::db::readProfile(path);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(t->ranges.size(), 604u) << path;
+    EXPECT_TRUE(t->import_stats.lost.empty()) << path;
+  }
+}
+
+TEST(RecordCommandTest, ARecordingReplacesWhatAnEarlierOneToTheSameNameLeft) {
+  test::ScratchDir dir;
+  const std::string profile = dir.file("again.sqlite");
+  // Another process's profile from an earlier recording to the same name.
+  const std::string stale = dir.write("again.4242.sqlite", "not even a database");
+  const RecordRun run = record(profile, NVTX_RANGES_PROGRAM, "0", dir.file(""));
+  EXPECT_EQ(run.exit_status, 0) << run.output;
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_TRUE(trace::db::readProfile(profile).ok());
 }
 
 TEST(RecordCommandTest, RefusesAnOutputItCannotWriteBeforeRunningTheProgram) {
