@@ -13,11 +13,6 @@
 
 namespace ampscope::trainer {
 
-void roundAll(float* values, std::int64_t count, DType dtype) {
-  if (dtype == DType::kFp32) return;
-  for (std::int64_t i = 0; i < count; ++i) values[i] = roundTo(dtype, values[i]);
-}
-
 CpuBackend::CpuBackend() = default;
 
 std::string CpuBackend::description() const {
@@ -55,7 +50,8 @@ void CpuBackend::copy(const Tensor& src, Tensor& dst) {
 void CpuBackend::scale(Tensor& x, float factor) {
   const ScopedHostOp host_op(HostOp::kScale, x.dtype());
   float* v = x.cpuData();
-  for (std::int64_t i = 0; i < x.numel(); ++i) v[i] = roundTo(x.dtype(), v[i] * factor);
+  for (std::int64_t i = 0; i < x.numel(); ++i) v[i] *= factor;
+  roundAll(v, x.numel(), x.dtype());
 }
 
 void CpuBackend::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, std::int64_t inner) {
@@ -93,8 +89,9 @@ void CpuBackend::activationForward(Activation kind, const Tensor& x, Tensor& y) 
   const float* in = x.cpuData();
   float* out = y.cpuData();
   for (std::int64_t i = 0; i < x.numel(); ++i) {
-    out[i] = roundTo(y.dtype(), kind == Activation::kRelu ? math::reluForward(in[i]) : math::geluForward(in[i]));
+    out[i] = kind == Activation::kRelu ? math::reluForward(in[i]) : math::geluForward(in[i]);
   }
+  roundAll(out, y.numel(), y.dtype());
 }
 
 void CpuBackend::activationBackward(Activation kind, const Tensor& x, const Tensor& dy, Tensor& dx) {
@@ -103,9 +100,9 @@ void CpuBackend::activationBackward(Activation kind, const Tensor& x, const Tens
   const float* grad = dy.cpuData();
   float* out = dx.cpuData();
   for (std::int64_t i = 0; i < x.numel(); ++i) {
-    out[i] = roundTo(dx.dtype(), kind == Activation::kRelu ? math::reluBackward(in[i], grad[i])
-                                                           : math::geluBackward(in[i], grad[i]));
+    out[i] = kind == Activation::kRelu ? math::reluBackward(in[i], grad[i]) : math::geluBackward(in[i], grad[i]);
   }
+  roundAll(out, dx.numel(), dx.dtype());
 }
 
 Backend::LossResult CpuBackend::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,

@@ -6,6 +6,7 @@
 // optimizers), cpu_gemm.cpp, cpu_conv.cpp, cpu_norm.cpp (normalisation and pooling).
 
 #include "trainer/backend/backend.h"
+#include "trainer/backend/cpu/bulk_rounding.h"
 
 namespace ampscope::trainer {
 
@@ -69,8 +70,5 @@ class CpuBackend final : public Backend {
 
   bool tf32_ = false;
 };
-
-// Rounds every value to dtype in place.
-void roundAll(float* values, std::int64_t count, DType dtype);
 
 }  // namespace ampscope::trainer

@@ -1,5 +1,6 @@
 // Batch norm, layer norm and pooling. Statistics and sums are taken in double here (the CPU is the
 // reference); outputs are rounded to their tensors' dtypes.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -154,11 +155,11 @@ void CpuBackend::poolForward(PoolKind kind, const PoolGeometry& g, const Tensor&
     for (std::int64_t oy = 0; oy < p; ++oy) {
       for (std::int64_t ox = 0; ox < q; ++ox) {
         const std::int64_t w = g.w;
-        out[oy * q + ox] = roundTo(y.dtype(), math::poolWindow(kind == PoolKind::kMax, in, w, oy * g.stride,
-                                                               ox * g.stride, g.window));
+        out[oy * q + ox] = math::poolWindow(kind == PoolKind::kMax, in, w, oy * g.stride, ox * g.stride, g.window);
       }
     }
   }
+  roundAll(y.cpuData(), y.numel(), y.dtype());
 }
 
 void CpuBackend::poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) {
@@ -184,7 +185,8 @@ void CpuBackend::poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor
       }
     }
   }
-  for (std::int64_t i = 0; i < dx.numel(); ++i) dx.cpuData()[i] = roundTo(dx.dtype(), sum[static_cast<std::size_t>(i)]);
+  std::copy(sum.begin(), sum.end(), dx.cpuData());
+  roundAll(dx.cpuData(), dx.numel(), dx.dtype());
 }
 
 }  // namespace ampscope::trainer
