@@ -135,13 +135,17 @@ void describeProfile(const std::string& path, std::ostream& out, std::ostream& e
   }
 }
 
-// Profiles that other processes of the program's tree wrote beside output, by pid.
+// Profiles that other processes of the program's tree wrote beside output, by pid: found by the
+// profile or by the PATH.error a process leaves when it could not create its profile.
 std::map<long long, std::string> processProfiles(const std::string& output) {
+  constexpr std::string_view kErrorSuffix = ".error";
   std::map<long long, std::string> found;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(fs::path(output).parent_path(), ec)) {
-    if (const auto pid = collector::processOfProfilePath(entry.path().filename().string(), output)) {
-      found[*pid] = entry.path().string();
+    std::string name = entry.path().filename().string();
+    if (name.size() > kErrorSuffix.size() && name.ends_with(kErrorSuffix)) name.resize(name.size() - kErrorSuffix.size());
+    if (const auto pid = collector::processOfProfilePath(name, output)) {
+      found[*pid] = (entry.path().parent_path() / name).string();
     }
   }
   return found;
@@ -243,6 +247,7 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
   std::map<long long, std::string> others = processProfiles(output);
   reportCollectorError(output, err);
   for (const auto& [pid, path] : others) reportCollectorError(path, err);
+  std::erase_if(others, [](const auto& process) { return !fs::exists(process.second); });
   if (fs::exists(output)) foldLog(output);
   for (const auto& [pid, path] : others) foldLog(path);
   others = settleProcessProfiles(output, std::move(others), joinCommand(options.command), err);
