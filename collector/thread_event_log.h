@@ -1,8 +1,9 @@
 #pragma once
 // A single-producer, single-consumer log of NVTX records per thread. The owning thread appends
-// with no lock and no system call (a clock read, a copy and a release store); the recorder's
-// writer thread reads what was published and frees the chunks it has finished. Chunks are a
-// linked list, so a burst of ranges never blocks the program: memory grows until the next drain.
+// with no lock and no system call (a copy and a release store; a system call only when a chunk
+// fills and no drained one is waiting); the recorder's writer thread reads what was published and
+// hands finished chunks back. Chunks are a linked list, so a burst of ranges never blocks the
+// program: memory grows until the next drain.
 
 #include <atomic>
 #include <cstddef>
