@@ -132,11 +132,16 @@ std::string projectionSection(const analyzer::TraceSummary& s) {
   if (s.amdahl.replay.done) bars.push_back(bar("AMP at host pace", s.amdahl.replay.speedup, "#2f5f8a"));
   bars.push_back(bar("Pipeline hidden", s.data_pipeline.speedup_if_hidden, "#59a14f"));
   std::string html = "<section><h2>Projected step time</h2>" + horizontalBarChart(bars, step, kHalfChartWidth);
+  if (s.amdahl.parts.empty()) {
+    // Only the pipeline bar is drawn: say what it means, not how absent AMP bars would be made.
+    return html + R"(<p class="note">No AMP projection for this run (see above); pipeline hidden is the step with )"
+                  R"(exposed data loading overlapped.</p></section>)";
+  }
   html += fmt::format(R"(<p class="note">Amdahl projection with the {} row of the device table; the ceiling is )"
                       R"(the step if eligible math took no time; at host pace replays the steps with AMP's kernel speedups against the )"
                       R"(host's recorded launch times (the host cannot issue work faster than it did); pipeline hidden is the step with )"
                       R"(exposed data loading overlapped.</p></section>)",
-                      esc(s.amdahl.device.name.empty() ? std::string("(no)") : s.amdahl.device.name));
+                      esc(s.amdahl.device.name));
   return html;
 }
 

@@ -175,6 +175,9 @@ TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) 
   EXPECT_NE(html.find("<h2>Layers by pass</h2>"), std::string::npos);
   EXPECT_EQ(html.find("Tensor Core share per"), std::string::npos);
   EXPECT_EQ(html.find("With AMP"), std::string::npos);
+  // Nor a note on how the absent AMP bars would have been made.
+  EXPECT_EQ(html.find("row of the device table"), std::string::npos);
+  EXPECT_NE(html.find("No AMP projection for this run"), std::string::npos);
 
   test::ScratchDir dir;
   ASSERT_TRUE(writeReport(s, recs, dir.file("r")).ok());
