@@ -107,8 +107,10 @@ std::string breakdownSection(const analyzer::AmdahlProjection& amdahl) {
                                  formatSpeedup(p.speedup)),
                      ""});
   }
-  std::string html = "<section><h2>Where the steady step goes</h2>" + stackedBarChart(parts, kHalfChartWidth);
-  if (!amdahl.note.empty()) html += fmt::format(R"(<p class="note">{}</p>)", esc(amdahl.note));
+  std::string html = "<section><h2>Where the steady step goes</h2>";
+  // No projection, no split: an empty chart would read as "no steady step" when there is one.
+  if (!parts.empty()) html += stackedBarChart(parts, kHalfChartWidth);
+  if (!amdahl.note.empty()) html += fmt::format(R"(<p class="note">Not split: {}</p>)", esc(amdahl.note));
   return html + "</section>";
 }
 
