@@ -21,7 +21,7 @@ std::string CpuBackend::description() const {
 
 Tensor CpuBackend::allocate(const Shape& shape, DType dtype) {
   const auto count = static_cast<std::size_t>(elementCount(shape));
-  std::shared_ptr<float[]> memory(new float[count]());
+  std::shared_ptr<float[]> memory = pool_.allocate(count);
   return Tensor(shape, dtype, DeviceKind::kCpu, std::shared_ptr<void>(memory, memory.get()));
 }
 

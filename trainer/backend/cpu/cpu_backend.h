@@ -7,6 +7,7 @@
 
 #include "trainer/backend/backend.h"
 #include "trainer/backend/cpu/bulk_rounding.h"
+#include "trainer/backend/cpu/cpu_tensor_pool.h"
 
 namespace ampscope::trainer {
 
@@ -69,6 +70,7 @@ class CpuBackend final : public Backend {
              const float* a, const float* b, float beta, float* c, DType input_dtype);
 
   bool tf32_ = false;
+  CpuTensorPool pool_;
 };
 
 }  // namespace ampscope::trainer

@@ -1,0 +1,55 @@
+#include "trainer/backend/cpu/cpu_tensor_pool.h"
+
+#include <algorithm>
+
+namespace ampscope::trainer {
+
+CpuTensorPool::Shelves::~Shelves() {
+  for (auto& [count, blocks] : free_by_count) {
+    for (float* block : blocks) delete[] block;
+  }
+}
+
+CpuTensorPool::CpuTensorPool(std::size_t max_cached_bytes) : shelves_(std::make_shared<Shelves>()) {
+  shelves_->max_cached_bytes = max_cached_bytes;
+}
+
+std::shared_ptr<float[]> CpuTensorPool::allocate(std::size_t count) {
+  float* block = nullptr;
+  {
+    const std::lock_guard lock(shelves_->mutex);
+    const auto shelf = shelves_->free_by_count.find(count);
+    if (shelf != shelves_->free_by_count.end() && !shelf->second.empty()) {
+      block = shelf->second.back();
+      shelf->second.pop_back();
+      shelves_->cached_bytes -= count * sizeof(float);
+    }
+  }
+  if (block == nullptr) {
+    block = new float[count]();
+  } else {
+    std::fill(block, block + count, 0.0f);
+  }
+  // The deleter keeps the shelves alive, so a tensor may outlive the backend that made it.
+  return std::shared_ptr<float[]>(block, [shelves = shelves_, count](float* freed) { release(shelves, freed, count); });
+}
+
+void CpuTensorPool::release(const std::shared_ptr<Shelves>& shelves, float* block, std::size_t count) {
+  const std::size_t bytes = count * sizeof(float);
+  {
+    const std::lock_guard lock(shelves->mutex);
+    if (shelves->cached_bytes + bytes <= shelves->max_cached_bytes) {
+      shelves->free_by_count[count].push_back(block);
+      shelves->cached_bytes += bytes;
+      return;
+    }
+  }
+  delete[] block;
+}
+
+std::size_t CpuTensorPool::cachedBytes() const {
+  const std::lock_guard lock(shelves_->mutex);
+  return shelves_->cached_bytes;
+}
+
+}  // namespace ampscope::trainer
