@@ -144,8 +144,9 @@ bool CpuBackend::unscaleAndCheck(std::span<Tensor* const> gradients, float inv_s
     float* g = gradient->cpuData();
     for (std::int64_t i = 0; i < gradient->numel(); ++i) {
       found_non_finite |= !math::isFinite(g[i]);
-      g[i] = roundTo(gradient->dtype(), g[i] * inv_scale);
+      g[i] *= inv_scale;
     }
+    roundAll(g, gradient->numel(), gradient->dtype());
   }
   return found_non_finite;
 }
@@ -180,10 +181,12 @@ void CpuBackend::sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad
   const ScopedHostOp host_op(HostOp::kSgdStep, param.dtype());
   float* p = param.cpuData();
   float* buf = momentum.cpuData();
+  // Each element's update reads only its own values, so rounding after the loop is the same.
   for (std::int64_t i = 0; i < param.numel(); ++i) {
-    p[i] = roundTo(param.dtype(), math::sgdUpdate(p[i], grad.cpuData()[i], buf[i], s.lr, s.momentum, s.weight_decay));
-    buf[i] = roundTo(momentum.dtype(), buf[i]);
+    p[i] = math::sgdUpdate(p[i], grad.cpuData()[i], buf[i], s.lr, s.momentum, s.weight_decay);
   }
+  roundAll(p, param.numel(), param.dtype());
+  roundAll(buf, momentum.numel(), momentum.dtype());
 }
 
 void CpuBackend::adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad,
@@ -195,11 +198,12 @@ void CpuBackend::adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& pa
   float* m = first_moment.cpuData();
   float* v = second_moment.cpuData();
   for (std::int64_t i = 0; i < param.numel(); ++i) {
-    p[i] = roundTo(param.dtype(), math::adamWUpdate(p[i], grad.cpuData()[i], m[i], v[i], s.lr, s.beta1, s.beta2,
-                                                   s.eps, s.weight_decay, correction1, correction2));
-    m[i] = roundTo(first_moment.dtype(), m[i]);
-    v[i] = roundTo(second_moment.dtype(), v[i]);
+    p[i] = math::adamWUpdate(p[i], grad.cpuData()[i], m[i], v[i], s.lr, s.beta1, s.beta2, s.eps, s.weight_decay,
+                             correction1, correction2);
   }
+  roundAll(p, param.numel(), param.dtype());
+  roundAll(m, first_moment.numel(), first_moment.dtype());
+  roundAll(v, second_moment.numel(), second_moment.dtype());
 }
 
 std::unique_ptr<Backend> makeCpuBackend() { return std::make_unique<CpuBackend>(); }

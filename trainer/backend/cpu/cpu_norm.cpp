@@ -53,8 +53,9 @@ void CpuBackend::batchNormForward(const Tensor& x, std::int64_t channels, std::i
     saved_inv_std.cpuData()[c] = inv_std;
     const float g = gamma.cpuData()[c];
     const float b = beta.cpuData()[c];
-    forChannel(outer, channels, inner, c, [&](std::int64_t i) { out[i] = roundTo(y.dtype(), (in[i] - m) * inv_std * g + b); });
+    forChannel(outer, channels, inner, c, [&](std::int64_t i) { out[i] = (in[i] - m) * inv_std * g + b; });
   }
+  roundAll(out, y.numel(), y.dtype());
 }
 
 void CpuBackend::batchNormBackward(const Tensor& x, const Tensor& dy, std::int64_t channels, std::int64_t inner,
@@ -81,10 +82,10 @@ void CpuBackend::batchNormBackward(const Tensor& x, const Tensor& dy, std::int64
     const auto sum_dy_gamma_xhat = static_cast<float>(sum_dy_xhat * g);
     forChannel(outer, channels, inner, c, [&](std::int64_t i) {
       const float xhat = (in[i] - m) * inv_std;
-      dx.cpuData()[i] = roundTo(dx.dtype(), math::normBackwardElement(grad[i] * g, xhat, inv_std, count, sum_dy_gamma,
-                                                                     sum_dy_gamma_xhat));
+      dx.cpuData()[i] = math::normBackwardElement(grad[i] * g, xhat, inv_std, count, sum_dy_gamma, sum_dy_gamma_xhat);
     });
   }
+  roundAll(dx.cpuData(), dx.numel(), dx.dtype());
 }
 
 void CpuBackend::layerNormForward(const Tensor& x, std::int64_t features, const Tensor& gamma, const Tensor& beta,
@@ -103,10 +104,9 @@ void CpuBackend::layerNormForward(const Tensor& x, std::int64_t features, const 
     const auto inv_std = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(features) + eps));
     saved_mean.cpuData()[r] = m;
     saved_inv_std.cpuData()[r] = inv_std;
-    for (std::int64_t i = 0; i < features; ++i) {
-      out[i] = roundTo(y.dtype(), (in[i] - m) * inv_std * gamma.cpuData()[i] + beta.cpuData()[i]);
-    }
+    for (std::int64_t i = 0; i < features; ++i) out[i] = (in[i] - m) * inv_std * gamma.cpuData()[i] + beta.cpuData()[i];
   }
+  roundAll(y.cpuData(), y.numel(), y.dtype());
 }
 
 void CpuBackend::layerNormBackward(const Tensor& x, const Tensor& dy, std::int64_t features, const Tensor& gamma,
@@ -134,11 +134,11 @@ void CpuBackend::layerNormBackward(const Tensor& x, const Tensor& dy, std::int64
     for (std::int64_t i = 0; i < features; ++i) {
       const float xhat = (in[i] - m) * inv_std;
       dx.cpuData()[r * features + i] =
-          roundTo(dx.dtype(), math::normBackwardElement(grad[i] * gamma.cpuData()[i], xhat, inv_std,
-                                                        static_cast<float>(features), static_cast<float>(sum_dy_gamma),
-                                                        static_cast<float>(sum_dy_gamma_xhat)));
+          math::normBackwardElement(grad[i] * gamma.cpuData()[i], xhat, inv_std, static_cast<float>(features),
+                                    static_cast<float>(sum_dy_gamma), static_cast<float>(sum_dy_gamma_xhat));
     }
   }
+  roundAll(dx.cpuData(), dx.numel(), dx.dtype());
   for (std::int64_t i = 0; i < features; ++i) {
     dgamma.cpuData()[i] = roundTo(dgamma.dtype(), static_cast<float>(sum_dgamma[static_cast<std::size_t>(i)]));
     dbeta.cpuData()[i] = roundTo(dbeta.dtype(), static_cast<float>(sum_dbeta[static_cast<std::size_t>(i)]));
