@@ -99,7 +99,9 @@ int main(int argc, char** argv) {
   CLI::App* record_cmd = app.add_subcommand(
       "record", "Run a program with ampscope's collector injected and write its profile database "
                 "(usage: ampscope record [-o FILE] [--kinds LIST] -- COMMAND ARGS...)");
-  record_cmd->add_option("-o,--output", record.output, "Profile database to write (default record.sqlite)");
+  record_cmd->add_option("-o,--output", record.output,
+                         "Profile database to write (default record.sqlite); other processes of the program that "
+                         "use NVTX or CUDA write FILE with their pid before the extension");
   record_cmd->add_option("--kinds", record.kinds,
                          "What to record: a comma-separated list of kernel, memcpy, memset, runtime, driver, sync, nvtx, or all");
   record_cmd->add_option("command", record.command, "The program and its arguments (after --)")->required();
