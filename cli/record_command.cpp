@@ -1,6 +1,7 @@
 #include "cli/record_command.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -135,21 +136,28 @@ void describeProfile(const std::string& path, std::ostream& out, std::ostream& e
   }
 }
 
-// Profiles that other processes of the program's tree wrote beside output, by pid: found by the
-// profile or by the PATH.error a process leaves when it could not create its profile.
-std::map<long long, std::string> processProfiles(const std::string& output) {
+// Profiles that other processes of the program's tree wrote beside output during this run, by
+// pid: found by the profile or by the PATH.error a process leaves when it could not create its
+// profile, written since the run began. Older files of the same shape are not ours to touch: a
+// user's run.20240101.sqlite looks just like a profile of process 20240101.
+std::map<long long, std::string> processProfiles(const std::string& output, fs::file_time_type since) {
   constexpr std::string_view kErrorSuffix = ".error";
   std::map<long long, std::string> found;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(fs::path(output).parent_path(), ec)) {
     std::string name = entry.path().filename().string();
     if (name.size() > kErrorSuffix.size() && name.ends_with(kErrorSuffix)) name.resize(name.size() - kErrorSuffix.size());
-    if (const auto pid = collector::processOfProfilePath(name, output)) {
-      found[*pid] = (entry.path().parent_path() / name).string();
-    }
+    const auto pid = collector::processOfProfilePath(name, output);
+    std::error_code time_ec;
+    if (!pid || entry.last_write_time(time_ec) < since || time_ec) continue;
+    found[*pid] = (entry.path().parent_path() / name).string();
   }
   return found;
 }
+
+// A process of the tree that is still running when the started one has ended (left in the
+// background, or orphaned): its profile is still being written, so it is only named.
+bool stillRunning(long long pid) { return kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM; }
 
 void removeProfile(const std::string& path) {
   for (const std::string& stale : {path, path + "-wal", path + "-shm", path + ".error"}) {
@@ -167,8 +175,14 @@ void reportCollectorError(const std::string& profile, std::ostream& err) {
 // Says which processes wrote which profiles when the command's own process did not record, and
 // gives output to the only one that did. Returns the profiles still to describe besides output.
 std::map<long long, std::string> settleProcessProfiles(const std::string& output, std::map<long long, std::string> others,
-                                                       const std::string& command, std::ostream& err) {
+                                                       bool others_still_running, const std::string& command,
+                                                       std::ostream& err) {
   if (fs::exists(output)) return others;
+  if (others.empty() && others_still_running) {
+    err << "ampscope record: the command's own process made no NVTX or CUDA calls; its processes that did are "
+           "still running (named above), so " << output << " was not written\n";
+    return others;
+  }
   if (others.empty()) {
     writeEmptyProfile(output, command);
     err << "ampscope record: the program made no NVTX or CUDA calls, so there was nothing to record; "
@@ -223,7 +237,9 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
   }
   // A profile is written whole: what an earlier recording to the same name left goes first.
   removeProfile(output);
-  for (const auto& [pid, path] : processProfiles(output)) removeProfile(path);
+  // Profiles of the program's other processes are the files of their shape written from now on
+  // (whole seconds back: some file systems keep coarse times).
+  const fs::file_time_type run_began = fs::file_time_type::clock::now() - std::chrono::seconds(1);
   out.flush();
   const pid_t child = fork();
   if (child < 0) {
@@ -236,7 +252,8 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
   int exit_code = 0;
   if (WIFEXITED(status)) {
     exit_code = WEXITSTATUS(status);
-    if (exit_code == 127 && !fs::exists(output)) return 127;  // could not run it; already said
+    // Could not run it (already said), unless the 127 came from a script whose processes recorded.
+    if (exit_code == 127 && !fs::exists(output) && processProfiles(output, run_began).empty()) return 127;
   } else if (WIFSIGNALED(status)) {
     exit_code = 128 + WTERMSIG(status);
     err << fmt::format("ampscope record: the program was killed by signal {} ({}); the profile holds what was "
@@ -244,13 +261,19 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
   }
   // Every process of the tree that reached NVTX or CUDA left a profile: fold each one's log
   // (a process that died leaves it unfolded) before reading or moving it.
-  std::map<long long, std::string> others = processProfiles(output);
+  std::map<long long, std::string> others = processProfiles(output, run_began);
   reportCollectorError(output, err);
   for (const auto& [pid, path] : others) reportCollectorError(path, err);
   std::erase_if(others, [](const auto& process) { return !fs::exists(process.second); });
+  const std::size_t still_running = std::erase_if(others, [&err](const auto& process) {
+    if (!stillRunning(process.first)) return false;
+    err << fmt::format("ampscope record: process {} of the program is still running; its profile {} is complete "
+                       "when it exits\n", process.first, process.second);
+    return true;
+  });
   if (fs::exists(output)) foldLog(output);
   for (const auto& [pid, path] : others) foldLog(path);
-  others = settleProcessProfiles(output, std::move(others), joinCommand(options.command), err);
+  others = settleProcessProfiles(output, std::move(others), still_running > 0, joinCommand(options.command), err);
   if (fs::exists(output)) describeProfile(output, out, err);
   for (const auto& [pid, path] : others) describeProfile(path, out, err);
   return exit_code;

@@ -3,9 +3,11 @@
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -133,15 +135,45 @@ TEST(RecordCommandTest, GivesEveryRecordingProcessOfTheTreeItsOwnProfile) {
   }
 }
 
-TEST(RecordCommandTest, ARecordingReplacesWhatAnEarlierOneToTheSameNameLeft) {
+// A file that only looks like a process's profile (a user's run.20240101.sqlite, or one left by
+// an earlier recording) is neither deleted nor taken for this run's.
+TEST(RecordCommandTest, LeavesOlderFilesShapedLikeProcessProfilesAlone) {
   test::ScratchDir dir;
   const std::string profile = dir.file("again.sqlite");
-  // Another process's profile from an earlier recording to the same name.
-  const std::string stale = dir.write("again.4242.sqlite", "not even a database");
-  const RecordRun run = record(profile, NVTX_RANGES_PROGRAM, "0", dir.file(""));
+  const std::string older = dir.write("again.4242.sqlite", "the user's own file");
+  std::filesystem::last_write_time(older, std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
+  const RecordRun run = record(profile, "/bin/sh", std::string("-c '") + NVTX_RANGES_PROGRAM + " 0; exit $?'", dir.file(""));
   EXPECT_EQ(run.exit_status, 0) << run.output;
-  EXPECT_FALSE(std::filesystem::exists(stale));
-  EXPECT_TRUE(trace::db::readProfile(profile).ok());
+  EXPECT_EQ(test::readFile(older), "the user's own file");
+  EXPECT_EQ(run.output.find("again.4242"), std::string::npos) << run.output;
+  auto t = trace::db::readProfile(profile);  // the script's one recording process, as asked
+  ASSERT_TRUE(t.ok()) << t.error().message << "\n" << run.output;
+  EXPECT_EQ(t->ranges.size(), 604u);
+}
+
+// The command's own process ends while one it started in the background still records: that
+// profile is named, not read, moved or folded under the running process.
+TEST(RecordCommandTest, NamesAProfileStillBeingWrittenWithoutTouchingIt) {
+  test::ScratchDir dir;
+  const std::string profile = dir.file("bg.sqlite");
+  // The crash program records 50 ranges, sleeps 500 ms and kills itself.
+  const RecordRun run =
+      record(profile, "/bin/sh", std::string("-c '") + NVTX_CRASH_PROGRAM + " kill & sleep 0.2; exit 0'", dir.file(""));
+  EXPECT_EQ(run.exit_status, 0) << run.output;
+  EXPECT_NE(run.output.find("is still running"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("made no NVTX or CUDA calls, so there was nothing to record"), std::string::npos)
+      << run.output;
+  EXPECT_FALSE(std::filesystem::exists(profile)) << run.output;  // no empty profile in its place
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // let it end
+  std::vector<std::string> written;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.file(""))) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("bg.", 0) == 0 && name.ends_with(".sqlite") && name != "bg.sqlite") written.push_back(entry.path().string());
+  }
+  ASSERT_EQ(written.size(), 1u) << run.output;
+  auto t = trace::db::readProfile(written[0]);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(countRanges(*t, "closed "), 50u);
 }
 
 TEST(RecordCommandTest, RefusesAnOutputItCannotWriteBeforeRunningTheProgram) {
