@@ -54,6 +54,7 @@ trace::Result<std::unique_ptr<ProfileRecorder>> ProfileRecorder::start(const Rec
   // Threads' logs may hold records from an earlier recording in this process: skip them.
   for (const auto& log : NvtxRegistry::instance().threadLogs()) {
     log->drain([](const NvtxRecord&, std::string_view) {});
+    (void)log->takeDropped();  // drops before this recording are not its losses
   }
   g_active.store(recorder.get());
   setNvtxCapture(true);

@@ -34,7 +34,7 @@ class ThreadEventLog {
   void append(const NvtxRecord& record, std::string_view text = {});
 
   // Consumer side (one reader thread): calls visit(record, text) for every record published
-  // since the last call, in the order they were appended, and frees finished chunks.
+  // since the last call, in the order they were appended, and hands finished chunks back.
   template <typename Visit>
   std::size_t drain(Visit visit);
 

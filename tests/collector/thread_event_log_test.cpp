@@ -124,7 +124,7 @@ TEST(ThreadEventLogTest, AReaderDrainingWhileTheOwnerAppendsSeesEveryRecordOnce)
   const auto limit = static_cast<rlim_t>(pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)) + (8u << 20));
   const rlimit address_space{limit, limit};
   if (setrlimit(RLIMIT_AS, &address_space) != 0) _exit(3);
-  constexpr std::uint64_t kRecords = 1'000'000;  // 24 MB of logged pushes: past the 8 MiB left
+  constexpr std::uint64_t kRecords = 1'000'000;  // 16 MB of logged pushes: past the 8 MiB left
   for (std::uint64_t i = 0; i < kRecords; ++i) log.append(recordAt(i));
   std::uint64_t drained = 0;
   log.drain([&](const NvtxRecord&, std::string_view) { ++drained; });

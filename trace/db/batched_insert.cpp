@@ -18,6 +18,7 @@ std::string insertSql(std::string_view table, std::size_t columns, std::size_t r
 }  // namespace
 
 Result<BatchedInsert> BatchedInsert::prepare(SqliteDatabase& db, std::string_view table, std::size_t columns) {
+  if (columns == 0) return Error{fmt::format("{}: a batched insert needs at least one column", table)};
   auto one_row = db.prepare(insertSql(table, columns, 1));
   if (!one_row) return one_row.error();
   auto full_batch = db.prepare(insertSql(table, columns, kRowsPerInsert));

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -42,7 +43,7 @@ class BatchedInsert {
   BatchedInsert(std::string_view table, std::size_t columns, Statement one_row, Statement full_batch);
   Status columnCountMismatch(std::size_t given) const;
 
-  std::string_view table_;  // a literal of the caller's, for messages
+  std::string table_;  // for messages
   std::size_t columns_;
   Statement one_row_;
   Statement full_batch_;

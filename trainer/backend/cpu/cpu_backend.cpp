@@ -58,6 +58,7 @@ void CpuBackend::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, s
   const ScopedHostOp host_op(HostOp::kAddBias, y.dtype());
   float* out = y.cpuData();
   const float* b = bias.cpuData();
+  if (channels * inner == 0) return;
   // Walked as [outer][channel][inner]: a division per element costs more than the addition.
   const std::int64_t outer = y.numel() / (channels * inner);
   for (std::int64_t o = 0; o < outer; ++o) {
@@ -72,7 +73,7 @@ void CpuBackend::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t chan
   const ScopedHostOp host_op(HostOp::kBiasGradient, dy.dtype());
   std::vector<double> sum(static_cast<std::size_t>(channels), 0.0);
   const float* grad = dy.cpuData();
-  const std::int64_t outer = dy.numel() / (channels * inner);
+  const std::int64_t outer = channels * inner == 0 ? 0 : dy.numel() / (channels * inner);
   for (std::int64_t o = 0; o < outer; ++o) {
     for (std::int64_t c = 0; c < channels; ++c, grad += inner) {
       double& total = sum[static_cast<std::size_t>(c)];

@@ -1,6 +1,7 @@
 #include "trainer/backend/cpu/cpu_tensor_pool.h"
 
 #include <algorithm>
+#include <new>
 
 namespace ampscope::trainer {
 
@@ -36,13 +37,15 @@ std::shared_ptr<float[]> CpuTensorPool::allocate(std::size_t count) {
 
 void CpuTensorPool::release(const std::shared_ptr<Shelves>& shelves, float* block, std::size_t count) {
   const std::size_t bytes = count * sizeof(float);
-  {
+  try {
     const std::lock_guard lock(shelves->mutex);
     if (shelves->cached_bytes + bytes <= shelves->max_cached_bytes) {
       shelves->free_by_count[count].push_back(block);
       shelves->cached_bytes += bytes;
       return;
     }
+  } catch (const std::bad_alloc&) {
+    // No memory for the shelf's bookkeeping: free the block rather than throw from a deleter.
   }
   delete[] block;
 }
