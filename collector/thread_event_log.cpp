@@ -101,12 +101,34 @@ bool ThreadEventLog::startNextChunk() {
   if (fresh == nullptr) {
     // Out of memory: the record is dropped and counted, the program goes on.
     dropped_.fetch_add(1, std::memory_order_relaxed);
+    gap_open_ = true;
     return false;
   }
   write_chunk_->next.store(fresh, std::memory_order_release);
   write_chunk_ = fresh;
   write_offset_ = 0;
   return true;
+}
+
+void ThreadEventLog::appendAfterGap(const NvtxRecord& record, std::string_view text) {
+  NvtxRecord gap;
+  gap.clock_ticks = record.clock_ticks;
+  gap.kind = NvtxRecordKind::kGap;
+  const std::size_t gap_bytes = recordBytes(gap, 0);
+  const std::size_t bytes = recordBytes(record, text.size());
+  // The gap marker and the record go into a fresh chunk together (both fit: texts are cut to
+  // kMaxTextBytes), never into the old one's tail.
+  Chunk* fresh = freshChunk();
+  if (fresh == nullptr) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  write_chunk_->next.store(fresh, std::memory_order_release);
+  write_chunk_ = fresh;
+  write_offset_ = 0;
+  gap_open_ = false;
+  write(gap, {}, gap_bytes);
+  write(record, text, bytes);
 }
 
 std::uint64_t ThreadEventLog::takeDropped() {

@@ -92,8 +92,14 @@ class ThreadEventLog {
   // Links a fresh chunk after the full one (the rare, out-of-line part of append); false, with
   // the record counted as dropped, when there is no memory for one.
   bool startNextChunk();
+  // Out of the hot path: after a drop, the next record goes into a fresh chunk behind a kGap
+  // record, or is dropped too. A record that still fitted the full chunk's tail must not follow
+  // a dropped one, or a pop would close the wrong push.
+  void appendAfterGap(const NvtxRecord& record, std::string_view text);
+  void write(const NvtxRecord& record, std::string_view text, std::size_t bytes);
   std::atomic<std::uint64_t> dropped_{0};  // producer adds, consumer reads
   std::uint64_t dropped_reported_ = 0;    // consumer
+  bool gap_open_ = false;                 // producer
 };
 
 // append and recordBytes are inline: they are the whole of the tool's work on the program's
@@ -109,10 +115,18 @@ inline std::size_t ThreadEventLog::recordBytes(const NvtxRecord& record, std::si
 
 inline void ThreadEventLog::append(const NvtxRecord& record, std::string_view text) {
   text = text.substr(0, kMaxTextBytes);
+  if (gap_open_) [[unlikely]] {
+    appendAfterGap(record, text);
+    return;
+  }
   const std::size_t bytes = recordBytes(record, text.size());
   if (write_offset_ + bytes > kChunkBytes) [[unlikely]] {
     if (!startNextChunk()) return;
   }
+  write(record, text, bytes);
+}
+
+inline void ThreadEventLog::write(const NvtxRecord& record, std::string_view text, std::size_t bytes) {
   std::byte* at = write_chunk_->data + write_offset_;
   const PackedHeader header{record.clock_ticks,
                             record.kind,

@@ -127,6 +127,18 @@ void NvtxRangeAssembler::add(std::int64_t pid, std::int64_t tid, const NvtxRecor
     case NvtxRecordKind::kMark:
       close(open(thread, record, text), record.time_ns, trace::RangeKind::kAnnotation);
       return;
+    case NvtxRecordKind::kGap: {
+      // Records of this thread were dropped: which pushes their pops closed is unknown, so the
+      // ranges open on it are given up rather than closed by the wrong pop.
+      std::uint64_t cut = 0;
+      for (auto& [key, stack] : stacks_) {
+        if (static_cast<trace::Index>(key >> 32) != thread) continue;
+        cut += stack.size();
+        stack.clear();
+      }
+      sink_.lost("NVTX ranges cut short by records dropped for want of memory", cut);
+      return;
+    }
   }
 }
 

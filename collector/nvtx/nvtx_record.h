@@ -7,7 +7,9 @@
 
 namespace ampscope::collector {
 
-enum class NvtxRecordKind : std::uint8_t { kPush, kPop, kStart, kEnd, kMark };
+// kGap is the log's own: records were dropped before it (no memory for the thread's log), so the
+// thread's open push ranges cannot be matched any more.
+enum class NvtxRecordKind : std::uint8_t { kPush, kPop, kStart, kEnd, kMark, kGap };
 
 // nvtxPayloadType_t values, kept as NVTX numbers them.
 enum class NvtxPayloadType : std::uint8_t { kNone = 0, kUint64 = 1, kInt64 = 2, kDouble = 3, kUint32 = 4, kInt32 = 5, kFloat = 6 };

@@ -76,6 +76,24 @@ TEST_F(NvtxRangeAssemblerTest, MatchesNestedPushesAndPopsPerThread) {
   EXPECT_TRUE(sink.lost_counts.empty());
 }
 
+TEST_F(NvtxRangeAssemblerTest, AGapGivesUpTheThreadsOpenRangesInsteadOfClosingTheWrongOne) {
+  assembler.add(1, 10, record(NvtxRecordKind::kPush, 100), "step 0");
+  assembler.add(1, 11, record(NvtxRecordKind::kPush, 105), "other thread");
+  assembler.add(1, 10, record(NvtxRecordKind::kPush, 110, 3), "forward, another domain");
+  // Records of thread 10 were dropped here (a push among them, perhaps): then its pops.
+  assembler.add(1, 10, record(NvtxRecordKind::kGap, 120), {});
+  assembler.add(1, 10, record(NvtxRecordKind::kPop, 150), {});
+  assembler.add(1, 11, record(NvtxRecordKind::kPop, 160), {});
+  assembler.add(1, 10, record(NvtxRecordKind::kPush, 170), "step 1");
+  assembler.add(1, 10, record(NvtxRecordKind::kPop, 180), {});
+  assembler.finish();
+  ASSERT_EQ(sink.trace.ranges.size(), 2u);  // the other thread's, and the one pushed after the gap
+  EXPECT_EQ(sink.trace.str(sink.trace.ranges[0].name), "other thread");
+  EXPECT_EQ(sink.trace.str(sink.trace.ranges[1].name), "step 1");
+  EXPECT_EQ(sink.lost_counts["NVTX ranges cut short by records dropped for want of memory"], 2u);
+  EXPECT_EQ(sink.lost_counts["NVTX pops without a matching push"], 1u);
+}
+
 TEST_F(NvtxRangeAssemblerTest, KeepsDomainsApartAndStoresDomainCategoryAndPayload) {
   const std::uint32_t domain = NvtxRegistry::instance().domain("my.library");
   NvtxRecord push = record(NvtxRecordKind::kPush, 10, domain);

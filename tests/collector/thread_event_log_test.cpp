@@ -114,29 +114,51 @@ TEST(ThreadEventLogTest, AReaderDrainingWhileTheOwnerAppendsSeesEveryRecordOnce)
   EXPECT_EQ(next, static_cast<std::uint64_t>(kRecords));
 }
 
-// Appends until the address space runs out, drains, and exits 0 when every record was either
-// drained or counted as dropped (and some were dropped): run in a child process with a limit.
-[[noreturn]] void appendPastTheMemoryLimit() {
+// Appends until the address space runs out, then frees it and appends more; drains and exits 0
+// when every record was either drained or counted as dropped, some were dropped, and records
+// after a drop came behind a gap marker. Run in a child process, with a limit.
+[[noreturn]] void appendPastTheMemoryLimitAndRecover() {
   ThreadEventLog log(1, 2);
   std::ifstream statm("/proc/self/statm");
   std::uint64_t pages = 0;
   statm >> pages;
   const auto limit = static_cast<rlim_t>(pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)) + (8u << 20));
-  const rlimit address_space{limit, limit};
-  if (setrlimit(RLIMIT_AS, &address_space) != 0) _exit(3);
-  constexpr std::uint64_t kRecords = 1'000'000;  // 16 MB of logged pushes: past the 8 MiB left
-  for (std::uint64_t i = 0; i < kRecords; ++i) log.append(recordAt(i));
-  std::uint64_t drained = 0;
-  log.drain([&](const NvtxRecord&, std::string_view) { ++drained; });
+  const rlimit tight{limit, RLIM_INFINITY};
+  if (setrlimit(RLIMIT_AS, &tight) != 0) _exit(3);
+  // Records of two sizes, so after a larger one is dropped a smaller one would still fit the
+  // full chunk's tail: it must not be written there.
+  const std::string text(100, 't');
+  constexpr std::uint64_t kRecords = 600'000;  // about 40 MB logged: past the 8 MiB left
+  std::uint64_t tick = 0;
+  for (; tick < kRecords; ++tick) log.append(recordAt(tick), tick % 2 == 0 ? std::string_view(text) : std::string_view());
+  const rlimit free{RLIM_INFINITY, RLIM_INFINITY};
+  if (setrlimit(RLIMIT_AS, &free) != 0) _exit(3);
+  for (; tick < kRecords + 1000; ++tick) log.append(recordAt(tick));
+  std::uint64_t drained = 0, gaps = 0;
+  std::uint64_t next = 0;  // the tick of the next record if none was dropped
+  bool after_gap = false, hole_without_gap = false;
+  log.drain([&](const NvtxRecord& r, std::string_view) {
+    if (r.kind == NvtxRecordKind::kGap) {
+      after_gap = true;
+      ++gaps;
+      return;
+    }
+    if (r.clock_ticks != next && !after_gap) hole_without_gap = true;
+    next = r.clock_ticks + 1;
+    after_gap = false;
+    ++drained;
+  });
   const std::uint64_t dropped = log.takeDropped();
   if (dropped == 0) _exit(4);
-  if (drained + dropped != kRecords) _exit(5);
+  if (drained + dropped != tick) _exit(5);
   if (log.takeDropped() != 0) _exit(6);  // each drop is reported once
+  if (hole_without_gap) _exit(7);
+  if (gaps == 0 || next != tick) _exit(8);  // it recovered, and kept every record after that
   _exit(0);
 }
 
-TEST(ThreadEventLogDeathTest, OutOfMemoryDropsAndCountsRecordsInsteadOfFailingTheProgram) {
-  EXPECT_EXIT(appendPastTheMemoryLimit(), ::testing::ExitedWithCode(0), "");
+TEST(ThreadEventLogDeathTest, OutOfMemoryDropsAndCountsRecordsAndMarksWhereTheyWereMissing) {
+  EXPECT_EXIT(appendPastTheMemoryLimitAndRecover(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
