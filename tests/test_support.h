@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace ampscope::test {
 
 // The path of a file under ../shared/traces, or "" when the folder is absent (tests then skip).
@@ -29,8 +31,11 @@ class ScratchDir {
  public:
   ScratchDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    // The pid too: one test source built into two binaries (the CPU and CUDA layer attribution
+    // tests) runs the same test name in two processes at once under ctest -j.
     path_ = std::filesystem::temp_directory_path() /
-            (std::string("ampscope_test_") + info->test_suite_name() + "_" + info->name());
+            (std::string("ampscope_test_") + info->test_suite_name() + "_" + info->name() + "_" +
+             std::to_string(getpid()));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
