@@ -148,8 +148,10 @@ std::map<long long, std::string> processProfiles(const std::string& output, fs::
     std::string name = entry.path().filename().string();
     if (name.size() > kErrorSuffix.size() && name.ends_with(kErrorSuffix)) name.resize(name.size() - kErrorSuffix.size());
     const auto pid = collector::processOfProfilePath(name, output);
+    if (!pid) continue;
     std::error_code time_ec;
-    if (!pid || entry.last_write_time(time_ec) < since || time_ec) continue;
+    const fs::file_time_type written = entry.last_write_time(time_ec);
+    if (time_ec || written < since) continue;
     found[*pid] = (entry.path().parent_path() / name).string();
   }
   return found;

@@ -104,10 +104,14 @@ bool ThreadEventLog::startNextChunk() {
     gap_open_ = true;
     return false;
   }
+  linkNextChunk(fresh);
+  return true;
+}
+
+void ThreadEventLog::linkNextChunk(Chunk* fresh) {
   write_chunk_->next.store(fresh, std::memory_order_release);
   write_chunk_ = fresh;
   write_offset_ = 0;
-  return true;
 }
 
 void ThreadEventLog::appendAfterGap(const NvtxRecord& record, std::string_view text) {
@@ -123,9 +127,7 @@ void ThreadEventLog::appendAfterGap(const NvtxRecord& record, std::string_view t
     dropped_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  write_chunk_->next.store(fresh, std::memory_order_release);
-  write_chunk_ = fresh;
-  write_offset_ = 0;
+  linkNextChunk(fresh);
   gap_open_ = false;
   write(gap, {}, gap_bytes);
   write(record, text, bytes);

@@ -92,6 +92,8 @@ class ThreadEventLog {
   // Links a fresh chunk after the full one (the rare, out-of-line part of append); false, with
   // the record counted as dropped, when there is no memory for one.
   bool startNextChunk();
+  // Publishes the full chunk for good and writes on into fresh.
+  void linkNextChunk(Chunk* fresh);
   // Out of the hot path: after a drop, the next record goes into a fresh chunk behind a kGap
   // record, or is dropped too. A record that still fitted the full chunk's tail must not follow
   // a dropped one, or a pop would close the wrong push.

@@ -23,6 +23,12 @@ __attribute__((target("avx,f16c"))) void roundToHalfF16c(float* values, std::int
 }
 #endif
 
+// The element-wise reference: BF16, and FP16 on processors without F16C.
+void roundAllOneByOne(float* values, std::int64_t count, DType dtype) {
+  if (dtype == DType::kFp32) return;
+  for (std::int64_t i = 0; i < count; ++i) values[i] = roundTo(dtype, values[i]);
+}
+
 bool detectF16c() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
@@ -37,11 +43,6 @@ bool detectF16c() {
 bool bulkHalfRoundingInHardware() {
   static const bool has_f16c = detectF16c();
   return has_f16c;
-}
-
-void roundAllOneByOne(float* values, std::int64_t count, DType dtype) {
-  if (dtype == DType::kFp32) return;
-  for (std::int64_t i = 0; i < count; ++i) values[i] = roundTo(dtype, values[i]);
 }
 
 void roundAll(float* values, std::int64_t count, DType dtype) {

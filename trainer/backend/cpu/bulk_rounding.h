@@ -15,9 +15,6 @@ namespace ampscope::trainer {
 // Rounds every value to what it is once stored in dtype and read back, in place.
 void roundAll(float* values, std::int64_t count, DType dtype);
 
-// The element-wise reference, for tests and for processors without F16C.
-void roundAllOneByOne(float* values, std::int64_t count, DType dtype);
-
 // Whether roundAll converts FP16 with the processor's F16C instructions.
 bool bulkHalfRoundingInHardware();
 

@@ -1,4 +1,5 @@
 #include "trainer/backend/cpu/cpu_backend.h"
+#include "trainer/backend/cpu/channel_walk.h"
 #include "trainer/instrumentation/host_op_range.h"
 
 #include <cblas.h>
@@ -58,15 +59,10 @@ void CpuBackend::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, s
   const ScopedHostOp host_op(HostOp::kAddBias, y.dtype());
   float* out = y.cpuData();
   const float* b = bias.cpuData();
-  if (channels * inner == 0) return;
-  // Walked as [outer][channel][inner]: a division per element costs more than the addition.
-  const std::int64_t outer = y.numel() / (channels * inner);
-  for (std::int64_t o = 0; o < outer; ++o) {
-    for (std::int64_t c = 0; c < channels; ++c, out += inner) {
-      for (std::int64_t i = 0; i < inner; ++i) out[i] += b[c];
-    }
-  }
-  roundAll(y.cpuData(), y.numel(), y.dtype());
+  // Channel by channel: a division per element to find its channel costs more than the addition.
+  const std::int64_t outer = channels * inner == 0 ? 0 : y.numel() / (channels * inner);
+  for (std::int64_t c = 0; c < channels; ++c) forChannel(outer, channels, inner, c, [&](std::int64_t i) { out[i] += b[c]; });
+  roundAll(out, y.numel(), y.dtype());
 }
 
 void CpuBackend::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t channels, std::int64_t inner) {
@@ -74,11 +70,9 @@ void CpuBackend::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t chan
   std::vector<double> sum(static_cast<std::size_t>(channels), 0.0);
   const float* grad = dy.cpuData();
   const std::int64_t outer = channels * inner == 0 ? 0 : dy.numel() / (channels * inner);
-  for (std::int64_t o = 0; o < outer; ++o) {
-    for (std::int64_t c = 0; c < channels; ++c, grad += inner) {
-      double& total = sum[static_cast<std::size_t>(c)];
-      for (std::int64_t i = 0; i < inner; ++i) total += grad[i];
-    }
+  for (std::int64_t c = 0; c < channels; ++c) {
+    double& total = sum[static_cast<std::size_t>(c)];
+    forChannel(outer, channels, inner, c, [&](std::int64_t i) { total += grad[i]; });
   }
   for (std::int64_t c = 0; c < channels; ++c) {
     dbias.cpuData()[c] = roundTo(dbias.dtype(), static_cast<float>(sum[static_cast<std::size_t>(c)]));

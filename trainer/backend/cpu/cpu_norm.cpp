@@ -4,25 +4,13 @@
 #include <cmath>
 #include <vector>
 
+#include "trainer/backend/cpu/channel_walk.h"
 #include "trainer/backend/cpu/cpu_backend.h"
 #include "trainer/instrumentation/host_op_range.h"
 #include "trainer/numerics/elementwise_math.h"
 #include "trainer/numerics/low_precision.h"
 
 namespace ampscope::trainer {
-
-namespace {
-
-// Visits the values of channel c in x viewed as [outer, channels, inner].
-template <typename Visit>
-void forChannel(std::int64_t outer, std::int64_t channels, std::int64_t inner, std::int64_t c, Visit&& visit) {
-  for (std::int64_t o = 0; o < outer; ++o) {
-    const std::int64_t base = (o * channels + c) * inner;
-    for (std::int64_t i = 0; i < inner; ++i) visit(base + i);
-  }
-}
-
-}  // namespace
 
 void CpuBackend::batchNormForward(const Tensor& x, std::int64_t channels, std::int64_t inner, const Tensor& gamma,
                                   const Tensor& beta, Tensor& running_mean, Tensor& running_var, float momentum,
