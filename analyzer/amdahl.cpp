@@ -1,6 +1,8 @@
 #include "analyzer/amdahl.h"
 
+#include <array>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "analyzer/gemm_shapes.h"
@@ -12,9 +14,45 @@ namespace ampscope::analyzer {
 
 namespace {
 
-enum class Part { kTensorCoreHalf, kEligibleFp32, kEligibleTf32, kMemoryBound, kOther };
+std::size_t slot(StepPartKind kind) { return static_cast<std::size_t>(kind); }
 
 }  // namespace
+
+const char* stepPartKindName(StepPartKind kind) {
+  switch (kind) {
+    case StepPartKind::kTensorCoreMath: return "tensor_core_math";
+    case StepPartKind::kEligibleFp32Math: return "eligible_fp32_math";
+    case StepPartKind::kEligibleTf32Math: return "eligible_tf32_math";
+    case StepPartKind::kMemoryBound: return "memory_bound";
+    case StepPartKind::kMemcpy: return "memcpy";
+    case StepPartKind::kIdle: break;
+  }
+  return "idle";
+}
+
+const char* stepPartLabel(StepPartKind kind) {
+  switch (kind) {
+    case StepPartKind::kTensorCoreMath: return "math already on FP16/BF16 Tensor Cores";
+    case StepPartKind::kEligibleFp32Math: return "eligible math in FP32 on CUDA cores";
+    case StepPartKind::kEligibleTf32Math: return "eligible math in TF32 on Tensor Cores";
+    case StepPartKind::kMemoryBound: return "memory-bound and other kernels";
+    case StepPartKind::kMemcpy: return "memcpy and memset";
+    case StepPartKind::kIdle: break;
+  }
+  return "GPU idle: host, data loading, launch gaps";
+}
+
+bool isMatrixMath(StepPartKind kind) {
+  return kind == StepPartKind::kTensorCoreMath || kind == StepPartKind::kEligibleFp32Math ||
+         kind == StepPartKind::kEligibleTf32Math;
+}
+
+const StepPart* AmdahlProjection::part(StepPartKind kind) const {
+  for (const StepPart& p : parts) {
+    if (p.kind == kind) return &p;
+  }
+  return nullptr;
+}
 
 AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations) {
   AmdahlProjection out;
@@ -37,8 +75,9 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   }
   KernelVerdicts verdicts(trace);
   std::unordered_map<trace::Index, bool> eligible;
-  std::int64_t time[5] = {0, 0, 0, 0, 0};
-  std::vector<Part> kernel_part(trace.kernels.size(), Part::kOther);  // kOther: outside the steady steps
+  std::array<std::int64_t, kStepPartKinds.size()> time{};
+  // The part of each kernel launched in a steady step; nullopt for the others.
+  std::vector<std::optional<StepPartKind>> kernel_part(trace.kernels.size());
   bool half_precision_seen = false;
   for (std::size_t index = 0; index < trace.kernels.size(); ++index) {
     const trace::Kernel& kernel = trace.kernels[index];
@@ -50,20 +89,18 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     const TensorCoreVerdict& v = verdicts.of(kernel);
     auto [is_eligible, new_op] = eligible.try_emplace(kernel.op_range, false);
     if (new_op && kernel.op_range != trace::kNone) is_eligible->second = enclosingEligibleOp(trace, kernel.op_range, false) != trace::kNone;
-    const std::int64_t d = kernel.end_ns - kernel.start_ns;
     const bool half = v.precision == MathPrecision::kFp16 || v.precision == MathPrecision::kBf16 ||
                       v.precision == MathPrecision::kFp8 || v.precision == MathPrecision::kFp4;
     half_precision_seen |= v.tensor_core && half;
-    Part& p = kernel_part[index];
-    if (v.tensor_core && v.precision == MathPrecision::kTf32) p = Part::kEligibleTf32;
-    else if (v.tensor_core) p = Part::kTensorCoreHalf;
-    else if (v.precision == MathPrecision::kFp32Simt && is_eligible->second) p = Part::kEligibleFp32;
-    else if (is_eligible->second && v.rule_id == "unknown-matrix") p = Part::kEligibleFp32;
-    else p = Part::kMemoryBound;
-    time[static_cast<int>(p)] += d;
+    StepPartKind kind = StepPartKind::kMemoryBound;
+    if (v.tensor_core && v.precision == MathPrecision::kTf32) kind = StepPartKind::kEligibleTf32Math;
+    else if (v.tensor_core) kind = StepPartKind::kTensorCoreMath;
+    else if (is_eligible->second && isMatrixKernel(v, true)) kind = StepPartKind::kEligibleFp32Math;
+    kernel_part[index] = kind;
+    time[slot(kind)] += kernel.end_ns - kernel.start_ns;
   }
   for (const trace::MemoryOp& op : trace.memory_ops) {
-    if (iterations.inSteadyIteration(op.start_ns)) time[static_cast<int>(Part::kOther)] += op.end_ns - op.start_ns;
+    if (iterations.inSteadyIteration(op.start_ns)) time[slot(StepPartKind::kMemcpy)] += op.end_ns - op.start_ns;
   }
   // Kernel times add up over concurrent streams; scale the parts to the GPU's busy time so that
   // they and the idle time add up to the step.
@@ -81,30 +118,25 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   const double scale = summed > 0 ? static_cast<double>(std::min(busy, step_total)) / static_cast<double>(summed) : 0.0;
   const double step_ns = static_cast<double>(step_total) / static_cast<double>(steps);
   const DevicePeaks& p = out.device;
-  const double fp32_to_half = p.fp16_tflops / p.fp32_tflops;
-  const double tf32_to_half = p.tf32_tflops > 0 ? p.fp16_tflops / p.tf32_tflops : 1.0;
+  std::array<double, kStepPartKinds.size()> speedup{};
+  speedup.fill(1.0);
+  speedup[slot(StepPartKind::kEligibleFp32Math)] = p.fp16_tflops / p.fp32_tflops;
+  speedup[slot(StepPartKind::kEligibleTf32Math)] = p.tf32_tflops > 0 ? p.fp16_tflops / p.tf32_tflops : 1.0;
   // Memory-bound work moves half the bytes in FP16/BF16, unless the model already runs in them.
-  const double memory_speedup = half_precision_seen ? 1.0 : 2.0;
-  const std::pair<const char*, double> parts[] = {
-      {"math already on FP16/BF16 Tensor Cores", 1.0},
-      {"eligible math in FP32 on CUDA cores", fp32_to_half},
-      {"eligible math in TF32 on Tensor Cores", tf32_to_half},
-      {"memory-bound and other kernels", memory_speedup},
-      {"memcpy and memset", 1.0},
-  };
+  speedup[slot(StepPartKind::kMemoryBound)] = half_precision_seen ? 1.0 : 2.0;
   double projected_time = 0;
   double ceiling_time = 0;
   double accounted = 0;
-  for (int i = 0; i < 5; ++i) {
-    const double ns = static_cast<double>(time[i]) * scale / static_cast<double>(steps);
+  for (StepPartKind kind : kStepPartKinds) {
+    if (kind == StepPartKind::kIdle) continue;
+    const double ns = static_cast<double>(time[slot(kind)]) * scale / static_cast<double>(steps);
     accounted += ns;
-    out.parts.push_back({parts[i].first, static_cast<std::int64_t>(ns), ns / step_ns, parts[i].second});
-    projected_time += ns / parts[i].second;
-    const bool math = i <= 2;
-    if (!math) ceiling_time += ns / parts[i].second;
+    out.parts.push_back({kind, static_cast<std::int64_t>(ns), ns / step_ns, speedup[slot(kind)]});
+    projected_time += ns / speedup[slot(kind)];
+    if (!isMatrixMath(kind)) ceiling_time += ns / speedup[slot(kind)];
   }
   const double idle = std::max(0.0, step_ns - accounted);
-  out.parts.push_back({"GPU idle: host, data loading, launch gaps", static_cast<std::int64_t>(idle), idle / step_ns, 1.0});
+  out.parts.push_back({StepPartKind::kIdle, static_cast<std::int64_t>(idle), idle / step_ns, 1.0});
   projected_time += idle;
   ceiling_time += idle;
   out.projected_speedup = projected_time > 0 ? step_ns / projected_time : 1.0;
@@ -116,10 +148,10 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   amp.kernel_speedup.resize(trace.kernels.size(), 1.0);
   free_math.kernel_speedup.resize(trace.kernels.size(), 1.0);
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
-    const auto part_index = static_cast<std::size_t>(kernel_part[i]);
-    amp.kernel_speedup[i] = parts[part_index].second;
-    const bool math = part_index <= static_cast<std::size_t>(Part::kEligibleTf32);
-    free_math.kernel_speedup[i] = math ? std::numeric_limits<double>::infinity() : parts[part_index].second;
+    if (!kernel_part[i]) continue;
+    const StepPartKind kind = *kernel_part[i];
+    amp.kernel_speedup[i] = speedup[slot(kind)];
+    free_math.kernel_speedup[i] = isMatrixMath(kind) ? std::numeric_limits<double>::infinity() : speedup[slot(kind)];
   }
   out.replay = replaySteadySteps(trace, iterations, amp);
   out.replay_ceiling = replaySteadySteps(trace, iterations, free_math);

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/trainer_range_text.h"
+#include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
 
@@ -75,7 +75,7 @@ std::size_t recentCount(const std::set<std::int64_t>& steps) {
 std::vector<std::string> computeDtypes(const trace::Trace& trace) {
   std::vector<std::string> out;
   for (const trace::Range& range : trace.ranges) {
-    if (!isTrainerLayerOpRange(trace, range)) continue;
+    if (range.text_form != trace::RangeTextForm::kTrainerLayerOp) continue;
     // Range::dtypes is ["float16",...], one entry per shape, all the same for the trainer's ops.
     const std::string_view dtypes = trace.str(range.dtypes);
     const std::size_t open = dtypes.find('"');

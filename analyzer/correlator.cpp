@@ -4,8 +4,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/operator_labels.h"
 #include "analyzer/phase_rules.h"
-#include "analyzer/trainer_range_text.h"
 
 namespace ampscope::analyzer {
 
@@ -56,13 +56,13 @@ void computeNesting(trace::Trace& trace, const ThreadRanges& by_thread) {
 bool isBackwardRoot(const trace::Trace& trace, const Range& range) {
   if (range.sequence_number < 0) return false;
   if (range.fwd_thread_tid != 0) return true;  // Kineto marks autograd ops with their fwd thread
-  return range.sequence_number > 0 && phaseFromName(trace.str(range.name)) == Phase::kBackward;
+  return range.sequence_number > 0 && phaseFromName(opName(trace, range)) == Phase::kBackward;
 }
 
+// The normaliser set the phase each range's own name announces; here ranges inherit theirs.
 void computePhases(trace::Trace& trace) {
   bool training_or_steps = false;
   for (Range& range : trace.ranges) {
-    if (range.phase == Phase::kUnknown) range.phase = phaseFromName(trace.str(range.name));
     if (range.phase == Phase::kUnknown && range.fwd_thread_tid != 0) range.phase = Phase::kBackward;
     if (range.phase == Phase::kUnknown && range.parent != kNone) {
       const Phase inherited = trace.ranges[at(range.parent)].phase;
@@ -105,13 +105,6 @@ void computeLayers(trace::Trace& trace) {
   // Start order visits a parent before its children and a forward op before its backward.
   for (Range& range : trace.ranges) {
     if (range.layer != trace::StringTable::kEmpty) continue;
-    if (range.kind == RangeKind::kPython) {
-      const std::string_view module = moduleFromPythonFrame(trace.str(range.name));
-      if (!module.empty()) {
-        range.layer = trace.strings.intern(module);
-        continue;
-      }
-    }
     if (range.forward_range != kNone) {
       range.layer = trace.ranges[at(range.forward_range)].layer;
       if (range.layer != trace::StringTable::kEmpty) continue;
@@ -161,9 +154,6 @@ Index topLevelOperator(const trace::Trace& trace, Index range) {
 
 CorrelationCounts correlate(trace::Trace& trace) {
   CorrelationCounts counts;
-  // The trainer's layer op ranges become operators with layer, phase and shapes first, so that
-  // nesting, phases and kernel attribution below treat them like any framework's operators.
-  readTrainerRanges(trace);
   const ThreadRanges by_thread = rangesByThread(trace);
   computeNesting(trace, by_thread);
   computePhases(trace);

@@ -21,10 +21,10 @@ struct CorrelationCounts {
   std::uint64_t backward_ranges_linked_to_forward = 0;
 };
 
-// Reads the trainer's layer op range texts (readTrainerRanges, trainer_range_text.h), then fills
-// the derived fields of trace (Range::parent/depth/phase/layer/forward_range,
+// Fills the derived fields of trace (Range::parent/depth/phase/layer/forward_range,
 // LaunchCall::op_range, Kernel/MemoryOp::launch/op_range) and
-// import_stats.gpu_records_without_launch. Expects trace.sortByTime() to have run.
+// import_stats.gpu_records_without_launch. Expects trace.sortByTime() to have run and the ranges
+// normalised (import/range_normaliser.h: the importers do both).
 CorrelationCounts correlate(trace::Trace& trace);
 
 // The outermost operator above range (itself when it has no operator parent): the call the

@@ -1,5 +1,7 @@
 #include "analyzer/kernel_verdicts.h"
 
+#include "analyzer/rule_ids.h"
+
 #include <unordered_map>
 
 namespace ampscope::analyzer {
@@ -31,6 +33,12 @@ TensorCoreVerdict hostVerdict(std::string_view kernel_name) {
   verdict.precision = precisionFromHostName(kernel_name);
   verdict.confidence = Confidence::kHigh;  // the device says where it ran, not the name
   return verdict;
+}
+
+bool isMatrixKernel(const TensorCoreVerdict& verdict, bool under_eligible_op) {
+  if (verdict.host) return under_eligible_op;
+  return verdict.tensor_core || verdict.precision == MathPrecision::kFp32Simt ||
+         verdict.rule_id == rule_ids::kUnknownMatrixKernel;
 }
 
 bool recordedOnCpu(const trace::Trace& trace) {

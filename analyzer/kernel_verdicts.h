@@ -17,6 +17,11 @@ namespace ampscope::analyzer {
 // 64x100x784 NT" -> FP16, "float32" -> FP32), unknown when it names none.
 TensorCoreVerdict hostVerdict(std::string_view kernel_name);
 
+// Does this kernel do an op's matrix math? The one test the shape checks, the Amdahl split and
+// the layer table share: Tensor Core kernels, FP32 GEMMs on CUDA cores, GEMM-like kernels of a
+// family the rules do not know, and, on the host, the work of a Tensor-Core-eligible op.
+bool isMatrixKernel(const TensorCoreVerdict& verdict, bool under_eligible_op);
+
 // True when the trace's work ran on the host CPU: every device that ran kernels is a CPU device
 // (or, with no kernels, every device listed is one, and there is at least one).
 bool recordedOnCpu(const trace::Trace& trace);

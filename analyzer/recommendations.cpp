@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/rule_ids.h"
+
 namespace ampscope::analyzer {
 
 namespace {
@@ -48,16 +50,11 @@ class Recommender {
     return true;
   }
 
-  const StepPart* part(std::string_view name) const {
-    for (const StepPart& p : s_.amdahl.parts) {
-      if (p.name == name) return &p;
-    }
-    return nullptr;
-  }
+  const StepPart* part(StepPartKind kind) const { return s_.amdahl.part(kind); }
 
-  void add(std::string rule, std::string target, std::string evidence, std::string action, std::int64_t gain_ns) {
+  void add(std::string_view rule, std::string target, std::string evidence, std::string action, std::int64_t gain_ns) {
     Recommendation r;
-    r.rule = std::move(rule);
+    r.rule = std::string(rule);
     r.target = std::move(target);
     r.evidence = std::move(evidence);
     r.action = std::move(action);
@@ -91,7 +88,7 @@ class Recommender {
   void recommendAmp() {
     // Host ops project nothing about Tensor Core math (the projection is empty on the CPU anyway).
     if (s_.recorded_on_cpu) return;
-    const StepPart* fp32 = part("eligible math in FP32 on CUDA cores");
+    const StepPart* fp32 = part(StepPartKind::kEligibleFp32Math);
     if (!fp32 || !(fp32->fraction >= 0.02)) return;
     const double projected = s_.amdahl.projected_speedup;
     const double reachable = reachableAmpSpeedup();
@@ -106,7 +103,7 @@ class Recommender {
                               "the host issues the work no faster than the GPU runs it (see host-bound)",
                               reachable, s_.amdahl.replay_ceiling.speedup);
     }
-    add("enable-amp", "model", evidence,
+    add(rule_ids::kEnableAmp, "model", evidence,
         supportsBf16()
             ? "Enable mixed precision: wrap the forward pass and loss in torch.autocast(device_type=\"cuda\", "
               "dtype=torch.bfloat16), so matmul and convolutions run on Tensor Cores (float16 needs a "
@@ -119,12 +116,12 @@ class Recommender {
 
   void recommendTf32() {
     if (s_.recorded_on_cpu) return;
-    const StepPart* fp32 = part("eligible math in FP32 on CUDA cores");
-    const StepPart* tf32 = part("eligible math in TF32 on Tensor Cores");
+    const StepPart* fp32 = part(StepPartKind::kEligibleFp32Math);
+    const StepPart* tf32 = part(StepPartKind::kEligibleTf32Math);
     const DevicePeaks& d = s_.amdahl.device;
     if (fp32 && fp32->fraction >= 0.02 && d.tf32_tflops > 0) {
       const double speedup = d.tf32_tflops / d.fp32_tflops;
-      add("enable-tf32", "model",
+      add(rule_ids::kEnableTf32, "model",
           fmt::format("{} per step of FP32 matrix math on a GPU with TF32 Tensor Cores ({} TF32 {:.0f}x FP32)",
                       ms(fp32->ns_per_step), d.name, speedup),
           "Where the model tolerates TF32's 10-bit mantissa (most training does): "
@@ -133,7 +130,7 @@ class Recommender {
           capMathGain(static_cast<std::int64_t>(static_cast<double>(fp32->ns_per_step) * (1.0 - 1.0 / speedup))));
     }
     if (tf32 && tf32->fraction >= 0.02 && tf32->speedup > 1.0) {
-      add("tf32-to-half-precision", "model",
+      add(rule_ids::kTf32ToHalfPrecision, "model",
           fmt::format("{} per step ({:.1f}%) of matrix math runs in TF32; FP16/BF16 Tensor Cores are {:.1f}x "
                       "faster on {}", ms(tf32->ns_per_step), 100.0 * tf32->fraction, tf32->speedup, d.name),
           "Run matmul and convolutions in BF16 with torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16)",
@@ -187,7 +184,7 @@ class Recommender {
       } else {
         evidence += "; no aligned call of the same op in this trace to estimate the gain from";
       }
-      add("pad-dimensions", c.layer.empty() ? c.op : c.layer + " (" + c.op + ")", evidence,
+      add(rule_ids::kPadDimensions, c.layer.empty() ? c.op : c.layer + " (" + c.op + ")", evidence,
           fmt::format("Pad to {} (sizes that are multiples of {} for {}; e.g. a vocabulary, hidden or "
                       "feature size, or the batch)", dims, c.required_multiple,
                       c.precision == MathPrecision::kFp32Simt || c.precision == MathPrecision::kFp32
@@ -199,7 +196,7 @@ class Recommender {
   void recommendInputPipeline() {
     const DataPipelineExposure& d = s_.data_pipeline;
     if (d.exposed_fraction < 0.03) return;
-    add("hide-input-pipeline", "data loader",
+    add(rule_ids::kHideInputPipeline, "data loader",
         fmt::format("{} per step ({:.1f}%) the host loads data while {}; the loader runs {} "
                     "per step; hidden, the step would be {:.2f}x faster", ms(d.exposed_ns_per_iteration),
                     100.0 * d.exposed_fraction, s_.recorded_on_cpu ? "the CPU backend runs no op" : "the GPU has no work",
@@ -216,7 +213,7 @@ class Recommender {
     const DataPipelineExposure& d = s_.data_pipeline;
     if (d.pageable_h2d_copies == 0 || d.pageable_h2d_ns_per_iteration <= 0) return;
     // Pinned copies run at full PCIe speed and can overlap compute: count half the time as saved.
-    add("pinned-memory-copies", "host-to-device copies",
+    add(rule_ids::kPinnedMemoryCopies, "host-to-device copies",
         fmt::format("{} host-to-device copies from pageable memory in the steady steps, {} per step",
                     d.pageable_h2d_copies, ms(d.pageable_h2d_ns_per_iteration)),
         "Copy from pinned memory and asynchronously: DataLoader(pin_memory=True) and "
@@ -225,7 +222,7 @@ class Recommender {
   }
 
   void recommendLaunchBound() {
-    const StepPart* idle = part("GPU idle: host, data loading, launch gaps");
+    const StepPart* idle = part(StepPartKind::kIdle);
     if (!idle || s_.correlation.kernels == 0 || s_.iterations.iterations.empty()) return;
     const std::int64_t launch_gaps = idle->ns_per_step - s_.data_pipeline.exposed_ns_per_iteration;
     const double mean_kernel_ns = static_cast<double>(s_.gpu_kernel_time_ns) / static_cast<double>(s_.correlation.kernels);
@@ -233,7 +230,7 @@ class Recommender {
                                     static_cast<double>(s_.iterations.iterations.size());
     if (mean_kernel_ns > 20'000 || kernels_per_step < 500 || launch_gaps < step_ns_ / 10) return;
     // CUDA graphs remove most launch gaps; count half of them as saved.
-    add("launch-bound", "model",
+    add(rule_ids::kLaunchBound, "model",
         fmt::format("{:.0f} kernels per step averaging {:.1f} us; the GPU idles {} per step outside data "
                     "loading", kernels_per_step, mean_kernel_ns / 1e3, ms(launch_gaps)),
         "Cut launch overhead: torch.compile(model) to fuse small kernels, CUDA graphs "
@@ -245,13 +242,13 @@ class Recommender {
   // The host paces the step: faster GPU work would only make the GPU wait. Shown by the replay,
   // which keeps the host's recorded launch times, falling well short of Amdahl's projection.
   void recommendHostBound() {
-    const StepPart* idle = part("GPU idle: host, data loading, launch gaps");
+    const StepPart* idle = part(StepPartKind::kIdle);
     if (!idle || !s_.amdahl.replay.done || launch_bound_) return;
     const std::int64_t lost = ampGainLostToHost();
     if (lost < step_ns_ / 20) return;
     const std::int64_t gaps = std::max<std::int64_t>(0, idle->ns_per_step - s_.data_pipeline.exposed_ns_per_iteration);
     const std::int64_t busy = step_ns_ - idle->ns_per_step;
-    add("host-bound", "host",
+    add(rule_ids::kHostBound, "host",
         fmt::format("the GPU is busy {} of each {} step and the host issues its work no faster: replayed against "
                     "the host's recorded launch times, AMP gives {:.2f}x instead of {:.2f}x and even free math "
                     "{:.2f}x; {} per step of GPU idle time outside data loading", ms(busy), ms(step_ns_),
@@ -266,7 +263,7 @@ class Recommender {
     const HostStalls& h = s_.host_stalls;
     if (step_ns_ <= 0 || h.sync_ns_per_iteration < step_ns_ / 50) return;
     // A blocked host stops queueing work; removing the stall lets launches run ahead.
-    add("synchronous-calls", "host",
+    add(rule_ids::kSynchronousCalls, "host",
         fmt::format("{:.1f} synchronising CUDA calls per step (cudaMemcpy, cudaDeviceSynchronize, "
                     "cudaStreamSynchronize, ...) block the host {} per step", h.sync_calls_per_iteration,
                     ms(h.sync_ns_per_iteration)),
@@ -277,9 +274,9 @@ class Recommender {
 
   void recommendLargerBatch() {
     const HostStalls& h = s_.host_stalls;
-    const StepPart* idle = part("GPU idle: host, data loading, launch gaps");
+    const StepPart* idle = part(StepPartKind::kIdle);
     if (h.matrix_kernels == 0 || h.matrix_blocks_per_sm >= 1.0 || !idle || idle->fraction < 0.2) return;
-    add("batch-too-small", "model",
+    add(rule_ids::kBatchTooSmall, "model",
         fmt::format("matrix kernels launch {:.2f} thread blocks per SM on average (under one wave) and the GPU "
                     "idles {:.0f}% of the step", h.matrix_blocks_per_sm, 100.0 * idle->fraction),
         "Raise the batch size (scale the learning rate with it) until the matrix kernels fill the GPU; with AMP "
@@ -290,7 +287,7 @@ class Recommender {
   void recommendLossScaling() {
     const AmpNumerics& n = s_.amp_numerics;
     if (n.counted_steps > 0 && n.skipped_steps * 20 > n.counted_steps) {
-      add("loss-scale-overflows", "loss scaler",
+      add(rule_ids::kLossScaleOverflows, "loss scaler",
           fmt::format("{} of {} steps were skipped for Inf/NaN gradients ({} {})", n.skipped_steps,
                       n.counted_steps, n.skipped_steps == 1 ? "step" : "steps", formatStepRuns(n.skipped)),
           "Lower the initial loss scale or raise the growth interval; look for layers whose activations "
@@ -299,7 +296,7 @@ class Recommender {
     }
     // A scale that stays at 1 is no scaling (FP32, BF16, --loss-scale none), not a fall.
     if (n.loss_scale_samples > 0 && n.loss_scale_final <= 1.0 && n.loss_scale_max > n.loss_scale_final) {
-      add("loss-scale-at-floor", "loss scaler",
+      add(rule_ids::kLossScaleAtFloor, "loss scaler",
           fmt::format("the loss scale fell to {} (from {}): gradients overflow even unscaled",
                       n.loss_scale_final, n.loss_scale_max),
           "Find the operation that overflows FP16 (autocast should keep it in FP32), clip gradients after "
@@ -347,7 +344,7 @@ class Recommender {
                             "dynamic scaling handles by skipping the step and halving the scale",
                             n.suggested_loss_scale);
     }
-    add("gradient-underflow", "loss scaler", evidence, action + "; or train in BF16, which needs no loss scaling", 0);
+    add(rule_ids::kGradientUnderflow, "loss scaler", evidence, action + "; or train in BF16, which needs no loss scaling", 0);
   }
 
   const TraceSummary& s_;

@@ -1,8 +1,8 @@
 #pragma once
-// One run, analyzed: the imported and correlated trace, its summary and its recommendations.
-// What `ampscope analyze` prints and what the GUI shows come from here.
+// One run, analyzed: the imported and correlated trace, its complete analysis and its
+// recommendations, computed once. What every view shows (`ampscope analyze` and `report`, the GUI)
+// comes from here; views cut, never recompute.
 
-#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,14 +18,13 @@ struct RunAnalysis {
   std::string path;
   trace::Trace trace;  // correlated: kernels, launches and ranges linked
   TraceSummary summary;
-  std::vector<Recommendation> recommendations;
+  std::vector<Recommendation> recommendations;  // from the complete summary, largest gain first
 };
 
-// Correlates an imported trace and summarizes it with top_n entries per list.
-RunAnalysis analyzeTrace(trace::Trace trace, std::string path, std::size_t top_n);
+// Correlates an imported (and so normalised) trace, analyzes it and recommends.
+RunAnalysis analyzeTrace(trace::Trace trace, std::string path);
 
 // Imports path (any format ampscope reads), then analyzeTrace. Errors name the file and the place.
-trace::Result<RunAnalysis> analyzeFile(const std::string& path, std::size_t top_n,
-                                       const import::ProgressCallback& progress = {});
+trace::Result<RunAnalysis> analyzeFile(const std::string& path, const import::ProgressCallback& progress = {});
 
 }  // namespace ampscope::analyzer

@@ -61,8 +61,8 @@ RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
     out.a_projections.push_back({"enable AMP (replayed at the host's pace)", a.amdahl.replay.speedup});
   }
 
-  out.operators = compareGroups(a.top_operators, a, b.top_operators, b);
-  out.layers = compareGroups(a.top_layers, a, b.top_layers, b);
+  out.operators = compareGroups(a.operators, a, b.operators, b);
+  out.layers = compareGroups(a.layers, a, b.layers, b);
   return out;
 }
 

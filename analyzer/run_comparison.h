@@ -31,7 +31,7 @@ struct RunComparison {
   std::vector<OperatorComparison> layers;     // the same per layer, where the traces name layers
 };
 
-// Expects summaries made with a large enough top_n for the operators to match by name.
+// Operators and layers are matched by name over both runs' complete tables.
 RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b);
 
 }  // namespace ampscope::analyzer

@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "analyzer/kernel_verdicts.h"
-#include "analyzer/trainer_range_text.h"
+#include "analyzer/operator_labels.h"
 
 namespace ampscope::analyzer {
 
@@ -27,8 +27,7 @@ Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_s
   for (Index r = op_range; r != kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
     const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
     if (with_shapes && range.shapes == trace::StringTable::kEmpty) continue;
-    const std::string_view name = range.op != trace::StringTable::kEmpty ? trace.str(range.op) : trace.str(range.name);
-    if (isTensorCoreEligibleOp(name)) return r;
+    if (isTensorCoreEligibleOp(opName(trace, range))) return r;
   }
   return kNone;
 }
@@ -46,15 +45,14 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
     const trace::Range& op = trace.ranges[static_cast<std::size_t>(memo->second)];
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
 
-    Accumulated& a = by_call_shape[{shapeCheckLabel(trace, op), op.shapes}];
+    Accumulated& a = by_call_shape[{opName(trace, op), op.shapes}];
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     a.check.gpu_time_ns += duration;
     a.calls[memo->second] = true;
     if (op.layer != trace::StringTable::kEmpty) a.layer_time[std::string(trace.str(op.layer))] += duration;
     if (verdict.tensor_core) a.check.tensor_core_time_ns += duration;
-    // Only matrix kernels say which precision the op ran in (not its copies or transposes). On
-    // the host, the op's own work is its math.
-    if (verdict.tensor_core || verdict.precision == MathPrecision::kFp32Simt || verdict.host) {
+    // Only matrix kernels say which precision the op ran in (not its copies or transposes).
+    if (isMatrixKernel(verdict, true)) {
       a.matrix_time_by_precision[verdict.precision] += duration;
     }
     if (verdict.alignment > 0) {

@@ -2,7 +2,8 @@
 
 #include "analyzer/gpu_activity.h"
 #include "analyzer/kernel_verdicts.h"
-#include "analyzer/trainer_range_text.h"
+#include "analyzer/layer_attribution.h"
+#include "analyzer/operator_labels.h"
 
 #include <algorithm>
 #include <limits>
@@ -51,7 +52,8 @@ class GroupAccumulator {
     k.time_ns += duration_ns;
   }
 
-  std::vector<GroupTime> top(std::size_t top_n) const {
+  // Every group, heaviest first, each with every kernel.
+  std::vector<GroupTime> all() const {
     std::vector<GroupTime> out;
     for (const auto& [name, group] : groups_) {
       GroupTime g;
@@ -63,25 +65,19 @@ class GroupAccumulator {
       const auto heaviest = std::max_element(group.phase_time.begin(), group.phase_time.end(),
                                              [](const auto& a, const auto& b) { return a.second < b.second; });
       g.phase = heaviest == group.phase_time.end() ? "unknown" : trace::phaseName(heaviest->first);
-      for (const auto& [kernel, time] : group.kernel_times) g.top_kernels.push_back(time);
-      sortAndTrim(g.top_kernels, top_n);
+      for (const auto& [kernel, time] : group.kernel_times) g.kernel_times.push_back(time);
+      std::sort(g.kernel_times.begin(), g.kernel_times.end(), [](const KernelTime& a, const KernelTime& b) {
+        return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
+      });
       out.push_back(std::move(g));
     }
     std::sort(out.begin(), out.end(), [](const GroupTime& a, const GroupTime& b) {
       return a.gpu_time_ns != b.gpu_time_ns ? a.gpu_time_ns > b.gpu_time_ns : a.name < b.name;
     });
-    if (out.size() > top_n) out.resize(top_n);
     return out;
   }
 
  private:
-  static void sortAndTrim(std::vector<KernelTime>& kernels, std::size_t top_n) {
-    std::sort(kernels.begin(), kernels.end(), [](const KernelTime& a, const KernelTime& b) {
-      return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
-    });
-    if (kernels.size() > top_n) kernels.resize(top_n);
-  }
-
   struct Group {
     std::unordered_set<Index> ranges;
     std::uint64_t kernels = 0;
@@ -91,62 +87,6 @@ class GroupAccumulator {
     std::map<std::string, KernelTime> kernel_times;
   };
   std::map<std::string, Group> groups_;
-};
-
-// Kernel time per (layer, pass), remembering when each was first seen for model order.
-class LayerPassAccumulator {
- public:
-  void add(const std::string& layer, Index op_range, const trace::Range& op, const TensorCoreVerdict& verdict,
-           std::int64_t duration_ns) {
-    Entry& e = entries_[{layer, op.phase}];
-    e.ranges.insert(op_range);
-    e.first_start_ns = std::min(e.first_start_ns, op.start_ns);
-    ++e.time.kernels;
-    e.time.time_ns += duration_ns;
-    if (verdict.tensor_core) e.time.tensor_core_time_ns += duration_ns;
-  }
-
-  // The passes of the given layers: layers in the order the trace first ran them (model order),
-  // each layer's passes in the order they ran (forward, then backward).
-  std::vector<LayerPassTime> of(const std::vector<GroupTime>& layers) const {
-    std::unordered_set<std::string> wanted;
-    for (const GroupTime& layer : layers) wanted.insert(layer.name);
-    std::map<std::string, std::int64_t> layer_start;
-    for (const auto& [key, e] : entries_) {
-      auto [start, fresh] = layer_start.try_emplace(key.first, e.first_start_ns);
-      if (!fresh) start->second = std::min(start->second, e.first_start_ns);
-    }
-    struct Ordered {
-      std::int64_t layer_start_ns;
-      std::int64_t start_ns;
-      LayerPassTime row;
-    };
-    std::vector<Ordered> rows;
-    for (const auto& [key, e] : entries_) {
-      if (!wanted.contains(key.first)) continue;
-      LayerPassTime row = e.time;
-      row.layer = key.first;
-      row.phase = trace::phaseName(key.second);
-      row.calls = e.ranges.size();
-      rows.push_back({layer_start[key.first], e.first_start_ns, std::move(row)});
-    }
-    std::stable_sort(rows.begin(), rows.end(), [](const Ordered& a, const Ordered& b) {
-      if (a.layer_start_ns != b.layer_start_ns) return a.layer_start_ns < b.layer_start_ns;
-      if (a.row.layer != b.row.layer) return a.row.layer < b.row.layer;
-      return a.start_ns < b.start_ns;
-    });
-    std::vector<LayerPassTime> out;
-    for (Ordered& o : rows) out.push_back(std::move(o.row));
-    return out;
-  }
-
- private:
-  struct Entry {
-    std::unordered_set<Index> ranges;
-    std::int64_t first_start_ns = std::numeric_limits<std::int64_t>::max();
-    LayerPassTime time;
-  };
-  std::map<std::pair<std::string, trace::Phase>, Entry> entries_;
 };
 
 std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
@@ -175,8 +115,7 @@ std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
 
 }  // namespace
 
-TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts,
-                            std::size_t top_n) {
+TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts) {
   TraceSummary summary;
   summary.format = trace::formatName(trace.format);
   summary.format_detail = trace.format_detail;
@@ -197,7 +136,6 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.recorded_on_cpu = recordedOnCpu(trace);
   GroupAccumulator by_operator;
   GroupAccumulator by_layer;
-  LayerPassAccumulator by_layer_pass;
   KernelVerdicts verdicts(trace);
   summary.tensor_cores.rules_version = TensorCoreRules::builtin().version();
   std::unordered_map<Index, Index> top_of;  // op range -> its top-level operator, memoised
@@ -219,25 +157,25 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
     if (inserted) memo->second = topLevelOperator(trace, kernel.op_range);
     const trace::Range& op = trace.ranges[static_cast<std::size_t>(kernel.op_range)];
     const trace::Range& top = trace.ranges[static_cast<std::size_t>(memo->second)];
-    by_operator.add(std::string(operatorLabel(trace, top)), memo->second, op.phase, kernel_name, verdict, duration);
+    by_operator.add(operatorLabel(trace, top), memo->second, op.phase, kernel_name, verdict, duration);
     if (op.layer != trace::StringTable::kEmpty) {
-      const std::string layer(trace.str(op.layer));
-      by_layer.add(layer, kernel.op_range, op.phase, kernel_name, verdict, duration);
-      by_layer_pass.add(layer, kernel.op_range, op, verdict, duration);
+      by_layer.add(std::string(trace.str(op.layer)), kernel.op_range, op.phase, kernel_name, verdict, duration);
     }
   }
   if (summary.gpu_kernel_time_ns > 0) {
     summary.tensor_cores.fraction = static_cast<double>(summary.tensor_cores.time_ns) /
                                     static_cast<double>(summary.gpu_kernel_time_ns);
   }
-  summary.top_operators = by_operator.top(top_n);
-  summary.top_layers = by_layer.top(top_n);
-  summary.layer_passes = by_layer_pass.of(summary.top_layers);
+  summary.operators = by_operator.all();
+  summary.layers = by_layer.all();
   summary.shape_checks = checkShapes(trace);
-  if (summary.shape_checks.size() > top_n) summary.shape_checks.resize(top_n);
+  LayerAttribution attribution(trace);
+  summary.layer_table = buildLayerTable(trace, attribution, summary.shape_checks, summary.recorded_on_cpu);
+  summary.kernels = buildKernelTable(trace, attribution);
   summary.iterations = findIterations(trace);
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
   summary.amdahl = projectAmp(trace, summary.iterations);
+  summary.step_by_pass = splitStepByPass(trace, summary.iterations, summary.data_pipeline);
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
   summary.amp_numerics = measureAmpNumerics(trace);
   return summary;

@@ -1,6 +1,8 @@
 #pragma once
-// A compact account of one imported and correlated trace: what it holds, how much of it is tied
-// together, and where the GPU time went by operator and by layer.
+// The complete analysis of one imported and correlated trace: what it holds, how much of it is
+// tied together, where the GPU time went by operator, layer and kernel, the shape checks, the
+// step's parts and the AMP projection. Every table is whole: views (cli/, reports/, gui/,
+// python/) choose what to show and cut to a top N; none of them recomputes anything.
 
 #include <cstdint>
 #include <map>
@@ -12,7 +14,10 @@
 #include "analyzer/correlator.h"
 #include "analyzer/data_pipeline.h"
 #include "analyzer/host_stalls.h"
+#include "analyzer/host_step_split.h"
 #include "analyzer/iterations.h"
+#include "analyzer/kernel_table.h"
+#include "analyzer/layer_table.h"
 #include "analyzer/shape_checks.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
@@ -36,7 +41,7 @@ struct KernelTime {
   TensorCoreVerdict verdict;
 };
 
-// GPU time of the kernels launched under one operator (or layer), with its heaviest kernels.
+// GPU time of the kernels launched under one operator (or layer), with all its kernels.
 struct GroupTime {
   std::string name;
   std::string phase;            // the phase most of the time ran in
@@ -44,17 +49,7 @@ struct GroupTime {
   std::uint64_t kernels = 0;
   std::int64_t gpu_time_ns = 0;
   std::int64_t tensor_core_time_ns = 0;
-  std::vector<KernelTime> top_kernels;
-};
-
-// Time of one layer in one pass (forward, backward, ...): the per-layer view of a training step.
-struct LayerPassTime {
-  std::string layer;
-  std::string phase;           // "forward", "backward", ... as the layer's op ranges say
-  std::uint64_t calls = 0;     // op ranges of the layer in this pass that launched work
-  std::uint64_t kernels = 0;
-  std::int64_t time_ns = 0;    // their kernels' (or, on the CPU, host ops') time
-  std::int64_t tensor_core_time_ns = 0;
+  std::vector<KernelTime> kernel_times;  // every kernel it launched, heaviest first
 };
 
 // GPU time in kernels that use Tensor Cores, by the kernel-name rules.
@@ -82,22 +77,21 @@ struct TraceSummary {
   // Every device that ran work is the host CPU (the trainer's CPU backend): kernels are host ops,
   // and Tensor Core figures (time, projection) do not apply; they need a GPU run.
   bool recorded_on_cpu = false;
-  std::vector<GroupTime> top_operators;
-  std::vector<GroupTime> top_layers;
-  // The layers of top_layers split by pass, in the order the trace first ran them (model order).
-  std::vector<LayerPassTime> layer_passes;
+  std::vector<GroupTime> operators;  // every top-level operator that ran GPU work, heaviest first
+  std::vector<GroupTime> layers;     // every named layer, heaviest first; empty when none is named
+  LayerTable layer_table;            // every layer (or operator) x pass, in model order
+  std::vector<KernelRow> kernels;    // every kernel name, heaviest first
   TensorCoreTime tensor_cores;
-  std::vector<ShapeCheck> shape_checks;  // eligible ops by GPU time, top_n of them
+  std::vector<ShapeCheck> shape_checks;  // every eligible op call shape, by GPU time
   IterationSummary iterations;
   DataPipelineExposure data_pipeline;
   AmdahlProjection amdahl;
+  std::vector<PassPart> step_by_pass;  // the steady step by the pass of its ops
   HostStalls host_stalls;
   AmpNumerics amp_numerics;
   trace::ImportStats import_stats;
 };
 
-// top_n bounds the operator and layer lists and each group's kernel list.
-TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts,
-                            std::size_t top_n = 10);
+TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts);
 
 }  // namespace ampscope::analyzer

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/phase_rules.h"
 
 namespace ampscope::analyzer {
 
@@ -14,9 +13,6 @@ namespace {
 using trace::Error;
 using trace::Phase;
 using trace::Result;
-
-constexpr std::string_view kNotUnderstood =
-    "ampscope trainer layer ranges whose text is not understood (kept as annotations)";
 
 bool isWordChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
@@ -101,20 +97,6 @@ std::string shapeJson(const std::vector<std::int64_t>& shape) {
 
 Error malformed(std::string_view text, std::string_view what) {
   return Error{fmt::format("trainer range \"{}\": {}", text, what)};
-}
-
-// Should this range's text be read as a layer op range? Every range of the trainer's domain that
-// is not one of its phase ranges; in traces that record no domain (old Nsight exports), texts
-// whose third word is a pass and whose fourth is the input shape.
-bool isCandidate(const trace::Trace& trace, const trace::Range& range) {
-  if (range.kind == trace::RangeKind::kPython || range.kind == trace::RangeKind::kGpuAnnotation) return false;
-  const std::string_view domain = trace.str(range.domain);
-  const std::string_view text = trace.str(range.name);
-  if (domain == kTrainerDomain) return !isTrainerPhaseRangeText(text);
-  if (!domain.empty()) return false;
-  const std::vector<std::string_view> fields = splitFields(text);
-  return fields.size() >= 4 && (fields[2] == "forward" || fields[2] == "backward") &&
-         fields[3].substr(0, 3) == "in=";
 }
 
 }  // namespace
@@ -206,50 +188,12 @@ bool isTrainerPhaseRangeText(std::string_view text) {
   return false;
 }
 
-void readTrainerRanges(trace::Trace& trace) {
-  std::uint64_t not_understood = 0;
-  for (trace::Range& range : trace.ranges) {
-    if (isTrainerLayerOpRange(trace, range) || !isCandidate(trace, range)) continue;
-    const Result<TrainerRangeText> parsed = parseTrainerRangeText(trace.str(range.name));
-    if (!parsed) {
-      ++not_understood;
-      continue;
-    }
-    range.kind = trace::RangeKind::kOperator;
-    range.layer = trace.strings.intern(parsed->layer);
-    range.op = trace.strings.intern(parsed->op);
-    range.phase = parsed->phase;
-    range.shapes = trace.strings.intern(parsed->shapesJson());
-    range.dtypes = trace.strings.intern(parsed->dtypesJson());
-  }
-  // Assigned, not added: the count describes the trace, however often it is read.
-  if (not_understood > 0) trace.import_stats.not_understood[std::string(kNotUnderstood)] = not_understood;
-}
-
-bool isTrainerLayerOpRange(const trace::Trace& trace, const trace::Range& range) {
-  if (range.kind != trace::RangeKind::kOperator || range.layer == trace::StringTable::kEmpty ||
-      range.op == trace::StringTable::kEmpty) {
-    return false;
-  }
-  const std::string_view name = trace.str(range.name);
-  const std::string_view layer = trace.str(range.layer);
-  const std::string_view op = trace.str(range.op);
-  return name.size() > layer.size() + op.size() + 2 && name.substr(0, layer.size()) == layer &&
-         name[layer.size()] == ' ' && name.substr(layer.size() + 1, op.size()) == op &&
-         name[layer.size() + 1 + op.size()] == ' ';
-}
-
-std::string_view operatorLabel(const trace::Trace& trace, const trace::Range& range) {
-  const std::string_view name = trace.str(range.name);
-  if (!isTrainerLayerOpRange(trace, range)) return name;
-  // LAYER OP PASS: the first three words.
-  const std::size_t first = name.find(' ');
-  const std::size_t second = name.find(' ', first + 1);
-  return name.substr(0, name.find(' ', second + 1));
-}
-
-std::string_view shapeCheckLabel(const trace::Trace& trace, const trace::Range& range) {
-  return isTrainerLayerOpRange(trace, range) ? trace.str(range.op) : trace.str(range.name);
+bool isTrainerLayerOpText(std::string_view domain, std::string_view text) {
+  if (domain == kTrainerDomain) return !isTrainerPhaseRangeText(text);
+  if (!domain.empty()) return false;
+  const std::vector<std::string_view> fields = splitFields(text);
+  return fields.size() >= 4 && (fields[2] == "forward" || fields[2] == "backward") &&
+         fields[3].substr(0, 3) == "in=";
 }
 
 }  // namespace ampscope::analyzer

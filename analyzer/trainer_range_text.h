@@ -3,8 +3,7 @@
 // analyzer works with:
 //   fc1 linear forward in=[64,784] params=[[100,784],[100]] out=[64,100] dtype=float16 gemm=64,100,784
 // The same text arrives through ampscope profiles (NVTX domain "ampscope") and Nsight Systems
-// exports of a trainer run, so it is read once, after import and before correlation, rather than
-// by each importer.
+// exports of a trainer run; the range normaliser (import/range_normaliser.h) reads it for all.
 
 #include <array>
 #include <cstdint>
@@ -46,22 +45,9 @@ trace::Result<TrainerRangeText> parseTrainerRangeText(std::string_view text);
 // which carry no layer op.
 bool isTrainerPhaseRangeText(std::string_view text);
 
-// Reads every trainer layer op range of trace (domain "ampscope", or, where the trace does not
-// record domains, a text of the layer op form) into its fields: layer, op, phase, shapes and
-// dtypes, and makes it an operator range so that the correlator attributes its kernels to it.
-// Texts that cannot be read stay plain annotations and are counted in
-// import_stats.not_understood. Running it again gives the same trace.
-void readTrainerRanges(trace::Trace& trace);
-
-// A range readTrainerRanges has read: an operator whose name starts with "LAYER OP ".
-bool isTrainerLayerOpRange(const trace::Trace& trace, const trace::Range& range);
-
-// "fc1 linear forward" for a range read by readTrainerRanges (the full text also carries shapes,
-// which make every call shape its own operator), else the range's name.
-std::string_view operatorLabel(const trace::Trace& trace, const trace::Range& range);
-
-// The op kind shape checks group by: "linear" for a trainer layer op range (its forward and
-// backward calls share a GEMM), else the range's name.
-std::string_view shapeCheckLabel(const trace::Trace& trace, const trace::Range& range);
+// Should a range with this NVTX domain and text be read as a layer op range? Every range of the
+// trainer's domain that is not one of its phase ranges; in traces that record no domain (old
+// Nsight exports), texts whose third word is a pass and whose fourth is the input shape.
+bool isTrainerLayerOpText(std::string_view domain, std::string_view text);
 
 }  // namespace ampscope::analyzer

@@ -2,10 +2,8 @@
 
 #include <ostream>
 
-#include "analyzer/recommendations.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
-#include "analyzer/trace_summary.h"
 #include "cli/progress_bar.h"
 #include "cli/summary_json.h"
 #include "cli/summary_text.h"
@@ -13,9 +11,8 @@
 
 namespace ampscope::cli {
 
-std::optional<analyzer::TraceSummary> summarizeFile(const std::string& path, std::size_t top,
-                                                    const std::string& save_profile,
-                                                    std::ostream& err, int& exit_code) {
+std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, const std::string& save_profile,
+                                                       std::ostream& err, int& exit_code) {
   ProgressBar progress("reading " + path);
   auto imported = analyzer::import::importTrace(
       path, [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); });
@@ -34,15 +31,15 @@ std::optional<analyzer::TraceSummary> summarizeFile(const std::string& path, std
     }
   }
   exit_code = kExitOk;
-  return analyzer::analyzeTrace(std::move(trace), path, top).summary;
+  return analyzer::analyzeTrace(std::move(trace), path);
 }
 
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const auto summary = summarizeFile(options.trace_path, options.top, options.save_profile, err, exit_code);
-  if (!summary) return exit_code;
-  const std::vector<analyzer::Recommendation> recommendations = analyzer::recommend(*summary);
-  out << (options.json ? summaryToJson(*summary, recommendations) : summaryToText(*summary, recommendations));
+  const auto run = analyzeFileForCli(options.trace_path, options.save_profile, err, exit_code);
+  if (!run) return exit_code;
+  out << (options.json ? summaryToJson(run->summary, run->recommendations, options.top)
+                       : summaryToText(run->summary, run->recommendations, options.top));
   return kExitOk;
 }
 

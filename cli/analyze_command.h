@@ -6,30 +6,25 @@
 #include <optional>
 #include <string>
 
-#include "analyzer/trace_summary.h"
+#include "analyzer/run_analysis.h"
+#include "cli/exit_codes.h"
 
 namespace ampscope::cli {
 
 struct AnalyzeOptions {
   std::string trace_path;
   bool json = false;
-  std::size_t top = 10;
+  std::size_t top = 10;  // how many entries of each ranked list to print; the analysis is whole
   std::string save_profile;  // also write the imported trace as an ampscope profile
 };
-
-// Exit codes shared by every command.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;
-inline constexpr int kExitBadInput = 2;
 
 // Writes the summary to out and errors to err; returns the process exit code.
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err);
 
-// Imports, correlates and summarises path (with a progress bar on a terminal); on failure
-// writes the error to err and returns nullopt. save_profile, when not empty, also keeps the
-// imported trace as an ampscope profile.
-std::optional<analyzer::TraceSummary> summarizeFile(const std::string& path, std::size_t top,
-                                                    const std::string& save_profile,
-                                                    std::ostream& err, int& exit_code);
+// Imports and analyzes path (with a progress bar on a terminal); on failure writes the error to
+// err and returns nullopt. save_profile, when not empty, also keeps the imported trace as an
+// ampscope profile.
+std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, const std::string& save_profile,
+                                                       std::ostream& err, int& exit_code);
 
 }  // namespace ampscope::cli

@@ -8,6 +8,7 @@
 
 #include "analyzer/run_comparison.h"
 #include "cli/analyze_command.h"
+#include "cli/exit_codes.h"
 #include "cli/summary_text.h"
 #include "reports/report_file.h"
 #include "reports/report_json.h"
@@ -16,8 +17,6 @@ namespace ampscope::cli {
 
 namespace {
 
-// Enough operators to match the two runs' operators by name.
-constexpr std::size_t kOperatorsCompared = 200;
 constexpr std::size_t kOperatorsShown = 15;
 
 using reports::formatDuration;
@@ -75,11 +74,11 @@ std::string toJson(const analyzer::RunComparison& c) {
 
 int runDiff(const DiffOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const auto a = summarizeFile(options.baseline_path, kOperatorsCompared, "", err, exit_code);
+  const auto a = analyzeFileForCli(options.baseline_path, "", err, exit_code);
   if (!a) return exit_code;
-  const auto b = summarizeFile(options.candidate_path, kOperatorsCompared, "", err, exit_code);
+  const auto b = analyzeFileForCli(options.candidate_path, "", err, exit_code);
   if (!b) return exit_code;
-  const analyzer::RunComparison comparison = analyzer::compareRuns(*a, *b);
+  const analyzer::RunComparison comparison = analyzer::compareRuns(a->summary, b->summary);
   out << (options.json ? toJson(comparison) : toText(comparison, options));
   return kExitOk;
 }

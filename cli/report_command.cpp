@@ -2,7 +2,6 @@
 
 #include <ostream>
 
-#include "analyzer/recommendations.h"
 #include "cli/analyze_command.h"
 #include "reports/report_writer.h"
 
@@ -10,10 +9,10 @@ namespace ampscope::cli {
 
 int runReport(const ReportOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const auto summary = summarizeFile(options.trace_path, options.top, "", err, exit_code);
-  if (!summary) return exit_code;
-  const std::vector<analyzer::Recommendation> recommendations = analyzer::recommend(*summary);
-  if (trace::Status written = reports::writeReport(*summary, recommendations, options.out_dir); !written) {
+  const auto run = analyzeFileForCli(options.trace_path, "", err, exit_code);
+  if (!run) return exit_code;
+  if (trace::Status written = reports::writeReport(run->summary, run->recommendations, options.out_dir, options.top);
+      !written) {
     err << "ampscope: " << written.error().message << "\n";
     return kExitFailure;
   }

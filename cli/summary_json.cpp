@@ -5,9 +5,9 @@
 namespace ampscope::cli {
 
 std::string summaryToJson(const analyzer::TraceSummary& summary,
-                          const std::vector<analyzer::Recommendation>& recommendations) {
+                          const std::vector<analyzer::Recommendation>& recommendations, std::size_t top) {
   // One document for `analyze --json` and report.json: the reports library owns its keys.
-  return reports::formatJsonDocument(reports::summaryToJsonDocument(summary, recommendations));
+  return reports::formatJsonDocument(reports::summaryToJsonDocument(summary, recommendations, top));
 }
 
 }  // namespace ampscope::cli

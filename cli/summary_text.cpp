@@ -1,8 +1,13 @@
 #include "cli/summary_text.h"
 
+#include <set>
+#include <span>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "reports/report_file.h"
+#include "reports/view_limits.h"
 
 namespace ampscope::cli {
 
@@ -26,7 +31,7 @@ std::string verdictText(const analyzer::TensorCoreVerdict& verdict) {
   return verdict.tensor_core ? fmt::format("TC {}", analyzer::precisionName(verdict.precision)) : "";
 }
 
-void appendGroups(std::string& out, const std::string& title, const std::vector<analyzer::GroupTime>& groups,
+void appendGroups(std::string& out, const std::string& title, std::span<const analyzer::GroupTime> groups,
                   std::int64_t total_ns, bool on_cpu) {
   if (groups.empty()) return;
   out += fmt::format("\n{}\n", title);
@@ -36,15 +41,14 @@ void appendGroups(std::string& out, const std::string& title, const std::vector<
     out += fmt::format("  {:>11} {:>6} {:>7}  {:<9} {}\n", formatDuration(group.gpu_time_ns),
                        percent(static_cast<std::uint64_t>(group.gpu_time_ns), static_cast<std::uint64_t>(total_ns)),
                        group.kernels, group.phase, shorten(group.name, 80));
-    for (std::size_t i = 0; i < group.top_kernels.size() && i < 3; ++i) {
-      const analyzer::KernelTime& kernel = group.top_kernels[i];
+    for (const analyzer::KernelTime& kernel : reports::firstN(group.kernel_times, 3)) {
       out += fmt::format("  {:>11} {:>6} {:>7}  {:<9}   {}\n", formatDuration(kernel.time_ns), "",
                          kernel.calls, verdictText(kernel.verdict), shorten(kernel.name, 78));
     }
   }
 }
 
-void appendShapeChecks(std::string& out, const std::vector<analyzer::ShapeCheck>& checks, bool on_cpu) {
+void appendShapeChecks(std::string& out, std::span<const analyzer::ShapeCheck> checks, bool on_cpu) {
   if (checks.empty()) return;
   out += on_cpu ? "\nMatrix ops by CPU time: GEMM shape, precision, dimensions off the multiple a GPU's Tensor "
                   "Cores want\n"
@@ -64,14 +68,18 @@ void appendShapeChecks(std::string& out, const std::vector<analyzer::ShapeCheck>
   }
 }
 
-void appendLayerPasses(std::string& out, const std::vector<analyzer::LayerPassTime>& passes, bool on_cpu) {
-  if (passes.empty()) return;
-  out += fmt::format("\nLayers by pass ({} of the ops each layer ran, in model order)\n",
-                     on_cpu ? "host time" : "GPU time");
+// The passes of the top layers (by GPU time), in model order.
+void appendLayerPasses(std::string& out, const analyzer::TraceSummary& s, std::size_t top, bool on_cpu) {
+  if (s.layer_table.groups_operators || s.layer_table.rows.empty()) return;
+  std::set<std::string_view> shown;
+  for (const analyzer::GroupTime& layer : reports::firstN(s.layers, top)) shown.insert(layer.name);
+  out += fmt::format("\nLayers by pass ({} of the ops each of the {} heaviest layers ran, in model order)\n",
+                     on_cpu ? "host time" : "GPU time", shown.size());
   out += fmt::format("  {:<16} {:<9} {:>7} {:>11} {:>11}\n", "layer", "pass", "calls", "time", "per call");
-  for (const analyzer::LayerPassTime& p : passes) {
+  for (const analyzer::LayerRow& p : s.layer_table.rows) {
+    if (!shown.contains(p.layer)) continue;
     const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
-    out += fmt::format("  {:<16} {:<9} {:>7} {:>11} {:>11}\n", shorten(p.layer, 16), p.phase, p.calls,
+    out += fmt::format("  {:<16} {:<9} {:>7} {:>11} {:>11}\n", shorten(p.layer, 16), trace::phaseName(p.pass), p.calls,
                        formatDuration(p.time_ns), formatDuration(per_call));
   }
 }
@@ -130,7 +138,7 @@ void appendImportStats(std::string& out, const trace::ImportStats& stats) {
 }  // namespace
 
 std::string summaryToText(const analyzer::TraceSummary& s,
-                          const std::vector<analyzer::Recommendation>& recommendations) {
+                          const std::vector<analyzer::Recommendation>& recommendations, std::size_t top) {
   const analyzer::CorrelationCounts& c = s.correlation;
   std::string out;
   out += fmt::format("format      {} ({})\n", s.format, s.format_detail);
@@ -210,7 +218,7 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                        s.amdahl.ceiling);
     for (const analyzer::StepPart& part : s.amdahl.parts) {
       out += fmt::format("            {:>11} {:>5.1f}%  x{:<5.2f} {}\n", formatDuration(part.ns_per_step),
-                         100.0 * part.fraction, part.speedup, part.name);
+                         100.0 * part.fraction, part.speedup, part.label());
     }
     const analyzer::StepReplay& replay = s.amdahl.replay;
     if (replay.done) {
@@ -240,11 +248,11 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   appendGroups(out,
                on_cpu ? "Top operators by CPU time (host ops under each top-level operator)"
                       : "Top operators by GPU time (kernels under each top-level operator)",
-               s.top_operators, s.gpu_kernel_time_ns, on_cpu);
-  appendGroups(out, on_cpu ? "Top layers by CPU time" : "Top layers by GPU time", s.top_layers,
+               reports::firstN(s.operators, top), s.gpu_kernel_time_ns, on_cpu);
+  appendGroups(out, on_cpu ? "Top layers by CPU time" : "Top layers by GPU time", reports::firstN(s.layers, top),
                s.gpu_kernel_time_ns, on_cpu);
-  appendLayerPasses(out, s.layer_passes, on_cpu);
-  appendShapeChecks(out, s.shape_checks, on_cpu);
+  appendLayerPasses(out, s, top, on_cpu);
+  appendShapeChecks(out, reports::firstN(s.shape_checks, top), on_cpu);
   appendImportStats(out, s.import_stats);
   return out;
 }

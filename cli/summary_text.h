@@ -1,8 +1,8 @@
 #pragma once
 // `ampscope analyze`: the summary as a few screens of plain text.
 
+#include <cstddef>
 #include <string>
-
 #include <vector>
 
 #include "analyzer/recommendations.h"
@@ -10,7 +10,8 @@
 
 namespace ampscope::cli {
 
+// top: how many operators, layers and shape checks to list (the analysis holds them all).
 std::string summaryToText(const analyzer::TraceSummary& summary,
-                          const std::vector<analyzer::Recommendation>& recommendations);
+                          const std::vector<analyzer::Recommendation>& recommendations, std::size_t top);
 
 }  // namespace ampscope::cli

@@ -19,16 +19,16 @@ std::string recommendationsCsv(const std::vector<analyzer::Recommendation>& reco
 std::string layersCsv(const analyzer::TraceSummary& summary) {
   CsvWriter csv({"layer", "op", "phase", "calls", "gpu_time_ns", "tensor_core_time_ns", "eligible",
                  "precision", "shapes", "violations"});
-  for (const LayerRow& row : layerRows(summary)) {
-    csv.add(row.layer).add(row.op).add(row.phase).add(row.calls).add(row.gpu_time_ns);
+  for (const LayerCells& cells : layerCells(summary)) {
+    csv.add(cells.layer).add(cells.op).add(cells.phase).add(cells.row->calls).add(cells.row->time_ns);
     // A CPU run has no Tensor Core time to give: empty (not known), not 0.
     if (summary.recorded_on_cpu) {
       csv.add(std::string_view());
     } else {
-      csv.add(row.tensor_core_time_ns);
+      csv.add(cells.row->tensor_core_time_ns);
     }
-    csv.add(row.eligible).add(row.precision).add(row.shapes);
-    csv.add(row.violations).endRow();
+    csv.add(cells.eligible).add(cells.precision).add(cells.shapes);
+    csv.add(cells.violations).endRow();
   }
   return csv.text();
 }
@@ -36,8 +36,8 @@ std::string layersCsv(const analyzer::TraceSummary& summary) {
 std::string kernelsCsv(const analyzer::TraceSummary& summary) {
   CsvWriter csv({"name", "calls", "total_ns", "tensor_cores", "precision", "rule", "confidence",
                  "alignment"});
-  for (const KernelRow& row : kernelRows(summary)) {
-    csv.add(row.name).add(row.calls).add(row.total_ns);
+  for (const analyzer::KernelRow& row : summary.kernels) {
+    csv.add(row.name).add(row.calls).add(row.time_ns);
     // A host op has no Tensor Core verdict: empty (not known), not "false".
     if (row.verdict.host) {
       csv.add(std::string_view());

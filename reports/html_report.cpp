@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <span>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -102,7 +105,7 @@ std::string recommendationsSection(std::vector<analyzer::Recommendation> recs) {
 std::string breakdownSection(const analyzer::AmdahlProjection& amdahl) {
   std::vector<ChartBar> parts;
   for (const analyzer::StepPart& p : amdahl.parts) {
-    parts.push_back({p.name, static_cast<double>(p.ns_per_step),
+    parts.push_back({p.label(), static_cast<double>(p.ns_per_step),
                      fmt::format("{} ({}), {} under AMP", formatDuration(p.ns_per_step), formatPercent(p.fraction),
                                  formatSpeedup(p.speedup)),
                      ""});
@@ -147,29 +150,33 @@ std::string projectionSection(const analyzer::TraceSummary& s) {
   return html;
 }
 
-std::string tensorCoreShareSection(const analyzer::TraceSummary& s) {
+std::string tensorCoreShareSection(const analyzer::TraceSummary& s, std::size_t top) {
   if (s.recorded_on_cpu) {
     return fmt::format(R"(<section><h2>Tensor Core share</h2><p class="note">Not applicable: recorded on {}.</p></section>)",
                        esc(kCpuRunNote));
   }
-  const std::vector<LayerRow> rows = layerRows(s);
+  std::vector<LayerCells> rows = layerCells(s);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const LayerCells& a, const LayerCells& b) { return a.row->time_ns > b.row->time_ns; });
+  if (rows.size() > top) rows.resize(top);
   std::vector<ChartBar> bars;
-  for (const LayerRow& row : rows) {
-    const double share = ratio(row.tensor_core_time_ns, row.gpu_time_ns);
+  for (const LayerCells& cells : rows) {
+    const analyzer::LayerRow& row = *cells.row;
+    const double share = ratio(row.tensor_core_time_ns, row.time_ns);
     // Eligible work entirely off Tensor Cores is the finding, so it is drawn in the warning colour;
     // a layer partly on them (attention: GEMMs on Tensor Cores, softmax not) is drawn amber.
-    const char* color = share > 0.5 ? "#59a14f" : share > 0.0 ? "#f28e2b" : (row.eligible == "yes" ? "#e15759" : "#bab0ac");
-    const bool eligible_off = share == 0.0 && row.eligible == "yes";
-    bars.push_back({row.layer.empty() ? row.op : row.layer, share,
-                    fmt::format("{} of {}{}", formatPercent(share), formatDuration(row.gpu_time_ns),
+    const char* color = share > 0.5 ? "#59a14f" : share > 0.0 ? "#f28e2b" : (row.eligible ? "#e15759" : "#bab0ac");
+    const bool eligible_off = share == 0.0 && row.eligible;
+    bars.push_back({fmt::format("{} ({})", row.layer, cells.phase), share,
+                    fmt::format("{} of {}{}", formatPercent(share), formatDuration(row.time_ns),
                                 eligible_off ? " · eligible" : ""),
                     color});
   }
-  const char* what = s.top_layers.empty() ? "operator" : "layer";
-  return fmt::format("<section><h2>Tensor Core share per {}</h2>{}<p class=\"note\">Green: mostly on Tensor "
-                     "Cores; amber: partly (the rest is other work such as softmax or normalisation); red: "
+  const char* what = s.layer_table.groups_operators ? "operator" : "layer";
+  return fmt::format("<section><h2>Tensor Core share per {} and pass (top {})</h2>{}<p class=\"note\">Green: mostly on "
+                     "Tensor Cores; amber: partly (the rest is other work such as softmax or normalisation); red: "
                      "eligible but none on Tensor Cores; grey: not known to be eligible.</p></section>",
-                     what, horizontalBarChart(bars, 1.0));
+                     what, top, horizontalBarChart(bars, 1.0));
 }
 
 std::string devicesSection(const analyzer::TraceSummary& s) {
@@ -184,7 +191,7 @@ std::string devicesSection(const analyzer::TraceSummary& s) {
   return html + "</table></section>";
 }
 
-std::string shapeChecksSection(const std::vector<analyzer::ShapeCheck>& checks) {
+std::string shapeChecksSection(std::span<const analyzer::ShapeCheck> checks) {
   std::string html = "<section><h2>Shape checks</h2>";
   if (checks.empty()) return html + R"(<p class="muted">No eligible op with recorded shapes.</p></section>)";
   html += R"(<table><tr><th>Op</th><th>Layer</th><th>Shapes</th><th class="n">M × N × K</th><th>Precision</th>)"
@@ -202,17 +209,21 @@ std::string shapeChecksSection(const std::vector<analyzer::ShapeCheck>& checks) 
   return html + "</table></section>";
 }
 
-std::string layerPassesSection(const analyzer::TraceSummary& s) {
-  if (s.layer_passes.empty()) return {};
-  std::string html = fmt::format(R"(<section><h2>Layers by pass</h2><p class="note">{} of the ops each layer ran, )"
-                                 R"(in model order.</p><table><tr><th>Layer</th><th>Pass</th><th class="n">Calls</th>)"
-                                 R"(<th class="n">Time</th><th class="n">Per call</th></tr>)",
-                                 s.recorded_on_cpu ? "Host time" : "GPU time");
-  for (const analyzer::LayerPassTime& p : s.layer_passes) {
+// The passes of the heaviest layers, in model order.
+std::string layerPassesSection(const analyzer::TraceSummary& s, std::size_t top) {
+  if (s.layer_table.groups_operators || s.layer_table.rows.empty()) return {};
+  std::set<std::string_view> shown;
+  for (const analyzer::GroupTime& layer : firstN(s.layers, top)) shown.insert(layer.name);
+  std::string html = fmt::format(R"(<section><h2>Layers by pass</h2><p class="note">{} of the ops each of the {} )"
+                                 R"(heaviest layers ran, in model order.</p><table><tr><th>Layer</th><th>Pass</th>)"
+                                 R"(<th class="n">Calls</th><th class="n">Time</th><th class="n">Per call</th></tr>)",
+                                 s.recorded_on_cpu ? "Host time" : "GPU time", shown.size());
+  for (const analyzer::LayerRow& p : s.layer_table.rows) {
+    if (!shown.contains(p.layer)) continue;
     const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
     html += fmt::format(R"(<tr><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
                         R"(<td class="n">{}</td></tr>)",
-                        esc(p.layer), esc(p.phase), p.calls, esc(formatDuration(p.time_ns)),
+                        esc(p.layer), esc(trace::phaseName(p.pass)), p.calls, esc(formatDuration(p.time_ns)),
                         esc(formatDuration(per_call)));
   }
   return html + "</table></section>";
@@ -266,16 +277,16 @@ std::string lostRecordsNotes(const trace::ImportStats& stats) {
   return html;
 }
 
-std::string operatorsSection(const analyzer::TraceSummary& s) {
+std::string operatorsSection(const analyzer::TraceSummary& s, std::size_t top) {
   std::string html = R"(<section><h2>Top operators and their kernels</h2><table><tr><th>Operator / kernel</th>)"
                      R"(<th>Phase</th><th class="n">Calls</th><th class="n">GPU time</th><th class="n">Tensor Cores</th>)"
                      R"(<th>Precision</th><th>Rule</th></tr>)";
-  for (const analyzer::GroupTime& op : s.top_operators) {
+  for (const analyzer::GroupTime& op : firstN(s.operators, top)) {
     html += fmt::format(R"(<tr class="op"><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
                         R"(<td class="n">{}</td><td></td><td></td></tr>)",
                         esc(op.name), esc(op.phase), op.op_calls, esc(formatDuration(op.gpu_time_ns)),
                         esc(formatPercent(ratio(op.tensor_core_time_ns, op.gpu_time_ns))));
-    for (const analyzer::KernelTime& k : op.top_kernels) {
+    for (const analyzer::KernelTime& k : firstN(op.kernel_times, top)) {
       html += fmt::format(R"(<tr class="kern"><td class="mono">{}</td><td></td><td class="n">{}</td><td class="n">{}</td>)"
                           R"(<td class="n {}">{}</td><td class="nowrap">{}</td><td class="mono nowrap">{}</td></tr>)",
                           esc(k.name), k.calls, esc(formatDuration(k.time_ns)),
@@ -291,7 +302,7 @@ std::string operatorsSection(const analyzer::TraceSummary& s) {
 }  // namespace
 
 std::string htmlReport(const analyzer::TraceSummary& summary,
-                       const std::vector<analyzer::Recommendation>& recommendations) {
+                       const std::vector<analyzer::Recommendation>& recommendations, std::size_t top) {
   std::string device = summary.devices.empty() ? std::string("no device") : summary.devices.front().name;
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
@@ -307,10 +318,10 @@ std::string htmlReport(const analyzer::TraceSummary& summary,
   html += recommendationsSection(recommendations);
   html += R"(<div class="grid2">)" + breakdownSection(summary.amdahl) + projectionSection(summary) + "</div><br>";
   html += ampNumericsSection(summary.amp_numerics);
-  html += tensorCoreShareSection(summary);
-  html += layerPassesSection(summary);
-  html += shapeChecksSection(summary.shape_checks);
-  html += operatorsSection(summary);
+  html += tensorCoreShareSection(summary, top);
+  html += layerPassesSection(summary, top);
+  html += shapeChecksSection(firstN(summary.shape_checks, top));
+  html += operatorsSection(summary, top);
   html += devicesSection(summary);
   html += "</main></body></html>\n";
   return html;
@@ -318,8 +329,8 @@ std::string htmlReport(const analyzer::TraceSummary& summary,
 
 trace::Status writeHtmlReport(const analyzer::TraceSummary& summary,
                               const std::vector<analyzer::Recommendation>& recommendations,
-                              const std::filesystem::path& dir) {
-  return writeReportFile(dir, "report.html", htmlReport(summary, recommendations));
+                              const std::filesystem::path& dir, std::size_t top) {
+  return writeReportFile(dir, "report.html", htmlReport(summary, recommendations, top));
 }
 
 }  // namespace ampscope::reports

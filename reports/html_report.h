@@ -9,14 +9,16 @@
 
 #include "analyzer/recommendations.h"
 #include "analyzer/trace_summary.h"
+#include "reports/view_limits.h"
 #include "trace/result.h"
 
 namespace ampscope::reports {
 
+// top: how many entries of each ranked list (operators, kernels, shape checks, layers) to show.
 std::string htmlReport(const analyzer::TraceSummary& summary,
-                       const std::vector<analyzer::Recommendation>& recommendations);
+                       const std::vector<analyzer::Recommendation>& recommendations, std::size_t top = kDefaultTop);
 trace::Status writeHtmlReport(const analyzer::TraceSummary& summary,
                               const std::vector<analyzer::Recommendation>& recommendations,
-                              const std::filesystem::path& dir);
+                              const std::filesystem::path& dir, std::size_t top = kDefaultTop);
 
 }  // namespace ampscope::reports

@@ -86,38 +86,29 @@ void appendStepBreakdown(std::string& md, const analyzer::AmdahlProjection& amda
   if (amdahl.parts.empty()) return;
   md += "## Step breakdown\n\n| Part | Time/step | Share | Speedup under AMP |\n|---|---:|---:|---:|\n";
   for (const analyzer::StepPart& p : amdahl.parts) {
-    md += fmt::format("| {} | {} | {} | {} |\n", cell(p.name), formatDuration(p.ns_per_step),
+    md += fmt::format("| {} | {} | {} | {} |\n", cell(p.label()), formatDuration(p.ns_per_step),
                       formatPercent(p.fraction), formatSpeedup(p.speedup));
   }
   md += "\n";
 }
 
-void appendLayers(std::string& md, const analyzer::TraceSummary& s) {
-  const bool by_layer = !s.top_layers.empty();
+// The heaviest rows of the layer table (each layer and pass), heaviest first.
+void appendLayers(std::string& md, const analyzer::TraceSummary& s, std::size_t top) {
+  const bool by_layer = !s.layer_table.groups_operators;
+  std::vector<LayerCells> rows = layerCells(s);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const LayerCells& a, const LayerCells& b) { return a.row->time_ns > b.row->time_ns; });
+  if (rows.size() > top) rows.resize(top);
   md += by_layer ? "## Layers\n\n| Layer | Ops" : "## Operators\n\n| Op";
-  md += fmt::format(" | Phase | Calls | {} | Tensor Cores | Eligible | Precision | Violations |\n",
+  md += fmt::format(" | Pass | Calls | {} | Tensor Cores | Eligible | Precision | Violations |\n",
                     s.recorded_on_cpu ? "Host time" : "GPU time");
   md += by_layer ? "|---|---|---|---:|---:|---:|---|---|---|\n" : "|---|---|---:|---:|---:|---|---|---|\n";
-  for (const LayerRow& row : layerRows(s)) {
-    if (by_layer) md += fmt::format("| {} ", cell(row.layer));
-    const double share = row.gpu_time_ns > 0
-        ? static_cast<double>(row.tensor_core_time_ns) / static_cast<double>(row.gpu_time_ns) : 0.0;
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(row.op), cell(row.phase), row.calls,
-                      formatDuration(row.gpu_time_ns), s.recorded_on_cpu ? "n/a (CPU)" : formatPercent(share),
-                      cell(row.eligible), cell(row.precision), cell(row.violations));
-  }
-  md += "\n";
-}
-
-void appendLayerPasses(std::string& md, const analyzer::TraceSummary& s) {
-  if (s.layer_passes.empty()) return;
-  md += fmt::format("## Layers by pass\n\n{} of the ops each layer ran, in model order.\n\n"
-                    "| Layer | Pass | Calls | Time | Per call |\n|---|---|---:|---:|---:|\n",
-                    s.recorded_on_cpu ? "Host time" : "GPU time");
-  for (const analyzer::LayerPassTime& p : s.layer_passes) {
-    const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
-    md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(p.layer), cell(p.phase), p.calls,
-                      formatDuration(p.time_ns), formatDuration(per_call));
+  for (const LayerCells& cells : rows) {
+    const analyzer::LayerRow& row = *cells.row;
+    if (by_layer) md += fmt::format("| {} ", cell(cells.layer));
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(cells.op), cell(cells.phase), row.calls,
+                      formatDuration(row.time_ns), s.recorded_on_cpu ? "n/a (CPU)" : formatPercent(row.tensorCoreShare()),
+                      cell(cells.eligible), cell(cells.precision), cell(cells.violations));
   }
   md += "\n";
 }
@@ -157,7 +148,7 @@ void appendAmpNumerics(std::string& md, const analyzer::AmpNumerics& n) {
   md += "\n";
 }
 
-void appendShapeChecks(std::string& md, const std::vector<analyzer::ShapeCheck>& checks) {
+void appendShapeChecks(std::string& md, std::span<const analyzer::ShapeCheck> checks) {
   if (checks.empty()) return;
   md += "## Shape checks\n\n| Op | Layer | M x N x K | Precision | Needs multiple of | Misaligned -> padded |"
         " Kernel align | GPU time |\n|---|---|---|---|---:|---|---:|---:|\n";
@@ -169,10 +160,10 @@ void appendShapeChecks(std::string& md, const std::vector<analyzer::ShapeCheck>&
   md += "\n";
 }
 
-void appendKernels(std::string& md, const analyzer::TraceSummary& s) {
+void appendKernels(std::string& md, const analyzer::TraceSummary& s, std::size_t top) {
   md += "## Kernels\n\n| Kernel | Calls | Time | Tensor Cores | Precision | Rule |\n|---|---:|---:|---|---|---|\n";
-  for (const KernelRow& k : kernelRows(s)) {
-    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(k.name), k.calls, formatDuration(k.total_ns),
+  for (const analyzer::KernelRow& k : firstN(s.kernels, top)) {
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(k.name), k.calls, formatDuration(k.time_ns),
                       k.verdict.host ? "host (CPU)" : k.verdict.tensor_core ? "yes" : "no",
                       analyzer::precisionName(k.verdict.precision),
                       cell(k.verdict.rule_id));
@@ -183,23 +174,22 @@ void appendKernels(std::string& md, const analyzer::TraceSummary& s) {
 }  // namespace
 
 std::string markdownReport(const analyzer::TraceSummary& summary,
-                           const std::vector<analyzer::Recommendation>& recommendations) {
+                           const std::vector<analyzer::Recommendation>& recommendations, std::size_t top) {
   std::string md = "# ampscope report\n\n";
   appendOverview(md, summary);
   appendRecommendations(md, recommendations);
   appendStepBreakdown(md, summary.amdahl);
   appendAmpNumerics(md, summary.amp_numerics);
-  appendLayers(md, summary);
-  appendLayerPasses(md, summary);
-  appendShapeChecks(md, summary.shape_checks);
-  appendKernels(md, summary);
+  appendLayers(md, summary, top);
+  appendShapeChecks(md, firstN(summary.shape_checks, top));
+  appendKernels(md, summary, top);
   return md;
 }
 
 trace::Status writeMarkdownReport(const analyzer::TraceSummary& summary,
                                   const std::vector<analyzer::Recommendation>& recommendations,
-                                  const std::filesystem::path& dir) {
-  return writeReportFile(dir, "report.md", markdownReport(summary, recommendations));
+                                  const std::filesystem::path& dir, std::size_t top) {
+  return writeReportFile(dir, "report.md", markdownReport(summary, recommendations, top));
 }
 
 }  // namespace ampscope::reports

@@ -1,7 +1,10 @@
 #include "reports/report_json.h"
 
+#include <limits>
+
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
+#include "reports/view_limits.h"
 
 namespace ampscope::reports {
 
@@ -22,11 +25,12 @@ ordered_json verdictFields(const analyzer::TensorCoreVerdict& verdict) {
           {"host", verdict.host}};
 }
 
-ordered_json groupsJson(const analyzer::TraceSummary& summary, const std::vector<analyzer::GroupTime>& groups) {
+ordered_json groupsJson(const analyzer::TraceSummary& summary, const std::vector<analyzer::GroupTime>& groups,
+                        std::size_t top) {
   ordered_json out = ordered_json::array();
-  for (const analyzer::GroupTime& group : groups) {
+  for (const analyzer::GroupTime& group : firstN(groups, top)) {
     ordered_json kernels = ordered_json::array();
-    for (const analyzer::KernelTime& kernel : group.top_kernels) {
+    for (const analyzer::KernelTime& kernel : firstN(group.kernel_times, top)) {
       ordered_json entry = {{"name", kernel.name}, {"calls", kernel.calls}, {"time_ns", kernel.time_ns}};
       entry.update(verdictFields(kernel.verdict));
       kernels.push_back(std::move(entry));
@@ -49,11 +53,22 @@ ordered_json mapJson(const std::map<std::string, Count>& values) {
   return out;
 }
 
+// Every named layer's passes, in model order (none when the trace names no layers).
 ordered_json layerPassesJson(const analyzer::TraceSummary& summary) {
   ordered_json out = ordered_json::array();
-  for (const analyzer::LayerPassTime& p : summary.layer_passes) {
-    out.push_back({{"layer", p.layer}, {"phase", p.phase}, {"calls", p.calls}, {"kernels", p.kernels},
+  if (summary.layer_table.groups_operators) return out;
+  for (const analyzer::LayerRow& p : summary.layer_table.rows) {
+    out.push_back({{"layer", p.layer}, {"phase", trace::phaseName(p.pass)}, {"calls", p.calls}, {"kernels", p.kernels},
                    {"time_ns", p.time_ns}, {"tensor_core_time_ns", tensorCoreNs(summary, p.tensor_core_time_ns)}});
+  }
+  return out;
+}
+
+ordered_json stepByPassJson(const std::vector<analyzer::PassPart>& parts) {
+  ordered_json out = ordered_json::array();
+  for (const analyzer::PassPart& part : parts) {
+    out.push_back({{"kind", analyzer::passPartKindName(part.kind)}, {"label", analyzer::passPartLabel(part.kind)},
+                   {"ns_per_step", part.ns_per_step}});
   }
   return out;
 }
@@ -103,7 +118,7 @@ ordered_json ampNumericsJson(const analyzer::AmpNumerics& n) {
           {"tensors", std::move(tensors)}};
 }
 
-ordered_json shapeChecksJson(const std::vector<analyzer::ShapeCheck>& checks) {
+ordered_json shapeChecksJson(std::span<const analyzer::ShapeCheck> checks) {
   ordered_json out = ordered_json::array();
   for (const analyzer::ShapeCheck& check : checks) {
     ordered_json misaligned = ordered_json::array();
@@ -156,8 +171,8 @@ ordered_json replayJson(const analyzer::StepReplay& replay) {
 ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
   ordered_json parts = ordered_json::array();
   for (const analyzer::StepPart& part : amdahl.parts) {
-    parts.push_back({{"name", part.name}, {"ns_per_step", part.ns_per_step}, {"fraction", part.fraction},
-                     {"speedup", part.speedup}});
+    parts.push_back({{"kind", analyzer::stepPartKindName(part.kind)}, {"name", part.label()},
+                     {"ns_per_step", part.ns_per_step}, {"fraction", part.fraction}, {"speedup", part.speedup}});
   }
   return {{"device_row", amdahl.device.name}, {"projected_speedup", amdahl.projected_speedup},
           {"ceiling", amdahl.ceiling},        {"parts", std::move(parts)},
@@ -167,19 +182,20 @@ ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
 
 ordered_json layersJson(const analyzer::TraceSummary& summary) {
   ordered_json out = ordered_json::array();
-  for (const LayerRow& row : layerRows(summary)) {
-    out.push_back({{"layer", row.layer}, {"op", row.op}, {"phase", row.phase}, {"calls", row.calls},
-                   {"gpu_time_ns", row.gpu_time_ns}, {"tensor_core_time_ns", tensorCoreNs(summary, row.tensor_core_time_ns)},
-                   {"eligible", row.eligible}, {"precision", row.precision}, {"shapes", row.shapes},
-                   {"violations", row.violations}});
+  for (const LayerCells& cells : layerCells(summary)) {
+    const analyzer::LayerRow& row = *cells.row;
+    out.push_back({{"layer", cells.layer}, {"op", cells.op}, {"phase", cells.phase}, {"calls", row.calls},
+                   {"gpu_time_ns", row.time_ns}, {"tensor_core_time_ns", tensorCoreNs(summary, row.tensor_core_time_ns)},
+                   {"eligible", cells.eligible}, {"precision", cells.precision}, {"shapes", cells.shapes},
+                   {"violations", cells.violations}, {"state", analyzer::layerStateName(row.state)}});
   }
   return out;
 }
 
-ordered_json kernelsJson(const analyzer::TraceSummary& summary) {
+ordered_json kernelsJson(const analyzer::TraceSummary& summary, std::size_t top) {
   ordered_json out = ordered_json::array();
-  for (const KernelRow& row : kernelRows(summary)) {
-    ordered_json entry = {{"name", row.name}, {"calls", row.calls}, {"total_ns", row.total_ns}};
+  for (const analyzer::KernelRow& row : firstN(summary.kernels, top)) {
+    ordered_json entry = {{"name", row.name}, {"calls", row.calls}, {"total_ns", row.time_ns}};
     entry.update(verdictFields(row.verdict));
     out.push_back(std::move(entry));
   }
@@ -189,7 +205,9 @@ ordered_json kernelsJson(const analyzer::TraceSummary& summary) {
 }  // namespace
 
 ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
-                                   const std::vector<analyzer::Recommendation>& recommendations) {
+                                   const std::vector<analyzer::Recommendation>& recommendations,
+                                   std::optional<std::size_t> top_or_all) {
+  const std::size_t top = top_or_all.value_or(std::numeric_limits<std::size_t>::max());
   ordered_json devices = ordered_json::array();
   for (const analyzer::DeviceSummary& device : summary.devices) {
     devices.push_back({{"id", device.id}, {"name", device.name}, {"kind", trace::deviceKindName(device.kind)},
@@ -224,7 +242,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                          {"rules_version", summary.tensor_cores.rules_version},
                          {"applicable", !summary.recorded_on_cpu},
                          {"note", summary.recorded_on_cpu ? std::string("recorded on ") + kCpuRunNote : std::string()}};
-  doc["shape_checks"] = shapeChecksJson(summary.shape_checks);
+  doc["shape_checks"] = shapeChecksJson(firstN(summary.shape_checks, top));
   doc["iterations"] = iterationsJson(summary);
   doc["data_pipeline"] = {{"exposed_ns_per_iteration", dp.exposed_ns_per_iteration},
                           {"exposed_fraction", dp.exposed_fraction},
@@ -234,6 +252,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                           {"speedup_if_hidden", dp.speedup_if_hidden},
                           {"replay_if_hidden", replayJson(dp.replay_if_hidden)}};
   doc["amdahl"] = amdahlJson(summary.amdahl);
+  doc["step_by_pass"] = stepByPassJson(summary.step_by_pass);
   const analyzer::HostStalls& host = summary.host_stalls;
   const analyzer::AmpNumerics& numerics = summary.amp_numerics;
   doc["host_stalls"] = {{"sync_ns_per_iteration", host.sync_ns_per_iteration},
@@ -247,8 +266,8 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                         {"skipped_steps", numerics.skipped_steps},
                         {"counted_steps", numerics.counted_steps}};
   doc["amp_numerics"] = ampNumericsJson(numerics);
-  doc["top_operators"] = groupsJson(summary, summary.top_operators);
-  doc["top_layers"] = groupsJson(summary, summary.top_layers);
+  doc["top_operators"] = groupsJson(summary, summary.operators, top);
+  doc["top_layers"] = groupsJson(summary, summary.layers, top);
   doc["layer_passes"] = layerPassesJson(summary);
   doc["import_stats"] = {{"events_read", stats.events_read},
                          {"events_imported", stats.events_imported},
@@ -259,7 +278,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                          {"lost", mapJson(stats.lost)}};
   // The keys below are the report's additions to the analyze document.
   doc["layers"] = layersJson(summary);
-  doc["kernels_by_name"] = kernelsJson(summary);
+  doc["kernels_by_name"] = kernelsJson(summary, top);
   ordered_json recs = ordered_json::array();
   for (const analyzer::Recommendation& r : recommendations) {
     recs.push_back({{"rule", r.rule}, {"severity", analyzer::severityName(r.severity)}, {"target", r.target},

@@ -4,6 +4,8 @@
 // kernels_by_name[] ("kernels" already holds the counts) and recommendations[].
 // Key by key: docs/analyze_json.md and docs/reports.md.
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +20,12 @@ namespace ampscope::reports {
 // may hold invalid UTF-8; such bytes become U+FFFD instead of failing the whole report.
 std::string formatJsonDocument(const nlohmann::ordered_json& document);
 
+// top: how many entries of each ranked list (top_operators and their top_kernels, top_layers,
+// shape_checks, kernels_by_name) to keep; nullopt keeps all (report.json). Recommendations, the
+// Amdahl projection, the Tensor Core account and the model-ordered tables are always whole.
 nlohmann::ordered_json summaryToJsonDocument(
     const analyzer::TraceSummary& summary,
-    const std::vector<analyzer::Recommendation>& recommendations);
+    const std::vector<analyzer::Recommendation>& recommendations,
+    std::optional<std::size_t> top = std::nullopt);
 
 }  // namespace ampscope::reports

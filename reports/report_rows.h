@@ -1,6 +1,7 @@
 #pragma once
-// The rows behind layers.csv and kernels.csv, built once from the summary so that the CSVs, the
-// JSON document, the Markdown and the HTML all show the same numbers.
+// The analysis's layer table as text cells, formatted once so that layers.csv, the JSON document,
+// the Markdown and the HTML all show the same words. Formatting only: the rows, their numbers and
+// their order are the analyzer's (analyzer/layer_table.h).
 
 #include <cstdint>
 #include <string>
@@ -10,33 +11,20 @@
 
 namespace ampscope::reports {
 
-// One layer (or, in traces without layer names, one operator). Text fields the trace does not
-// tell are empty rather than guessed; see docs/reports.md.
-struct LayerRow {
+// One layer and pass (or, in traces without layer names, one top-level operator and pass).
+struct LayerCells {
+  const analyzer::LayerRow* row = nullptr;
   std::string layer;       // empty for operator rows
-  std::string op;          // eligible ops seen in the layer ("a; b"), or the operator itself
-  std::string phase;       // the phase most of its GPU time ran in
-  std::uint64_t calls = 0; // operator ranges that launched GPU work
-  std::int64_t gpu_time_ns = 0;
-  std::int64_t tensor_core_time_ns = 0;
-  std::string eligible;    // "yes", "no", or "" when not known
-  std::string precision;   // precision of most of its kernel time among its top kernels
+  std::string op;          // the ops it ran ("a; b"), or the operator itself
+  std::string phase;       // "forward", "backward", ...
+  std::string eligible;    // "yes" or "no"
+  std::string precision;   // of most of its matrix-kernel time; "" when none says
   std::string shapes;      // recorded input shapes of its eligible ops ("; " between calls)
   std::string violations;  // "N=33278->33280 (x8)"; "; " between shapes
 };
 
-// A kernel name with its calls and time summed over every operator it appears under.
-struct KernelRow {
-  std::string name;
-  std::uint64_t calls = 0;
-  std::int64_t total_ns = 0;
-  analyzer::TensorCoreVerdict verdict;
-};
-
-// Layers when the trace names them, else operators, largest GPU time first.
-std::vector<LayerRow> layerRows(const analyzer::TraceSummary& summary);
-// The kernels listed under summary.top_operators, merged by name, largest total first.
-std::vector<KernelRow> kernelRows(const analyzer::TraceSummary& summary);
+// Every row of summary.layer_table, in its (model) order.
+std::vector<LayerCells> layerCells(const analyzer::TraceSummary& summary);
 // "M=33278->33280, K=1023->1024 (x8)"; empty when nothing is misaligned.
 std::string violationText(const analyzer::ShapeCheck& check);
 

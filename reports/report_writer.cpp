@@ -1,5 +1,6 @@
 #include "reports/report_writer.h"
 
+#include <functional>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -21,7 +22,7 @@ trace::Status writeJsonReport(const analyzer::TraceSummary& summary,
 
 trace::Status writeReport(const analyzer::TraceSummary& summary,
                           const std::vector<analyzer::Recommendation>& recommendations,
-                          const std::filesystem::path& dir) {
+                          const std::filesystem::path& dir, std::size_t top) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error) {
@@ -32,16 +33,16 @@ trace::Status writeReport(const analyzer::TraceSummary& summary,
                                     dir.string())};
   }
   // One at a time so the first failure stops the rest (a full disk fails every file alike).
-  using Write = trace::Status (*)(const analyzer::TraceSummary&, const std::vector<analyzer::Recommendation>&,
-                                  const std::filesystem::path&);
-  const Write writes[] = {
-      [](const auto&, const auto& r, const auto& d) { return writeRecommendationsCsv(r, d); },
-      [](const auto& s, const auto&, const auto& d) { return writeLayersCsv(s, d); },
-      [](const auto& s, const auto&, const auto& d) { return writeKernelsCsv(s, d); },
-      [](const auto& s, const auto&, const auto& d) { return writeIterationsCsv(s, d); },
-      &writeJsonReport, &writeMarkdownReport, &writeHtmlReport};
-  for (const Write write : writes) {
-    trace::Status status = write(summary, recommendations, dir);
+  const std::function<trace::Status()> writes[] = {
+      [&] { return writeRecommendationsCsv(recommendations, dir); },
+      [&] { return writeLayersCsv(summary, dir); },
+      [&] { return writeKernelsCsv(summary, dir); },
+      [&] { return writeIterationsCsv(summary, dir); },
+      [&] { return writeJsonReport(summary, recommendations, dir); },
+      [&] { return writeMarkdownReport(summary, recommendations, dir, top); },
+      [&] { return writeHtmlReport(summary, recommendations, dir, top); }};
+  for (const auto& write : writes) {
+    trace::Status status = write();
     if (!status.ok()) return status;
   }
   return {};

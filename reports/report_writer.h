@@ -6,16 +6,18 @@
 
 #include "analyzer/recommendations.h"
 #include "analyzer/trace_summary.h"
+#include "reports/view_limits.h"
 #include "trace/result.h"
 
 namespace ampscope::reports {
 
 // Creates dir (and its parents) and writes recommendations.csv, layers.csv, kernels.csv,
 // iterations.csv, report.json, report.md and report.html into it, replacing older ones. Stops
-// at the first failure; the error names the file.
+// at the first failure; the error names the file. The CSVs and report.json hold every row;
+// report.md and report.html show the top entries of each ranked list.
 trace::Status writeReport(const analyzer::TraceSummary& summary,
                           const std::vector<analyzer::Recommendation>& recommendations,
-                          const std::filesystem::path& dir);
+                          const std::filesystem::path& dir, std::size_t top = kDefaultTop);
 
 // report.json alone (the document of summaryToJsonDocument, indented by 2).
 trace::Status writeJsonReport(const analyzer::TraceSummary& summary,

@@ -120,6 +120,18 @@ struct Synchronization {
 
 // What a host range is: a framework operator, a user/NVTX annotation, a Python frame.
 enum class RangeKind : std::uint8_t { kOperator, kAnnotation, kPython, kGpuAnnotation };
+// Which framework's text the range normaliser read the range's name as (analyzer/import/
+// range_normaliser.h). kPlain: nothing it knows; the name is kept as it is.
+enum class RangeTextForm : std::uint8_t {
+  kPlain,
+  kTrainerLayerOp,     // ampscope's trainer: "fc1 linear forward in=[64,784] ..."
+  kTorchNvtx,          // PyTorch emit_nvtx: "aten::mm, op_id = 7, sizes = [[64, 784], [784, 100]]"
+  kPyProfOperator,     // PyProf: {'mod': 'torch.nn.functional', 'op': 'linear', 'args': [...]}
+  kPyProfCallStack,    // PyProf: {'traceMarker': [...], 'funcStack': '/Net::forward/Linear::forward'}
+  kPyProfModule,       // PyProf: {'mod': 'Linear', 'strRepr': 'in_features=...'}
+  kFrameworkOperator,  // an operator event of a profiler (Kineto cpu_op): its name is the op
+  kModuleFrame,        // a Python frame of an nn.Module call (Kineto "nn.Module: Linear_0")
+};
 // Which part of a training step a range belongs to, where the trace says so.
 enum class Phase : std::uint8_t { kUnknown, kStep, kData, kForward, kBackward, kOptimizer, kLossScale };
 const char* rangeKindName(RangeKind kind);
@@ -133,13 +145,18 @@ struct Range {
   Index thread = kNone;
   RangeKind kind = RangeKind::kOperator;
   Phase phase = Phase::kUnknown;  // as recorded; the correlator fills it where it can tell
-  // Payload as recorded (empty when absent). Shapes and dtypes are JSON arrays as text, e.g.
-  // "[[32,3,224,224],[64,3,7,7]]" and "[\"float\",\"float\"]"; importers normalise to that form.
-  StringId op = StringTable::kEmpty;      // the op kind, where it differs from name (PyProf, NVTX)
+  // What the name says, normalised once at import by analyzer/import/range_normaliser.h;
+  // consumers read these fields and never parse `name` (which stays what the file said).
+  // Shapes and dtypes are JSON arrays as text, e.g. "[[32,3,224,224],[64,3,7,7]]" and
+  // "[\"float\",\"float\"]" (empty when not recorded).
+  RangeTextForm text_form = RangeTextForm::kPlain;
+  StringId op = StringTable::kEmpty;      // the operator: "aten::mm", "linear"; empty: not one
   StringId shapes = StringTable::kEmpty;
   StringId dtypes = StringTable::kEmpty;
   StringId layer = StringTable::kEmpty;   // module / layer name
+  StringId module_path = StringTable::kEmpty;  // where the file gives one: "/Net::forward/Linear::forward"
   std::int64_t sequence_number = -1;      // autograd sequence number, -1 when absent
+  std::int64_t op_id = -1;                // PyTorch's record-function id (emit_nvtx op_id), -1 when absent
   std::int64_t fwd_thread_tid = 0;        // Kineto "Fwd thread id": set on backward ops
   // NVTX attributes as given: the domain ("" for the default one), the category (0: none) and
   // the payload as text ("" when none; numbers in their shortest exact decimal form).

@@ -12,6 +12,7 @@
 #include "analyzer/import/byte_source.h"
 #include "analyzer/import/chrome_trace_stream.h"
 #include "analyzer/import/kineto_values.h"
+#include "analyzer/import/range_normaliser.h"
 
 namespace ampscope::analyzer::import {
 
@@ -339,7 +340,7 @@ Status KinetoEventParser::dispatch(const TraceEventText& text, const EventFields
       r.kind = rangeKindOf(category);
       if (!event.input_dims.empty()) r.shapes = out_.strings.intern(compactJson(event.input_dims));
       if (!event.input_type.empty()) r.dtypes = out_.strings.intern(compactJson(event.input_type));
-      if (!event.module_hierarchy.empty()) r.layer = out_.strings.intern(event.module_hierarchy);
+      if (!event.module_hierarchy.empty()) r.module_path = out_.strings.intern(event.module_hierarchy);
       r.sequence_number = event.sequence;
       r.fwd_thread_tid = event.fwd_tid;
       break;
@@ -387,6 +388,7 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ProgressCallb
   parser.finish(info.base_time_ns);
   out.format_detail = kinetoSchemaDescription(parser.saw2021Categories(), info);
   out.sortByTime();
+  normaliseRanges(out);
   return out;
 }
 

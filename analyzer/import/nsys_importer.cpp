@@ -12,6 +12,7 @@
 
 #include "analyzer/import/cupti_enums.h"
 #include "analyzer/import/foreign_strings.h"
+#include "analyzer/import/range_normaliser.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
@@ -432,6 +433,7 @@ trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db) {
   NsysReader reader(db, out);
   if (Status status = reader.run(); !status) return status.error();
   out.sortByTime();
+  normaliseRanges(out);
   return out;
 }
 

@@ -7,7 +7,7 @@
 
 #include "analyzer/import/cupti_enums.h"
 #include "analyzer/import/foreign_strings.h"
-#include "analyzer/import/pyprof_marker.h"
+#include "analyzer/import/range_normaliser.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
@@ -186,34 +186,15 @@ class NvprofReader {
     trace::Index thread;
   };
 
+  // The marker's text is kept as it is: the range normaliser reads PyProf's dicts and autograd's
+  // "op, seq = N" markers for every format alike.
   void addRange(const OpenMarker& open, std::int64_t end_ns) {
     trace::Range& r = out_.ranges.emplace_back();
     r.start_ns = open.start_ns;
     r.end_ns = end_ns;
     r.thread = open.thread;
-    const PyProfMarker marker = parsePyProfMarker(out_.str(open.text));
-    switch (marker.kind) {
-      case PyProfMarker::Kind::kOperator:
-        r.kind = trace::RangeKind::kOperator;
-        r.name = out_.strings.intern(marker.module.empty() ? marker.op : marker.module + "." + marker.op);
-        r.op = out_.strings.intern(marker.op);
-        r.shapes = out_.strings.intern(marker.shapes_json);
-        r.dtypes = out_.strings.intern(marker.dtypes_json);
-        break;
-      case PyProfMarker::Kind::kSequence:
-        r.kind = trace::RangeKind::kOperator;
-        r.name = out_.strings.intern(marker.op);
-        r.sequence_number = marker.sequence_number;
-        break;
-      case PyProfMarker::Kind::kTraceMarker:
-        r.kind = trace::RangeKind::kAnnotation;
-        r.name = out_.strings.intern("traceMarker " + marker.innermost_frame);
-        break;
-      case PyProfMarker::Kind::kText:
-        r.kind = trace::RangeKind::kAnnotation;
-        r.name = open.text;
-        break;
-    }
+    r.kind = trace::RangeKind::kAnnotation;
+    r.name = open.text;
   }
 
   Status readMarkers() {
@@ -293,6 +274,7 @@ trace::Result<trace::Trace> importNvprof(SqliteDatabase& db) {
   NvprofReader reader(db, out);
   if (Status status = reader.run(); !status) return status.error();
   out.sortByTime();
+  normaliseRanges(out);
   return out;
 }
 

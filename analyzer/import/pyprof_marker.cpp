@@ -1,6 +1,5 @@
 #include "analyzer/import/pyprof_marker.h"
 
-#include <charconv>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -151,38 +150,29 @@ void describeArguments(const PyValue& args, PyProfMarker& out) {
 
 PyProfMarker parsePyProfMarker(std::string_view text) {
   PyProfMarker out;
-  if (!text.empty() && text.front() == '{') {
-    PyValue root;
-    if (PyLiteralParser(text).parse(root) && root.type == PyValue::Type::kDict) {
-      if (const PyValue* stack = root.get("traceMarker")) {
-        out.kind = PyProfMarker::Kind::kTraceMarker;
-        if (!stack->items.empty()) out.innermost_frame = stack->items.back().text;
-        return out;
-      }
-      const PyValue* op = root.get("op");
-      if (op && op->type == PyValue::Type::kString) {
-        out.kind = PyProfMarker::Kind::kOperator;
-        out.op = op->text;
-        if (const PyValue* mod = root.get("mod")) out.module = mod->text;
-        if (const PyValue* args = root.get("args"); args && args->type == PyValue::Type::kList) {
-          describeArguments(*args, out);
-        }
-        return out;
-      }
+  if (text.empty() || text.front() != '{') return out;
+  PyValue root;
+  if (!PyLiteralParser(text).parse(root) || root.type != PyValue::Type::kDict) return out;  // plain text
+  if (const PyValue* stack = root.get("traceMarker")) {
+    out.kind = PyProfMarker::Kind::kTraceMarker;
+    if (!stack->items.empty()) out.innermost_frame = stack->items.back().text;
+    if (const PyValue* functions = root.get("funcStack"); functions && functions->type == PyValue::Type::kString) {
+      out.func_stack = functions->text;
     }
-    return out;  // a dict we do not understand stays plain text
+    return out;
   }
-  constexpr std::string_view kSeq = ", seq = ";
-  if (const auto at = text.rfind(kSeq); at != std::string_view::npos) {
-    std::int64_t seq = 0;
-    const std::string_view digits = text.substr(at + kSeq.size());
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seq);
-    if (ec == std::errc() && end == digits.data() + digits.size()) {
-      out.kind = PyProfMarker::Kind::kSequence;
-      out.op = std::string(text.substr(0, at));
-      out.sequence_number = seq;
+  const PyValue* mod = root.get("mod");
+  if (mod && mod->type == PyValue::Type::kString) out.module = mod->text;
+  const PyValue* op = root.get("op");
+  if (op && op->type == PyValue::Type::kString) {
+    out.kind = PyProfMarker::Kind::kOperator;
+    out.op = op->text;
+    if (const PyValue* args = root.get("args"); args && args->type == PyValue::Type::kList) {
+      describeArguments(*args, out);
     }
+    return out;
   }
+  if (!out.module.empty() && root.get("strRepr")) out.kind = PyProfMarker::Kind::kModule;
   return out;
 }
 

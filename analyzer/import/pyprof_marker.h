@@ -2,9 +2,12 @@
 // NVIDIA PyProf's NVTX marker texts, as found in nvprof profiles of PyTorch programs:
 //   {'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor',
 //    'shape': (35, 20, 200), 'dtype': 'float32'}, ...]}        an operator call (Python dict)
-//   {'traceMarker': ['train.py:314', ...]}                      the Python call stack
-//   linear, seq = 120                                           autograd's sequence marker
-// Anything else is plain text.
+//   {'traceMarker': ['train.py:314', ...], 'funcStack': '/Net::forward/Linear::forward'}
+//                                                               the Python call stack
+//   {'mod': 'Linear', 'strRepr': 'in_features=200, ...'}        an nn.Module's extra_repr()
+// PyProf pushes them nested: call stack, then module (for modules), then operator. Autograd's
+// "linear, seq = 120" markers are PyTorch's emit_nvtx text (torch_nvtx_text.h). Anything else
+// is plain text.
 
 #include <cstdint>
 #include <string>
@@ -13,14 +16,14 @@
 namespace ampscope::analyzer::import {
 
 struct PyProfMarker {
-  enum class Kind { kOperator, kSequence, kTraceMarker, kText };
+  enum class Kind { kOperator, kTraceMarker, kModule, kText };
   Kind kind = Kind::kText;
   std::string module;       // 'mod'
-  std::string op;           // 'op', or the name before ", seq = "
+  std::string op;           // 'op'
   std::string shapes_json;  // tensor argument shapes, e.g. [[35,20],[33278,200]]
   std::string dtypes_json;  // their dtypes, e.g. ["int64","float32"]
-  std::int64_t sequence_number = -1;
   std::string innermost_frame;  // last entry of a traceMarker stack
+  std::string func_stack;       // 'funcStack': "/Net::forward/Linear::_call_impl/Linear::forward"
 };
 
 PyProfMarker parsePyProfMarker(std::string_view text);

@@ -12,6 +12,7 @@
 #include "analyzer/import/kineto_importer.h"
 #include "analyzer/import/nsys_importer.h"
 #include "analyzer/import/nvprof_importer.h"
+#include "analyzer/import/range_normaliser.h"
 #include "trace/db/profile_reader.h"
 #include "trace/db/sqlite_database.h"
 
@@ -34,7 +35,10 @@ Result<Trace> importSqlite(const std::string& path) {
     // The collector appends rows as records complete (a range when it ends, after its children),
     // and the reader keeps table order; the analyzer needs every vector in start order.
     auto profile = trace::db::readProfile(*db);
-    if (profile) profile->sortByTime();
+    if (profile) {
+      profile->sortByTime();
+      normaliseRanges(*profile);
+    }
     return profile;
   }
   if (isNvprofDatabase(*db)) return importNvprof(*db);

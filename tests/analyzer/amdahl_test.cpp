@@ -1,5 +1,8 @@
 #include "analyzer/amdahl.h"
 
+#include <set>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "../test_support.h"
@@ -16,12 +19,23 @@ AmdahlProjection projectionOf(const std::string& path) {
   return projectAmp(*imported, findIterations(*imported));
 }
 
-double fractionOf(const AmdahlProjection& p, std::string_view part) {
-  for (const StepPart& s : p.parts) {
-    if (s.name == part) return s.fraction;
-  }
-  ADD_FAILURE() << "no part " << part;
+double fractionOf(const AmdahlProjection& p, StepPartKind kind) {
+  if (const StepPart* part = p.part(kind)) return part->fraction;
+  ADD_FAILURE() << "no part " << stepPartKindName(kind);
   return 0;
+}
+
+TEST(StepPartTest, EveryKindHasItsOwnNameAndLabel) {
+  std::set<std::string> names, labels;
+  for (StepPartKind kind : kStepPartKinds) {
+    names.insert(stepPartKindName(kind));
+    labels.insert(stepPartLabel(kind));
+  }
+  EXPECT_EQ(names.size(), kStepPartKinds.size());
+  EXPECT_EQ(labels.size(), kStepPartKinds.size());
+  EXPECT_STREQ(stepPartKindName(StepPartKind::kEligibleFp32Math), "eligible_fp32_math");
+  EXPECT_TRUE(isMatrixMath(StepPartKind::kEligibleTf32Math));
+  EXPECT_FALSE(isMatrixMath(StepPartKind::kMemoryBound));
 }
 
 TEST(DevicePeaksTest, RowsFollowComputeCapability) {
@@ -43,8 +57,10 @@ TEST(AmdahlTest, Fp32ResNetOnV100ProjectsASpeedupBelowItsCeiling) {
   double total = 0;
   for (const StepPart& part : p.parts) total += part.fraction;
   EXPECT_NEAR(total, 1.0, 1e-6);  // the parts add up to the step
-  EXPECT_GT(fractionOf(p, "eligible math in FP32 on CUDA cores"), 0.3);
-  EXPECT_EQ(fractionOf(p, "math already on FP16/BF16 Tensor Cores"), 0.0);
+  ASSERT_EQ(p.parts.size(), kStepPartKinds.size());
+  for (std::size_t i = 0; i < p.parts.size(); ++i) EXPECT_EQ(p.parts[i].kind, kStepPartKinds[i]);
+  EXPECT_GT(fractionOf(p, StepPartKind::kEligibleFp32Math), 0.3);
+  EXPECT_EQ(fractionOf(p, StepPartKind::kTensorCoreMath), 0.0);
   EXPECT_GT(p.projected_speedup, 1.5);
   EXPECT_LT(p.projected_speedup, p.ceiling);
 }
@@ -60,19 +76,15 @@ TEST(AmdahlTest, ModelAlreadyInBf16HasNothingLeftForAmp) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(
       path, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
   const AmdahlProjection p = projectionOf(path);
-  EXPECT_GT(fractionOf(p, "math already on FP16/BF16 Tensor Cores"), 0.1);
+  EXPECT_GT(fractionOf(p, StepPartKind::kTensorCoreMath), 0.1);
   EXPECT_NEAR(p.projected_speedup, 1.0, 0.01);
 }
 
 TEST(AmdahlTest, Tf32ModelOnA100CountsItsTensorCoreMathAsTwiceFasterInHalfPrecision) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
   const AmdahlProjection p = projectionOf(path);
-  EXPECT_GT(fractionOf(p, "eligible math in TF32 on Tensor Cores"), 0.05);
-  for (const StepPart& part : p.parts) {
-    if (part.name == "eligible math in TF32 on Tensor Cores") {
-      EXPECT_DOUBLE_EQ(part.speedup, 2.0);
-    }
-  }
+  EXPECT_GT(fractionOf(p, StepPartKind::kEligibleTf32Math), 0.05);
+  EXPECT_DOUBLE_EQ(p.part(StepPartKind::kEligibleTf32Math)->speedup, 2.0);
 }
 
 TEST(AmdahlTest, NoStepsMeansNoProjectionAndSaysWhy) {

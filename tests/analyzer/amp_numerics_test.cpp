@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/correlator.h"
+#include "tests/analyzer/imported_trace.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 
 namespace ampscope::analyzer {
@@ -85,7 +86,7 @@ TEST_F(AmpNumericsTest, ATraceWithoutTheTrainersCountersHasNoNumerics) {
 
 TEST(AmpNumericsTrainerTest, BinsGiveTheHeadroomAndTheUnderflowAtThatScale) {
   trace::Trace trace = test::trainerCpuTrace();
-  correlate(trace);
+  test::correlateAsImported(trace);
   const AmpNumerics n = measureAmpNumerics(trace);
   // The largest bin is fc2.weight's 2^-3: scaled by 2^17 it stays below 2^15.
   EXPECT_EQ(n.suggested_loss_scale, 131072.0);

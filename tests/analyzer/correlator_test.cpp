@@ -1,4 +1,5 @@
 #include "analyzer/correlator.h"
+#include "tests/analyzer/imported_trace.h"
 
 #include <gtest/gtest.h>
 
@@ -59,7 +60,7 @@ TEST_F(CorrelatorTest, KernelGoesToTheInnermostOperatorEnclosingItsLaunchOnTheLa
   addKernel(9, 610);
   addKernel(10, 700);  // no launch call in the trace
   trace_.sortByTime();
-  const CorrelationCounts counts = correlate(trace_);
+  const CorrelationCounts counts = test::correlateAsImported(trace_);
   EXPECT_EQ(counts.kernels, 4u);
   EXPECT_EQ(counts.kernels_linked_to_launch, 3u);
   EXPECT_EQ(counts.kernels_attributed_to_op, 2u);
@@ -78,7 +79,7 @@ TEST_F(CorrelatorTest, NestingGivesParentsAndDepthsAndTreatsTouchingRangesAsSibl
   addRange("first", 10, 50, main);
   addRange("second", 50, 90, main);  // starts where "first" ends
   trace_.sortByTime();
-  correlate(trace_);
+  test::correlateAsImported(trace_);
   EXPECT_EQ(trace_.ranges[0].depth, 0);
   EXPECT_EQ(trace_.ranges[1].parent, 0);
   EXPECT_EQ(trace_.ranges[2].parent, 0);
@@ -99,7 +100,7 @@ TEST_F(CorrelatorTest, BackwardOpTakesTheLayerOfTheForwardOpWithItsSequenceNumbe
   addLaunch(1, 2150, autograd);
   addKernel(1, 2160);
   trace_.sortByTime();
-  const CorrelationCounts counts = correlate(trace_);
+  const CorrelationCounts counts = test::correlateAsImported(trace_);
   EXPECT_EQ(counts.backward_ranges_linked_to_forward, 1u);
   const trace::Range& mm = opOfKernel(0);
   EXPECT_EQ(trace_.str(mm.name), "aten::mm");
@@ -116,7 +117,7 @@ TEST_F(CorrelatorTest, PhasesComeFromNamesAndAreInherited) {
   addRange("Optimizer.step#SGD.step", 700, 900, main);
   addRange("aten::add_", 710, 720, main);
   trace_.sortByTime();
-  correlate(trace_);
+  test::correlateAsImported(trace_);
   EXPECT_EQ(trace_.ranges[0].phase, Phase::kStep);
   EXPECT_EQ(trace_.ranges[1].phase, Phase::kData);
   EXPECT_EQ(trace_.ranges[2].phase, Phase::kData);

@@ -4,6 +4,7 @@
 
 #include "../test_support.h"
 #include "analyzer/correlator.h"
+#include "tests/analyzer/imported_trace.h"
 #include "analyzer/gpu_activity.h"
 #include "analyzer/import/trace_importer.h"
 
@@ -28,7 +29,7 @@ class DataPipelineTest : public ::testing::Test {
   }
   DataPipelineExposure measure() {
     trace_.sortByTime();
-    correlate(trace_);
+    test::correlateAsImported(trace_);
     iterations_ = findIterations(trace_);
     return measureDataPipeline(trace_, iterations_);
   }

@@ -4,6 +4,7 @@
 
 #include "../test_support.h"
 #include "analyzer/correlator.h"
+#include "tests/analyzer/imported_trace.h"
 #include "analyzer/import/trace_importer.h"
 
 namespace ampscope::analyzer {
@@ -23,7 +24,7 @@ trace::Trace stepsTrace(const std::vector<std::pair<std::int64_t, std::int64_t>>
     trace.ranges.push_back(range);
   }
   trace.sortByTime();
-  correlate(trace);
+  test::correlateAsImported(trace);
   return trace;
 }
 
@@ -60,7 +61,7 @@ TEST(IterationsTest, WithoutStepRangesTheOptimizerStepGivesThePeriod) {
     trace.ranges.push_back(range);
   }
   trace.sortByTime();
-  correlate(trace);
+  test::correlateAsImported(trace);
   const IterationSummary summary = findIterations(trace);
   ASSERT_EQ(summary.iterations.size(), 3u);
   EXPECT_NE(summary.source.find("Optimizer.step#Adam.step"), std::string::npos);

@@ -208,7 +208,7 @@ TEST_F(NsysImporterTest, ReadsNvtxDomainsAndCategoriesSoTheTrainersRangesAreKnow
   const auto layer = std::find_if(t.ranges.begin(), t.ranges.end(),
                                   [&](const trace::Range& r) { return t.str(r.domain) == "ampscope"; });
   ASSERT_NE(layer, t.ranges.end());
-  correlate(t);  // reads the trainer's range text, whichever importer brought it
+  // The importer read the trainer's range text, as every importer does.
   EXPECT_EQ(t.str(layer->layer), "fc1");
   EXPECT_EQ(t.str(layer->op), "linear");
   EXPECT_EQ(layer->phase, trace::Phase::kForward);

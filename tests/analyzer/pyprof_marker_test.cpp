@@ -26,11 +26,10 @@ TEST(PyProfMarkerTest, OneElementTupleAndScalarTensorShapes) {
   EXPECT_EQ(marker.dtypes_json, "[\"float16\",\"float32\"]");
 }
 
-TEST(PyProfMarkerTest, SequenceMarkerGivesNameAndNumber) {
-  const PyProfMarker marker = parsePyProfMarker("NllLossBackward, seq = 228");
-  EXPECT_EQ(marker.kind, PyProfMarker::Kind::kSequence);
-  EXPECT_EQ(marker.op, "NllLossBackward");
-  EXPECT_EQ(marker.sequence_number, 228);
+TEST(PyProfMarkerTest, ModuleMarkerNamesTheModuleClass) {
+  const PyProfMarker marker = parsePyProfMarker("{'mod': 'Linear', 'strRepr': 'in_features=200, out_features=33278, bias=True'}");
+  EXPECT_EQ(marker.kind, PyProfMarker::Kind::kModule);
+  EXPECT_EQ(marker.module, "Linear");
 }
 
 TEST(PyProfMarkerTest, TraceMarkerKeepsTheInnermostFrame) {
@@ -38,12 +37,20 @@ TEST(PyProfMarkerTest, TraceMarkerKeepsTheInnermostFrame) {
       "{'traceMarker': ['profile2.py:314', '/x/torch/nn/modules/sparse.py:114']}");
   EXPECT_EQ(marker.kind, PyProfMarker::Kind::kTraceMarker);
   EXPECT_EQ(marker.innermost_frame, "/x/torch/nn/modules/sparse.py:114");
+  EXPECT_TRUE(marker.func_stack.empty());
+}
+
+TEST(PyProfMarkerTest, TraceMarkerKeepsTheFunctionStack) {
+  const PyProfMarker marker = parsePyProfMarker(
+      "{'traceMarker': ['net.py:40'], 'funcStack': '/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear'}");
+  EXPECT_EQ(marker.kind, PyProfMarker::Kind::kTraceMarker);
+  EXPECT_EQ(marker.func_stack, "/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear");
 }
 
 TEST(PyProfMarkerTest, MalformedOrPlainTextStaysText) {
   EXPECT_EQ(parsePyProfMarker("{'op': 'mm', 'args': [").kind, PyProfMarker::Kind::kText);
   EXPECT_EQ(parsePyProfMarker("forward").kind, PyProfMarker::Kind::kText);
-  EXPECT_EQ(parsePyProfMarker("x, seq = twelve").kind, PyProfMarker::Kind::kText);
+  EXPECT_EQ(parsePyProfMarker("NllLossBackward, seq = 228").kind, PyProfMarker::Kind::kText);
   EXPECT_EQ(parsePyProfMarker("{'a': " + std::string(200, '[')).kind, PyProfMarker::Kind::kText);
 }
 

@@ -4,6 +4,7 @@
 
 #include "../test_support.h"
 #include "analyzer/correlator.h"
+#include "tests/analyzer/imported_trace.h"
 #include "analyzer/import/trace_importer.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 
@@ -14,7 +15,7 @@ std::vector<Recommendation> recommendationsFor(const std::string& path) {
   auto imported = import::importTrace(path);
   EXPECT_TRUE(imported.ok());
   const CorrelationCounts counts = correlate(*imported);
-  return recommend(summarizeTrace(*imported, counts, 50));
+  return recommend(summarizeTrace(*imported, counts));
 }
 
 const Recommendation* find(const std::vector<Recommendation>& all, std::string_view rule) {
@@ -82,7 +83,7 @@ TraceSummary stalledSummary() {
   TraceSummary s;
   s.iterations.iterations = {{0, 0, 100'000'000, false}, {1, 100'000'000, 200'000'000, false}};
   s.iterations.steady_mean_ns = 100'000'000;
-  s.amdahl.parts = {{"GPU idle: host, data loading, launch gaps", 40'000'000, 0.4, 1.0}};
+  s.amdahl.parts = {{StepPartKind::kIdle, 40'000'000, 0.4, 1.0}};
   s.host_stalls.sync_ns_per_iteration = 10'000'000;
   s.host_stalls.sync_calls_per_iteration = 3;
   s.host_stalls.matrix_kernels = 100;
@@ -179,8 +180,8 @@ TEST(RecommendationsTest, BFloat16RunsLoseNoGradientsToFp16Underflow) {
 
 TEST(RecommendationsTest, CpuProfilesGetNoTensorCoreAdviceButKeepShapeAndPipelineAdvice) {
   trace::Trace trace = test::trainerCpuTrace();
-  const CorrelationCounts counts = correlate(trace);
-  const std::vector<Recommendation> all = recommend(summarizeTrace(trace, counts, 20));
+  const CorrelationCounts counts = test::correlateAsImported(trace);
+  const std::vector<Recommendation> all = recommend(summarizeTrace(trace, counts));
   for (const char* rule : {"enable-amp", "enable-tf32", "tf32-to-half-precision", "batch-too-small", "launch-bound",
                            "host-bound"}) {
     EXPECT_EQ(find(all, rule), nullptr) << rule;

@@ -218,7 +218,7 @@ TEST(NvprofSharedTraceTest, CountsLinksAndAttributesEveryKernelAndParsesPyProfMa
   // The embedding call carries the odd vocabulary size in its recorded shapes.
   const trace::Range* embedding = nullptr;
   for (const trace::Range& range : trace.ranges) {
-    if (trace.str(range.name) == "torch.nn.functional.embedding") {
+    if (trace.str(range.op) == "torch.nn.functional.embedding") {
       embedding = &range;
       break;
     }

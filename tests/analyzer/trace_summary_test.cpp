@@ -13,12 +13,12 @@ constexpr std::int64_t kMs = 1'000'000;
 TraceSummary summarizeTrainerCpuTrace() {
   trace::Trace trace = test::trainerCpuTrace();
   const CorrelationCounts counts = correlate(trace);
-  return summarizeTrace(trace, counts, 20);
+  return summarizeTrace(trace, counts);
 }
 
-const LayerPassTime* pass(const TraceSummary& s, std::string_view layer, std::string_view phase) {
-  for (const LayerPassTime& p : s.layer_passes) {
-    if (p.layer == layer && p.phase == phase) return &p;
+const LayerRow* pass(const TraceSummary& s, std::string_view layer, trace::Phase phase) {
+  for (const LayerRow& p : s.layer_table.rows) {
+    if (p.layer == layer && p.pass == phase) return &p;
   }
   return nullptr;
 }
@@ -28,21 +28,25 @@ TEST(TraceSummaryTest, TrainerCpuProfileGivesPerLayerForwardAndBackwardTimes) {
   EXPECT_EQ(s.correlation.kernels_attributed_to_op, s.correlation.kernels);
   // Model order: each layer's forward then backward, layers as the forward pass ran them.
   std::vector<std::string> order;
-  for (const LayerPassTime& p : s.layer_passes) order.push_back(p.layer + " " + p.phase);
+  EXPECT_FALSE(s.layer_table.groups_operators);
+  for (const LayerRow& p : s.layer_table.rows) order.push_back(p.layer + " " + trace::phaseName(p.pass));
   EXPECT_EQ(order, (std::vector<std::string>{"fc1 forward", "fc1 backward", "act1 forward", "act1 backward",
                                               "fc2 forward", "fc2 backward"}));
-  const LayerPassTime* fc1_forward = pass(s, "fc1", "forward");
+  const LayerRow* fc1_forward = pass(s, "fc1", trace::Phase::kForward);
   ASSERT_NE(fc1_forward, nullptr);
   EXPECT_EQ(fc1_forward->calls, 6u);
   EXPECT_EQ(fc1_forward->kernels, 6u);
   EXPECT_EQ(fc1_forward->time_ns, 6 * 8 * kMs / 10);
-  const LayerPassTime* fc1_backward = pass(s, "fc1", "backward");
+  const LayerRow* fc1_backward = pass(s, "fc1", trace::Phase::kBackward);
   ASSERT_NE(fc1_backward, nullptr);
   EXPECT_EQ(fc1_backward->calls, 6u);
   EXPECT_EQ(fc1_backward->kernels, 12u);  // the data and the weight GEMM
   EXPECT_EQ(fc1_backward->time_ns, 6 * 13 * kMs / 10);
-  EXPECT_EQ(pass(s, "act1", "backward")->time_ns, 6 * 3 * kMs / 10);
-  for (const LayerPassTime& p : s.layer_passes) EXPECT_EQ(p.tensor_core_time_ns, 0) << p.layer;
+  EXPECT_EQ(pass(s, "act1", trace::Phase::kBackward)->time_ns, 6 * 3 * kMs / 10);
+  for (const LayerRow& p : s.layer_table.rows) {
+    EXPECT_EQ(p.tensor_core_time_ns, 0) << p.layer;
+    EXPECT_EQ(p.state, LayerState::kHost) << p.layer;
+  }
 }
 
 TEST(TraceSummaryTest, TrainerCpuProfileFindsItsStepsAndExposedDataLoading) {
@@ -63,8 +67,8 @@ TEST(TraceSummaryTest, TrainerCpuProfileMakesNoTensorCoreClaims) {
   EXPECT_TRUE(s.tensor_cores.by_precision.empty());
   EXPECT_TRUE(s.amdahl.parts.empty());
   EXPECT_NE(s.amdahl.note.find("recorded on the CPU"), std::string::npos);
-  for (const GroupTime& op : s.top_operators) {
-    for (const KernelTime& k : op.top_kernels) {
+  for (const GroupTime& op : s.operators) {
+    for (const KernelTime& k : op.kernel_times) {
       EXPECT_TRUE(k.verdict.host) << k.name;
       EXPECT_FALSE(k.verdict.tensor_core) << k.name;
     }
@@ -74,11 +78,11 @@ TEST(TraceSummaryTest, TrainerCpuProfileMakesNoTensorCoreClaims) {
 TEST(TraceSummaryTest, TrainerLayerOpsAreNamedByLayerOpAndPassAmongTheOperators) {
   const TraceSummary s = summarizeTrainerCpuTrace();
   std::vector<std::string> names;
-  for (const GroupTime& op : s.top_operators) names.push_back(op.name);
+  for (const GroupTime& op : s.operators) names.push_back(op.name);
   EXPECT_NE(std::find(names.begin(), names.end(), "fc1 linear backward"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "optimizer"), names.end());
-  ASSERT_FALSE(s.top_layers.empty());
-  EXPECT_EQ(s.top_layers[0].name, "fc1");
+  ASSERT_FALSE(s.layers.empty());
+  EXPECT_EQ(s.layers[0].name, "fc1");
 }
 
 TEST(TraceSummaryTest, TrainerLinearLayersGetTheirMultipleOfEightChecks) {

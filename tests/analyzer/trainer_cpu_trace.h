@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "analyzer/import/range_normaliser.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::test {
@@ -43,7 +44,9 @@ class TrainerCpuTraceBuilder {
     range("fc1 linear forward in=[64,784 params=[[100,784],[100]] out=[64,100] dtype=float16", end + 100'000,
           end + 200'000);
     trace_.import_stats.lost["NVTX ranges still open at exit"] = 2;
+    // What the profile importer does after reading: sort, then read the range texts.
     trace_.sortByTime();
+    analyzer::import::normaliseRanges(trace_);
     return std::move(trace_);
   }
 

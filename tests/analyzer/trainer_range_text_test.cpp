@@ -4,6 +4,8 @@
 
 #include "analyzer/correlator.h"
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/import/range_normaliser.h"
+#include "analyzer/operator_labels.h"
 
 namespace ampscope::analyzer {
 namespace {
@@ -135,7 +137,7 @@ class ReadTrainerRangesTest : public ::testing::Test {
 TEST_F(ReadTrainerRangesTest, LayerRangesOfTheTrainersDomainBecomeOperatorsWithTheirFields) {
   add(kLinear, "ampscope");
   add("step 0", "ampscope", 1000);
-  readTrainerRanges(trace_);
+  import::normaliseRanges(trace_);
   EXPECT_EQ(at(0).kind, trace::RangeKind::kOperator);
   EXPECT_EQ(trace_.str(at(0).layer), "fc1");
   EXPECT_EQ(trace_.str(at(0).op), "linear");
@@ -144,7 +146,8 @@ TEST_F(ReadTrainerRangesTest, LayerRangesOfTheTrainersDomainBecomeOperatorsWithT
   EXPECT_EQ(trace_.str(at(0).dtypes), "[\"float16\",\"float16\",\"float16\"]");
   EXPECT_EQ(trace_.str(at(0).name), kLinear);  // the text stays as recorded
   EXPECT_EQ(operatorLabel(trace_, at(0)), "fc1 linear forward");
-  EXPECT_EQ(shapeCheckLabel(trace_, at(0)), "linear");
+  EXPECT_EQ(opName(trace_, at(0)), "linear");
+  EXPECT_EQ(at(0).text_form, trace::RangeTextForm::kTrainerLayerOp);
   EXPECT_EQ(at(1).kind, trace::RangeKind::kAnnotation);
   EXPECT_EQ(operatorLabel(trace_, at(1)), "step 0");
   EXPECT_TRUE(trace_.import_stats.not_understood.empty());
@@ -154,7 +157,7 @@ TEST_F(ReadTrainerRangesTest, MalformedTextStaysAPlainAnnotationAndIsCounted) {
   add("fc1 linear forward in=[64,784", "ampscope");
   add("something else entirely", "ampscope", 200);
   add("fc1 linear forward in=[64,784] params=[] out=[64,100]", "", 400);  // no domain, layer form
-  readTrainerRanges(trace_);
+  import::normaliseRanges(trace_);
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(at(i).kind, trace::RangeKind::kAnnotation) << i;
     EXPECT_EQ(at(i).layer, trace::StringTable::kEmpty) << i;
@@ -167,7 +170,7 @@ TEST_F(ReadTrainerRangesTest, TracesWithoutDomainsAreReadByTheTextsForm) {
   add(kLinear, "");
   add("train_step", "", 200);
   add(kLinear, "SomeOtherLibrary", 400);  // another domain's text is its own business
-  readTrainerRanges(trace_);
+  import::normaliseRanges(trace_);
   EXPECT_EQ(trace_.str(at(0).layer), "fc1");
   EXPECT_EQ(at(1).kind, trace::RangeKind::kAnnotation);
   EXPECT_EQ(at(2).layer, trace::StringTable::kEmpty);
@@ -177,9 +180,9 @@ TEST_F(ReadTrainerRangesTest, TracesWithoutDomainsAreReadByTheTextsForm) {
 TEST_F(ReadTrainerRangesTest, ReadingTwiceGivesTheSameTraceAndCount) {
   add(kLinear, "ampscope");
   add("fc1 linear forward in=[64,784", "ampscope", 200);
-  readTrainerRanges(trace_);
+  import::normaliseRanges(trace_);
   const trace::Trace once = trace_;
-  readTrainerRanges(trace_);
+  import::normaliseRanges(trace_);
   EXPECT_EQ(trace_.ranges, once.ranges);
   EXPECT_EQ(trace_.import_stats.not_understood.at(kNotUnderstood), 1u);
 }
@@ -199,6 +202,7 @@ TEST_F(ReadTrainerRangesTest, TheCorrelatorAttributesHostOpsToTheLayerRange) {
   kernel.correlation_id = 1;
   trace_.kernels.push_back(kernel);
   trace_.sortByTime();
+  import::normaliseRanges(trace_);
   const CorrelationCounts counts = correlate(trace_);
   EXPECT_EQ(counts.kernels_attributed_to_op, 1u);
   const trace::Range& op = trace_.ranges[static_cast<std::size_t>(trace_.kernels[0].op_range)];

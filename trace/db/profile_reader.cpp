@@ -206,6 +206,9 @@ Result<Trace> readProfile(SqliteDatabase& db) {
   std::vector<std::string_view> range_columns = {"start_ns", "end_ns", "name_id", "thread_id", "kind", "phase", "op_id",
                       "shapes_id", "dtypes_id", "layer_id", "sequence_number", "fwd_thread_tid"};
   if (has_nvtx_columns) range_columns.insert(range_columns.end(), {"domain_id", "category", "payload_id"});
+  // Schema 1.2 keeps what the range normaliser read; older profiles are normalised again on import.
+  const bool has_text_columns = has_nvtx_columns && hasColumn(db, "ranges", "text_form");
+  if (has_text_columns) range_columns.insert(range_columns.end(), {"text_form", "module_path_id", "record_op_id"});
   status = readTableRows(db, "ranges", range_columns, trace.ranges,
                      [&](std::int64_t row, Statement& s, Range& r) -> Status {
                        r.start_ns = s.int64(0);
@@ -219,6 +222,11 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                        if (has_nvtx_columns) {
                          r.category = u32(s.int64(13));
                          string_columns.insert(string_columns.end(), {{12, &r.domain}, {14, &r.payload}});
+                       }
+                       if (has_text_columns) {
+                         r.text_form = enumValue<trace::RangeTextForm>(s.int64(15));
+                         r.op_id = s.int64(17);
+                         string_columns.push_back({16, &r.module_path});
                        }
                        for (const auto& [column, field] : string_columns) {
                          Status checked = ids.check("ranges", row, range_columns[static_cast<std::size_t>(column)],

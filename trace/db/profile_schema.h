@@ -10,7 +10,8 @@ namespace ampscope::trace::db {
 // tables that older readers may ignore) and refuses a newer major version.
 inline constexpr int kSchemaMajor = 1;
 // 1.1: devices.kind, ranges.domain_id/category/payload_id, gradient_bins, import_stats "lost".
-inline constexpr int kSchemaMinor = 1;
+// 1.2: ranges.text_form/module_path_id/record_op_id (what the range normaliser read).
+inline constexpr int kSchemaMinor = 2;
 
 // The table that marks a file as an ampscope profile.
 inline constexpr std::string_view kMetaTable = "ampscope_meta";

@@ -1,23 +1,20 @@
 #pragma once
-// Which layer each kernel ran for, and under which op, call and shapes: the grouping the Layers
-// and Kernels tables share, so that selecting a layer row finds exactly that row's kernels.
-// A trace that names no layers (Kineto without module hierarchy, nvprof) is grouped by top-level
-// operator instead, as the reports do, so the Layers table is never empty for a GPU trace.
-//
-// Computed from the correlated trace rather than the summary: the summary keeps the top_n layers
-// and each one's top_n kernels, and the tables show them all.
+// Which layer each kernel ran for, and under which op, call and shapes: the grouping the layer
+// table and the kernel table share, so that a layer row's kernels are exactly that row's. A trace
+// that names no layers (Kineto without module frames, nvprof without PyProf call stacks) is
+// grouped by top-level operator instead, so the layer table is never empty for a GPU trace.
 
-#include <string_view>
+#include <string>
 #include <unordered_map>
 
 #include "trace/trace_model.h"
 
-namespace ampscope::gui {
+namespace ampscope::analyzer {
 
 struct KernelOrigin {
-  std::string_view group;                   // the layer (or top-level operator); empty: none
+  std::string group;                        // the layer (or top-level operator); empty: none
   trace::Index call = trace::kNone;         // the outermost range of the group: one call of it
-  std::string_view op;                      // the op the kernel ran under, as the user wrote it
+  std::string op;                           // the op the kernel ran under, as the user wrote it
   trace::Index eligible_op = trace::kNone;  // the enclosing Tensor-Core-eligible op
   trace::Index shaped_op = trace::kNone;    // the enclosing eligible op with recorded shapes
   trace::Phase phase = trace::Phase::kUnknown;
@@ -25,12 +22,12 @@ struct KernelOrigin {
 
 class LayerAttribution {
  public:
-  // Keeps a reference to trace: it must outlive this object and stay unchanged.
+  // Keeps a reference to trace (correlated): it must outlive this object and stay unchanged.
   explicit LayerAttribution(const trace::Trace& trace);
 
   // True when the trace names no layer for any kernel: groups are top-level operators.
   bool groupsOperators() const { return by_operator_; }
-  // Valid while this object lives; views point into the trace's strings.
+  // Valid while this object lives.
   const KernelOrigin& of(const trace::Kernel& kernel);
 
  private:
@@ -43,4 +40,4 @@ class LayerAttribution {
   std::unordered_map<trace::Index, KernelOrigin> origins_;  // by op range, memoised
 };
 
-}  // namespace ampscope::gui
+}  // namespace ampscope::analyzer

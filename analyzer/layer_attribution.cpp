@@ -1,10 +1,10 @@
-#include "gui/models/layer_attribution.h"
+#include "analyzer/layer_attribution.h"
 
 #include "analyzer/correlator.h"
+#include "analyzer/operator_labels.h"
 #include "analyzer/shape_checks.h"
-#include "analyzer/trainer_range_text.h"
 
-namespace ampscope::gui {
+namespace ampscope::analyzer {
 
 LayerAttribution::LayerAttribution(const trace::Trace& trace) : trace_(trace) {
   for (const trace::Kernel& kernel : trace.kernels) {
@@ -26,18 +26,18 @@ KernelOrigin LayerAttribution::originOf(trace::Index op_range) const {
   KernelOrigin origin;
   const trace::Range& op = range(op_range);
   origin.phase = op.phase;
-  origin.eligible_op = analyzer::enclosingEligibleOp(trace_, op_range, false);
-  origin.shaped_op = analyzer::enclosingEligibleOp(trace_, op_range, true);
+  origin.eligible_op = enclosingEligibleOp(trace_, op_range, false);
+  origin.shaped_op = enclosingEligibleOp(trace_, op_range, true);
   if (by_operator_) {
-    origin.call = analyzer::topLevelOperator(trace_, op_range);
-    origin.group = analyzer::operatorLabel(trace_, range(origin.call));
+    origin.call = topLevelOperator(trace_, op_range);
+    origin.group = operatorLabel(trace_, range(origin.call));
     // The row already names the top-level call; the op worth showing is the matrix op inside it.
-    origin.op = origin.eligible_op != trace::kNone ? analyzer::shapeCheckLabel(trace_, range(origin.eligible_op))
+    origin.op = origin.eligible_op != trace::kNone ? std::string(opName(trace_, range(origin.eligible_op)))
                                                    : origin.group;
     return origin;
   }
   if (op.layer == trace::StringTable::kEmpty) return origin;
-  origin.group = trace_.str(op.layer);
+  origin.group = std::string(trace_.str(op.layer));
   // Ranges inherit their layer from their parent (or forward op), so the outermost range that
   // still carries it is one call of the layer, and the outermost operator below it is what the
   // user called (aten::linear rather than the aten::addmm it dispatched to).
@@ -49,8 +49,8 @@ KernelOrigin LayerAttribution::originOf(trace::Index op_range) const {
     origin.call = parent;
     if (candidate.kind == trace::RangeKind::kOperator) outermost_op = parent;
   }
-  origin.op = analyzer::shapeCheckLabel(trace_, range(outermost_op != trace::kNone ? outermost_op : op_range));
+  origin.op = std::string(opName(trace_, range(outermost_op != trace::kNone ? outermost_op : op_range)));
   return origin;
 }
 
-}  // namespace ampscope::gui
+}  // namespace ampscope::analyzer

@@ -1,0 +1,205 @@
+#include "analyzer/import/range_normaliser.h"
+
+#include <string>
+#include <vector>
+
+#include "analyzer/import/pyprof_marker.h"
+#include "analyzer/import/torch_nvtx_text.h"
+#include "analyzer/phase_rules.h"
+#include "analyzer/trainer_range_text.h"
+
+namespace ampscope::analyzer::import {
+
+namespace {
+
+using trace::Range;
+using trace::RangeKind;
+using trace::RangeTextForm;
+using trace::StringTable;
+
+constexpr std::string_view kTrainerNotUnderstood =
+    "ampscope trainer layer ranges whose text is not understood (kept as annotations)";
+
+bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+// "Linear::_call_impl[4]" -> {"Linear", "_call_impl"}; a frame without a class gives an empty class.
+std::pair<std::string_view, std::string_view> classAndMethod(std::string_view frame) {
+  const std::size_t colons = frame.find("::");
+  if (colons == std::string_view::npos) return {{}, frame};
+  std::string_view method = frame.substr(colons + 2);
+  // PyProf and DLProf tell repeated calls apart with "[N]" or "(N)" after the name.
+  method = method.substr(0, method.find_first_of("[("));
+  return {frame.substr(0, colons), method};
+}
+
+class RangeNormaliser {
+ public:
+  explicit RangeNormaliser(trace::Trace& trace) : trace_(trace) {}
+
+  void run() {
+    for (Range& range : trace_.ranges) normalise(range);
+    // Assigned, not added: the count describes the trace, however often it is read.
+    if (trainer_not_understood_ > 0) {
+      trace_.import_stats.not_understood[std::string(kTrainerNotUnderstood)] = trainer_not_understood_;
+    }
+  }
+
+ private:
+  trace::StringId intern(std::string_view text) { return trace_.strings.intern(text); }
+
+  void normalise(Range& range) {
+    if (range.text_form == RangeTextForm::kPlain) readText(range);
+    if (range.phase == trace::Phase::kUnknown) {
+      range.phase = phaseFromName(trace_.str(range.op != StringTable::kEmpty ? range.op : range.name));
+    }
+  }
+
+  void readText(Range& range) {
+    switch (range.kind) {
+      case RangeKind::kOperator: readFrameworkOperator(range); return;
+      case RangeKind::kPython: readPythonFrame(range); return;
+      case RangeKind::kAnnotation: readAnnotation(range); return;
+      case RangeKind::kGpuAnnotation: return;
+    }
+  }
+
+  // A profiler's operator event (Kineto cpu_op): the name is the op; a TorchScript module path
+  // gives the layer.
+  void readFrameworkOperator(Range& range) {
+    range.text_form = RangeTextForm::kFrameworkOperator;
+    if (range.op == StringTable::kEmpty) range.op = range.name;
+    if (range.layer == StringTable::kEmpty && range.module_path != StringTable::kEmpty) {
+      const std::string layer = layerFromModuleHierarchy(trace_.str(range.module_path));
+      if (!layer.empty()) range.layer = intern(layer);
+    }
+  }
+
+  void readPythonFrame(Range& range) {
+    const std::string_view module = moduleFromPythonFrame(trace_.str(range.name));
+    if (module.empty()) return;
+    range.text_form = RangeTextForm::kModuleFrame;
+    range.layer = intern(module);
+    range.module_path = range.layer;
+  }
+
+  // NVTX text: the trainer's, PyProf's or PyTorch's, else a user's annotation.
+  void readAnnotation(Range& range) {
+    const std::string_view text = trace_.str(range.name);
+    if (isTrainerLayerOpText(trace_.str(range.domain), text)) {
+      readTrainerLayerOp(range, text);
+      return;
+    }
+    if (startsWith(text, "{")) {
+      readPyProfMarker(range, parsePyProfMarker(text));
+      return;
+    }
+    if (auto torch = parseTorchNvtxText(text)) {
+      range.kind = RangeKind::kOperator;
+      range.text_form = RangeTextForm::kTorchNvtx;
+      range.op = intern(torch->op);
+      range.sequence_number = torch->sequence_number;
+      range.op_id = torch->op_id;
+      if (!torch->shapes_json.empty()) range.shapes = intern(torch->shapes_json);
+    }
+  }
+
+  void readTrainerLayerOp(Range& range, std::string_view text) {
+    const trace::Result<TrainerRangeText> parsed = parseTrainerRangeText(text);
+    if (!parsed) {
+      ++trainer_not_understood_;
+      return;
+    }
+    range.kind = RangeKind::kOperator;
+    range.text_form = RangeTextForm::kTrainerLayerOp;
+    range.layer = intern(parsed->layer);
+    range.module_path = range.layer;
+    range.op = intern(parsed->op);
+    range.phase = parsed->phase;
+    range.shapes = intern(parsed->shapesJson());
+    range.dtypes = intern(parsed->dtypesJson());
+  }
+
+  void readPyProfMarker(Range& range, const PyProfMarker& marker) {
+    switch (marker.kind) {
+      case PyProfMarker::Kind::kOperator:
+        range.kind = RangeKind::kOperator;
+        range.text_form = RangeTextForm::kPyProfOperator;
+        // "torch.nn.functional.linear": the module tells torch.mm from Tensor.mm.
+        range.op = intern(marker.module.empty() ? marker.op : marker.module + "." + marker.op);
+        range.shapes = intern(marker.shapes_json);
+        range.dtypes = intern(marker.dtypes_json);
+        return;
+      case PyProfMarker::Kind::kTraceMarker: {
+        range.text_form = RangeTextForm::kPyProfCallStack;
+        if (marker.func_stack.empty()) return;
+        range.module_path = intern(marker.func_stack);
+        const std::string_view layer = layerFromFunctionStack(marker.func_stack);
+        if (!layer.empty()) range.layer = intern(layer);
+        return;
+      }
+      case PyProfMarker::Kind::kModule:
+        // Pushed around an nn.Module's forward (RNNs): the module, not its caller, is the layer.
+        range.text_form = RangeTextForm::kPyProfModule;
+        range.layer = intern(marker.module);
+        return;
+      case PyProfMarker::Kind::kText:
+        return;
+    }
+  }
+
+  trace::Trace& trace_;
+  std::uint64_t trainer_not_understood_ = 0;
+};
+
+}  // namespace
+
+void normaliseRanges(trace::Trace& trace) { RangeNormaliser(trace).run(); }
+
+std::string_view layerFromFunctionStack(std::string_view func_stack) {
+  std::string_view layer;
+  std::size_t at = 0;
+  while (at < func_stack.size()) {
+    std::size_t end = func_stack.find('/', at);
+    if (end == std::string_view::npos) end = func_stack.size();
+    const auto [cls, method] = classAndMethod(func_stack.substr(at, end - at));
+    if (!cls.empty() && (method == "forward" || method == "_call_impl")) layer = cls;
+    at = end + 1;
+  }
+  return layer;
+}
+
+std::string layerFromModuleHierarchy(std::string_view hierarchy) {
+  // Split at the dots outside parentheses: a type may be qualified ("__torch__.models.Net").
+  std::vector<std::string_view> segments;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= hierarchy.size(); ++i) {
+    if (i < hierarchy.size() && hierarchy[i] == '(') ++depth;
+    if (i < hierarchy.size() && hierarchy[i] == ')') --depth;
+    if (i == hierarchy.size() || (hierarchy[i] == '.' && depth == 0)) {
+      if (i > start) segments.push_back(hierarchy.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  std::string path;
+  std::string_view top_type;
+  for (std::string_view segment : segments) {
+    const std::size_t open = segment.find('(');
+    const std::string_view instance = segment.substr(0, open);
+    if (instance == "TOP" || instance == "SELF") {
+      if (top_type.empty() && open != std::string_view::npos) {
+        const std::size_t close = segment.find(')', open);
+        top_type = segment.substr(open + 1, close == std::string_view::npos ? std::string_view::npos : close - open - 1);
+      }
+      continue;
+    }
+    if (instance.empty()) continue;
+    if (!path.empty()) path += '.';
+    path += instance;
+  }
+  if (!path.empty() || top_type.empty()) return path;
+  const std::size_t dot = top_type.rfind('.');
+  return std::string(dot == std::string_view::npos ? top_type : top_type.substr(dot + 1));
+}
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,36 @@
+#pragma once
+// One place that reads what a range's text says, for every trace format, once, at import: the
+// operator's name, its autograd sequence number and op id, its phase, input shapes and dtypes,
+// module path and layer (trace::Range's normalised fields). After it, nothing in ampscope parses
+// a range's name; `name` stays what the file said.
+//
+// The texts it understands (each a trace::RangeTextForm):
+//   - ampscope's trainer: "fc1 linear forward in=[64,784] params=[...] out=[...] dtype=float16"
+//     (NVTX domain "ampscope", or that shape of text where the trace records no domain);
+//   - PyTorch emit_nvtx: "aten::mm, op_id = 318133", "aten::addmm, seq = 12", with sizes and
+//     input_op_ids when shapes were recorded (torch_nvtx_text.h);
+//   - PyProf's dict markers (pyprof_marker.h): operator calls with argument shapes and dtypes,
+//     call stacks whose funcStack gives the module path and layer, module markers;
+//   - Kineto operators (their name is the op) with "Module Hierarchy", and nn.Module frames
+//     ("nn.Module: Linear_0").
+// Texts of a known form that cannot be read are counted in import_stats.not_understood and kept
+// as annotations. Running it again on its own output changes nothing.
+
+#include <string_view>
+
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer::import {
+
+void normaliseRanges(trace::Trace& trace);
+
+// "/Net::forward/Linear::_call_impl[4]/Linear::forward/linear" -> "Linear": the class of the
+// innermost module whose forward (or _call_impl) is on the stack; empty when none is.
+std::string_view layerFromFunctionStack(std::string_view func_stack);
+
+// "TOP(ResNet)::forward.SELF(ResNet)::_forward_impl.layer1(Sequential)::forward.0(Bottleneck)::forward"
+// -> "layer1.0": the instance names below the top, as named_modules() spells them; the top's
+// type when the path has nothing below it.
+std::string layerFromModuleHierarchy(std::string_view hierarchy);
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,73 @@
+#include "analyzer/kernel_table.h"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <tuple>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "analyzer/kernel_verdicts.h"
+
+namespace ampscope::analyzer {
+
+namespace {
+
+const TensorCoreRule* ruleNamed(const TensorCoreRules& rules, const std::string& id) {
+  for (const TensorCoreRule& rule : rules.rules()) {
+    if (rule.id == id) return &rule;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string verdictEvidence(const TensorCoreVerdict& v, const TensorCoreRules& rules) {
+  if (v.host) return "ran on the host CPU (the trainer's CPU backend): no Tensor Cores to use";
+  std::string out;
+  const TensorCoreRule* rule = v.rule_id.empty() ? nullptr : ruleNamed(rules, v.rule_id);
+  // A row that matches even an empty name is the rules' fallback: no family was recognised.
+  if (rule && !std::regex_search("", rule->regex)) {
+    out = fmt::format("{} confidence: the name matches {}", confidenceName(v.confidence), rule->pattern);
+  } else {
+    out = fmt::format("{} confidence: no kernel family recognised in the name", confidenceName(v.confidence));
+  }
+  if (rule && !rule->note.empty()) out += fmt::format(" ({})", rule->note);
+  if (v.alignment > 0) out += fmt::format("; operands aligned to {} element{}", v.alignment, v.alignment == 1 ? "" : "s");
+  return out;
+}
+
+std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribution& attribution) {
+  KernelVerdicts verdicts(trace);
+  std::vector<KernelRow> rows;
+  // A name on a GPU and on the host gets two verdicts, so it is keyed with where it ran.
+  std::unordered_map<std::uint64_t, std::size_t> row_of;
+  std::map<std::tuple<std::size_t, std::string, trace::Phase>, std::size_t> use_of;
+  for (const trace::Kernel& kernel : trace.kernels) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(kernel.name) << 1) | (verdicts.onHost(kernel) ? 1U : 0U);
+    auto [found, fresh] = row_of.try_emplace(key, rows.size());
+    if (fresh) {
+      KernelRow& row = rows.emplace_back();
+      row.name = std::string(trace.str(kernel.name));
+      row.verdict = verdicts.of(kernel);
+      row.evidence = verdictEvidence(row.verdict);
+    }
+    KernelRow& row = rows[found->second];
+    const std::int64_t ns = kernel.end_ns - kernel.start_ns;
+    ++row.calls;
+    row.time_ns += ns;
+    const KernelOrigin& origin = attribution.of(kernel);
+    auto [use, new_use] = use_of.try_emplace({found->second, origin.group, origin.phase}, row.uses.size());
+    if (new_use) row.uses.push_back({origin.group, origin.phase, 0, 0});
+    KernelUse& u = row.uses[use->second];
+    ++u.calls;
+    u.time_ns += ns;
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) {
+    return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
+  });
+  return rows;
+}
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,40 @@
+#pragma once
+// Every kernel of the run by name (and where it ran: a name on a GPU and on the host are two
+// rows), with its Tensor Core verdict, the evidence for it in words, and its time split by the
+// layer (or top-level operator) and pass that launched it: what the kernel views filter and sum.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/layer_attribution.h"
+#include "analyzer/tensor_core_rules.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+// Where one kernel's calls came from: a layer (or top-level operator; empty: none) and a pass.
+struct KernelUse {
+  std::string group;
+  trace::Phase pass = trace::Phase::kUnknown;
+  std::uint64_t calls = 0;
+  std::int64_t time_ns = 0;
+};
+
+struct KernelRow {
+  std::string name;
+  TensorCoreVerdict verdict;
+  std::string evidence;  // why the verdict: the rule's pattern and note, its confidence, alignment
+  std::uint64_t calls = 0;
+  std::int64_t time_ns = 0;
+  std::vector<KernelUse> uses;  // in the order first seen
+};
+
+// "high confidence: the name matches (?i)sm80_xmma... (FP32 FMA despite xmma); operands aligned
+// to 4 elements".
+std::string verdictEvidence(const TensorCoreVerdict& verdict, const TensorCoreRules& rules = TensorCoreRules::builtin());
+
+// Heaviest first.
+std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribution& attribution);
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,152 @@
+#include "analyzer/layer_table.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_set>
+#include <utility>
+
+#include "analyzer/kernel_verdicts.h"
+#include "analyzer/operator_labels.h"
+
+namespace ampscope::analyzer {
+
+namespace {
+
+template <typename Key>
+std::vector<Key> heaviestFirst(const std::map<Key, std::int64_t>& times) {
+  std::vector<std::pair<Key, std::int64_t>> sorted(times.begin(), times.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::vector<Key> out;
+  out.reserve(sorted.size());
+  for (auto& [key, ns] : sorted) out.push_back(std::move(key));
+  return out;
+}
+
+MathPrecision dominant(const std::map<MathPrecision, std::int64_t>& times) {
+  MathPrecision best = MathPrecision::kUnknown;
+  std::int64_t best_ns = -1;
+  for (const auto& [precision, ns] : times) {
+    if (precision != MathPrecision::kUnknown && ns > best_ns) {
+      best = precision;
+      best_ns = ns;
+    }
+  }
+  return best;
+}
+
+// An eligible op's name and recorded shapes: the key of the shape checks.
+using CallShape = std::pair<std::string, std::string>;
+
+struct Accumulated {
+  LayerRow row;
+  std::unordered_set<trace::Index> calls;
+  std::map<std::string, std::int64_t> op_time;
+  std::map<CallShape, std::int64_t> call_shape_time;
+  std::map<MathPrecision, std::int64_t> matrix_precision_time;
+  std::map<MathPrecision, std::int64_t> precision_time;
+};
+
+void finish(Accumulated& a, const std::map<CallShape, std::size_t>& check_of,
+            const std::vector<ShapeCheck>& checks, bool on_cpu) {
+  LayerRow& row = a.row;
+  row.calls = a.calls.size();
+  row.ops = heaviestFirst(a.op_time);
+  row.precision = dominant(a.matrix_precision_time);
+  if (row.precision == MathPrecision::kUnknown) row.precision = dominant(a.precision_time);
+  for (const CallShape& call_shape : heaviestFirst(a.call_shape_time)) {
+    row.shapes.push_back(call_shape.second);
+    const auto check = check_of.find(call_shape);
+    if (check == check_of.end() || checks[check->second].misaligned.empty()) continue;
+    row.misaligned_checks.push_back(check->second);
+    row.violation_count += static_cast<int>(checks[check->second].misaligned.size());
+  }
+  if (on_cpu) {
+    row.state = LayerState::kHost;
+  } else if (row.eligible_cuda_core_ns > row.eligible_tensor_core_ns) {
+    row.state = LayerState::kEligibleNotTensorCore;
+  } else if (row.violation_count > 0) {
+    row.state = LayerState::kMisaligned;
+  }
+}
+
+// Layers in the order the run first ran them, then each layer's passes in the order they ran.
+void sortInModelOrder(std::vector<LayerRow>& rows) {
+  std::map<std::string, std::int64_t> layer_start;
+  for (const LayerRow& row : rows) {
+    auto [start, fresh] = layer_start.try_emplace(row.layer, row.first_start_ns);
+    if (!fresh) start->second = std::min(start->second, row.first_start_ns);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [&](const LayerRow& a, const LayerRow& b) {
+    const std::int64_t sa = layer_start[a.layer];
+    const std::int64_t sb = layer_start[b.layer];
+    if (sa != sb) return sa < sb;
+    if (a.layer != b.layer) return a.layer < b.layer;
+    return a.first_start_ns < b.first_start_ns;
+  });
+}
+
+}  // namespace
+
+const char* layerStateName(LayerState state) {
+  switch (state) {
+    case LayerState::kMisaligned: return "misaligned";
+    case LayerState::kEligibleNotTensorCore: return "eligible_not_tensor_core";
+    case LayerState::kHost: return "host";
+    case LayerState::kFine: break;
+  }
+  return "fine";
+}
+
+double LayerRow::tensorCoreShare() const {
+  return time_ns > 0 ? static_cast<double>(tensor_core_time_ns) / static_cast<double>(time_ns) : 0.0;
+}
+
+LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribution,
+                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu) {
+  LayerTable table;
+  table.groups_operators = attribution.groupsOperators();
+  KernelVerdicts verdicts(trace);
+  std::map<std::pair<std::string, trace::Phase>, Accumulated> groups;
+  for (const trace::Kernel& kernel : trace.kernels) {
+    const KernelOrigin& origin = attribution.of(kernel);
+    if (origin.group.empty()) continue;
+    const TensorCoreVerdict& v = verdicts.of(kernel);
+    const std::int64_t ns = kernel.end_ns - kernel.start_ns;
+    Accumulated& a = groups[{origin.group, origin.phase}];
+    const trace::Range& call = trace.ranges[static_cast<std::size_t>(origin.call)];
+    if (a.calls.empty()) a.row.first_start_ns = call.start_ns;
+    a.calls.insert(origin.call);
+    a.row.first_start_ns = std::min(a.row.first_start_ns, call.start_ns);
+    ++a.row.kernels;
+    a.row.time_ns += ns;
+    if (v.tensor_core) a.row.tensor_core_time_ns += ns;
+    a.op_time[origin.op] += ns;
+    a.precision_time[v.precision] += ns;
+    const bool eligible = origin.eligible_op != trace::kNone;
+    a.row.eligible = a.row.eligible || eligible;
+    if (isMatrixKernel(v, eligible)) {
+      a.matrix_precision_time[v.precision] += ns;
+      if (eligible && v.tensor_core) a.row.eligible_tensor_core_ns += ns;
+      if (eligible && !v.tensor_core && !v.host) a.row.eligible_cuda_core_ns += ns;
+    }
+    if (origin.shaped_op != trace::kNone) {
+      const trace::Range& shaped = trace.ranges[static_cast<std::size_t>(origin.shaped_op)];
+      a.call_shape_time[{std::string(opName(trace, shaped)), std::string(trace.str(shaped.shapes))}] += ns;
+    }
+  }
+
+  std::map<CallShape, std::size_t> check_of;
+  for (std::size_t i = 0; i < shape_checks.size(); ++i) check_of.emplace(CallShape{shape_checks[i].op, shape_checks[i].shapes}, i);
+  table.rows.reserve(groups.size());
+  for (auto& [key, a] : groups) {
+    a.row.layer = key.first;
+    a.row.pass = key.second;
+    finish(a, check_of, shape_checks, recorded_on_cpu);
+    table.rows.push_back(std::move(a.row));
+  }
+  sortInModelOrder(table.rows);
+  return table;
+}
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,52 @@
+#pragma once
+// The run's layers, one row per layer and pass (forward, backward, ...), in model order: calls,
+// GPU time (host time on a CPU run), Tensor Core time, whether the layer's ops could use Tensor
+// Cores, the precision its matrix kernels ran in, its recorded GEMM shapes and the shape checks
+// that found dimensions off the precision's multiple. Every layer, never a top N: views cut.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/layer_attribution.h"
+#include "analyzer/shape_checks.h"
+#include "analyzer/tensor_core_rules.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+// How much a row needs attention, least first (kHost says nothing either way: a CPU run).
+enum class LayerState { kFine, kMisaligned, kEligibleNotTensorCore, kHost };
+const char* layerStateName(LayerState state);  // "fine", "misaligned", "eligible_not_tensor_core", "host"
+
+struct LayerRow {
+  std::string layer;              // or the top-level operator, when the trace names no layers
+  trace::Phase pass = trace::Phase::kUnknown;
+  std::vector<std::string> ops;   // the ops it ran, heaviest first
+  std::uint64_t calls = 0;        // calls of the layer in this pass that ran kernels
+  std::uint64_t kernels = 0;
+  std::int64_t time_ns = 0;       // its kernels' time (host ops' on a CPU run)
+  std::int64_t tensor_core_time_ns = 0;
+  bool eligible = false;          // some of its kernels ran under a Tensor-Core-eligible op
+  std::int64_t eligible_tensor_core_ns = 0;  // eligible ops' matrix kernels on Tensor Cores
+  std::int64_t eligible_cuda_core_ns = 0;    // ... and on CUDA cores (FP32 SIMT, unknown family)
+  MathPrecision precision = MathPrecision::kUnknown;  // of most of its matrix-kernel time
+  std::vector<std::string> shapes;            // eligible call shapes, heaviest first
+  std::vector<std::size_t> misaligned_checks;  // into TraceSummary::shape_checks, heaviest first
+  int violation_count = 0;        // misaligned dimensions over its call shapes
+  LayerState state = LayerState::kFine;
+  std::int64_t first_start_ns = 0;  // its first call: model order
+
+  double tensorCoreShare() const;  // of time_ns; 0 without time
+};
+
+struct LayerTable {
+  bool groups_operators = false;  // the trace names no layers: rows are top-level operators
+  std::vector<LayerRow> rows;     // model order: layers as first run, each one's passes as run
+};
+
+// shape_checks: every shape check of the trace (checkShapes), which rows index.
+LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribution,
+                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu);
+
+}  // namespace ampscope::analyzer
