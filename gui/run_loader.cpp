@@ -6,13 +6,6 @@
 
 namespace ampscope::gui {
 
-namespace {
-
-// Every list of the summary in full: the GUI's tables sort and filter them themselves.
-constexpr std::size_t kTopAll = 100000;
-
-}  // namespace
-
 RunLoader::RunLoader(QObject* parent) : QObject(parent) {}
 
 RunLoader::~RunLoader() {
@@ -23,7 +16,7 @@ RunLoader::~RunLoader() {
 }
 
 trace::Result<RunPtr> RunLoader::loadNow(const QString& path) {
-  auto run = analyzer::analyzeFile(path.toStdString(), kTopAll);
+  auto run = analyzer::analyzeFile(path.toStdString());
   if (!run) return run.error();
   return RunPtr(std::make_shared<analyzer::RunAnalysis>(std::move(run).value()));
 }
@@ -36,7 +29,7 @@ void RunLoader::load(const QString& path) {
   threads_.emplace_back([self, generation, mine, file = path.toStdString()] {
     const auto current = [&] { return generation->load() == mine; };
     double reported = -1.0;  // progress goes to the GUI thread in steps of 1 %, not per callback
-    auto run = analyzer::analyzeFile(file, kTopAll, [&](std::uint64_t done, std::uint64_t total) {
+    auto run = analyzer::analyzeFile(file, [&](std::uint64_t done, std::uint64_t total) {
       if (!current()) return;
       const double fraction = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : -1.0;
       if (fraction >= 0 && reported >= 0 && fraction - reported < 0.01) return;

@@ -2,20 +2,14 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <string_view>
-#include <tuple>
-#include <unordered_map>
 
-#include "analyzer/kernel_verdicts.h"
-#include "gui/models/layer_attribution.h"
+#include "analyzer/tensor_core_rules.h"
 #include "reports/report_file.h"
 
 namespace ampscope::gui {
 
 namespace {
-
-using analyzer::TensorCoreVerdict;
 
 // Kernel names are C++ signatures hundreds of characters long: the cell shows the start, the
 // tooltip and the tab's detail the whole name.
@@ -23,33 +17,9 @@ constexpr qsizetype kNameCellLimit = 120;
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-KernelsModel::Verdict verdictOf(const TensorCoreVerdict& v) {
+KernelsModel::Verdict verdictOf(const analyzer::TensorCoreVerdict& v) {
   if (v.host) return KernelsModel::Verdict::kHost;
   return v.tensor_core ? KernelsModel::Verdict::kTensorCore : KernelsModel::Verdict::kNotTensorCore;
-}
-
-const analyzer::TensorCoreRule* ruleNamed(const std::string& id) {
-  for (const analyzer::TensorCoreRule& rule : analyzer::TensorCoreRules::builtin().rules()) {
-    if (rule.id == id) return &rule;
-  }
-  return nullptr;
-}
-
-// Why the verdict is what it is, in words: the rule row's pattern and note, how sure it is, and
-// the operand alignment the name carries (align1/align2 kernels are the cost of odd shapes).
-QString evidenceOf(const TensorCoreVerdict& v) {
-  if (v.host) return QStringLiteral("ran on the host CPU (the trainer's CPU backend): no Tensor Cores to use");
-  QString out;
-  const analyzer::TensorCoreRule* rule = v.rule_id.empty() ? nullptr : ruleNamed(v.rule_id);
-  // A row that matches even an empty name is the rules' fallback: no family was recognised.
-  if (rule && !std::regex_search("", rule->regex)) {
-    out = QStringLiteral("%1 confidence: the name matches %2").arg(analyzer::confidenceName(v.confidence), text(rule->pattern));
-  } else {
-    out = QStringLiteral("%1 confidence: no kernel family recognised in the name").arg(analyzer::confidenceName(v.confidence));
-  }
-  if (rule && !rule->note.empty()) out += QStringLiteral(" (%1)").arg(text(rule->note));
-  if (v.alignment > 0) out += QStringLiteral("; operands aligned to %1 element%2").arg(v.alignment).arg(v.alignment == 1 ? "" : "s");
-  return out;
 }
 
 }  // namespace
@@ -59,56 +29,37 @@ KernelsModel::KernelsModel(QObject* parent) : QAbstractTableModel(parent) {}
 void KernelsModel::setRun(const analyzer::RunAnalysis* run) {
   beginResetModel();
   kernels_.clear();
-  layers_.assign(1, QString());
-  entries_.clear();
   layer_filter_.clear();
-  pass_filter_.clear();
+  pass_filter_.reset();
   by_operator_ = false;
   if (run) {
-    const trace::Trace& trace = run->trace;
-    LayerAttribution attribution(trace);
-    by_operator_ = attribution.groupsOperators();
-    analyzer::KernelVerdicts verdicts(trace);
-    // A name on a GPU and on the host gets two verdicts, so it is keyed with where it ran.
-    std::unordered_map<std::uint64_t, std::size_t> kernel_index;
-    std::map<std::string_view, std::size_t> layer_index;
-    std::map<std::tuple<std::size_t, std::size_t, trace::Phase>, std::size_t> entry_index;
-    for (const trace::Kernel& kernel : trace.kernels) {
-      const std::uint64_t key = (static_cast<std::uint64_t>(kernel.name) << 1) | (verdicts.onHost(kernel) ? 1U : 0U);
-      auto [k, new_kernel] = kernel_index.try_emplace(key, kernels_.size());
-      if (new_kernel) {
-        const TensorCoreVerdict& v = verdicts.of(kernel);
-        KernelName name;
-        name.name = text(trace.str(kernel.name));
-        name.verdict = verdictOf(v);
-        if (v.precision != analyzer::MathPrecision::kUnknown) name.precision = analyzer::precisionName(v.precision);
-        name.rule = v.host ? QStringLiteral("host") : text(v.rule_id);
-        name.evidence = evidenceOf(v);
-        kernels_.push_back(std::move(name));
-      }
-      const KernelOrigin& origin = attribution.of(kernel);
-      std::size_t layer = 0;
-      if (!origin.group.empty()) {
-        auto [l, new_layer] = layer_index.try_emplace(origin.group, layers_.size());
-        if (new_layer) layers_.push_back(text(origin.group));
-        layer = l->second;
-      }
-      auto [e, new_entry] = entry_index.try_emplace({k->second, layer, origin.phase}, entries_.size());
-      if (new_entry) entries_.push_back({k->second, layer, origin.phase, 0, 0});
-      Entry& entry = entries_[e->second];
-      ++entry.calls;
-      entry.time_ns += kernel.end_ns - kernel.start_ns;
+    const analyzer::TraceSummary& summary = run->summary;
+    by_operator_ = summary.layer_table.groups_operators;
+    kernels_.reserve(summary.kernels.size());
+    for (const analyzer::KernelRow& row : summary.kernels) {
+      const analyzer::TensorCoreVerdict& v = row.verdict;
+      Kernel& kernel = kernels_.emplace_back();
+      kernel.name = text(row.name);
+      kernel.verdict = verdictOf(v);
+      if (v.precision != analyzer::MathPrecision::kUnknown) kernel.precision = analyzer::precisionName(v.precision);
+      kernel.rule = v.host ? QStringLiteral("host") : text(v.rule_id);
+      kernel.evidence = text(row.evidence);
+      kernel.calls = row.calls;
+      kernel.time_ns = row.time_ns;
+      kernel.uses.reserve(row.uses.size());
+      for (const analyzer::KernelUse& use : row.uses) kernel.uses.push_back({text(use.group), use.pass, use.calls, use.time_ns});
     }
   }
   rebuildRows();
   endResetModel();
 }
 
-void KernelsModel::setLayerFilter(const QString& layer, const QString& pass) {
+void KernelsModel::setLayerFilter(const QString& layer, std::optional<trace::Phase> pass) {
+  if (layer.isEmpty()) pass.reset();
   if (layer == layer_filter_ && pass == pass_filter_) return;
   beginResetModel();
   layer_filter_ = layer;
-  pass_filter_ = layer.isEmpty() ? QString() : pass;
+  pass_filter_ = pass;
   rebuildRows();
   endResetModel();
 }
@@ -116,44 +67,43 @@ void KernelsModel::setLayerFilter(const QString& layer, const QString& pass) {
 void KernelsModel::rebuildRows() {
   rows_.clear();
   total_ns_ = 0;
-  std::vector<std::int64_t> kernel_row(kernels_.size(), -1);
-  // Per row, its time by layer, to name the layer most of it ran for.
-  std::vector<std::map<std::size_t, std::int64_t>> layer_time;
-  for (const Entry& entry : entries_) {
-    if (!layer_filter_.isEmpty()) {
-      if (layers_[entry.layer] != layer_filter_) continue;
-      if (!pass_filter_.isEmpty() && pass_filter_ != QLatin1String(trace::phaseName(entry.phase))) continue;
+  const bool filtered = !layer_filter_.isEmpty();
+  for (const Kernel& kernel : kernels_) {
+    Row row;
+    // Its time by layer (every pass), to name the layer most of it ran for.
+    std::map<QString, std::int64_t> layer_time;
+    bool shown = !filtered;
+    for (const Use& use : kernel.uses) {
+      if (filtered && (use.layer != layer_filter_ || (pass_filter_ && use.pass != *pass_filter_))) continue;
+      shown = true;
+      row.calls += use.calls;
+      row.time_ns += use.time_ns;
+      if (!use.layer.isEmpty()) layer_time[use.layer] += use.time_ns;
     }
-    std::int64_t& index = kernel_row[entry.kernel];
-    if (index < 0) {
-      index = static_cast<std::int64_t>(rows_.size());
-      const KernelName& k = kernels_[entry.kernel];
-      Row row;
-      row.name = k.name;
-      row.verdict = k.verdict;
-      row.precision = k.precision;
-      row.rule = k.rule;
-      row.evidence = k.evidence;
-      rows_.push_back(std::move(row));
-      layer_time.emplace_back();
+    if (!shown) continue;
+    if (!filtered) {  // the analyzer's own totals: every use counts
+      row.calls = kernel.calls;
+      row.time_ns = kernel.time_ns;
     }
-    Row& row = rows_[static_cast<std::size_t>(index)];
-    row.calls += entry.calls;
-    row.time_ns += entry.time_ns;
-    total_ns_ += entry.time_ns;
-    if (entry.layer != 0) layer_time[static_cast<std::size_t>(index)][entry.layer] += entry.time_ns;
+    row.name = kernel.name;
+    row.verdict = kernel.verdict;
+    row.precision = kernel.precision;
+    row.rule = kernel.rule;
+    row.evidence = kernel.evidence;
+    const auto heaviest = std::max_element(layer_time.begin(), layer_time.end(),
+                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (heaviest != layer_time.end()) {
+      row.layer = heaviest->first;
+      row.other_layers = static_cast<int>(layer_time.size()) - 1;
+    }
+    total_ns_ += row.time_ns;
+    rows_.push_back(std::move(row));
   }
-  for (std::size_t i = 0; i < rows_.size(); ++i) {
-    Row& row = rows_[i];
+  for (Row& row : rows_) {
     row.share = total_ns_ > 0 ? static_cast<double>(row.time_ns) / static_cast<double>(total_ns_) : 0.0;
-    const auto& times = layer_time[i];
-    const auto heaviest =
-        std::max_element(times.begin(), times.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (heaviest == times.end()) continue;
-    row.layer = layers_[heaviest->first];
-    row.other_layers = static_cast<int>(times.size()) - 1;
   }
-  // Heaviest first, so the unsorted table (and a test) reads in a meaningful order.
+  // Heaviest first within the filter too, so the unsorted table (and a test) reads in a
+  // meaningful order; the analyzer's order breaks ties.
   std::stable_sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) { return a.time_ns > b.time_ns; });
 }
 

@@ -1,12 +1,14 @@
 #pragma once
-// The run's kernels grouped by name: calls, time, share, the Tensor Core verdict (on Tensor
-// Cores, not, or host work of a CPU run), its precision, the rule that decided and the evidence.
-// setLayerFilter restricts the rows to the kernels one layer (and pass) ran, the Layers tab's
-// detail; a TableFilterProxy on kVerdictRole filters by verdict. Display text is formatted with
-// units; kSortRole gives raw values so a proxy sorts numbers as numbers.
+// The run's kernels grouped by name, as the analyzer's kernel table (TraceSummary::kernels) has
+// them: calls, time, share, the Tensor Core verdict (on Tensor Cores, not, or host work of a CPU
+// run), its precision, the rule that decided and the evidence. setLayerFilter restricts the rows
+// to the kernels one layer (and pass) ran, the Layers tab's detail: the model then sums each
+// kernel's uses (KernelRow::uses) by that layer and pass, a cut of the table, not a new analysis.
+// A TableFilterProxy on kVerdictRole filters by verdict. Display text is formatted with units;
+// kSortRole gives raw values so a proxy sorts numbers as numbers.
 
 #include <cstdint>
-#include <string>
+#include <optional>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -14,6 +16,7 @@
 #include <QString>
 
 #include "analyzer/run_analysis.h"
+#include "trace/trace_model.h"
 
 namespace ampscope::gui {
 
@@ -43,13 +46,14 @@ class KernelsModel : public QAbstractTableModel {
 
   explicit KernelsModel(QObject* parent = nullptr);
 
-  // Rebuilds from run's trace (nullptr: no run); keeps no reference to run. Clears the layer filter.
+  // Rebuilds from run's kernel table (nullptr: no run); keeps no reference to run. Clears the
+  // layer filter.
   void setRun(const analyzer::RunAnalysis* run);
-  // Only the kernels layer ran (in pass, when given: "forward", "backward", ...); an empty layer
-  // shows every kernel of the run. Layer names are those of LayersModel's rows.
-  void setLayerFilter(const QString& layer, const QString& pass = {});
+  // Only the kernels layer ran (in pass, when given); an empty layer shows every kernel of the
+  // run. Layer names and passes are those of LayersModel's rows.
+  void setLayerFilter(const QString& layer, std::optional<trace::Phase> pass = std::nullopt);
   QString layerFilter() const { return layer_filter_; }
-  QString passFilter() const { return pass_filter_; }
+  std::optional<trace::Phase> passFilter() const { return pass_filter_; }
 
   // The row's data; nullptr outside the table.
   const Row* at(int row) const;
@@ -69,31 +73,32 @@ class KernelsModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
-  // Kernel time summed per (kernel name, layer, pass): what any filter's rows are made from.
-  struct Entry {
-    std::size_t kernel = 0;  // into kernels_
-    std::size_t layer = 0;   // into layers_
-    trace::Phase phase = trace::Phase::kUnknown;
+  // Where a kernel's calls came from (analyzer::KernelUse), with the layer as the table shows it.
+  struct Use {
+    QString layer;  // empty: no layer
+    trace::Phase pass = trace::Phase::kUnknown;
     std::uint64_t calls = 0;
     std::int64_t time_ns = 0;
   };
-  struct KernelName {
+  // One row of the analyzer's kernel table, its texts ready to show.
+  struct Kernel {
     QString name;
     Verdict verdict = Verdict::kNotTensorCore;
     QString precision;
     QString rule;
     QString evidence;
+    std::uint64_t calls = 0;  // all of the kernel's calls, every layer's
+    std::int64_t time_ns = 0;
+    std::vector<Use> uses;
   };
 
   void rebuildRows();
   QVariant display(const Row& row, Column column) const;
   QVariant sortValue(const Row& row, Column column) const;
 
-  std::vector<KernelName> kernels_;
-  std::vector<QString> layers_;  // layers_[0] is "": kernels of no layer
-  std::vector<Entry> entries_;
+  std::vector<Kernel> kernels_;  // heaviest first, as the analyzer orders them
   QString layer_filter_;
-  QString pass_filter_;
+  std::optional<trace::Phase> pass_filter_;
   std::vector<Row> rows_;
   std::int64_t total_ns_ = 0;
   bool by_operator_ = false;

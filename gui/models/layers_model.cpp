@@ -1,16 +1,8 @@
 #include "gui/models/layers_model.h"
 
-#include <algorithm>
-#include <limits>
-#include <map>
 #include <string_view>
-#include <unordered_set>
-#include <utility>
 
-#include "analyzer/kernel_verdicts.h"
-#include "analyzer/shape_checks.h"
-#include "analyzer/trainer_range_text.h"
-#include "gui/models/layer_attribution.h"
+#include "analyzer/tensor_core_rules.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 
@@ -18,27 +10,15 @@ namespace ampscope::gui {
 
 namespace {
 
-using analyzer::MathPrecision;
-using analyzer::TensorCoreVerdict;
-
 // Ops and shapes beyond these are in the cell's tooltip, not the cell.
 constexpr std::size_t kListedInCell = 3;
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-// A kernel that does an op's matrix math, as the analyzer's shape checks and Amdahl split count
-// it: Tensor Core kernels, FP32 GEMMs on CUDA cores, GEMM-like kernels of a family the rules do
-// not know, and, on the host, the eligible op's own work.
-bool isMatrixKernel(const TensorCoreVerdict& v, bool under_eligible_op) {
-  if (v.host) return under_eligible_op;
-  return v.tensor_core || v.precision == MathPrecision::kFp32Simt || v.rule_id == "unknown-matrix";
-}
-
-template <typename Key>
-std::vector<std::pair<Key, std::int64_t>> heaviestFirst(const std::map<Key, std::int64_t>& times) {
-  std::vector<std::pair<Key, std::int64_t>> out(times.begin(), times.end());
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  return out;
+QString joinedAll(const std::vector<std::string>& items) {
+  QStringList out;
+  for (const std::string& item : items) out << text(item);
+  return out.join("; ");
 }
 
 // "a; b; c (+2 more)"; the full list is the tooltip's.
@@ -48,128 +28,42 @@ QString joined(const QStringList& items) {
          QStringLiteral(" (+%1 more)").arg(items.size() - static_cast<qsizetype>(kListedInCell));
 }
 
-MathPrecision dominant(const std::map<MathPrecision, std::int64_t>& times) {
-  MathPrecision best = MathPrecision::kUnknown;
-  std::int64_t best_ns = -1;
-  for (const auto& [precision, ns] : times) {
-    if (precision != MathPrecision::kUnknown && ns > best_ns) {
-      best = precision;
-      best_ns = ns;
-    }
+LayersModel::State stateOf(analyzer::LayerState state) {
+  switch (state) {
+    case analyzer::LayerState::kMisaligned: return LayersModel::State::kMisaligned;
+    case analyzer::LayerState::kEligibleNotTensorCore: return LayersModel::State::kEligibleNotTensorCore;
+    case analyzer::LayerState::kHost: return LayersModel::State::kHost;
+    case analyzer::LayerState::kFine: break;
   }
-  return best;
+  return LayersModel::State::kFine;
 }
 
-// An eligible op's label and recorded shapes: the key of the analyzer's shape checks.
-using CallShape = std::pair<std::string_view, std::string_view>;
-
-struct Accumulated {
+// The analyzer's row as the table shows it: names and lists as text, the shape checks it points
+// at as their findings ("N=33278->33280 (x8)").
+LayersModel::Row rowOf(const analyzer::LayerRow& layer, const std::vector<analyzer::ShapeCheck>& shape_checks) {
   LayersModel::Row row;
-  std::unordered_set<trace::Index> calls;
-  std::int64_t call_start_ns = std::numeric_limits<std::int64_t>::max();
-  std::map<std::string_view, std::int64_t> op_time;
-  std::map<CallShape, std::int64_t> call_shape_time;
-  std::map<MathPrecision, std::int64_t> matrix_precision_time;
-  std::map<MathPrecision, std::int64_t> precision_time;
-};
-
-// Per layer, its first call's start: layers in the order the run first ran them, then each
-// layer's passes in the order they ran (the order of TraceSummary::layer_passes).
-void sortInModelOrder(std::vector<LayersModel::Row>& rows) {
-  std::map<QString, std::int64_t> layer_start;
-  for (const LayersModel::Row& row : rows) {
-    auto [start, fresh] = layer_start.try_emplace(row.layer, row.first_start_ns);
-    if (!fresh) start->second = std::min(start->second, row.first_start_ns);
-  }
-  std::stable_sort(rows.begin(), rows.end(), [&](const LayersModel::Row& a, const LayersModel::Row& b) {
-    const std::int64_t sa = layer_start[a.layer];
-    const std::int64_t sb = layer_start[b.layer];
-    if (sa != sb) return sa < sb;
-    if (a.layer != b.layer) return a.layer < b.layer;
-    return a.first_start_ns < b.first_start_ns;
-  });
-}
-
-void finish(Accumulated& a, const std::map<CallShape, const analyzer::ShapeCheck*>& checks, bool on_cpu) {
-  LayersModel::Row& row = a.row;
-  row.calls = a.calls.size();
-  row.first_start_ns = a.call_start_ns;
-  QStringList ops;
-  for (const auto& [op, ns] : heaviestFirst(a.op_time)) ops << text(op);
-  row.op = ops.join("; ");
-  MathPrecision precision = dominant(a.matrix_precision_time);
-  if (precision == MathPrecision::kUnknown) precision = dominant(a.precision_time);
-  if (precision != MathPrecision::kUnknown) row.precision = analyzer::precisionName(precision);
-  QStringList shapes;
+  row.layer = text(layer.layer);
+  row.op = joinedAll(layer.ops);
+  row.phase = layer.pass;
+  row.pass = trace::phaseName(layer.pass);
+  row.calls = layer.calls;
+  row.kernels = layer.kernels;
+  row.time_ns = layer.time_ns;
+  row.tensor_core_time_ns = layer.tensor_core_time_ns;
+  row.eligible = layer.eligible;
+  row.eligible_tensor_core_ns = layer.eligible_tensor_core_ns;
+  row.eligible_cuda_core_ns = layer.eligible_cuda_core_ns;
+  if (layer.precision != analyzer::MathPrecision::kUnknown) row.precision = analyzer::precisionName(layer.precision);
+  row.shapes = joinedAll(layer.shapes);
   QStringList violations;
-  for (const auto& [call_shape, ns] : heaviestFirst(a.call_shape_time)) {
-    shapes << text(call_shape.second);
-    const auto check = checks.find(call_shape);
-    if (check == checks.end() || check->second->misaligned.empty()) continue;
-    violations << text(reports::violationText(*check->second));
-    row.violation_count += static_cast<int>(check->second->misaligned.size());
+  for (const std::size_t check : layer.misaligned_checks) {
+    if (check < shape_checks.size()) violations << text(reports::violationText(shape_checks[check]));
   }
-  row.shapes = shapes.join("; ");
   row.violations = violations.join("; ");
-  if (on_cpu) {
-    row.state = LayersModel::State::kHost;
-  } else if (row.eligible_cuda_core_ns > row.eligible_tensor_core_ns) {
-    row.state = LayersModel::State::kEligibleNotTensorCore;
-  } else if (row.violation_count > 0) {
-    row.state = LayersModel::State::kMisaligned;
-  }
-}
-
-std::vector<LayersModel::Row> buildRows(const analyzer::RunAnalysis& run, bool& by_operator) {
-  const trace::Trace& trace = run.trace;
-  LayerAttribution attribution(trace);
-  by_operator = attribution.groupsOperators();
-  analyzer::KernelVerdicts verdicts(trace);
-  std::map<std::pair<std::string_view, trace::Phase>, Accumulated> groups;
-  for (const trace::Kernel& kernel : trace.kernels) {
-    const KernelOrigin& origin = attribution.of(kernel);
-    if (origin.group.empty()) continue;
-    const TensorCoreVerdict& v = verdicts.of(kernel);
-    const std::int64_t ns = kernel.end_ns - kernel.start_ns;
-    Accumulated& a = groups[{origin.group, origin.phase}];
-    const trace::Range& call = trace.ranges[static_cast<std::size_t>(origin.call)];
-    a.calls.insert(origin.call);
-    a.call_start_ns = std::min(a.call_start_ns, call.start_ns);
-    ++a.row.kernels;
-    a.row.time_ns += ns;
-    if (v.tensor_core) a.row.tensor_core_time_ns += ns;
-    a.op_time[origin.op] += ns;
-    a.precision_time[v.precision] += ns;
-    const bool eligible = origin.eligible_op != trace::kNone;
-    a.row.eligible = a.row.eligible || eligible;
-    if (isMatrixKernel(v, eligible)) {
-      a.matrix_precision_time[v.precision] += ns;
-      if (eligible && v.tensor_core) a.row.eligible_tensor_core_ns += ns;
-      if (eligible && !v.tensor_core && !v.host) a.row.eligible_cuda_core_ns += ns;
-    }
-    if (origin.shaped_op != trace::kNone) {
-      const trace::Range& shaped = trace.ranges[static_cast<std::size_t>(origin.shaped_op)];
-      a.call_shape_time[{analyzer::shapeCheckLabel(trace, shaped), trace.str(shaped.shapes)}] += ns;
-    }
-  }
-
-  // Every call shape, not the summary's top_n: a layer's finding must not depend on --top.
-  const std::vector<analyzer::ShapeCheck> shape_checks = analyzer::checkShapes(trace);
-  std::map<CallShape, const analyzer::ShapeCheck*> checks;
-  for (const analyzer::ShapeCheck& check : shape_checks) {
-    checks.emplace(CallShape{check.op, check.shapes}, &check);
-  }
-
-  std::vector<LayersModel::Row> rows;
-  rows.reserve(groups.size());
-  for (auto& [key, a] : groups) {
-    a.row.layer = text(key.first);
-    a.row.pass = trace::phaseName(key.second);
-    finish(a, checks, run.summary.recorded_on_cpu);
-    rows.push_back(std::move(a.row));
-  }
-  sortInModelOrder(rows);
-  return rows;
+  row.violation_count = layer.violation_count;
+  row.state = stateOf(layer.state);
+  row.first_start_ns = layer.first_start_ns;
+  return row;
 }
 
 }  // namespace
@@ -184,8 +78,14 @@ void LayersModel::setRun(const analyzer::RunAnalysis* run) {
   beginResetModel();
   rows_.clear();
   by_operator_ = false;
-  on_cpu_ = run != nullptr && run->summary.recorded_on_cpu;
-  if (run) rows_ = buildRows(*run, by_operator_);
+  on_cpu_ = false;
+  if (run) {
+    const analyzer::TraceSummary& summary = run->summary;
+    by_operator_ = summary.layer_table.groups_operators;
+    on_cpu_ = summary.recorded_on_cpu;
+    rows_.reserve(summary.layer_table.rows.size());
+    for (const analyzer::LayerRow& layer : summary.layer_table.rows) rows_.push_back(rowOf(layer, summary.shape_checks));
+  }
   endResetModel();
 }
 

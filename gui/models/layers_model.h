@@ -1,13 +1,15 @@
 #pragma once
-// The run's layers, one row per layer and pass (forward, backward, ...), in model order: calls,
-// GPU time (host time on a CPU run), Tensor Core time and share, whether the layer's ops could
-// use Tensor Cores, the precision its matrix kernels ran in, its recorded GEMM shapes and the
-// dimensions that break the precision's multiple (from the analyzer's shape checks).
+// The run's layers, one row per layer and pass (forward, backward, ...), in model order: the
+// analyzer's layer table (TraceSummary::layer_table) as a Qt table. Each row has the layer's calls,
+// GPU time (host time on a CPU run), Tensor Core time and share, whether its ops could use Tensor
+// Cores, the precision its matrix kernels ran in, its recorded GEMM shapes and the dimensions that
+// break the precision's multiple (the analyzer's shape checks, as text). The model computes
+// nothing: it formats what the analysis holds.
 //
-// Each row has a state for colour coding: eligible but mostly off Tensor Cores, misaligned
-// shapes, fine, or host (the run was recorded on the CPU, where Tensor Core figures do not
-// apply). Display text is formatted with units; kSortRole gives raw values so a proxy sorts
-// numbers as numbers.
+// Each row has a state for colour coding (the analyzer's LayerState): eligible but mostly off
+// Tensor Cores, misaligned shapes, fine, or host (the run was recorded on the CPU, where Tensor
+// Core figures do not apply). Display text is formatted with units; kSortRole gives raw values
+// so a proxy sorts numbers as numbers.
 
 #include <cstdint>
 #include <vector>
@@ -17,6 +19,7 @@
 #include <QString>
 
 #include "analyzer/run_analysis.h"
+#include "trace/trace_model.h"
 
 namespace ampscope::gui {
 
@@ -39,6 +42,7 @@ class LayersModel : public QAbstractTableModel {
     QString layer;  // or the top-level operator, when the trace names no layers
     QString op;     // the ops it ran, heaviest first ("; " between them)
     QString pass;   // "forward", "backward", ... ("unknown" where the trace does not say)
+    trace::Phase phase = trace::Phase::kUnknown;  // the pass itself: what KernelsModel filters by
     std::uint64_t calls = 0;    // calls of the layer in this pass that ran kernels
     std::uint64_t kernels = 0;
     std::int64_t time_ns = 0;   // its kernels' time (host ops' on a CPU run)
@@ -58,7 +62,7 @@ class LayersModel : public QAbstractTableModel {
 
   explicit LayersModel(QObject* parent = nullptr);
 
-  // Rebuilds the rows from run's trace and summary (nullptr: no run); keeps no reference to run.
+  // Rebuilds the rows from run's summary (nullptr: no run); keeps no reference to run.
   void setRun(const analyzer::RunAnalysis* run);
 
   // The row's data; nullptr outside the table.

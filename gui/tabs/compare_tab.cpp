@@ -168,7 +168,7 @@ void CompareTab::refresh() {
   }
   const analyzer::RunComparison comparison = analyzer::compareRuns(run_->summary, other_->summary);
   // Layers where both traces name them; else the operators (Kineto traces of stock PyTorch).
-  const bool by_layer = !run_->summary.top_layers.empty() && !other_->summary.top_layers.empty();
+  const bool by_layer = !run_->summary.layers.empty() && !other_->summary.layers.empty();
   const std::vector<analyzer::OperatorComparison>& all = by_layer ? comparison.layers : comparison.operators;
   const QString what = by_layer ? "layer" : "operator";
   pages_->setCurrentIndex(1);

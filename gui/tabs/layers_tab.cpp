@@ -187,7 +187,7 @@ void LayersTab::showSelected() {
     recommendations_->clear();
     return;
   }
-  kernels_->setLayerFilter(row->layer, row->pass);
+  kernels_->setLayerFilter(row->layer, row->phase);
   kernel_table_->show();
   detail_heading_->setText(QStringLiteral("%1, %2: %3 kernel%4 in %5, %6")
                                .arg(row->layer, row->pass)

@@ -111,7 +111,7 @@ QString layerOfTarget(const analyzer::TraceSummary& summary, std::string_view ta
   const std::size_t paren = target.find(" (");
   const std::string_view candidate = paren == std::string_view::npos ? target : target.substr(0, paren);
   if (candidate.empty()) return {};
-  for (const analyzer::GroupTime& layer : summary.top_layers) {
+  for (const analyzer::GroupTime& layer : summary.layers) {
     if (layer.name == candidate) return toQString(candidate);
   }
   return {};

@@ -40,50 +40,15 @@ struct StepSegment {
 // data loading, launch gaps).
 std::vector<StepSegment> amdahlSegments(const analyzer::AmdahlProjection& amdahl) {
   std::vector<StepSegment> out;
-  for (const analyzer::StepPart& part : amdahl.parts) out.push_back({toQString(part.name), part.ns_per_step});
+  for (const analyzer::StepPart& part : amdahl.parts) out.push_back({part.label(), part.ns_per_step});
   return out;
 }
 
-// A CPU-recorded run has no GPU parts to project; its host ops still tell where the step goes:
-// their time per pass (attributed to the step whose host work started them, as the projection
-// does for kernels), the exposed data loading, and the rest of the step between ops.
-std::vector<StepSegment> hostOpSegments(const analyzer::RunAnalysis& run) {
-  const analyzer::IterationSummary& iterations = run.summary.iterations;
-  const auto steps = static_cast<std::int64_t>(iterations.steadyCount());
-  if (steps == 0) return {};
-  std::map<trace::Phase, std::int64_t> by_phase;
-  for (const trace::Kernel& op : run.trace.kernels) {
-    const std::int64_t asked = op.launch == trace::kNone
-                                   ? op.start_ns
-                                   : run.trace.launches[static_cast<std::size_t>(op.launch)].start_ns;
-    if (!iterations.inSteadyIteration(asked)) continue;
-    const trace::Phase phase = op.op_range == trace::kNone
-                                   ? trace::Phase::kUnknown
-                                   : run.trace.ranges[static_cast<std::size_t>(op.op_range)].phase;
-    by_phase[phase] += op.end_ns - op.start_ns;
-  }
-  const std::pair<trace::Phase, const char*> named[] = {
-      {trace::Phase::kForward, "forward ops"},       {trace::Phase::kBackward, "backward ops"},
-      {trace::Phase::kLossScale, "loss-scaling ops"}, {trace::Phase::kOptimizer, "optimizer ops"},
-      {trace::Phase::kData, "data-phase ops"},
-  };
+// A CPU-recorded run has no GPU parts to project; the analyzer's split of its step by pass still
+// tells where the step goes: host ops per pass, the exposed data loading, the rest between ops.
+std::vector<StepSegment> passSegments(const std::vector<analyzer::PassPart>& parts) {
   std::vector<StepSegment> out;
-  std::int64_t accounted = 0;
-  const auto add = [&](const QString& name, std::int64_t ns) {
-    if (ns <= 0) return;
-    out.push_back({name, ns});
-    accounted += ns;
-  };
-  for (const auto& [phase, name] : named) {
-    add(name, by_phase[phase] / steps);
-    by_phase.erase(phase);
-  }
-  std::int64_t other = 0;
-  for (const auto& [phase, ns] : by_phase) other += ns;
-  add("other ops", other / steps);
-  add("exposed data loading", run.summary.data_pipeline.exposed_ns_per_iteration);
-  // Ops on several threads can overlap; the rest is never negative.
-  add("host time between ops", std::max<std::int64_t>(0, iterations.steady_mean_ns - accounted));
+  for (const analyzer::PassPart& part : parts) out.push_back({analyzer::passPartLabel(part.kind), part.ns_per_step});
   return out;
 }
 
@@ -257,7 +222,7 @@ void SummaryTab::showStepBreakdown(const analyzer::RunAnalysis& run) {
                                                                  : "Where the steady step goes");
   // The parts' names are sentences: listed beside the bar they read whole.
   chart->legend()->setAlignment(Qt::AlignRight);
-  const std::vector<StepSegment> segments = s.recorded_on_cpu ? hostOpSegments(run) : amdahlSegments(s.amdahl);
+  const std::vector<StepSegment> segments = s.recorded_on_cpu ? passSegments(s.step_by_pass) : amdahlSegments(s.amdahl);
   // An empty plot says nothing the note does not.
   breakdown_view_->setVisible(!segments.empty());
   if (segments.empty()) {
@@ -300,7 +265,7 @@ void SummaryTab::showStepBreakdown(const analyzer::RunAnalysis& run) {
   } else {
     QStringList speedups;
     for (const analyzer::StepPart& part : s.amdahl.parts) {
-      speedups << toQString(part.name) + " " + speedupText(part.speedup);
+      speedups << QString(part.label()) + " " + speedupText(part.speedup);
     }
     breakdown_note_->setText(QStringLiteral("Speedup each part is assumed to get under AMP (%1 row of the device table): %2.")
                                  .arg(toQString(s.amdahl.device.name), speedups.join("; ")));

@@ -41,7 +41,7 @@ TEST(KernelsModelTest, PassesTheModelTesterThroughLoadsAndLayerFilters) {
   EXPECT_EQ(model.rowCount(), 7);
   proxy.sort(KernelsModel::kTime, Qt::DescendingOrder);
   proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kTensorCore));
-  model.setLayerFilter("head", "backward");
+  model.setLayerFilter("head", trace::Phase::kBackward);
   EXPECT_EQ(model.rowCount(), 2);
   EXPECT_EQ(proxy.rowCount(), 0);
   model.setLayerFilter({});
@@ -97,13 +97,29 @@ TEST(KernelsModelTest, LayerFilterRestrictsToTheLayersKernelsAndOptionallyItsPas
   EXPECT_EQ(bias->time_ns, 400'000);  // head's share of it only
   EXPECT_EQ(bias->other_layers, 0);
   EXPECT_NEAR(rowOf(model, test::kSimtGemm)->share, 10.0 / 15.4, 1e-9);  // of head's kernel time
-  model.setLayerFilter("head", "backward");
+  model.setLayerFilter("head", trace::Phase::kBackward);
   EXPECT_EQ(names(model), (QStringList{test::kSimtGemmWeight, test::kSimtGemmBackward}));
-  EXPECT_EQ(model.passFilter(), "backward");
+  EXPECT_EQ(model.passFilter(), trace::Phase::kBackward);
   model.setLayerFilter("no such layer");
   EXPECT_EQ(model.rowCount(), 0);
   model.setLayerFilter({});
   EXPECT_EQ(model.rowCount(), 7);
+}
+
+TEST(KernelsModelTest, EachLayerRowsKernelsAddUpToThatRowOfTheLayerTable) {
+  for (const analyzer::RunAnalysis& run : {test::gpuLayersRun(), test::trainerCpuRun()}) {
+    const std::vector<analyzer::LayerRow>& layers = run.summary.layer_table.rows;
+    ASSERT_FALSE(layers.empty());
+    KernelsModel model;
+    model.setRun(&run);
+    for (const analyzer::LayerRow& layer : layers) {
+      model.setLayerFilter(QString::fromStdString(layer.layer), layer.pass);
+      std::uint64_t calls = 0;
+      for (int i = 0; i < model.rowCount(); ++i) calls += model.at(i)->calls;
+      EXPECT_EQ(model.totalTimeNs(), layer.time_ns) << layer.layer << " " << trace::phaseName(layer.pass);
+      EXPECT_EQ(calls, layer.kernels) << layer.layer << " " << trace::phaseName(layer.pass);
+    }
+  }
 }
 
 TEST(KernelsModelTest, VerdictFilterKeepsOneVerdictAndTextFilterReadsNames) {
@@ -160,13 +176,13 @@ TEST(KernelsModelTest, CpuRunKernelsAreHostWork) {
   EXPECT_EQ(gemm->precision, "FP16");
   // Work outside any layer (the optimizer's update) has no layer to select.
   EXPECT_TRUE(rowOf(model, "cpu sgd update float32")->layer.isEmpty());
-  model.setLayerFilter("fc1", "backward");
+  model.setLayerFilter("fc1", trace::Phase::kBackward);
   EXPECT_EQ(model.rowCount(), 2);
 }
 
 TEST(KernelsModelTest, RealTf32TraceAccountsForEveryKernelAndFindsTf32TensorCoreKernels) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
-  auto run = analyzer::analyzeFile(path, 10);
+  auto run = analyzer::analyzeFile(path);
   ASSERT_TRUE(run) << run.error().message;
   KernelsModel model;
   QAbstractItemModelTester tester(&model, kFatal);

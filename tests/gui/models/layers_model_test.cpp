@@ -149,15 +149,16 @@ TEST(LayersModelTest, CpuRunRowsAreHostStateWithHostTimeAndNoTensorCoreFigures) 
   ASSERT_NE(fc2, nullptr);
   EXPECT_GT(fc2->violation_count, 0);
   EXPECT_EQ(fc2->precision, "FP16");
-  // The same per-pass figures as the analyzer's layer table.
-  ASSERT_EQ(run.summary.layer_passes.size(), 6u);
-  for (std::size_t i = 0; i < run.summary.layer_passes.size(); ++i) {
-    const analyzer::LayerPassTime& pass = run.summary.layer_passes[i];
+  // The analyzer's layer table, row for row, in its order.
+  const std::vector<analyzer::LayerRow>& table = run.summary.layer_table.rows;
+  ASSERT_EQ(table.size(), 6u);
+  for (std::size_t i = 0; i < table.size(); ++i) {
     const LayersModel::Row* row = model.at(static_cast<int>(i));
-    EXPECT_EQ(row->layer.toStdString(), pass.layer);
-    EXPECT_EQ(row->pass.toStdString(), pass.phase);
-    EXPECT_EQ(row->calls, pass.calls);
-    EXPECT_EQ(row->time_ns, pass.time_ns);
+    EXPECT_EQ(row->layer.toStdString(), table[i].layer);
+    EXPECT_EQ(row->phase, table[i].pass);
+    EXPECT_EQ(row->pass.toStdString(), trace::phaseName(table[i].pass));
+    EXPECT_EQ(row->calls, table[i].calls);
+    EXPECT_EQ(row->time_ns, table[i].time_ns);
   }
 }
 
@@ -211,15 +212,16 @@ TEST(LayersModelTest, StateRoleFilterKeepsTheRowsThatNeedAttention) {
 
 TEST(LayersModelTest, RealBf16TraceRowsAddUpToTheAnalyzersLayerTimes) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
-  auto run = analyzer::analyzeFile(path, 10);
+  auto run = analyzer::analyzeFile(path);
   ASSERT_TRUE(run) << run.error().message;
   LayersModel model;
   QAbstractItemModelTester tester(&model, kFatal);
   model.setRun(&run.value());
   EXPECT_FALSE(model.groupsOperators());
-  ASSERT_FALSE(run->summary.top_layers.empty());
-  EXPECT_GT(static_cast<std::size_t>(model.rowCount()), run->summary.top_layers.size());  // every layer, not the top 10
-  for (const analyzer::GroupTime& layer : run->summary.top_layers) {
+  ASSERT_FALSE(run->summary.layers.empty());
+  // The whole table: one row per row of the analyzer's layer table, no top N below the view.
+  EXPECT_EQ(static_cast<std::size_t>(model.rowCount()), run->summary.layer_table.rows.size());
+  for (const analyzer::GroupTime& layer : run->summary.layers) {
     std::int64_t time = 0;
     std::int64_t tensor_core = 0;
     for (int i = 0; i < model.rowCount(); ++i) {
@@ -230,7 +232,7 @@ TEST(LayersModelTest, RealBf16TraceRowsAddUpToTheAnalyzersLayerTimes) {
     EXPECT_EQ(time, layer.gpu_time_ns) << layer.name;
     EXPECT_EQ(tensor_core, layer.tensor_core_time_ns) << layer.name;
   }
-  const int attention = model.rowOfLayer(QString::fromStdString(run->summary.top_layers.front().name));
+  const int attention = model.rowOfLayer(QString::fromStdString(run->summary.layers.front().name));
   ASSERT_GE(attention, 0);
   EXPECT_TRUE(model.at(attention)->eligible);
   EXPECT_EQ(model.at(attention)->precision, "BF16");
@@ -238,7 +240,7 @@ TEST(LayersModelTest, RealBf16TraceRowsAddUpToTheAnalyzersLayerTimes) {
 
 TEST(LayersModelTest, RealFp32TraceWithoutLayerNamesShowsConvolutionsOffTensorCores) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
-  auto run = analyzer::analyzeFile(path, 10);
+  auto run = analyzer::analyzeFile(path);
   ASSERT_TRUE(run) << run.error().message;
   LayersModel model;
   QAbstractItemModelTester tester(&model, kFatal);

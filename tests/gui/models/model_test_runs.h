@@ -17,10 +17,8 @@
 #include <string>
 #include <utility>
 
-#include "analyzer/correlator.h"
-#include "analyzer/recommendations.h"
+#include "analyzer/import/range_normaliser.h"
 #include "analyzer/run_analysis.h"
-#include "analyzer/trace_summary.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 #include "trace/trace_model.h"
 
@@ -119,15 +117,11 @@ class GpuLayersTraceBuilder {
   std::int64_t gpu_ns_ = 0;
 };
 
-// What analyzeFile does after importing: correlate, summarize, recommend.
+// What analyzeFile does with a trace: its range texts read as the importers read them, then
+// correlate, summarize, recommend.
 inline analyzer::RunAnalysis analyzeInMemory(trace::Trace trace) {
-  analyzer::RunAnalysis run;
-  run.path = "(built in the test)";
-  run.trace = std::move(trace);
-  const analyzer::CorrelationCounts counts = analyzer::correlate(run.trace);
-  run.summary = analyzer::summarizeTrace(run.trace, counts, 20);
-  run.recommendations = analyzer::recommend(run.summary);
-  return run;
+  analyzer::import::normaliseRanges(trace);
+  return analyzer::analyzeTrace(std::move(trace), "(built in the test)");
 }
 
 inline analyzer::RunAnalysis gpuLayersRun() { return analyzeInMemory(GpuLayersTraceBuilder().build()); }

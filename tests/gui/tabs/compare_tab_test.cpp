@@ -92,7 +92,7 @@ TEST(CompareTabTest, ComparesTwoRealTracesOperatorByOperatorWhereTheyNameNoLayer
   tab.showRun(a);
   tab.showComparison(b);
   const analyzer::RunComparison expected = analyzer::compareRuns(a->summary, b->summary);
-  const bool by_layer = !a->summary.top_layers.empty() && !b->summary.top_layers.empty();
+  const bool by_layer = !a->summary.layers.empty() && !b->summary.layers.empty();
   std::map<QString, QString> common;
   for (const analyzer::OperatorComparison& row : by_layer ? expected.layers : expected.operators) {
     if (row.a_ns_per_step > 0 && row.b_ns_per_step > 0) common[toQString(row.name)] = speedupText(row.speedup);

@@ -138,7 +138,7 @@ TEST(SummaryTabTest, ShowsARealGpuTracesTensorCoreShareProjectionAndAmdahlBreakd
   ASSERT_NE(series, nullptr);
   ASSERT_EQ(series->count(), static_cast<int>(s.amdahl.parts.size()));
   for (int i = 0; i < series->count(); ++i) {
-    EXPECT_TRUE(series->barSets()[i]->label().startsWith(toQString(s.amdahl.parts[static_cast<std::size_t>(i)].name)));
+    EXPECT_TRUE(series->barSets()[i]->label().startsWith(s.amdahl.parts[static_cast<std::size_t>(i)].label()));
   }
   // The parts add up to the steady step (each rounded down to whole nanoseconds).
   EXPECT_NEAR(sumOfSets(*series), static_cast<double>(s.iterations.steady_mean_ns) / 1e6, 1e-3);

@@ -13,16 +13,13 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzer/correlator.h"
+#include "analyzer/import/range_normaliser.h"
 #include "analyzer/run_analysis.h"
 #include "gui/run_view.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 #include "tests/test_support.h"
 
 namespace ampscope::gui::test {
-
-// Every list of the summary in full, as the window's loader asks for.
-inline constexpr std::size_t kTopAll = 100000;
 
 inline QApplication& app() {
   static int argc = 1;
@@ -36,15 +33,11 @@ inline QApplication& app() {
   return *instance;
 }
 
-// The run of an imported trace, as analyzer::analyzeFile would make it from a file.
+// The run of a trace built in code, as analyzer::analyzeFile would make it from a file: its range
+// texts read as an importer reads them, then analyzed.
 inline RunPtr runOf(trace::Trace trace, const std::string& path) {
-  auto run = std::make_shared<analyzer::RunAnalysis>();
-  run->path = path;
-  run->trace = std::move(trace);
-  const analyzer::CorrelationCounts counts = analyzer::correlate(run->trace);
-  run->summary = analyzer::summarizeTrace(run->trace, counts, kTopAll);
-  run->recommendations = analyzer::recommend(run->summary);
-  return run;
+  analyzer::import::normaliseRanges(trace);
+  return std::make_shared<analyzer::RunAnalysis>(analyzer::analyzeTrace(std::move(trace), path));
 }
 
 // `ampscope train --profile` on the CPU backend: 6 steps of 10 ms, step 3 skipped
@@ -57,7 +50,7 @@ inline RunPtr sharedRun(const std::string& relative) {
   if (const auto found = loaded.find(relative); found != loaded.end()) return found->second;
   const std::string path = ampscope::test::sharedTrace(relative);
   if (path.empty()) return nullptr;
-  auto run = analyzer::analyzeFile(path, kTopAll);
+  auto run = analyzer::analyzeFile(path);
   EXPECT_TRUE(run.ok()) << (run.ok() ? std::string() : run.error().message);
   if (!run.ok()) return nullptr;
   RunPtr shared = std::make_shared<analyzer::RunAnalysis>(std::move(run).value());

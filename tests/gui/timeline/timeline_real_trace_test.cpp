@@ -28,7 +28,7 @@ class TimelineRealTraceTest : public ::testing::TestWithParam<RealTrace> {};
 
 TEST_P(TimelineRealTraceTest, PlacesEveryEventOnceInRowsThatNeverOverlap) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, GetParam().path);
-  auto analyzed = analyzer::analyzeFile(path, 10);
+  auto analyzed = analyzer::analyzeFile(path);
   ASSERT_TRUE(analyzed.ok()) << analyzed.error().message;
   const auto run = std::make_shared<const analyzer::RunAnalysis>(std::move(analyzed).value());
   const trace::Trace& t = run->trace;
