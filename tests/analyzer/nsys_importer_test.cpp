@@ -11,6 +11,7 @@
 
 #include "../test_support.h"
 #include "analyzer/correlator.h"
+#include "analyzer/gemm_shapes.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
@@ -332,6 +333,63 @@ TEST_F(NsysImporterTest, UnknownStringIdIsAnErrorNamingTableRowAndColumn) {
   const std::string message = importError();
   EXPECT_NE(message.find("'NVTX_EVENTS' row 6 column 'textId'"), std::string::npos) << message;
   EXPECT_NE(message.find("999"), std::string::npos) << message;
+}
+
+// PyProf's markers as an Nsight Systems export of a PyProf-patched PyTorch run holds them: the
+// call stack (with funcStack), then the operator call with its argument shapes, around a launch.
+TEST_F(NsysImporterTest, PyProfMarkersInsideAnExportGiveOperatorShapesAndLayers) {
+  alter("DELETE FROM NVTX_EVENTS WHERE eventId IN (6, 7);");
+  alter(R"sql(INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, eventId) VALUES
+    (1000055000, 1000075000, 59, '{''traceMarker'': [''net.py:40''], ''funcStack'': ''/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear''}', 281891336904945, 0, 20),
+    (1000056000, 1000074000, 59, '{''mod'': ''torch.nn.functional'', ''op'': ''linear'', ''args'': [{''name'': '''', ''type'': ''tensor'', ''shape'': (64, 784), ''dtype'': ''float16''}, {''name'': '''', ''type'': ''tensor'', ''shape'': (100, 784), ''dtype'': ''float16''}]}', 281891336904945, 0, 21),
+    (1000115000, 1000130000, 59, '{''traceMarker'': [''net.py:31''], ''funcStack'': ''/dummy_network::forward/Conv2d::_call_impl/Conv2d::forward/Conv2d::_conv_forward/conv2d''}', 281891336904945, 0, 22),
+    (1000116000, 1000129000, 59, '{''mod'': ''torch.nn.functional'', ''op'': ''conv2d'', ''args'': [{''name'': '''', ''type'': ''tensor'', ''shape'': (32, 3, 224, 224), ''dtype'': ''float16''}]}', 281891336904945, 0, 23);)sql");
+  trace::Trace t = import();
+  correlate(t);
+  const auto op_of = [&](std::uint64_t correlation) -> const trace::Range* {
+    for (const trace::Kernel& k : t.kernels) {
+      if (k.correlation_id == correlation && k.op_range != trace::kNone) return &t.ranges[static_cast<std::size_t>(k.op_range)];
+    }
+    return nullptr;
+  };
+  const trace::Range* linear = op_of(103);
+  ASSERT_NE(linear, nullptr);
+  EXPECT_EQ(linear->text_form, trace::RangeTextForm::kPyProfOperator);
+  EXPECT_EQ(t.str(linear->op), "torch.nn.functional.linear");
+  EXPECT_EQ(t.str(linear->shapes), "[[64,784],[100,784]]");
+  EXPECT_EQ(t.str(linear->dtypes), "[\"float16\",\"float16\"]");
+  EXPECT_EQ(t.str(linear->layer), "Linear");  // from the call stack that encloses it
+  ASSERT_NE(linear->parent, trace::kNone);
+  const trace::Range& stack = t.ranges[static_cast<std::size_t>(linear->parent)];
+  EXPECT_EQ(t.str(stack.module_path), "/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear");
+  const trace::Range* conv = op_of(106);
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(t.str(conv->op), "torch.nn.functional.conv2d");
+  EXPECT_EQ(t.str(conv->layer), "Conv2d");
+}
+
+// PyTorch's emit_nvtx text in an export: every call of aten::mm is the one operator aten::mm.
+TEST_F(NsysImporterTest, EmitNvtxRangesOfOneOpAreOneEligibleOperator) {
+  alter("DELETE FROM NVTX_EVENTS WHERE eventId IN (6, 7);");
+  alter(R"sql(INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, eventId) VALUES
+    (1000075000, 1000095000, 59, 'aten::mm, op_id = 318133', 281891336904945, 0, 20),
+    (1000095000, 1000110000, 59, 'aten::mm, op_id = 318141, sizes = [[64, 784], [784, 100]], input_op_ids = [(318139,0)]', 281891336904945, 0, 21);)sql");
+  trace::Trace t = import();
+  const CorrelationCounts counts = correlate(t);
+  std::map<std::string, int> operators;
+  for (const trace::Kernel& k : t.kernels) {
+    if (k.op_range == trace::kNone) continue;
+    const trace::Range& op = t.ranges[static_cast<std::size_t>(k.op_range)];
+    if (op.text_form == trace::RangeTextForm::kTorchNvtx) ++operators[std::string(t.str(op.op))];
+  }
+  EXPECT_EQ(operators, (std::map<std::string, int>{{"aten::mm", 2}}));
+  EXPECT_GE(counts.kernels_attributed_to_op, 2u);
+  const trace::Range* shaped =
+      rangeNamed(t, "aten::mm, op_id = 318141, sizes = [[64, 784], [784, 100]], input_op_ids = [(318139,0)]");
+  ASSERT_NE(shaped, nullptr);
+  EXPECT_EQ(t.str(shaped->shapes), "[[64,784],[784,100]]");
+  EXPECT_EQ(shaped->op_id, 318141);
+  EXPECT_TRUE(isTensorCoreEligibleOp(t.str(shaped->op)));
 }
 
 }  // namespace

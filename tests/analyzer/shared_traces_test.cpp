@@ -12,7 +12,9 @@
 #include "../test_support.h"
 #include "../trace_equality.h"
 #include "analyzer/correlator.h"
+#include "analyzer/gemm_shapes.h"
 #include "analyzer/import/trace_importer.h"
+#include "analyzer/trace_summary.h"
 #include "trace/db/profile_reader.h"
 #include "trace/db/profile_writer.h"
 
@@ -226,6 +228,38 @@ TEST(NvprofSharedTraceTest, CountsLinksAndAttributesEveryKernelAndParsesPyProfMa
   ASSERT_NE(embedding, nullptr);
   EXPECT_EQ(trace.str(embedding->shapes), "[[35,20],[33278,200]]");
   EXPECT_EQ(trace.str(embedding->dtypes), "[\"int64\",\"float32\"]");
+}
+
+// PyTorch's emit_nvtx text in an Nsight export: the operator is the name before the comma, so
+// the thousands of "aten::mm, op_id = N" ranges are one eligible operator, and the operator table
+// has no row per op id.
+TEST(NsysSharedTraceTest, EmitNvtxRangesAreNormalisedIntoOneOperatorPerOp) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
+  const Imported imported = importAndCorrelate(path);
+  const trace::Trace& trace = imported.trace;
+  std::uint64_t mm_ranges = 0;
+  for (const trace::Range& range : trace.ranges) {
+    if (!trace.str(range.name).starts_with("aten::mm, ")) continue;
+    ++mm_ranges;
+    EXPECT_EQ(trace.str(range.op), "aten::mm");
+    EXPECT_EQ(range.kind, trace::RangeKind::kOperator);
+    EXPECT_EQ(range.text_form, trace::RangeTextForm::kTorchNvtx);
+    EXPECT_GT(range.op_id, 0);
+  }
+  EXPECT_GT(mm_ranges, 100u);
+  EXPECT_TRUE(isTensorCoreEligibleOp("aten::mm"));
+  const TraceSummary summary = summarizeTrace(trace, imported.counts);
+  std::set<std::string> names;
+  for (const GroupTime& op : summary.operators) {
+    EXPECT_EQ(op.name.find("op_id"), std::string::npos) << op.name;
+    EXPECT_TRUE(names.insert(op.name).second) << "two rows for " << op.name;
+  }
+  // Its FP32 GEMMs ran on CUDA cores under an eligible op: the layer table says so.
+  bool eligible_off_tensor_cores = false;
+  for (const LayerRow& row : summary.layer_table.rows) {
+    eligible_off_tensor_cores |= row.state == LayerState::kEligibleNotTensorCore && row.eligible_cuda_core_ns > 0;
+  }
+  EXPECT_TRUE(eligible_off_tensor_cores);
 }
 
 TEST(ProfileRoundTripTest, ImportedTraceWrittenToTheProfileDatabaseReadsBackIdentical) {

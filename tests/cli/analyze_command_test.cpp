@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <filesystem>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "../test_support.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
@@ -38,6 +41,13 @@ TEST(AnalyzeCommandTest, JsonCarriesTheDocumentedKeys) {
   EXPECT_TRUE(doc.at("import_stats").at("skipped").is_object());
   ASSERT_FALSE(doc.at("top_operators").empty());
   EXPECT_FALSE(doc.at("top_operators").at(0).at("top_kernels").empty());
+  // The step parts carry their kind; the label is derived from it.
+  const nlohmann::json& parts = doc.at("amdahl").at("parts");
+  ASSERT_EQ(parts.size(), 6u);
+  EXPECT_EQ(parts.at(0).at("kind"), "tensor_core_math");
+  EXPECT_EQ(parts.at(2).at("kind"), "eligible_tf32_math");
+  EXPECT_EQ(parts.at(2).at("name"), "eligible math in TF32 on Tensor Cores");
+  EXPECT_EQ(parts.at(5).at("kind"), "idle");
 }
 
 TEST(AnalyzeCommandTest, JsonReportsIterationsAndDataPipelineExposure) {
@@ -197,3 +207,38 @@ TEST(AnalyzeCommandTest, CpuProfileJsonLeavesTensorCoreFiguresNullAndCarriesTheN
 
 }  // namespace
 }  // namespace ampscope::cli
+
+// --top only cuts what is printed: the findings come from the complete analysis, so they are the
+// same whatever the cut, on every real trace there is.
+TEST(AnalyzeCommandTest, TopCutsOnlyListsNeverFindingsOnEverySharedTrace) {
+  const std::filesystem::path root(AMPSCOPE_SHARED_TRACES);
+  if (!std::filesystem::is_directory(root)) GTEST_SKIP() << "no shared traces under " << root;
+  std::vector<std::string> traces;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && (name.ends_with(".json") || name.ends_with(".json.gz") ||
+                                    name.ends_with(".sqlite") || name.ends_with(".sql"))) {
+      traces.push_back(entry.path().string());
+    }
+  }
+  if (traces.empty()) GTEST_SKIP() << "no traces under " << root;
+  std::sort(traces.begin(), traces.end());
+  for (const std::string& path : traces) {
+    const auto analyze = [&](std::size_t top) {
+      std::ostringstream out, err;
+      AnalyzeOptions options;
+      options.trace_path = path;
+      options.json = true;
+      options.top = top;
+      EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << path << ": " << err.str();
+      return nlohmann::json::parse(out.str());
+    };
+    const nlohmann::json two = analyze(2);
+    const nlohmann::json all = analyze(200);
+    for (const char* key : {"recommendations", "amdahl", "tensor_cores", "layers", "layer_passes"}) {
+      EXPECT_EQ(two.at(key), all.at(key)) << path << ": " << key;
+    }
+    EXPECT_LE(two.at("top_operators").size(), 2u) << path;
+    EXPECT_LE(two.at("shape_checks").size(), 2u) << path;
+  }
+}

@@ -38,8 +38,29 @@ analyzer::TraceSummary hostileSummary() {
   tc.verdict.rule_id = "volta-h884";
   analyzer::KernelTime simt{"volta_sgemm_128x64_nn\nsecond line", 1, 3'000'000, {}};
   simt.verdict.precision = analyzer::MathPrecision::kFp32Simt;
-  op.top_kernels = {tc, simt};
-  s.top_operators.push_back(op);
+  op.kernel_times = {tc, simt};
+  s.operators.push_back(op);
+  // The analysis's kernel and layer tables of the same run (no layer names: rows are operators).
+  for (const analyzer::KernelTime& k : op.kernel_times) {
+    s.kernels.push_back({k.name, k.verdict, "evidence", k.calls, k.time_ns, {{op.name, trace::Phase::kForward, k.calls, k.time_ns}}});
+  }
+  std::swap(s.kernels[0], s.kernels[1]);  // heaviest first, as the analysis orders them
+  s.layer_table.groups_operators = true;
+  analyzer::LayerRow row;
+  row.layer = op.name;
+  row.pass = trace::Phase::kForward;
+  row.ops = {op.name};
+  row.calls = 3;
+  row.kernels = 3;
+  row.time_ns = op.gpu_time_ns;
+  row.tensor_core_time_ns = op.tensor_core_time_ns;
+  row.eligible = true;
+  row.precision = analyzer::MathPrecision::kFp16;
+  row.shapes = {"[[64, 33278], [33278, 1023]]"};
+  row.misaligned_checks = {0};
+  row.violation_count = 2;
+  row.state = analyzer::LayerState::kMisaligned;
+  s.layer_table.rows.push_back(row);
   analyzer::ShapeCheck check;
   check.op = op.name;
   check.shapes = "[[64, 33278], [33278, 1023]]";
@@ -56,7 +77,8 @@ analyzer::TraceSummary hostileSummary() {
   s.iterations.steady_mean_ns = 10'000'000;
   s.data_pipeline.exposed_ns = {0, 2'000'000, 3'000'000};
   s.data_pipeline.speedup_if_hidden = 1.3;
-  s.amdahl.parts = {{"eligible math (FP32)", 6'000'000, 0.6, 8.0}, {"exposed host & data", 4'000'000, 0.4, 1.0}};
+  s.amdahl.parts = {{analyzer::StepPartKind::kEligibleFp32Math, 6'000'000, 0.6, 8.0},
+                    {analyzer::StepPartKind::kIdle, 4'000'000, 0.4, 1.0}};
   s.amdahl.projected_speedup = 2.1;
   s.amdahl.ceiling = 2.5;
   return s;
@@ -127,7 +149,7 @@ TEST(ReportWriterTest, HtmlIsSelfContainedEscapedAndHasCharts) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("<svg"), std::string::npos);
-  EXPECT_NE(html.find("eligible math (FP32)"), std::string::npos);
+  EXPECT_NE(html.find("eligible math in FP32 on CUDA cores"), std::string::npos);
   EXPECT_NE(html.find("N=33278-&gt;33280, K=1023-&gt;1024 (x8)"), std::string::npos);
   // Recommendations read largest gain first even when given in another order.
   EXPECT_LT(html.find("enable-amp"), html.find("pad-dimensions"));
@@ -151,7 +173,7 @@ TEST(ReportWriterTest, JsonKeepsTheAnalyzeKeysAndAddsRecommendations) {
 analyzer::TraceSummary trainerCpuSummary() {
   trace::Trace trace = test::trainerCpuTrace();
   const analyzer::CorrelationCounts counts = analyzer::correlate(trace);
-  return analyzer::summarizeTrace(trace, counts, 20);
+  return analyzer::summarizeTrace(trace, counts);
 }
 
 TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) {
@@ -209,7 +231,7 @@ TEST(ReportJsonTest, InvalidUtf8InNamesBecomesAReplacementCharacterNotAFailure) 
   analyzer::GroupTime op;
   op.name = std::string("kernel\xF7\xFF name");  // bytes from a corrupt trace file
   op.gpu_time_ns = 10;
-  s.top_operators.push_back(op);
+  s.operators.push_back(op);
   const std::string text = formatJsonDocument(summaryToJsonDocument(s, {}));
   EXPECT_NE(text.find("kernel\xEF\xBF\xBD"), std::string::npos);  // U+FFFD
   EXPECT_TRUE(nlohmann::json::accept(text));

@@ -20,7 +20,7 @@ TEST(SharedTraceReportTest, WorkersZeroResnetReportHasSixIterationsAndParseableC
   auto trace = analyzer::import::importTrace(path);
   ASSERT_TRUE(trace.ok()) << trace.error().message;
   const analyzer::CorrelationCounts counts = analyzer::correlate(*trace);
-  const analyzer::TraceSummary summary = analyzer::summarizeTrace(*trace, counts, 20);
+  const analyzer::TraceSummary summary = analyzer::summarizeTrace(*trace, counts);
   // recommend() is exercised by the analyzer's tests; here one hand-made row is enough to show
   // it reaches every file.
   const std::vector<analyzer::Recommendation> recommendations = {

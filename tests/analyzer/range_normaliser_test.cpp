@@ -1,0 +1,186 @@
+#include "analyzer/import/range_normaliser.h"
+
+#include <gtest/gtest.h>
+
+#include "analyzer/gemm_shapes.h"
+#include "analyzer/operator_labels.h"
+
+namespace ampscope::analyzer::import {
+namespace {
+
+using trace::Phase;
+using trace::RangeKind;
+using trace::RangeTextForm;
+
+// A trace of ranges on one thread, as an importer leaves them before normalising.
+class RangeNormaliserTest : public ::testing::Test {
+ protected:
+  std::size_t add(std::string_view text, RangeKind kind = RangeKind::kAnnotation, std::string_view domain = "") {
+    trace::Range r;
+    r.start_ns = static_cast<std::int64_t>(trace_.ranges.size()) * 100;
+    r.end_ns = r.start_ns + 50;
+    r.name = trace_.strings.intern(text);
+    r.domain = trace_.strings.intern(domain);
+    r.kind = kind;
+    r.thread = trace_.threadIndex(1, 1);
+    trace_.ranges.push_back(r);
+    return trace_.ranges.size() - 1;
+  }
+  const trace::Range& at(std::size_t i) const { return trace_.ranges[i]; }
+  std::string_view str(trace::StringId id) const { return trace_.str(id); }
+
+  trace::Trace trace_;
+};
+
+TEST_F(RangeNormaliserTest, TorchEmitNvtxOpIdFormIsOneOperatorWhateverTheId) {
+  const std::size_t a = add("aten::mm, op_id = 318133");
+  const std::size_t b = add("aten::mm, op_id = 318135");
+  normaliseRanges(trace_);
+  for (std::size_t i : {a, b}) {
+    EXPECT_EQ(at(i).kind, RangeKind::kOperator);
+    EXPECT_EQ(at(i).text_form, RangeTextForm::kTorchNvtx);
+    EXPECT_EQ(str(at(i).op), "aten::mm");
+    EXPECT_EQ(operatorLabel(trace_, at(i)), "aten::mm");
+  }
+  EXPECT_EQ(at(a).op_id, 318133);
+  EXPECT_EQ(at(b).op_id, 318135);
+  EXPECT_EQ(str(at(a).name), "aten::mm, op_id = 318133");  // the name stays what the file said
+  EXPECT_TRUE(isTensorCoreEligibleOp(opName(trace_, at(a))));
+}
+
+TEST_F(RangeNormaliserTest, TorchEmitNvtxSequenceFormIsEligibleWithItsNumber) {
+  const std::size_t addmm = add("aten::addmm, seq = 12");
+  normaliseRanges(trace_);
+  EXPECT_EQ(str(at(addmm).op), "aten::addmm");
+  EXPECT_EQ(at(addmm).sequence_number, 12);
+  EXPECT_TRUE(isTensorCoreEligibleOp(opName(trace_, at(addmm))));
+}
+
+TEST_F(RangeNormaliserTest, TorchEmitNvtxShapesBecomeTheRangesShapes) {
+  const std::size_t linear =
+      add("aten::linear, seq = 3, op_id = 11, sizes = [[64, 784], [100, 784], [100]], input_op_ids = [(9,0)]");
+  normaliseRanges(trace_);
+  EXPECT_EQ(str(at(linear).shapes), "[[64,784],[100,784],[100]]");
+  EXPECT_EQ(at(linear).dtypes, trace::StringTable::kEmpty);  // emit_nvtx records no dtypes
+  const auto shapes = parseShapes(str(at(linear).shapes));
+  ASSERT_TRUE(shapes);
+  const auto dims = gemmDims(opName(trace_, at(linear)), *shapes);
+  ASSERT_TRUE(dims);
+  EXPECT_EQ(dims->m, 64);
+  EXPECT_EQ(dims->n, 100);
+  EXPECT_EQ(dims->k, 784);
+}
+
+TEST_F(RangeNormaliserTest, TorchEmitNvtxBackwardRangesAreBackward) {
+  const std::size_t node = add("autograd::engine::evaluate_function: MmBackward0, seq = 5, op_id = 90");
+  const std::size_t pyprof = add("MmBackward, seq = 5");
+  normaliseRanges(trace_);
+  EXPECT_EQ(at(node).phase, Phase::kBackward);
+  EXPECT_EQ(at(node).sequence_number, 5);
+  EXPECT_EQ(at(pyprof).phase, Phase::kBackward);
+  EXPECT_EQ(str(at(pyprof).op), "MmBackward");
+}
+
+TEST_F(RangeNormaliserTest, PyProfOperatorMarkerGivesOpShapesAndDtypes) {
+  const std::size_t op = add(
+      "{'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor', 'shape': (35, 20, 200), "
+      "'dtype': 'float32'}, {'name': '', 'type': 'tensor', 'shape': (33278, 200), 'dtype': 'float32'}]}");
+  normaliseRanges(trace_);
+  EXPECT_EQ(at(op).kind, RangeKind::kOperator);
+  EXPECT_EQ(at(op).text_form, RangeTextForm::kPyProfOperator);
+  EXPECT_EQ(str(at(op).op), "torch.nn.functional.linear");
+  EXPECT_EQ(str(at(op).shapes), "[[35,20,200],[33278,200]]");
+  EXPECT_EQ(str(at(op).dtypes), "[\"float32\",\"float32\"]");
+  EXPECT_TRUE(isTensorCoreEligibleOp(opName(trace_, at(op))));
+}
+
+TEST_F(RangeNormaliserTest, PyProfCallStackGivesModulePathAndLayer) {
+  const std::size_t linear = add(
+      "{'traceMarker': ['net.py:40'], 'funcStack': '/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear'}");
+  const std::size_t conv = add(
+      "{'traceMarker': ['net.py:31'], 'funcStack': '/dummy_network::forward/Conv2d::_call_impl/Conv2d::forward/"
+      "Conv2d::_conv_forward/conv2d'}");
+  const std::size_t top = add("{'traceMarker': ['net.py:50'], 'funcStack': '/train::step/dummy_network::forward/flatten'}");
+  normaliseRanges(trace_);
+  EXPECT_EQ(at(linear).text_form, RangeTextForm::kPyProfCallStack);
+  EXPECT_EQ(at(linear).kind, RangeKind::kAnnotation);  // it encloses the operator; it is not one
+  EXPECT_EQ(str(at(linear).layer), "Linear");
+  EXPECT_EQ(str(at(linear).module_path), "/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear");
+  EXPECT_EQ(str(at(conv).layer), "Conv2d");
+  EXPECT_EQ(str(at(top).layer), "dummy_network");
+}
+
+TEST_F(RangeNormaliserTest, PyProfModuleMarkerNamesTheModule) {
+  const std::size_t lstm = add("{'mod': 'LSTM', 'strRepr': '200, 200, num_layers=2'}");
+  normaliseRanges(trace_);
+  EXPECT_EQ(at(lstm).text_form, RangeTextForm::kPyProfModule);
+  EXPECT_EQ(str(at(lstm).layer), "LSTM");
+  EXPECT_EQ(at(lstm).op, trace::StringTable::kEmpty);
+}
+
+TEST_F(RangeNormaliserTest, TrainerLayerOpTextGivesLayerOpPassAndShapes) {
+  const std::size_t op = add(
+      "fc1 linear forward in=[64,784] params=[[100,784],[100]] out=[64,100] dtype=float16", RangeKind::kAnnotation,
+      "ampscope");
+  normaliseRanges(trace_);
+  EXPECT_EQ(at(op).text_form, RangeTextForm::kTrainerLayerOp);
+  EXPECT_EQ(str(at(op).layer), "fc1");
+  EXPECT_EQ(str(at(op).op), "linear");
+  EXPECT_EQ(at(op).phase, Phase::kForward);
+  EXPECT_EQ(operatorLabel(trace_, at(op)), "fc1 linear forward");
+}
+
+TEST_F(RangeNormaliserTest, KinetoOperatorsKeepTheirNameAndReadTheModuleHierarchy) {
+  const std::size_t conv = add("aten::conv2d", RangeKind::kOperator);
+  trace_.ranges[conv].module_path =
+      trace_.strings.intern("TOP(ResNet)::forward.SELF(ResNet)::_forward_impl.layer1(Sequential)::forward."
+                            "0(Bottleneck)::forward.conv1(Conv2d)::forward");
+  const std::size_t step = add("ProfilerStep#3", RangeKind::kOperator);
+  const std::size_t frame = add("nn.Module: Conv2d_0", RangeKind::kPython);
+  normaliseRanges(trace_);
+  EXPECT_EQ(at(conv).text_form, RangeTextForm::kFrameworkOperator);
+  EXPECT_EQ(str(at(conv).op), "aten::conv2d");
+  EXPECT_EQ(str(at(conv).layer), "layer1.0.conv1");
+  EXPECT_EQ(at(step).phase, Phase::kStep);
+  EXPECT_EQ(at(frame).text_form, RangeTextForm::kModuleFrame);
+  EXPECT_EQ(str(at(frame).layer), "Conv2d_0");
+}
+
+TEST_F(RangeNormaliserTest, PlainTextStaysAnAnnotationWithThePhaseItsNameSays) {
+  const std::size_t data = add("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  const std::size_t user = add("my block");
+  normaliseRanges(trace_);
+  EXPECT_EQ(at(user).kind, RangeKind::kAnnotation);
+  EXPECT_EQ(at(user).text_form, RangeTextForm::kPlain);
+  EXPECT_EQ(at(user).op, trace::StringTable::kEmpty);
+  EXPECT_EQ(at(data).phase, Phase::kData);
+}
+
+TEST_F(RangeNormaliserTest, NormalisingTwiceChangesNothing) {
+  add("aten::mm, op_id = 4, sizes = [[2, 3], [3, 4]]");
+  add("{'traceMarker': [], 'funcStack': '/Net::forward/Linear::forward'}");
+  add("fc1 linear forward in=[64,784", RangeKind::kAnnotation, "ampscope");
+  add("aten::relu", RangeKind::kOperator);
+  normaliseRanges(trace_);
+  const trace::Trace once = trace_;
+  normaliseRanges(trace_);
+  EXPECT_EQ(trace_.ranges, once.ranges);
+  EXPECT_EQ(trace_.import_stats, once.import_stats);
+}
+
+TEST(LayerFromFunctionStackTest, InnermostModuleForwardOrCallNamesTheLayer) {
+  EXPECT_EQ(layerFromFunctionStack("/Net::forward/Linear::_call_impl[4]/Linear::forward/linear"), "Linear");
+  EXPECT_EQ(layerFromFunctionStack("/Net::forward/Block::forward(2)/LayerNorm::forward/layer_norm"), "LayerNorm");
+  EXPECT_EQ(layerFromFunctionStack("/main/train/step"), "");
+  EXPECT_EQ(layerFromFunctionStack(""), "");
+}
+
+TEST(LayerFromModuleHierarchyTest, InstanceNamesBelowTheTop) {
+  EXPECT_EQ(layerFromModuleHierarchy("TOP(Net)::forward.fc(Linear)::forward"), "fc");
+  EXPECT_EQ(layerFromModuleHierarchy("TOP(__torch__.models.Net)::forward"), "Net");
+  EXPECT_EQ(layerFromModuleHierarchy("TOP(Net)::forward.SELF(Net)::helper"), "Net");
+  EXPECT_EQ(layerFromModuleHierarchy(""), "");
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer::import
