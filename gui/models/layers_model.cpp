@@ -28,16 +28,6 @@ QString joined(const QStringList& items) {
          QStringLiteral(" (+%1 more)").arg(items.size() - static_cast<qsizetype>(kListedInCell));
 }
 
-LayersModel::State stateOf(analyzer::LayerState state) {
-  switch (state) {
-    case analyzer::LayerState::kMisaligned: return LayersModel::State::kMisaligned;
-    case analyzer::LayerState::kEligibleNotTensorCore: return LayersModel::State::kEligibleNotTensorCore;
-    case analyzer::LayerState::kHost: return LayersModel::State::kHost;
-    case analyzer::LayerState::kFine: break;
-  }
-  return LayersModel::State::kFine;
-}
-
 // The analyzer's row as the table shows it: names and lists as text, the shape checks it points
 // at as their findings ("N=33278->33280 (x8)").
 LayersModel::Row rowOf(const analyzer::LayerRow& layer, const std::vector<analyzer::ShapeCheck>& shape_checks) {
@@ -61,7 +51,7 @@ LayersModel::Row rowOf(const analyzer::LayerRow& layer, const std::vector<analyz
   }
   row.violations = violations.join("; ");
   row.violation_count = layer.violation_count;
-  row.state = stateOf(layer.state);
+  row.state = layer.state;
   row.first_start_ns = layer.first_start_ns;
   return row;
 }

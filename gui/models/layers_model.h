@@ -31,8 +31,8 @@ class LayersModel : public QAbstractTableModel {
     kLayer, kOp, kPass, kCalls, kTime, kTensorCoreTime, kTensorCoreShare, kEligible, kPrecision, kShapes,
     kViolations, kColumnCount
   };
-  // Ordered by how much the row needs attention (kHost says nothing either way).
-  enum class State { kFine, kMisaligned, kEligibleNotTensorCore, kHost };
+  // The analysis's verdict on the row (analyzer/layer_table.h), which picks the row's colours.
+  using State = analyzer::LayerState;
 
   static constexpr int kSortRole = Qt::UserRole;       // raw value of any column
   static constexpr int kStateRole = Qt::UserRole + 1;  // State, as int

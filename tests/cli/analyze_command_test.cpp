@@ -205,8 +205,6 @@ TEST(AnalyzeCommandTest, CpuProfileJsonLeavesTensorCoreFiguresNullAndCarriesTheN
   EXPECT_NE(std::find(rules.begin(), rules.end(), "gradient-underflow"), rules.end());
 }
 
-}  // namespace
-}  // namespace ampscope::cli
 
 // --top only cuts what is printed: the findings come from the complete analysis, so they are the
 // same whatever the cut, on every real trace there is.
@@ -242,3 +240,6 @@ TEST(AnalyzeCommandTest, TopCutsOnlyListsNeverFindingsOnEverySharedTrace) {
     EXPECT_LE(two.at("shape_checks").size(), 2u) << path;
   }
 }
+
+}  // namespace
+}  // namespace ampscope::cli

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/correlator.h"
+#include "analyzer/import/range_normaliser.h"
 #include "tests/test_support.h"
 #include "trace/db/profile_reader.h"
 
@@ -36,7 +37,9 @@ TEST(LayerAttributionTest, EveryStepsWorkIsAttributedToTheLayerThatDidIt) {
   ASSERT_TRUE(t.ok()) << t.error().message;
   ASSERT_FALSE(t->devices.empty());
   EXPECT_EQ(t->devices[0].kind, std::string(TRAIN_DEVICE) == "cpu" ? trace::DeviceKind::kCpu : trace::DeviceKind::kGpu);
+  // As the profile importer does: sort, read the range texts, then correlate.
   t->sortByTime();
+  analyzer::import::normaliseRanges(*t);
   analyzer::correlate(*t);
 
   // Kernels inside a training step, and those among them attributed to a layer, by layer and pass.
