@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include "cli/exit_codes.h"
+
 namespace ampscope::cli {
 
 int runGui(const std::vector<std::string>& args, std::ostream& err) {
@@ -16,7 +18,7 @@ int runGui(const std::vector<std::string>& args, std::ostream& err) {
   if (ec || !std::filesystem::exists(gui)) {
     err << "ampscope gui: " << gui.string()
         << " is not there: this build has no GUI (it needs Debian's qt6-base-dev and qt6-charts-dev)\n";
-    return 2;
+    return kExitBadInput;
   }
   std::vector<char*> argv;
   std::string program = gui.string();
@@ -26,7 +28,7 @@ int runGui(const std::vector<std::string>& args, std::ostream& err) {
   argv.push_back(nullptr);
   execv(program.c_str(), argv.data());
   err << "ampscope gui: cannot start " << program << ": " << std::strerror(errno) << "\n";
-  return 2;
+  return kExitBadInput;
 }
 
 }  // namespace ampscope::cli

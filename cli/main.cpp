@@ -6,6 +6,7 @@
 
 #include "cli/analyze_command.h"
 #include "cli/diff_command.h"
+#include "cli/exit_codes.h"
 #include "cli/gui_command.h"
 #include "cli/record_command.h"
 #include "cli/report_command.h"

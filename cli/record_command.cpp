@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/exit_codes.h"
 #include "collector/gpu_recording.h"
 #include "collector/inject/injected_recording.h"
 #include "collector/inject/process_profile_path.h"
@@ -73,7 +74,7 @@ std::string readAll(const std::string& path) {
   execvp(argv[0], argv.data());
   const std::string message = fmt::format("ampscope record: cannot run '{}': {}\n", options.command[0], std::strerror(errno));
   (void)!write(STDERR_FILENO, message.data(), message.size());
-  _exit(127);
+  _exit(kExitCannotRun);
 }
 
 // Waits for the child, leaving Ctrl-C to it (the terminal sends it to both) and passing on a
@@ -212,30 +213,30 @@ std::map<long long, std::string> settleProcessProfiles(const std::string& output
 int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err) {
   if (options.command.empty()) {
     err << "ampscope record: no command given (usage: ampscope record [-o FILE] -- COMMAND ARGS...)\n";
-    return 2;
+    return kExitBadInput;
   }
   if (!options.kinds.empty()) {
     if (auto kinds = collector::parseGpuKinds(options.kinds); !kinds) {
       err << "ampscope record: " << kinds.error().message << "\n";
-      return 2;
+      return kExitBadInput;
     }
   }
   const std::string library = findInjectLibrary(options.inject_library);
   if (!fs::exists(library)) {
     err << "ampscope record: the injection library " << library << " is missing (build the ampscope_inject target, or set AMPSCOPE_INJECT_LIBRARY)\n";
-    return 2;
+    return kExitBadInput;
   }
   const std::string output = fs::absolute(options.output).string();
   // Refused before the program runs: a recording it could not write would be lost with its run.
   const fs::path folder = fs::path(output).parent_path();
   if (fs::is_directory(output)) {
     err << "ampscope record: -o " << output << " is a directory; give a file name for the profile\n";
-    return 2;
+    return kExitBadInput;
   }
   if (!fs::is_directory(folder) || access(folder.c_str(), W_OK) != 0) {
     err << "ampscope record: -o " << output << ": the folder " << folder.string()
         << " does not exist or cannot be written\n";
-    return 2;
+    return kExitBadInput;
   }
   // A profile is written whole: what an earlier recording to the same name left goes first.
   removeProfile(output);
@@ -246,18 +247,20 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
   const pid_t child = fork();
   if (child < 0) {
     err << "ampscope record: fork failed: " << std::strerror(errno) << "\n";
-    return 2;
+    return kExitBadInput;
   }
   if (child == 0) execRecorded(options, library, output);
   const int status = waitFor(child);
 
-  int exit_code = 0;
+  int exit_code = kExitOk;
   if (WIFEXITED(status)) {
     exit_code = WEXITSTATUS(status);
     // Could not run it (already said), unless the 127 came from a script whose processes recorded.
-    if (exit_code == 127 && !fs::exists(output) && processProfiles(output, run_began).empty()) return 127;
+    if (exit_code == kExitCannotRun && !fs::exists(output) && processProfiles(output, run_began).empty()) {
+      return kExitCannotRun;
+    }
   } else if (WIFSIGNALED(status)) {
-    exit_code = 128 + WTERMSIG(status);
+    exit_code = kExitSignalBase + WTERMSIG(status);
     err << fmt::format("ampscope record: the program was killed by signal {} ({}); the profile holds what was "
                        "recorded until then\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
   }

@@ -1,14 +1,16 @@
 #include "cli/train_command.h"
 
 #include <charconv>
+#include <cstdlib>
 #include <ostream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/analyze_command.h"
+#include "cli/exit_codes.h"
 #include "cli/train_profile.h"
 #include "cli/train_progress.h"
+#include "trainer/backend/fault_injecting_backend.h"
 #include "trainer/engine/device_selection.h"
 
 namespace ampscope::cli {
@@ -108,6 +110,14 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
     return kExitBadInput;
   }
   if (!selected->note.empty()) err << "ampscope train: " << selected->note << "\n";
+  if (const char* fault = std::getenv(kTrainFaultVariable); fault != nullptr && *fault != '\0') {
+    auto plan = trainer::parseFaultPlan(fault);
+    if (!plan) {
+      err << "ampscope train: " << kTrainFaultVariable << ": " << plan.error().message << "\n";
+      return kExitBadInput;
+    }
+    selected->backend = std::make_unique<trainer::FaultInjectingBackend>(std::move(selected->backend), *plan);
+  }
   trainer::Backend& backend = *selected->backend;
   if (profile) {
     profile->recordSetting("train_device", backend.description());

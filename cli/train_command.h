@@ -27,6 +27,13 @@ struct TrainOptions {
   std::string command_line;  // stored in the profile as what was recorded
 };
 
+// Test-only: "OP" or "OP:N" makes call N (from 1) of the backend's OP fail as a library failure
+// would, to test the error path on any machine (trainer/backend/fault_injecting_backend.h,
+// docs/errors.md). Not an option, so --help does not offer it.
+inline constexpr const char* kTrainFaultVariable = "AMPSCOPE_TRAIN_FAULT";
+
+// Returns the exit code (cli/exit_codes.h): a failed training step is one line on err, naming
+// the step, the layer op and the library's message, and kExitFailure.
 int runTrain(TrainOptions options, std::ostream& out, std::ostream& err);
 
 }  // namespace ampscope::cli

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "trainer/backend/backend_error.h"
+
 namespace ampscope::trainer {
 namespace {
 
@@ -119,6 +121,21 @@ TEST_F(CpuBackendTest, AnFp16WeightLosesAnUpdateBelowHalfItsStep) {
   Tensor buf32 = make({1}, DType::kFp32, {0.0f});
   backend_->sgdStep({1.0f, 0.0f, 0.0f}, master, g, buf32);
   EXPECT_LT(backend_->download(master)[0], 1.0f);
+}
+
+TEST_F(CpuBackendTest, AllocationFailureIsABackendErrorNamingTheTensor) {
+  // 2^62 floats: more bytes than a size_t holds, so the pool's new[] fails before touching memory.
+  constexpr std::int64_t kCount = std::int64_t{1} << 62;
+  try {
+    static_cast<void>(backend_->allocate({kCount}, DType::kFp16));
+    FAIL() << "allocating 2^62 floats should have failed";
+  } catch (const BackendError& error) {
+    EXPECT_EQ(error.source(), "CPU backend");
+    const std::string what = error.what();
+    EXPECT_EQ(what.rfind("CPU backend: out of host memory for a [4611686018427387904] float16 tensor", 0), 0u) << what;
+  }
+  // The backend goes on working.
+  EXPECT_EQ(backend_->allocate({3}, DType::kFp32).numel(), 3);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "trainer/backend/fault_injecting_backend.h"
+
 namespace ampscope::trainer {
 namespace {
 
@@ -106,6 +108,69 @@ TEST(TrainingRunTest, BadModelSizesAreRefusedWithTheOption) {
   const auto result = run.run();
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.error().message.find("--hidden"), std::string::npos);
+}
+
+// A run whose backend fails the planned call: the error, and how many steps finished before it.
+struct FailedRun {
+  std::string message;
+  std::int64_t steps_done = 0;
+};
+
+FailedRun trainWithFault(const TrainConfig& config, const std::string& plan_text) {
+  auto plan = parseFaultPlan(plan_text);
+  EXPECT_TRUE(plan.ok()) << plan.error().message;
+  FaultInjectingBackend backend(makeCpuBackend(), *plan);
+  TrainingRun run(backend, config, makeSyntheticDataset(256, 1), makeSyntheticDataset(64, 2));
+  FailedRun out;
+  const auto result = run.run([&](const StepRecord&, std::int64_t) {
+    ++out.steps_done;
+    return true;
+  });
+  EXPECT_FALSE(result.ok()) << "the run finished although " << plan_text << " should have failed";
+  if (!result.ok()) out.message = result.error().message;
+  return out;
+}
+
+// The MLP of smallRun is flatten, fc1, act1, fc2: a step runs six GEMMs, fc1's and fc2's forward,
+// then fc2's and fc1's backward with two each (input gradient, weight gradient).
+TEST(TrainingRunTest, BackendFailureInALayerNamesTheStepTheLayerOpAndTheMessage) {
+  const FailedRun r = trainWithFault(smallRun(PrecisionMode::kFp32), "gemm:13");
+  EXPECT_EQ(r.message, "step 2, fc1 linear forward: fault injection: gemm call 13 failed as planned");
+  EXPECT_EQ(r.steps_done, 2);
+}
+
+TEST(TrainingRunTest, BackendFailureInABackwardPassNamesTheLayersBackward) {
+  const FailedRun r = trainWithFault(smallRun(PrecisionMode::kAmpFp16), "gemm:16");
+  EXPECT_EQ(r.message, "step 2, fc2 linear backward: fault injection: gemm call 16 failed as planned");
+}
+
+TEST(TrainingRunTest, BackendFailureBetweenLayersNamesThePhase) {
+  EXPECT_EQ(trainWithFault(smallRun(PrecisionMode::kFp32), "softmaxCrossEntropy:4").message,
+            "step 3, loss: fault injection: softmaxCrossEntropy call 4 failed as planned");
+  // Four parameters, one SGD update each per step.
+  EXPECT_EQ(trainWithFault(smallRun(PrecisionMode::kFp32), "sgdStep:5").message,
+            "step 1, optimizer: fault injection: sgdStep call 5 failed as planned");
+  EXPECT_EQ(trainWithFault(smallRun(PrecisionMode::kAmpFp16), "unscaleAndCheck:1").message,
+            "step 0, loss_scale: fault injection: unscaleAndCheck call 1 failed as planned");
+}
+
+TEST(TrainingRunTest, BackendFailureBeforeOrAfterTheStepsNamesSetupOrEvaluation) {
+  const FailedRun setup = trainWithFault(smallRun(PrecisionMode::kFp32), "allocate:1");
+  EXPECT_EQ(setup.message, "setup: fault injection: allocate call 1 failed as planned");
+  EXPECT_EQ(setup.steps_done, 0);
+  const FailedRun evaluation = trainWithFault(smallRun(PrecisionMode::kFp32), "countCorrect:1");
+  EXPECT_EQ(evaluation.message, "evaluation: fault injection: countCorrect call 1 failed as planned");
+  EXPECT_EQ(evaluation.steps_done, 2 * 256 / 32);
+}
+
+TEST(TrainingRunTest, BackendFailureInAConvolutionNamesTheConvLayer) {
+  TrainConfig config = smallRun(PrecisionMode::kAmpBf16);
+  config.model.kind = "cnn";
+  config.model.channels = {4};
+  config.model.fc = 16;
+  // One convolution layer: one filter gradient per step.
+  EXPECT_EQ(trainWithFault(config, "convBackwardFilter:3").message,
+            "step 2, conv1 conv2d backward: fault injection: convBackwardFilter call 3 failed as planned");
 }
 
 }  // namespace

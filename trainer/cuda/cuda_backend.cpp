@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "trainer/backend/backend_error.h"
 #include "trainer/cuda/conv_plan.h"
 #include "trainer/cuda/cuda_backend_impl.h"
 #include "trainer/cuda/cuda_check.h"
@@ -32,13 +32,13 @@ std::size_t storageBytes(const Tensor& t) {
 }
 
 void requireSameCount(std::int64_t a, std::int64_t b, const char* what) {
-  if (a != b) throw std::logic_error(fmt::format("{}: {} values for a tensor of {}", what, a, b));
+  if (a != b) throw BackendError("CUDA backend", fmt::format("{}: {} values for a tensor of {}", what, a, b));
 }
 
 void requireCudaTensor(const Tensor& t) {
   if (t.device() != DeviceKind::kCuda) {
-    throw std::logic_error(fmt::format("a {} tensor {} reached the CUDA backend", deviceName(t.device()),
-                                       shapeText(t.shape())));
+    throw BackendError("CUDA backend", fmt::format("a {} tensor {} reached it", deviceName(t.device()),
+                                                   shapeText(t.shape())));
   }
 }
 
@@ -49,10 +49,10 @@ CudaBackend::CudaBackend(int device) : device_(device) {
   cudaDeviceProp properties{};
   AMPSCOPE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_));
   if (const cudaError_t image = probeKernelImage(); image != cudaSuccess) {
-    throw std::runtime_error(fmt::format("{} (compute capability {}.{}) cannot run this build's kernels, built for "
-                                         "architectures {}: {}",
-                                         properties.name, properties.major, properties.minor,
-                                         AMPSCOPE_CUDA_ARCHITECTURES, cudaGetErrorString(image)));
+    throw BackendError("CUDA", fmt::format("{} (compute capability {}.{}) cannot run this build's kernels, built for "
+                                           "architectures {}: {}",
+                                           properties.name, properties.major, properties.minor,
+                                           AMPSCOPE_CUDA_ARCHITECTURES, cudaGetErrorString(image)));
   }
 
   cudaStream_t stream = nullptr;

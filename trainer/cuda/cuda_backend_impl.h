@@ -26,7 +26,7 @@ class ConvPlanCache;
 
 class CudaBackend final : public Backend {
  public:
-  // Takes the given device and starts cuBLAS and cuDNN on it; throws std::runtime_error naming
+  // Takes the given device and starts cuBLAS and cuDNN on it; throws BackendError naming
   // what failed.
   explicit CudaBackend(int device);
   ~CudaBackend() override;

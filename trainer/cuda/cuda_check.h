@@ -1,7 +1,8 @@
 #pragma once
-// One checker per foreign API: a failed call becomes a std::runtime_error that names the call as
-// written, where it was made and the library's own words for the failure. Library code never
-// prints, so the message has to carry everything a user needs to report the problem.
+// One checker per foreign API: a failed call becomes a BackendError (trainer/backend/backend_error.h)
+// whose source is the library and whose message is the library's own words for the failure, then
+// the function called and where. Library code never prints, so the message has to carry
+// everything a user needs to report the problem; the training run adds the step and the layer op.
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -11,6 +12,7 @@
 
 namespace ampscope::trainer::cuda {
 
+// call: the call as written (the macros pass #call); only the function's name goes into the message.
 [[noreturn]] void throwCudaError(cudaError_t status, const char* call, const char* file, int line);
 [[noreturn]] void throwCublasError(cublasStatus_t status, const char* call, const char* file, int line);
 [[noreturn]] void throwCudnnError(cudnnStatus_t status, const char* call, const char* file, int line);

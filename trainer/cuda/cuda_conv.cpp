@@ -4,11 +4,11 @@
 // as the CPU backend does.
 #include <array>
 #include <optional>
-#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "trainer/backend/backend_error.h"
 #include "trainer/cuda/conv_plan.h"
 #include "trainer/cuda/cuda_backend_impl.h"
 #include "trainer/cuda/cuda_check.h"
@@ -124,9 +124,9 @@ std::pair<ConvPlan*, ConvAlgorithm> resolve(ConvPlanCache& cache, cudnnHandle_t 
     }
     if (state.algorithm) return {&plan, *state.algorithm};
     if (data == DType::kFp32) {
-      throw std::runtime_error(fmt::format("cuDNN offers no {} convolution algorithm for n={} c={} h={} w={} k={} "
-                                           "r={} s={} stride={} pad={} in float32",
-                                           name, g.n, g.c, g.h, g.w, g.k, g.r, g.s, g.stride, g.pad));
+      throw BackendError("cuDNN", fmt::format("no {} convolution algorithm for n={} c={} h={} w={} k={} r={} s={} "
+                                              "stride={} pad={} in float32",
+                                              name, g.n, g.c, g.h, g.w, g.k, g.r, g.s, g.stride, g.pad));
     }
     data = DType::kFp32;
   }

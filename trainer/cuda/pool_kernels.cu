@@ -1,8 +1,8 @@
 #include "trainer/cuda/pool_kernels.h"
 
-#include <stdexcept>
 #include <string>
 
+#include "trainer/backend/backend_error.h"
 #include "trainer/cuda/cuda_check.h"
 #include "trainer/cuda/launch_config.cuh"
 #include "trainer/numerics/elementwise_math.h"
@@ -86,9 +86,9 @@ __global__ void poolBackwardKernel(bool max, PoolShape s, ReadView x, ReadView d
 
 void checkWindow(const PoolShape& shape, DType dtype) {
   if (dtype != DType::kFp32 && shape.window > kMaxLowPrecisionPoolWindow) {
-    throw std::invalid_argument("CUDA pooling over " + std::string(dtypeName(dtype)) + " takes windows up to " +
-                                std::to_string(kMaxLowPrecisionPoolWindow) + ", not " +
-                                std::to_string(shape.window));
+    throw BackendError("CUDA backend", "pooling over " + std::string(dtypeName(dtype)) + " takes windows up to " +
+                                           std::to_string(kMaxLowPrecisionPoolWindow) + ", not " +
+                                           std::to_string(shape.window));
   }
 }
 

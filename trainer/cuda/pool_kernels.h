@@ -21,7 +21,7 @@ struct PoolShape {
 // inputs are read in place and take any window.
 inline constexpr std::int64_t kMaxLowPrecisionPoolWindow = 8;
 
-// Throw std::invalid_argument for a window the kernels cannot take.
+// Throw BackendError for a window the kernels cannot take.
 void launchPoolForward(bool max, const PoolShape& shape, ReadView x, WriteView y, cudaStream_t stream);
 void launchPoolBackward(bool max, const PoolShape& shape, ReadView x, ReadView dy, WriteView dx, cudaStream_t stream);
 

@@ -36,21 +36,21 @@ class WorkRange {
 
 }  // namespace
 
-trace::Status validatePipeline(const Dataset& data, const PipelineConfig& config) {
-  if (config.batch_size < 1) return trace::Error{fmt::format("batch size {}; expected at least 1", config.batch_size)};
-  if (config.workers < 0) return trace::Error{fmt::format("{} data workers; expected 0 or more", config.workers)};
-  if (config.prefetch < 1) return trace::Error{fmt::format("prefetch {}; expected at least 1 batch per worker", config.prefetch)};
-  if (config.crop_padding < 0) return trace::Error{fmt::format("crop padding {}; expected 0 or more pixels", config.crop_padding)};
-  if (!(config.std > 0.0f)) return trace::Error{fmt::format("normalisation std {}; expected a positive number", config.std)};
+Status validatePipeline(const Dataset& data, const PipelineConfig& config) {
+  if (config.batch_size < 1) return Error{fmt::format("batch size {}; expected at least 1", config.batch_size)};
+  if (config.workers < 0) return Error{fmt::format("{} data workers; expected 0 or more", config.workers)};
+  if (config.prefetch < 1) return Error{fmt::format("prefetch {}; expected at least 1 batch per worker", config.prefetch)};
+  if (config.crop_padding < 0) return Error{fmt::format("crop padding {}; expected 0 or more pixels", config.crop_padding)};
+  if (!(config.std > 0.0f)) return Error{fmt::format("normalisation std {}; expected a positive number", config.std)};
   if (data.count < 0 || data.channels < 1 || data.height < 1 || data.width < 1) {
-    return trace::Error{fmt::format("{}: {} images of {}×{}×{}; expected a count of 0 or more and a shape of at least "
-                                    "1×1×1", data.source, data.count, data.channels, data.height, data.width)};
+    return Error{fmt::format("{}: {} images of {}×{}×{}; expected a count of 0 or more and a shape of at least "
+                             "1×1×1", data.source, data.count, data.channels, data.height, data.width)};
   }
   const auto pixels = static_cast<std::uint64_t>(data.count * data.imageSize());
   if (data.images.size() != pixels || data.labels.size() != static_cast<std::uint64_t>(data.count)) {
-    return trace::Error{fmt::format("{}: {} pixel bytes and {} labels; expected {} and {} for {} images of {}×{}×{}",
-                                    data.source, data.images.size(), data.labels.size(), pixels, data.count, data.count,
-                                    data.channels, data.height, data.width)};
+    return Error{fmt::format("{}: {} pixel bytes and {} labels; expected {} and {} for {} images of {}×{}×{}",
+                             data.source, data.images.size(), data.labels.size(), pixels, data.count, data.count,
+                             data.channels, data.height, data.width)};
   }
   return {};
 }
@@ -60,7 +60,7 @@ BatchPipeline::BatchPipeline(const Dataset& data, PipelineConfig config)
       config_(std::move(config)),
       augment_{config_.crop_padding, true},
       normalize_(config_.mean, config_.std) {
-  if (trace::Status valid = validatePipeline(data_, config_); !valid) throw std::invalid_argument(valid.error().message);
+  if (Status valid = validatePipeline(data_, config_); !valid) throw std::invalid_argument(valid.error().message);
   batches_ = config_.drop_last ? data_.count / config_.batch_size
                                : (data_.count + config_.batch_size - 1) / config_.batch_size;
   capacity_ = std::int64_t{config_.workers} * config_.prefetch;

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 #include "trainer/data/augment.h"
 #include "trainer/data/dataset.h"
 
@@ -48,7 +48,7 @@ struct Batch {
 
 // Checks what the constructor requires: a batch size, worker and prefetch counts and padding in
 // range, a positive std, and a dataset whose byte arrays match its count and shape.
-trace::Status validatePipeline(const Dataset& data, const PipelineConfig& config);
+Status validatePipeline(const Dataset& data, const PipelineConfig& config);
 
 class BatchPipeline {
  public:

@@ -16,14 +16,14 @@ constexpr int kFashionMnistClasses = 10;
 constexpr std::uint64_t kIdx1HeaderBytes = 8;  // magic + one dimension: label i is at byte 8 + i
 
 // Debian ships the files gzip-compressed; other mirrors unpack them. Either is read the same way.
-trace::Result<std::string> findIdxFile(const std::string& dir, const std::string& name) {
+Result<std::string> findIdxFile(const std::string& dir, const std::string& name) {
   const std::filesystem::path plain = std::filesystem::path(dir) / name;
   std::error_code ignored;
   if (std::filesystem::exists(plain, ignored)) return plain.string();
   const std::filesystem::path gz = std::filesystem::path(dir) / (name + ".gz");
   if (std::filesystem::exists(gz, ignored)) return gz.string();
-  return trace::Error{fmt::format("{}: not found (nor {}.gz); Debian's dataset-fashion-mnist package "
-                                  "installs Fashion-MNIST in {}", plain.string(), name, kFashionMnistDir)};
+  return Error{fmt::format("{}: not found (nor {}.gz); Debian's dataset-fashion-mnist package "
+                           "installs Fashion-MNIST in {}", plain.string(), name, kFashionMnistDir)};
 }
 
 std::string dimsText(const std::vector<std::uint32_t>& dims) {
@@ -34,7 +34,7 @@ std::string dimsText(const std::vector<std::uint32_t>& dims) {
 
 }  // namespace
 
-trace::Result<Dataset> loadFashionMnist(const std::string& dir, bool train) {
+Result<Dataset> loadFashionMnist(const std::string& dir, bool train) {
   const std::string prefix = train ? "train" : "t10k";
   auto images_path = findIdxFile(dir, prefix + "-images-idx3-ubyte");
   if (!images_path) return images_path.error();
@@ -44,28 +44,28 @@ trace::Result<Dataset> loadFashionMnist(const std::string& dir, bool train) {
   auto images = readIdxFile(*images_path);
   if (!images) return images.error();
   if (images->dims.size() != 3) {
-    return trace::Error{fmt::format("{}: {} dimensions ({}); expected 3 (images × rows × columns)", *images_path,
-                                    images->dims.size(), dimsText(images->dims))};
+    return Error{fmt::format("{}: {} dimensions ({}); expected 3 (images × rows × columns)", *images_path,
+                             images->dims.size(), dimsText(images->dims))};
   }
   if (images->dims[0] == 0 || images->dims[1] == 0 || images->dims[2] == 0) {
-    return trace::Error{fmt::format("{}: dimensions {} hold no pixels; expected images × rows × columns, each at "
-                                    "least 1", *images_path, dimsText(images->dims))};
+    return Error{fmt::format("{}: dimensions {} hold no pixels; expected images × rows × columns, each at "
+                             "least 1", *images_path, dimsText(images->dims))};
   }
   auto labels = readIdxFile(*labels_path);
   if (!labels) return labels.error();
   if (labels->dims.size() != 1) {
-    return trace::Error{fmt::format("{}: {} dimensions ({}); expected 1 (one label per image)", *labels_path,
-                                    labels->dims.size(), dimsText(labels->dims))};
+    return Error{fmt::format("{}: {} dimensions ({}); expected 1 (one label per image)", *labels_path,
+                             labels->dims.size(), dimsText(labels->dims))};
   }
   if (labels->dims[0] != images->dims[0]) {
-    return trace::Error{fmt::format("{}: {} labels, but {} holds {} images; expected one label per image",
-                                    *labels_path, labels->dims[0], *images_path, images->dims[0])};
+    return Error{fmt::format("{}: {} labels, but {} holds {} images; expected one label per image",
+                             *labels_path, labels->dims[0], *images_path, images->dims[0])};
   }
   for (std::size_t i = 0; i < labels->data.size(); ++i) {
     if (labels->data[i] >= kFashionMnistClasses) {
-      return trace::Error{fmt::format("{}: byte offset {}: label {} (image {}); expected a class from 0 to {}",
-                                      *labels_path, kIdx1HeaderBytes + i, labels->data[i], i,
-                                      kFashionMnistClasses - 1)};
+      return Error{fmt::format("{}: byte offset {}: label {} (image {}); expected a class from 0 to {}",
+                               *labels_path, kIdx1HeaderBytes + i, labels->data[i], i,
+                               kFashionMnistClasses - 1)};
     }
   }
 

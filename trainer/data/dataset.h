@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace ampscope::trainer {
 
@@ -26,7 +26,7 @@ struct Dataset {
 // t10k-* pair, each plain or gzip-compressed (".gz", as Debian installs them). Errors name the
 // file and what was wrong with it: missing, not IDX, wrong rank, counts that differ, a label
 // out of range.
-trace::Result<Dataset> loadFashionMnist(const std::string& dir, bool train);
+Result<Dataset> loadFashionMnist(const std::string& dir, bool train);
 
 // A learnable stand-in for Fashion-MNIST (1×28×28, labels 0..classes-1) for tests and runs without
 // the dataset package: each class is a pair of blobs mirrored about the vertical centre line, the

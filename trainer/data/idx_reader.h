@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace ampscope::trainer {
 
@@ -20,7 +20,7 @@ struct IdxArray {
 
 // Only unsigned-byte IDX files (the only type the datasets use) are accepted; anything else,
 // a truncated file or a wrong magic number, is an error naming the file and the byte offset.
-trace::Result<IdxArray> readIdxFile(const std::string& path);
+Result<IdxArray> readIdxFile(const std::string& path);
 
 // Where Debian's dataset-fashion-mnist package puts the files.
 inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";

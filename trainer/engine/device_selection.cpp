@@ -21,19 +21,19 @@ std::unique_ptr<Backend> tryCuda(std::string& why_not) {
 
 }  // namespace
 
-trace::Result<SelectedBackend> selectBackend(std::string_view device) {
+Result<SelectedBackend> selectBackend(std::string_view device) {
   SelectedBackend out;
   if (device == "cpu") {
     out.backend = makeCpuBackend();
     return out;
   }
   if (device != "cuda" && device != "auto") {
-    return trace::Error{fmt::format("--device: unknown device '{}' (expected auto, cpu or cuda)", device)};
+    return Error{fmt::format("--device: unknown device '{}' (expected auto, cpu or cuda)", device)};
   }
   std::string why_not;
   out.backend = tryCuda(why_not);
   if (out.backend) return out;
-  if (device == "cuda") return trace::Error{fmt::format("--device cuda: {}", why_not)};
+  if (device == "cuda") return Error{fmt::format("--device cuda: {}", why_not)};
   out.backend = makeCpuBackend();
   out.note = fmt::format("using the CPU: {}", why_not);
   return out;

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "trainer/backend/backend.h"
-#include "trace/result.h"
 
 namespace ampscope::trainer {
 
@@ -17,6 +17,6 @@ struct SelectedBackend {
 
 // "cuda" fails with the reason when there is no usable GPU or the build has no CUDA backend;
 // "auto" falls back to the CPU and says why.
-trace::Result<SelectedBackend> selectBackend(std::string_view device);
+Result<SelectedBackend> selectBackend(std::string_view device);
 
 }  // namespace ampscope::trainer

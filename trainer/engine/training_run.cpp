@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -18,20 +20,36 @@ LossScalerConfig scalerConfigFor(const TrainConfig& config) {
   return out;
 }
 
-// Phase ranges are registered once; their texts are the phase names of docs/trainer_ranges.md.
-struct PhaseTexts {
-  RangeMarker::Handle data = RangeMarker::registerText("data");
-  RangeMarker::Handle forward = RangeMarker::registerText("forward");
-  RangeMarker::Handle backward = RangeMarker::registerText("backward");
-  RangeMarker::Handle loss_scale = RangeMarker::registerText("loss_scale");
-  RangeMarker::Handle optimizer = RangeMarker::registerText("optimizer");
-  RangeMarker::Handle evaluate = RangeMarker::registerText("evaluate");
+// A phase of a step: its name, which is its range's text (docs/trainer_ranges.md) and names it in
+// a failure's message, and the range's handle, registered once.
+struct Phase {
+  explicit Phase(const char* phase_name) : name(phase_name), text(RangeMarker::registerText(phase_name)) {}
+  const char* name;
+  RangeMarker::Handle text;
 };
 
-const PhaseTexts& phases() {
-  static const PhaseTexts texts;
-  return texts;
+struct Phases {
+  Phase data{"data"};
+  Phase forward{"forward"};
+  Phase backward{"backward"};
+  Phase loss_scale{"loss_scale"};
+  Phase optimizer{"optimizer"};
+  Phase evaluate{"evaluate"};
+};
+
+const Phases& phases() {
+  static const Phases all;
+  return all;
 }
+
+// Opens a phase's range and tells the tracker the run is in it.
+class PhaseScope {
+ public:
+  PhaseScope(OpTracker& ops, const Phase& phase) : range_(phase.text) { ops.enterPhase(phase.name); }
+
+ private:
+  ScopedRange range_;
+};
 
 // Keeps the first count images of a dataset (quick runs on part of the training set).
 void keepFirst(Dataset& data, std::int64_t count) {
@@ -60,13 +78,42 @@ Tensor TrainingRun::toDevice(const std::vector<float>& values, const Shape& shap
   return t;
 }
 
-trace::Result<TrainSummary> TrainingRun::run(const StepCallback& on_step) {
+Result<TrainSummary> TrainingRun::run(const StepCallback& on_step) {
+  // The trainer's entry point: nothing thrown below it (BackendError from the backends, bad_alloc,
+  // a data worker's failure) goes further.
+  try {
+    return runStages(on_step);
+  } catch (const std::bad_alloc& error) {
+    return Error{failureText(fmt::format("out of host memory ({})", error.what()))};
+  } catch (const std::exception& error) {
+    return Error{failureText(error.what())};
+  } catch (...) {
+    return Error{failureText("an exception of unknown type")};
+  }
+}
+
+std::string TrainingRun::failureText(std::string_view failure) const {
+  std::string where;
+  switch (stage_) {
+    case Stage::kSetup: where = "setup"; break;
+    case Stage::kTraining: where = fmt::format("step {}", step_); break;
+    // On a GPU, work queued by the last step may fail only when the run waits for it.
+    case Stage::kFinishing: where = fmt::format("after step {}", step_ - 1); break;
+    case Stage::kEvaluation: where = "evaluation"; break;
+  }
+  const std::string op = ops_.describe();
+  return fmt::format("{}{}{}: {}", where, op.empty() ? "" : ", ", op, failure);
+}
+
+Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
+  stage_ = Stage::kSetup;
   backend_.setTf32(plan_.tf32);
   auto model = buildModel(backend_, config_.model, plan_.parameters);
   if (!model) return model.error();
   model_ = std::move(*model);
   model_->initialize(backend_, config_.seed);
   ranges_ = std::make_unique<LayerRanges>(policy_, plan_.autocast);
+  ops_.forwardTo(ranges_.get());
   optimizer_ = std::make_unique<Optimizer>(backend_, config_.optimizer, model_->parameters(), plan_.master_weights);
   summary_.device = backend_.description();
   summary_.precision = precisionModeName(config_.precision);
@@ -86,13 +133,16 @@ trace::Result<TrainSummary> TrainingRun::run(const StepCallback& on_step) {
   if (auto valid = validatePipeline(train_, data); !valid) return valid.error();
   BatchPipeline pipeline(train_, data);
   if (pipeline.batchesPerEpoch() == 0) {
-    return trace::Error{fmt::format("train: {} training images make no batch of {}", train_.count, data.batch_size)};
+    return Error{fmt::format("train: {} training images make no batch of {}", train_.count, data.batch_size)};
   }
   const auto started = std::chrono::steady_clock::now();
+  stage_ = Stage::kTraining;
   for (std::int64_t epoch = 0; epoch < config_.epochs; ++epoch) {
     if (auto status = trainEpoch(epoch, pipeline, on_step); !status) return status.error();
     if (config_.max_steps > 0 && step_ >= config_.max_steps) break;
   }
+  stage_ = Stage::kFinishing;
+  ops_.enterPhase("");
   backend_.synchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   summary_.steps = step_;
@@ -107,7 +157,8 @@ trace::Result<TrainSummary> TrainingRun::run(const StepCallback& on_step) {
   return summary_;
 }
 
-trace::Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, const StepCallback& on_step) {
+Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, const StepCallback& on_step) {
+  ops_.enterPhase(phases().data.name);
   pipeline.startEpoch(epoch);
   const std::int64_t total = config_.max_steps > 0 ? config_.max_steps : pipeline.batchesPerEpoch() * config_.epochs;
   // The pipeline says how many batches an epoch has, so no step range is opened for the epoch's
@@ -116,16 +167,16 @@ trace::Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipelin
     const ScopedRange step_range(fmt::format("step {}", step_));
     std::optional<Batch> batch;
     {
-      const ScopedRange data_range(phases().data);
+      const PhaseScope phase(ops_, phases().data);
       batch = pipeline.next();
     }
-    if (!batch) return trace::Error{fmt::format("train: the data pipeline ended epoch {} after {} of its {} batches",
-                                                epoch, b, pipeline.batchesPerEpoch())};
+    if (!batch) return Error{fmt::format("train: the data pipeline ended epoch {} after {} of its {} batches",
+                                         epoch, b, pipeline.batchesPerEpoch())};
     scheduleLearningRate(total);
     const StepRecord record = trainStep(*batch, epoch);
     summary_.final_loss = record.loss;
     ++step_;
-    if (on_step && !on_step(record, total)) return trace::Error{"train: stopped"};
+    if (on_step && !on_step(record, total)) return Error{"train: stopped"};
   }
   return {};
 }
@@ -149,8 +200,9 @@ StepRecord TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
 
   Tensor dlogits;
   {
-    const ScopedRange range(phases().forward);
-    const Tensor logits = model_->forward(ctx, x, ranges_.get());
+    const PhaseScope phase(ops_, phases().forward);
+    const Tensor logits = model_->forward(ctx, x, &ops_);
+    ops_.enterPhase("loss");
     // The loss is on autocast's FP32 list: logits are cast up, and its gradient cast back down.
     const Tensor logits32 = castTensor(backend_, logits, DType::kFp32);
     Tensor dlogits32 = backend_.allocate(logits32.shape(), DType::kFp32);
@@ -161,12 +213,12 @@ StepRecord TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
     dlogits = castTensor(backend_, dlogits32, logits.dtype());
   }
   {
-    const ScopedRange range(phases().backward);
-    model_->backward(ctx, dlogits, ranges_.get());
+    const PhaseScope phase(ops_, phases().backward);
+    model_->backward(ctx, dlogits, &ops_);
   }
   bool apply = false;
   {
-    const ScopedRange range(phases().loss_scale);
+    const PhaseScope phase(ops_, phases().loss_scale);
     const std::vector<Tensor*> grads = optimizer_->prepareGradients();
     const bool found_non_finite = backend_.unscaleAndCheck(grads, static_cast<float>(scaler_.inverseScale()));
     if (config_.gradient_histograms) {
@@ -183,7 +235,7 @@ StepRecord TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
     record.skipped = !apply;
   }
   if (apply) {
-    const ScopedRange range(phases().optimizer);
+    const PhaseScope phase(ops_, phases().optimizer);
     record.gradient_norm = optimizer_->clipGradients();
     optimizer_->step();
   }
@@ -191,7 +243,11 @@ StepRecord TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
 }
 
 double TrainingRun::evaluate() {
-  const ScopedRange range(phases().evaluate);
+  const ScopedRange range(phases().evaluate.text);
+  // Evaluation has no layer ranges; the tracker still names a failing layer.
+  stage_ = Stage::kEvaluation;
+  ops_.forwardTo(nullptr);
+  ops_.enterPhase("");
   PipelineConfig config;
   config.batch_size = 1000;
   config.shuffle = false;
@@ -208,7 +264,7 @@ double TrainingRun::evaluate() {
   while (std::optional<Batch> batch = pipeline.next()) {
     const Tensor x = toDevice(batch->images, {batch->size, test_.channels, test_.height, test_.width}, plan_.input);
     const Tensor labels = toDevice(batch->labels, {batch->size}, DType::kFp32);
-    const Tensor logits = castTensor(backend_, model_->forward(ctx, x), DType::kFp32);
+    const Tensor logits = castTensor(backend_, model_->forward(ctx, x, &ops_), DType::kFp32);
     correct += backend_.countCorrect(logits, labels);
     seen += batch->size;
   }

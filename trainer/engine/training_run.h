@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trainer/amp/autocast_policy.h"
@@ -13,6 +14,7 @@
 #include "trainer/amp/precision_mode.h"
 #include "trainer/data/batch_pipeline.h"
 #include "trainer/data/dataset.h"
+#include "trainer/engine/op_tracker.h"
 #include "trainer/model/model_builder.h"
 #include "trainer/optim/optimizer.h"
 
@@ -73,10 +75,20 @@ using StepCallback = std::function<bool(const StepRecord&, std::int64_t steps_to
 class TrainingRun {
  public:
   TrainingRun(Backend& backend, TrainConfig config, Dataset train, Dataset test);
-  trace::Result<TrainSummary> run(const StepCallback& on_step = {});
+  // Never throws: a failed backend op (BackendError: CUDA, cuBLAS, cuDNN, memory), or anything
+  // else thrown on the way, ends the run with an Error that names where it stopped, the layer op
+  // and the failure: "step 12, fc1 linear forward: cuBLAS: CUBLAS_STATUS_ALLOC_FAILED (...) in
+  // cublasGemmStridedBatchedEx at cuda_gemm.cpp:45". Steps count from 0, as the profile's step
+  // ranges do (docs/errors.md).
+  Result<TrainSummary> run(const StepCallback& on_step = {});
 
  private:
-  trace::Status trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, const StepCallback& on_step);
+  // What the run is doing, for a failure's message.
+  enum class Stage { kSetup, kTraining, kFinishing, kEvaluation };
+
+  Result<TrainSummary> runStages(const StepCallback& on_step);
+  std::string failureText(std::string_view failure) const;
+  Status trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, const StepCallback& on_step);
   void scheduleLearningRate(std::int64_t total_steps);
   StepRecord trainStep(const Batch& batch, std::int64_t epoch);
   double evaluate();
@@ -91,6 +103,8 @@ class TrainingRun {
   std::unique_ptr<Model> model_;
   std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<LayerObserver> ranges_;  // the NVTX ranges of the layers
+  OpTracker ops_;                          // the layer op or phase under way; passes on to ranges_
+  Stage stage_ = Stage::kSetup;
   LossScaler scaler_;
   TrainSummary summary_;
   std::int64_t step_ = 0;

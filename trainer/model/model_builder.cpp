@@ -12,10 +12,10 @@ namespace ampscope::trainer {
 
 namespace {
 
-trace::Status checkSizes(const std::vector<std::int64_t>& sizes, const char* option) {
+Status checkSizes(const std::vector<std::int64_t>& sizes, const char* option) {
   for (std::int64_t size : sizes) {
     if (size <= 0 || size > (1 << 20)) {
-      return trace::Error{fmt::format("model: {} size {} out of range (1 to {})", option, size, 1 << 20)};
+      return Error{fmt::format("model: {} size {} out of range (1 to {})", option, size, 1 << 20)};
     }
   }
   return {};
@@ -37,15 +37,15 @@ std::unique_ptr<Model> buildMlp(Backend& backend, const ModelSpec& spec, DType d
   return model;
 }
 
-trace::Result<std::unique_ptr<Model>> buildCnn(Backend& backend, const ModelSpec& spec, DType dtype) {
+Result<std::unique_ptr<Model>> buildCnn(Backend& backend, const ModelSpec& spec, DType dtype) {
   auto model = std::make_unique<Model>();
   std::int64_t channels = spec.channels_in;
   std::int64_t height = spec.height;
   std::int64_t width = spec.width;
   for (std::size_t i = 0; i < spec.channels.size(); ++i) {
     if (height < 2 || width < 2) {
-      return trace::Error{fmt::format("model: {} convolution blocks pool a {}x{} image below one pixel",
-                                      spec.channels.size(), spec.height, spec.width)};
+      return Error{fmt::format("model: {} convolution blocks pool a {}x{} image below one pixel",
+                               spec.channels.size(), spec.height, spec.width)};
     }
     const std::string n = std::to_string(i + 1);
     model->add(std::make_unique<Conv2d>(
@@ -67,7 +67,7 @@ trace::Result<std::unique_ptr<Model>> buildCnn(Backend& backend, const ModelSpec
 
 }  // namespace
 
-trace::Result<std::unique_ptr<Model>> buildModel(Backend& backend, const ModelSpec& spec, DType parameter_dtype) {
+Result<std::unique_ptr<Model>> buildModel(Backend& backend, const ModelSpec& spec, DType parameter_dtype) {
   if (spec.kind == "mlp") {
     if (auto s = checkSizes(spec.hidden, "--hidden"); !s) return s.error();
     return buildMlp(backend, spec, parameter_dtype);
@@ -77,7 +77,7 @@ trace::Result<std::unique_ptr<Model>> buildModel(Backend& backend, const ModelSp
     if (auto s = checkSizes({spec.fc}, "--fc"); !s) return s.error();
     return buildCnn(backend, spec, parameter_dtype);
   }
-  return trace::Error{fmt::format("model: unknown kind '{}' (expected mlp or cnn)", spec.kind)};
+  return Error{fmt::format("model: unknown kind '{}' (expected mlp or cnn)", spec.kind)};
 }
 
 std::string describeModel(const ModelSpec& spec) {

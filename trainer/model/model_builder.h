@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "trainer/model/model.h"
-#include "trace/result.h"
 
 namespace ampscope::trainer {
 
@@ -25,7 +25,7 @@ struct ModelSpec {
 };
 
 // Errors name the offending setting (unknown kind, non-positive sizes, pooling below 1 pixel).
-trace::Result<std::unique_ptr<Model>> buildModel(Backend& backend, const ModelSpec& spec, DType parameter_dtype);
+Result<std::unique_ptr<Model>> buildModel(Backend& backend, const ModelSpec& spec, DType parameter_dtype);
 
 // "mlp 784-256-128-10" / "cnn 1x28x28 c16-c32 fc128 10".
 std::string describeModel(const ModelSpec& spec);

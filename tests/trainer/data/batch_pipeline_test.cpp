@@ -290,7 +290,7 @@ TEST(BatchPipelineTest, AnErrorWhileBuildingIsRethrownByNext) {
 TEST(BatchPipelineTest, InvalidSettingsAreRefusedWithAMessage) {
   const Dataset data = numberedDataset(10);
   PipelineConfig config = plainConfig(0, 0);
-  const trace::Status status = validatePipeline(data, config);
+  const Status status = validatePipeline(data, config);
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.error().message.find("batch size 0"), std::string::npos) << status.error().message;
   EXPECT_THROW(BatchPipeline(data, config), std::invalid_argument);

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 
 #include <fmt/format.h>
 
+#include "trainer/backend/backend_error.h"
 #include "trainer/numerics/elementwise_math.h"
 #include "trainer/numerics/low_precision.h"
 
@@ -22,7 +24,14 @@ std::string CpuBackend::description() const {
 
 Tensor CpuBackend::allocate(const Shape& shape, DType dtype) {
   const auto count = static_cast<std::size_t>(elementCount(shape));
-  std::shared_ptr<float[]> memory = pool_.allocate(count);
+  std::shared_ptr<float[]> memory;
+  try {
+    memory = pool_.allocate(count);
+  } catch (const std::bad_alloc& error) {
+    // Every dtype is stored as float here (FP16 and BF16 are emulated by rounding).
+    throw BackendError("CPU backend", fmt::format("out of host memory for a {} {} tensor of {} floats ({})",
+                                                  shapeText(shape), dtypeName(dtype), count, error.what()));
+  }
   return Tensor(shape, dtype, DeviceKind::kCpu, std::shared_ptr<void>(memory, memory.get()));
 }
 
