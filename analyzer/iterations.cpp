@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/operator_labels.h"
+
 namespace ampscope::analyzer {
 
 namespace {
@@ -56,8 +58,9 @@ std::vector<Iteration> fromRepeatingRanges(const trace::Trace& trace, std::strin
                                     trace.ranges[static_cast<std::size_t>(range.parent)].phase != range.phase;
     if (!outermost_of_phase) continue;
     // Kineto numbers each call of a recurring function: "Optimizer.step#SGD.step" stays the same,
-    // "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" too.
-    by_name[trace.str(range.name)].push_back(&range);
+    // "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" too. emit_nvtx text gives
+    // each call its own op id, so the normalised op name is what repeats.
+    by_name[opName(trace, range)].push_back(&range);
   }
   const std::vector<const Range*>* best = nullptr;
   std::string_view best_name;

@@ -43,7 +43,10 @@ std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribut
   std::vector<KernelRow> rows;
   // A name on a GPU and on the host gets two verdicts, so it is keyed with where it ran.
   std::unordered_map<std::uint64_t, std::size_t> row_of;
-  std::map<std::tuple<std::size_t, std::string, trace::Phase>, std::size_t> use_of;
+  // A kernel row's use by a layer and pass, found once per (row, op range): the group's name is
+  // compared per op range, not per kernel.
+  std::map<std::tuple<std::size_t, std::string_view, trace::Phase>, std::size_t> use_of;
+  std::unordered_map<std::uint64_t, std::size_t> use_of_op_range;
   for (const trace::Kernel& kernel : trace.kernels) {
     const std::uint64_t key = (static_cast<std::uint64_t>(kernel.name) << 1) | (verdicts.onHost(kernel) ? 1U : 0U);
     auto [found, fresh] = row_of.try_emplace(key, rows.size());
@@ -53,14 +56,20 @@ std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribut
       row.verdict = verdicts.of(kernel);
       row.evidence = verdictEvidence(row.verdict);
     }
-    KernelRow& row = rows[found->second];
+    const std::size_t index = found->second;
     const std::int64_t ns = kernel.end_ns - kernel.start_ns;
-    ++row.calls;
-    row.time_ns += ns;
-    const KernelOrigin& origin = attribution.of(kernel);
-    auto [use, new_use] = use_of.try_emplace({found->second, origin.group, origin.phase}, row.uses.size());
-    if (new_use) row.uses.push_back({origin.group, origin.phase, 0, 0});
-    KernelUse& u = row.uses[use->second];
+    ++rows[index].calls;
+    rows[index].time_ns += ns;
+    const std::uint64_t op_key = (static_cast<std::uint64_t>(index) << 32) |
+                                 static_cast<std::uint32_t>(kernel.op_range + 1);
+    auto [cached, new_op_range] = use_of_op_range.try_emplace(op_key, 0);
+    if (new_op_range) {
+      const KernelOrigin& origin = attribution.of(kernel);
+      auto [use, new_use] = use_of.try_emplace({index, origin.group, origin.phase}, rows[index].uses.size());
+      if (new_use) rows[index].uses.push_back({origin.group, origin.phase, 0, 0});
+      cached->second = use->second;
+    }
+    KernelUse& u = rows[index].uses[cached->second];
     ++u.calls;
     u.time_ns += ns;
   }

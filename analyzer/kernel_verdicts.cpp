@@ -1,8 +1,8 @@
 #include "analyzer/kernel_verdicts.h"
 
-#include "analyzer/rule_ids.h"
-
 #include <unordered_map>
+
+#include "analyzer/rule_ids.h"
 
 namespace ampscope::analyzer {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -108,12 +109,31 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
   table.groups_operators = attribution.groupsOperators();
   KernelVerdicts verdicts(trace);
   std::map<std::pair<std::string, trace::Phase>, Accumulated> groups;
+  // Where each op range's kernels add up, found once per op range: the string keys are built per
+  // range, not per kernel (a step of a large model launches millions). Map nodes do not move.
+  struct Slots {
+    Accumulated* group = nullptr;
+    std::int64_t* op_time = nullptr;
+    std::int64_t* call_shape_time = nullptr;  // nullptr: no eligible op with shapes encloses it
+  };
+  std::unordered_map<trace::Index, Slots> slots_of;
   for (const trace::Kernel& kernel : trace.kernels) {
     const KernelOrigin& origin = attribution.of(kernel);
     if (origin.group.empty()) continue;
+    auto [found, fresh] = slots_of.try_emplace(kernel.op_range);
+    Slots& slots = found->second;
+    if (fresh) {
+      slots.group = &groups[{origin.group, origin.phase}];
+      slots.op_time = &slots.group->op_time[origin.op];
+      if (origin.shaped_op != trace::kNone) {
+        const trace::Range& shaped = trace.ranges[static_cast<std::size_t>(origin.shaped_op)];
+        slots.call_shape_time =
+            &slots.group->call_shape_time[{std::string(opName(trace, shaped)), std::string(trace.str(shaped.shapes))}];
+      }
+    }
+    Accumulated& a = *slots.group;
     const TensorCoreVerdict& v = verdicts.of(kernel);
     const std::int64_t ns = kernel.end_ns - kernel.start_ns;
-    Accumulated& a = groups[{origin.group, origin.phase}];
     const trace::Range& call = trace.ranges[static_cast<std::size_t>(origin.call)];
     if (a.calls.empty()) a.row.first_start_ns = call.start_ns;
     a.calls.insert(origin.call);
@@ -121,7 +141,7 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
     ++a.row.kernels;
     a.row.time_ns += ns;
     if (v.tensor_core) a.row.tensor_core_time_ns += ns;
-    a.op_time[origin.op] += ns;
+    *slots.op_time += ns;
     a.precision_time[v.precision] += ns;
     const bool eligible = origin.eligible_op != trace::kNone;
     a.row.eligible = a.row.eligible || eligible;
@@ -130,10 +150,7 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
       if (eligible && v.tensor_core) a.row.eligible_tensor_core_ns += ns;
       if (eligible && !v.tensor_core && !v.host) a.row.eligible_cuda_core_ns += ns;
     }
-    if (origin.shaped_op != trace::kNone) {
-      const trace::Range& shaped = trace.ranges[static_cast<std::size_t>(origin.shaped_op)];
-      a.call_shape_time[{std::string(opName(trace, shaped)), std::string(trace.str(shaped.shapes))}] += ns;
-    }
+    if (slots.call_shape_time) *slots.call_shape_time += ns;
   }
 
   std::map<CallShape, std::size_t> check_of;

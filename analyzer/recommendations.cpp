@@ -163,7 +163,10 @@ class Recommender {
       std::string evidence = fmt::format("{} {} (GEMM M={} N={} K={}{}){} in {}: {} not a multiple of {}; "
                                          "{} over {} calls", c.op, c.shapes, c.dims.m, c.dims.n, c.dims.k,
                                          c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "",
-                                         c.layer.empty() ? "" : " in layer " + c.layer, precisionName(c.precision),
+                                         c.layer.empty() ? "" : " in layer " + c.layer,
+                                         c.precision == MathPrecision::kUnknown
+                                             ? "kernels whose names do not tell their precision"
+                                             : precisionName(c.precision),
                                          dims, c.required_multiple, ms(c.gpu_time_ns), c.calls);
       if (c.smallest_kernel_alignment > 0 && c.smallest_kernel_alignment < c.required_multiple) {
         evidence += fmt::format("; its kernels are align{} variants", c.smallest_kernel_alignment);
@@ -187,7 +190,8 @@ class Recommender {
       add(rule_ids::kPadDimensions, c.layer.empty() ? c.op : c.layer + " (" + c.op + ")", evidence,
           fmt::format("Pad to {} (sizes that are multiples of {} for {}; e.g. a vocabulary, hidden or "
                       "feature size, or the batch)", dims, c.required_multiple,
-                      c.precision == MathPrecision::kFp32Simt || c.precision == MathPrecision::kFp32
+                      c.precision == MathPrecision::kFp32Simt || c.precision == MathPrecision::kFp32 ||
+                              c.precision == MathPrecision::kUnknown
                           ? "FP16/BF16 once AMP is on" : precisionName(c.precision)),
           capMathGain(gain));
     }
