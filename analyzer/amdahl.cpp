@@ -3,7 +3,7 @@
 #include <array>
 #include <limits>
 #include <optional>
-#include <unordered_map>
+#include <vector>
 
 #include "analyzer/gemm_shapes.h"
 #include "analyzer/shape_checks.h"
@@ -74,7 +74,7 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     return out;
   }
   KernelVerdicts verdicts(trace);
-  std::unordered_map<trace::Index, bool> eligible;
+  std::vector<std::int8_t> eligible(trace.ranges.size(), -1);  // by op range: -1 not yet known
   std::array<std::int64_t, kStepPartKinds.size()> time{};
   // The part of each kernel launched in a steady step; nullopt for the others.
   std::vector<std::optional<StepPartKind>> kernel_part(trace.kernels.size());
@@ -87,15 +87,19 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
                                    : trace.launches[static_cast<std::size_t>(kernel.launch)].start_ns;
     if (!iterations.inSteadyIteration(asked)) continue;
     const TensorCoreVerdict& v = verdicts.of(kernel);
-    auto [is_eligible, new_op] = eligible.try_emplace(kernel.op_range, false);
-    if (new_op && kernel.op_range != trace::kNone) is_eligible->second = enclosingEligibleOp(trace, kernel.op_range, false) != trace::kNone;
+    bool under_eligible_op = false;
+    if (kernel.op_range != trace::kNone) {
+      std::int8_t& known = eligible[static_cast<std::size_t>(kernel.op_range)];
+      if (known < 0) known = enclosingEligibleOp(trace, kernel.op_range, false) != trace::kNone ? 1 : 0;
+      under_eligible_op = known == 1;
+    }
     const bool half = v.precision == MathPrecision::kFp16 || v.precision == MathPrecision::kBf16 ||
                       v.precision == MathPrecision::kFp8 || v.precision == MathPrecision::kFp4;
     half_precision_seen |= v.tensor_core && half;
     StepPartKind kind = StepPartKind::kMemoryBound;
     if (v.tensor_core && v.precision == MathPrecision::kTf32) kind = StepPartKind::kEligibleTf32Math;
     else if (v.tensor_core) kind = StepPartKind::kTensorCoreMath;
-    else if (is_eligible->second && isMatrixKernel(v, true)) kind = StepPartKind::kEligibleFp32Math;
+    else if (under_eligible_op && isMatrixKernel(v, true)) kind = StepPartKind::kEligibleFp32Math;
     kernel_part[index] = kind;
     time[slot(kind)] += kernel.end_ns - kernel.start_ns;
   }

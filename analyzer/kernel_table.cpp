@@ -66,7 +66,7 @@ std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribut
     if (new_op_range) {
       const KernelOrigin& origin = attribution.of(kernel);
       auto [use, new_use] = use_of.try_emplace({index, origin.group, origin.phase}, rows[index].uses.size());
-      if (new_use) rows[index].uses.push_back({origin.group, origin.phase, 0, 0});
+      if (new_use) rows[index].uses.push_back({std::string(origin.group), origin.phase, 0, 0});
       cached->second = use->second;
     }
     KernelUse& u = rows[index].uses[cached->second];

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -116,15 +115,14 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
     std::int64_t* op_time = nullptr;
     std::int64_t* call_shape_time = nullptr;  // nullptr: no eligible op with shapes encloses it
   };
-  std::unordered_map<trace::Index, Slots> slots_of;
+  std::vector<Slots> slots_of(trace.ranges.size());  // by op range
   for (const trace::Kernel& kernel : trace.kernels) {
     const KernelOrigin& origin = attribution.of(kernel);
     if (origin.group.empty()) continue;
-    auto [found, fresh] = slots_of.try_emplace(kernel.op_range);
-    Slots& slots = found->second;
-    if (fresh) {
-      slots.group = &groups[{origin.group, origin.phase}];
-      slots.op_time = &slots.group->op_time[origin.op];
+    Slots& slots = slots_of[static_cast<std::size_t>(kernel.op_range)];
+    if (!slots.group) {
+      slots.group = &groups[{std::string(origin.group), origin.phase}];
+      slots.op_time = &slots.group->op_time[std::string(origin.op)];
       if (origin.shaped_op != trace::kNone) {
         const trace::Range& shaped = trace.ranges[static_cast<std::size_t>(origin.shaped_op)];
         slots.call_shape_time =
