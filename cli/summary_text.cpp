@@ -1,11 +1,11 @@
 #include "cli/summary_text.h"
 
-#include <set>
 #include <span>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/view_limits.h"
 
@@ -70,17 +70,15 @@ void appendShapeChecks(std::string& out, std::span<const analyzer::ShapeCheck> c
 
 // The passes of the top layers (by GPU time), in model order.
 void appendLayerPasses(std::string& out, const analyzer::TraceSummary& s, std::size_t top, bool on_cpu) {
-  if (s.layer_table.groups_operators || s.layer_table.rows.empty()) return;
-  std::set<std::string_view> shown;
-  for (const analyzer::GroupTime& layer : reports::firstN(s.layers, top)) shown.insert(layer.name);
-  out += fmt::format("\nLayers by pass ({} of the ops each of the {} heaviest layers ran, in model order)\n",
-                     on_cpu ? "host time" : "GPU time", shown.size());
+  const reports::LayerPassView view = reports::layerPassView(s, top);
+  if (view.rows.empty()) return;
+  out += fmt::format("\nLayers by pass ({} of the ops {} ran, in model order)\n",
+                     on_cpu ? "host time" : "GPU time", view.scope);
   out += fmt::format("  {:<16} {:<9} {:>7} {:>11} {:>11}\n", "layer", "pass", "calls", "time", "per call");
-  for (const analyzer::LayerRow& p : s.layer_table.rows) {
-    if (!shown.contains(p.layer)) continue;
-    const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
-    out += fmt::format("  {:<16} {:<9} {:>7} {:>11} {:>11}\n", shorten(p.layer, 16), trace::phaseName(p.pass), p.calls,
-                       formatDuration(p.time_ns), formatDuration(per_call));
+  for (const analyzer::LayerRow* p : view.rows) {
+    const std::int64_t per_call = p->calls > 0 ? p->time_ns / static_cast<std::int64_t>(p->calls) : 0;
+    out += fmt::format("  {:<16} {:<9} {:>7} {:>11} {:>11}\n", shorten(p->layer, 16), trace::phaseName(p->pass), p->calls,
+                       formatDuration(p->time_ns), formatDuration(per_call));
   }
 }
 

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <span>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 #include "reports/svg_charts.h"
@@ -211,19 +211,17 @@ std::string shapeChecksSection(std::span<const analyzer::ShapeCheck> checks) {
 
 // The passes of the heaviest layers, in model order.
 std::string layerPassesSection(const analyzer::TraceSummary& s, std::size_t top) {
-  if (s.layer_table.groups_operators || s.layer_table.rows.empty()) return {};
-  std::set<std::string_view> shown;
-  for (const analyzer::GroupTime& layer : firstN(s.layers, top)) shown.insert(layer.name);
-  std::string html = fmt::format(R"(<section><h2>Layers by pass</h2><p class="note">{} of the ops each of the {} )"
-                                 R"(heaviest layers ran, in model order.</p><table><tr><th>Layer</th><th>Pass</th>)"
+  const LayerPassView view = layerPassView(s, top);
+  if (view.rows.empty()) return {};
+  std::string html = fmt::format(R"(<section><h2>Layers by pass</h2><p class="note">{} of the ops {} ran, )"
+                                 R"(in model order.</p><table><tr><th>Layer</th><th>Pass</th>)"
                                  R"(<th class="n">Calls</th><th class="n">Time</th><th class="n">Per call</th></tr>)",
-                                 s.recorded_on_cpu ? "Host time" : "GPU time", shown.size());
-  for (const analyzer::LayerRow& p : s.layer_table.rows) {
-    if (!shown.contains(p.layer)) continue;
-    const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
+                                 s.recorded_on_cpu ? "Host time" : "GPU time", esc(view.scope));
+  for (const analyzer::LayerRow* p : view.rows) {
+    const std::int64_t per_call = p->calls > 0 ? p->time_ns / static_cast<std::int64_t>(p->calls) : 0;
     html += fmt::format(R"(<tr><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
                         R"(<td class="n">{}</td></tr>)",
-                        esc(p.layer), esc(trace::phaseName(p.pass)), p.calls, esc(formatDuration(p.time_ns)),
+                        esc(p->layer), esc(trace::phaseName(p->pass)), p->calls, esc(formatDuration(p->time_ns)),
                         esc(formatDuration(per_call)));
   }
   return html + "</table></section>";

@@ -1,12 +1,12 @@
 #include "reports/markdown_report.h"
 
 #include <algorithm>
-#include <set>
 #include <span>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 
@@ -120,17 +120,15 @@ void appendLayers(std::string& md, const analyzer::TraceSummary& s, std::size_t 
 
 // The passes of the heaviest layers, in model order, with the time per call.
 void appendLayerPasses(std::string& md, const analyzer::TraceSummary& s, std::size_t top) {
-  if (s.layer_table.groups_operators || s.layer_table.rows.empty()) return;
-  std::set<std::string_view> shown;
-  for (const analyzer::GroupTime& layer : firstN(s.layers, top)) shown.insert(layer.name);
-  md += fmt::format("## Layers by pass\n\n{} of the ops each of the {} heaviest layers ran, in model order.\n\n"
+  const LayerPassView view = layerPassView(s, top);
+  if (view.rows.empty()) return;
+  md += fmt::format("## Layers by pass\n\n{} of the ops {} ran, in model order.\n\n"
                     "| Layer | Pass | Calls | Time | Per call |\n|---|---|---:|---:|---:|\n",
-                    s.recorded_on_cpu ? "Host time" : "GPU time", shown.size());
-  for (const analyzer::LayerRow& p : s.layer_table.rows) {
-    if (!shown.contains(p.layer)) continue;
-    const std::int64_t per_call = p.calls > 0 ? p.time_ns / static_cast<std::int64_t>(p.calls) : 0;
-    md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(p.layer), trace::phaseName(p.pass), p.calls,
-                      formatDuration(p.time_ns), formatDuration(per_call));
+                    s.recorded_on_cpu ? "Host time" : "GPU time", view.scope);
+  for (const analyzer::LayerRow* p : view.rows) {
+    const std::int64_t per_call = p->calls > 0 ? p->time_ns / static_cast<std::int64_t>(p->calls) : 0;
+    md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(p->layer), trace::phaseName(p->pass), p->calls,
+                      formatDuration(p->time_ns), formatDuration(per_call));
   }
   md += "\n";
 }
