@@ -33,16 +33,9 @@ QString joined(const QStringList& items) {
 LayersModel::Row rowOf(const analyzer::LayerRow& layer, const std::vector<analyzer::ShapeCheck>& shape_checks) {
   LayersModel::Row row;
   row.layer = text(layer.layer);
+  row.analysis = layer;
   row.op = joinedAll(layer.ops);
-  row.phase = layer.pass;
   row.pass = trace::phaseName(layer.pass);
-  row.calls = layer.calls;
-  row.kernels = layer.kernels;
-  row.time_ns = layer.time_ns;
-  row.tensor_core_time_ns = layer.tensor_core_time_ns;
-  row.eligible = layer.eligible;
-  row.eligible_tensor_core_ns = layer.eligible_tensor_core_ns;
-  row.eligible_cuda_core_ns = layer.eligible_cuda_core_ns;
   if (layer.precision != analyzer::MathPrecision::kUnknown) row.precision = analyzer::precisionName(layer.precision);
   row.shapes = joinedAll(layer.shapes);
   QStringList violations;
@@ -50,17 +43,10 @@ LayersModel::Row rowOf(const analyzer::LayerRow& layer, const std::vector<analyz
     if (check < shape_checks.size()) violations << text(reports::violationText(shape_checks[check]));
   }
   row.violations = violations.join("; ");
-  row.violation_count = layer.violation_count;
-  row.state = layer.state;
-  row.first_start_ns = layer.first_start_ns;
   return row;
 }
 
 }  // namespace
-
-double LayersModel::Row::tensorCoreShare() const {
-  return time_ns > 0 ? static_cast<double>(tensor_core_time_ns) / static_cast<double>(time_ns) : 0.0;
-}
 
 LayersModel::LayersModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -136,10 +122,10 @@ QVariant LayersModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole: return display(*row, column);
     case kSortRole: return sortValue(*row, column);
-    case kStateRole: return static_cast<int>(row->state);
+    case kStateRole: return static_cast<int>(row->analysis.state);
     case kLayerRole: return row->layer;
-    case Qt::BackgroundRole: return stateBackground(row->state);
-    case Qt::ForegroundRole: return stateForeground(row->state);
+    case Qt::BackgroundRole: return stateBackground(row->analysis.state);
+    case Qt::ForegroundRole: return stateForeground(row->analysis.state);
     case Qt::ToolTipRole:
       if (column == kLayer) return row->layer + QStringLiteral(": ") + stateExplanation(*row);
       if (column == kOp && !row->op.isEmpty()) return row->op;
@@ -158,12 +144,12 @@ QVariant LayersModel::display(const Row& row, Column column) const {
     case kLayer: return row.layer;
     case kOp: return joined(row.op.split("; ", Qt::SkipEmptyParts));
     case kPass: return row.pass;
-    case kCalls: return QString::number(row.calls);
-    case kTime: return text(reports::formatDuration(row.time_ns));
+    case kCalls: return QString::number(row.analysis.calls);
+    case kTime: return text(reports::formatDuration(row.analysis.time_ns));
     // A CPU run has no Tensor Core figures: a dash, not a zero that reads as "missed them".
-    case kTensorCoreTime: return on_cpu_ ? QStringLiteral("–") : text(reports::formatDuration(row.tensor_core_time_ns));
-    case kTensorCoreShare: return on_cpu_ ? QStringLiteral("–") : text(reports::formatPercent(row.tensorCoreShare()));
-    case kEligible: return row.eligible ? QStringLiteral("yes") : QStringLiteral("no");
+    case kTensorCoreTime: return on_cpu_ ? QStringLiteral("–") : text(reports::formatDuration(row.analysis.tensor_core_time_ns));
+    case kTensorCoreShare: return on_cpu_ ? QStringLiteral("–") : text(reports::formatPercent(row.analysis.tensorCoreShare()));
+    case kEligible: return row.analysis.eligible ? QStringLiteral("yes") : QStringLiteral("no");
     case kPrecision: return row.precision;
     case kShapes: return joined(row.shapes.split("; ", Qt::SkipEmptyParts));
     case kViolations: return !row.violations.isEmpty() ? row.violations : row.shapes.isEmpty() ? QString() : QStringLiteral("none");
@@ -174,34 +160,34 @@ QVariant LayersModel::display(const Row& row, Column column) const {
 
 QVariant LayersModel::sortValue(const Row& row, Column column) const {
   switch (column) {
-    case kCalls: return static_cast<qulonglong>(row.calls);
-    case kTime: return static_cast<qlonglong>(row.time_ns);
-    case kTensorCoreTime: return static_cast<qlonglong>(row.tensor_core_time_ns);
-    case kTensorCoreShare: return row.tensorCoreShare();
-    case kEligible: return row.eligible ? 1 : 0;
-    case kViolations: return row.violation_count;
+    case kCalls: return static_cast<qulonglong>(row.analysis.calls);
+    case kTime: return static_cast<qlonglong>(row.analysis.time_ns);
+    case kTensorCoreTime: return static_cast<qlonglong>(row.analysis.tensor_core_time_ns);
+    case kTensorCoreShare: return row.analysis.tensorCoreShare();
+    case kEligible: return row.analysis.eligible ? 1 : 0;
+    case kViolations: return row.analysis.violation_count;
     case kShapes: return row.shapes;
     default: return display(row, column);
   }
 }
 
 QString LayersModel::stateExplanation(const Row& row) const {
-  switch (row.state) {
+  switch (row.analysis.state) {
     case State::kHost:
       return QStringLiteral("Recorded on the CPU: its ops ran on the host, so Tensor Core figures need a GPU run");
     case State::kEligibleNotTensorCore:
       return QStringLiteral("Its matrix ops could use Tensor Cores, but %1 of their kernel time ran on CUDA cores "
                             "(%2 on Tensor Cores)")
-          .arg(text(reports::formatDuration(row.eligible_cuda_core_ns)),
-               text(reports::formatDuration(row.eligible_tensor_core_ns)));
+          .arg(text(reports::formatDuration(row.analysis.eligible_cuda_core_ns)),
+               text(reports::formatDuration(row.analysis.eligible_tensor_core_ns)));
     case State::kMisaligned:
       return QStringLiteral("%1 GEMM dimension%2 off the multiple its precision wants: %3")
-          .arg(row.violation_count)
-          .arg(row.violation_count == 1 ? "" : "s")
+          .arg(row.analysis.violation_count)
+          .arg(row.analysis.violation_count == 1 ? "" : "s")
           .arg(row.violations);
     case State::kFine: break;
   }
-  return row.eligible ? QStringLiteral("Its matrix ops ran on Tensor Cores with aligned shapes")
+  return row.analysis.eligible ? QStringLiteral("Its matrix ops ran on Tensor Cores with aligned shapes")
                       : QStringLiteral("No Tensor-Core-eligible op: nothing to change here for Tensor Cores");
 }
 

@@ -38,26 +38,15 @@ class LayersModel : public QAbstractTableModel {
   static constexpr int kStateRole = Qt::UserRole + 1;  // State, as int
   static constexpr int kLayerRole = Qt::UserRole + 2;  // the layer's name, any column
 
+  // The analysis's row (its numbers, pass and state) and its words as the cells show them.
   struct Row {
-    QString layer;  // or the top-level operator, when the trace names no layers
-    QString op;     // the ops it ran, heaviest first ("; " between them)
-    QString pass;   // "forward", "backward", ... ("unknown" where the trace does not say)
-    trace::Phase phase = trace::Phase::kUnknown;  // the pass itself: what KernelsModel filters by
-    std::uint64_t calls = 0;    // calls of the layer in this pass that ran kernels
-    std::uint64_t kernels = 0;
-    std::int64_t time_ns = 0;   // its kernels' time (host ops' on a CPU run)
-    std::int64_t tensor_core_time_ns = 0;
-    bool eligible = false;      // some of its kernels ran under a Tensor-Core-eligible op
-    std::int64_t eligible_tensor_core_ns = 0;  // eligible ops' matrix kernels on Tensor Cores
-    std::int64_t eligible_cuda_core_ns = 0;    // ... and on CUDA cores (FP32 SIMT, unknown family)
-    QString precision;          // of most of its matrix-kernel time; empty when none says
-    QString shapes;             // eligible call shapes, heaviest first ("; " between them)
-    QString violations;         // "N=33278->33280 (x8)"; "; " between shapes
-    int violation_count = 0;    // misaligned dimensions over its call shapes
-    State state = State::kFine;
-    std::int64_t first_start_ns = 0;  // model order
-
-    double tensorCoreShare() const;  // of time_ns; 0 without time
+    analyzer::LayerRow analysis;
+    QString layer;       // or the top-level operator, when the trace names no layers
+    QString op;          // the ops it ran, heaviest first ("; " between them)
+    QString pass;        // "forward", "backward", ... ("unknown" where the trace does not say)
+    QString precision;   // of most of its matrix-kernel time; empty when none says
+    QString shapes;      // eligible call shapes, heaviest first ("; " between them)
+    QString violations;  // "N=33278->33280 (x8)"; "; " between shapes
   };
 
   explicit LayersModel(QObject* parent = nullptr);

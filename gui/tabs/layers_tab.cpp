@@ -187,13 +187,13 @@ void LayersTab::showSelected() {
     recommendations_->clear();
     return;
   }
-  kernels_->setLayerFilter(row->layer, row->phase);
+  kernels_->setLayerFilter(row->layer, row->analysis.pass);
   kernel_table_->show();
   detail_heading_->setText(QStringLiteral("%1, %2: %3 kernel%4 in %5, %6")
                                .arg(row->layer, row->pass)
                                .arg(kernels_->rowCount())
                                .arg(kernels_->rowCount() == 1 ? "" : "s")
-                               .arg(durationText(row->time_ns), LayersModel::stateName(row->state)));
+                               .arg(durationText(row->analysis.time_ns), LayersModel::stateName(row->analysis.state)));
   kernel_table_->resizeColumnsToContents();
   kernel_table_->setColumnWidth(KernelsModel::kKernel, 360);
   recommendations_->setHtml(recommendationsHtml(row->layer));

@@ -68,10 +68,10 @@ TEST(LayersModelTest, RowsArePerLayerAndPassInModelOrder) {
   EXPECT_EQ(column(model, LayersModel::kPass), (QStringList{"forward", "forward", "forward", "forward", "backward"}));
   const LayersModel::Row* embed = rowOf(model, "embed", "forward");
   ASSERT_NE(embed, nullptr);
-  EXPECT_EQ(embed->calls, 2u);  // two steps
-  EXPECT_EQ(embed->kernels, 4u);
-  EXPECT_EQ(embed->time_ns, 2'200'000);
-  EXPECT_EQ(embed->tensor_core_time_ns, 2'000'000);
+  EXPECT_EQ(embed->analysis.calls, 2u);  // two steps
+  EXPECT_EQ(embed->analysis.kernels, 4u);
+  EXPECT_EQ(embed->analysis.time_ns, 2'200'000);
+  EXPECT_EQ(embed->analysis.tensor_core_time_ns, 2'000'000);
   EXPECT_EQ(embed->op, "linear");
   EXPECT_EQ(embed->precision, "FP16");
   EXPECT_EQ(embed->shapes, "[[64,512],[256,512],[256]]");
@@ -86,10 +86,10 @@ TEST(LayersModelTest, MisalignedLayerIsColouredAsMisalignedWithThePaddedSize) {
   model.setRun(&run);
   const LayersModel::Row* proj = rowOf(model, "proj", "forward");
   ASSERT_NE(proj, nullptr);
-  EXPECT_EQ(proj->state, State::kMisaligned);
-  EXPECT_EQ(proj->violation_count, 1);
+  EXPECT_EQ(proj->analysis.state, State::kMisaligned);
+  EXPECT_EQ(proj->analysis.violation_count, 1);
   EXPECT_EQ(proj->violations, "N=33278->33280 (x8)");
-  EXPECT_EQ(proj->tensor_core_time_ns, proj->time_ns);
+  EXPECT_EQ(proj->analysis.tensor_core_time_ns, proj->analysis.time_ns);
   const QModelIndex index = cell(model, "proj", "forward", LayersModel::kViolations);
   EXPECT_EQ(index.data(LayersModel::kStateRole).toInt(), static_cast<int>(State::kMisaligned));
   EXPECT_EQ(index.data(Qt::BackgroundRole).value<QColor>(), LayersModel::stateBackground(State::kMisaligned));
@@ -104,11 +104,11 @@ TEST(LayersModelTest, EligibleLayerOnCudaCoresIsColouredAsEligibleNotOnTensorCor
   for (const QString pass : {"forward", "backward"}) {
     const LayersModel::Row* head = rowOf(model, "head", pass);
     ASSERT_NE(head, nullptr) << pass.toStdString();
-    EXPECT_EQ(head->state, State::kEligibleNotTensorCore) << pass.toStdString();
-    EXPECT_TRUE(head->eligible);
+    EXPECT_EQ(head->analysis.state, State::kEligibleNotTensorCore) << pass.toStdString();
+    EXPECT_TRUE(head->analysis.eligible);
     EXPECT_EQ(head->precision, "FP32-SIMT");
-    EXPECT_EQ(head->tensor_core_time_ns, 0);
-    EXPECT_EQ(head->violation_count, 0);  // aligned: the colour is about Tensor Cores alone
+    EXPECT_EQ(head->analysis.tensor_core_time_ns, 0);
+    EXPECT_EQ(head->analysis.violation_count, 0);  // aligned: the colour is about Tensor Cores alone
   }
   const QModelIndex index = cell(model, "head", "forward", LayersModel::kLayer);
   EXPECT_EQ(index.data(Qt::BackgroundRole).value<QColor>(), LayersModel::stateBackground(State::kEligibleNotTensorCore));
@@ -125,10 +125,10 @@ TEST(LayersModelTest, LayerWithoutEligibleOpsAndAlignedTensorCoreLayerAreFine) {
   model.setRun(&run);
   const LayersModel::Row* act = rowOf(model, "act", "forward");
   ASSERT_NE(act, nullptr);
-  EXPECT_FALSE(act->eligible);
-  EXPECT_EQ(act->state, State::kFine);
+  EXPECT_FALSE(act->analysis.eligible);
+  EXPECT_EQ(act->analysis.state, State::kFine);
   EXPECT_TRUE(act->shapes.isEmpty());
-  EXPECT_EQ(rowOf(model, "embed", "forward")->state, State::kFine);
+  EXPECT_EQ(rowOf(model, "embed", "forward")->analysis.state, State::kFine);
 }
 
 TEST(LayersModelTest, CpuRunRowsAreHostStateWithHostTimeAndNoTensorCoreFigures) {
@@ -140,14 +140,14 @@ TEST(LayersModelTest, CpuRunRowsAreHostStateWithHostTimeAndNoTensorCoreFigures) 
   EXPECT_EQ(model.headerData(LayersModel::kTime, Qt::Horizontal).toString(), "Host time");
   ASSERT_EQ(model.rowCount(), 6);
   for (int i = 0; i < model.rowCount(); ++i) {
-    EXPECT_EQ(model.at(i)->state, State::kHost) << model.at(i)->layer.toStdString();
+    EXPECT_EQ(model.at(i)->analysis.state, State::kHost) << model.at(i)->layer.toStdString();
     EXPECT_EQ(model.index(i, 0).data(Qt::BackgroundRole).value<QColor>(), LayersModel::stateBackground(State::kHost));
     EXPECT_EQ(model.index(i, LayersModel::kTensorCoreShare).data().toString(), "–");
   }
   // The shape findings still show: they are what AMP on a GPU will want.
   const LayersModel::Row* fc2 = rowOf(model, "fc2", "forward");
   ASSERT_NE(fc2, nullptr);
-  EXPECT_GT(fc2->violation_count, 0);
+  EXPECT_GT(fc2->analysis.violation_count, 0);
   EXPECT_EQ(fc2->precision, "FP16");
   // The analyzer's layer table, row for row, in its order.
   const std::vector<analyzer::LayerRow>& table = run.summary.layer_table.rows;
@@ -155,10 +155,10 @@ TEST(LayersModelTest, CpuRunRowsAreHostStateWithHostTimeAndNoTensorCoreFigures) 
   for (std::size_t i = 0; i < table.size(); ++i) {
     const LayersModel::Row* row = model.at(static_cast<int>(i));
     EXPECT_EQ(row->layer.toStdString(), table[i].layer);
-    EXPECT_EQ(row->phase, table[i].pass);
+    EXPECT_EQ(row->analysis.pass, table[i].pass);
     EXPECT_EQ(row->pass.toStdString(), trace::phaseName(table[i].pass));
-    EXPECT_EQ(row->calls, table[i].calls);
-    EXPECT_EQ(row->time_ns, table[i].time_ns);
+    EXPECT_EQ(row->analysis.calls, table[i].calls);
+    EXPECT_EQ(row->analysis.time_ns, table[i].time_ns);
   }
 }
 
@@ -226,15 +226,15 @@ TEST(LayersModelTest, RealBf16TraceRowsAddUpToTheAnalyzersLayerTimes) {
     std::int64_t tensor_core = 0;
     for (int i = 0; i < model.rowCount(); ++i) {
       if (model.at(i)->layer.toStdString() != layer.name) continue;
-      time += model.at(i)->time_ns;
-      tensor_core += model.at(i)->tensor_core_time_ns;
+      time += model.at(i)->analysis.time_ns;
+      tensor_core += model.at(i)->analysis.tensor_core_time_ns;
     }
     EXPECT_EQ(time, layer.gpu_time_ns) << layer.name;
     EXPECT_EQ(tensor_core, layer.tensor_core_time_ns) << layer.name;
   }
   const int attention = model.rowOfLayer(QString::fromStdString(run->summary.layers.front().name));
   ASSERT_GE(attention, 0);
-  EXPECT_TRUE(model.at(attention)->eligible);
+  EXPECT_TRUE(model.at(attention)->analysis.eligible);
   EXPECT_EQ(model.at(attention)->precision, "BF16");
 }
 
@@ -249,11 +249,11 @@ TEST(LayersModelTest, RealFp32TraceWithoutLayerNamesShowsConvolutionsOffTensorCo
   EXPECT_EQ(model.headerData(LayersModel::kLayer, Qt::Horizontal).toString(), "Operator");
   const int conv = model.rowOfLayer("aten::conv2d");
   ASSERT_GE(conv, 0);
-  EXPECT_EQ(model.at(conv)->state, State::kEligibleNotTensorCore);
+  EXPECT_EQ(model.at(conv)->analysis.state, State::kEligibleNotTensorCore);
   EXPECT_EQ(model.at(conv)->precision, "FP32-SIMT");
   const int relu = model.rowOfLayer("aten::relu_");
   ASSERT_GE(relu, 0);
-  EXPECT_EQ(model.at(relu)->state, State::kFine);
+  EXPECT_EQ(model.at(relu)->analysis.state, State::kFine);
 }
 
 }  // namespace
