@@ -73,6 +73,16 @@ std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribut
     ++u.calls;
     u.time_ns += ns;
   }
+  for (KernelRow& row : rows) {
+    std::map<std::string_view, std::int64_t> group_time;  // over every pass
+    for (const KernelUse& use : row.uses) {
+      if (!use.group.empty()) group_time[use.group] += use.time_ns;
+    }
+    row.groups = group_time.size();
+    const auto heaviest = std::max_element(group_time.begin(), group_time.end(),
+                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (heaviest != group_time.end()) row.heaviest_group = std::string(heaviest->first);
+  }
   std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) {
     return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
   });

@@ -28,6 +28,8 @@ struct KernelRow {
   std::uint64_t calls = 0;
   std::int64_t time_ns = 0;
   std::vector<KernelUse> uses;  // in the order first seen
+  std::string heaviest_group;   // the layer (or top-level operator) most of its time ran for; "": none
+  std::size_t groups = 0;       // how many layers (or operators) ran it
 };
 
 // "high confidence: the name matches (?i)sm80_xmma... (FP32 FMA despite xmma); operands aligned

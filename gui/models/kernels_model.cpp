@@ -1,7 +1,6 @@
 #include "gui/models/kernels_model.h"
 
 #include <algorithm>
-#include <map>
 #include <string_view>
 
 #include "analyzer/tensor_core_rules.h"
@@ -48,6 +47,8 @@ void KernelsModel::setRun(const analyzer::RunAnalysis* run) {
       kernel.time_ns = row.time_ns;
       kernel.uses.reserve(row.uses.size());
       for (const analyzer::KernelUse& use : row.uses) kernel.uses.push_back({text(use.group), use.pass, use.calls, use.time_ns});
+      kernel.heaviest_layer = text(row.heaviest_group);
+      kernel.layers = static_cast<int>(row.groups);
     }
   }
   rebuildRows();
@@ -70,32 +71,28 @@ void KernelsModel::rebuildRows() {
   const bool filtered = !layer_filter_.isEmpty();
   for (const Kernel& kernel : kernels_) {
     Row row;
-    // Its time by layer (every pass), to name the layer most of it ran for.
-    std::map<QString, std::int64_t> layer_time;
-    bool shown = !filtered;
-    for (const Use& use : kernel.uses) {
-      if (filtered && (use.layer != layer_filter_ || (pass_filter_ && use.pass != *pass_filter_))) continue;
-      shown = true;
-      row.calls += use.calls;
-      row.time_ns += use.time_ns;
-      if (!use.layer.isEmpty()) layer_time[use.layer] += use.time_ns;
-    }
-    if (!shown) continue;
-    if (!filtered) {  // the analyzer's own totals: every use counts
+    if (filtered) {
+      // Only the selected layer's (and pass's) calls: the layer column names that layer.
+      bool shown = false;
+      for (const Use& use : kernel.uses) {
+        if (use.layer != layer_filter_ || (pass_filter_ && use.pass != *pass_filter_)) continue;
+        shown = true;
+        row.calls += use.calls;
+        row.time_ns += use.time_ns;
+      }
+      if (!shown) continue;
+      row.layer = layer_filter_;
+    } else {
       row.calls = kernel.calls;
       row.time_ns = kernel.time_ns;
+      row.layer = kernel.heaviest_layer;
+      row.other_layers = std::max(0, kernel.layers - 1);
     }
     row.name = kernel.name;
     row.verdict = kernel.verdict;
     row.precision = kernel.precision;
     row.rule = kernel.rule;
     row.evidence = kernel.evidence;
-    const auto heaviest = std::max_element(layer_time.begin(), layer_time.end(),
-                                           [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (heaviest != layer_time.end()) {
-      row.layer = heaviest->first;
-      row.other_layers = static_cast<int>(layer_time.size()) - 1;
-    }
     total_ns_ += row.time_ns;
     rows_.push_back(std::move(row));
   }

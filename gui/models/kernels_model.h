@@ -90,6 +90,8 @@ class KernelsModel : public QAbstractTableModel {
     std::uint64_t calls = 0;  // all of the kernel's calls, every layer's
     std::int64_t time_ns = 0;
     std::vector<Use> uses;
+    QString heaviest_layer;   // the layer most of its time ran for (the analyzer's); empty: none
+    int layers = 0;           // how many layers ran it
   };
 
   void rebuildRows();
