@@ -2,6 +2,7 @@
 
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <string>
 
 namespace ampscope::collector {
@@ -24,10 +25,22 @@ TscMap calibrate() {
   TscMap map;
 #if defined(__x86_64__)
   if (!invariantTsc()) return map;
-  // Pairs of (counter, CLOCK_MONOTONIC) read back to back, 10 ms apart: the slope is the rate.
+  // Pairs of (counter, CLOCK_MONOTONIC), 10 ms apart: the slope is the rate. Each pair is the
+  // counter read between two clock readings, the tightest of several tries: a thread preempted
+  // between its reads (a loaded machine) would otherwise skew the rate and the anchor by the
+  // milliseconds it waited.
   const auto sample = [](std::uint64_t& tsc, std::int64_t& ns) {
-    tsc = __rdtsc();
-    ns = monotonicNowNs();
+    std::int64_t tightest = std::numeric_limits<std::int64_t>::max();
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      const std::int64_t before = monotonicNowNs();
+      const std::uint64_t ticks = __rdtsc();
+      const std::int64_t after = monotonicNowNs();
+      if (after - before < tightest) {
+        tightest = after - before;
+        tsc = ticks;
+        ns = before + (after - before) / 2;
+      }
+    }
   };
   std::uint64_t tsc0 = 0, tsc1 = 0;
   std::int64_t ns0 = 0, ns1 = 0;
