@@ -1,13 +1,13 @@
 #include "analyzer/iterations.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "analyzer/operator_labels.h"
+#include "analyzer/phase_rules.h"
 
 namespace ampscope::analyzer {
 
@@ -17,15 +17,6 @@ using trace::Phase;
 using trace::Range;
 using trace::RangeKind;
 
-// "ProfilerStep#12" -> 12, "step 7" -> 7; -1 when the name carries no number.
-std::int64_t stepNumber(std::string_view name) {
-  const std::size_t at = name.find_last_not_of("0123456789");
-  if (at == std::string_view::npos || at + 1 == name.size()) return -1;
-  std::int64_t number = -1;
-  std::from_chars(name.data() + at + 1, name.data() + name.size(), number);
-  return number;
-}
-
 bool isHostRange(const Range& range) { return range.kind != RangeKind::kGpuAnnotation; }
 
 std::vector<Iteration> fromStepRanges(const trace::Trace& trace) {
@@ -33,7 +24,7 @@ std::vector<Iteration> fromStepRanges(const trace::Trace& trace) {
   for (const Range& range : trace.ranges) {
     // A mark named like a step (no duration) is not a step.
     if (range.phase != Phase::kStep || !isHostRange(range) || range.end_ns <= range.start_ns) continue;
-    out.push_back({stepNumber(trace.str(range.name)), range.start_ns, range.end_ns, false});
+    out.push_back({stepNumberFromName(opName(trace, range)), range.start_ns, range.end_ns, false});
   }
   return out;
 }

@@ -1,5 +1,7 @@
 #include "analyzer/phase_rules.h"
 
+#include <charconv>
+
 namespace ampscope::analyzer {
 
 namespace {
@@ -40,6 +42,15 @@ trace::Phase phaseFromName(std::string_view name) {
   }
   if (name == "forward") return Phase::kForward;
   return Phase::kUnknown;
+}
+
+std::int64_t stepNumberFromName(std::string_view name) {
+  if (!isStepMarker(name)) return -1;
+  const std::size_t at = name.find_last_not_of("0123456789");
+  if (at == std::string_view::npos || at + 1 == name.size()) return -1;
+  std::int64_t number = -1;
+  const auto [end, ec] = std::from_chars(name.data() + at + 1, name.data() + name.size(), number);
+  return ec == std::errc() && end == name.data() + name.size() ? number : -1;
 }
 
 std::string_view moduleFromPythonFrame(std::string_view name) {

@@ -4,6 +4,7 @@
 
 #include "analyzer/gemm_shapes.h"
 #include "analyzer/operator_labels.h"
+#include "analyzer/phase_rules.h"
 
 namespace ampscope::analyzer::import {
 namespace {
@@ -166,6 +167,14 @@ TEST_F(RangeNormaliserTest, NormalisingTwiceChangesNothing) {
   normaliseRanges(trace_);
   EXPECT_EQ(trace_.ranges, once.ranges);
   EXPECT_EQ(trace_.import_stats, once.import_stats);
+}
+
+TEST(StepNumberFromNameTest, StepMarkersCarryTheirNumber) {
+  EXPECT_EQ(stepNumberFromName("ProfilerStep#12"), 12);
+  EXPECT_EQ(stepNumberFromName("step 7"), 7);
+  EXPECT_EQ(stepNumberFromName("ProfilerStep#"), -1);
+  EXPECT_EQ(stepNumberFromName("step 7x"), -1);
+  EXPECT_EQ(stepNumberFromName("aten::mm"), -1);
 }
 
 TEST(LayerFromFunctionStackTest, InnermostModuleForwardOrCallNamesTheLayer) {
