@@ -138,15 +138,40 @@ class Recommender {
     }
   }
 
+  // The work its recorded shapes describe: 2·M·N·K per GEMM, over every call.
+  static double flopsOf(const ShapeCheck& c) {
+    return 2.0 * static_cast<double>(c.dims.m) * static_cast<double>(c.dims.n) * static_cast<double>(c.dims.k) *
+           static_cast<double>(c.dims.batch) * static_cast<double>(c.calls);
+  }
+
+  // The device's peak in a precision, in FLOP per ns (= TFLOP/s / 1e3); 0 when not known.
+  double peakFlopsPerNs(MathPrecision precision) const {
+    const DevicePeaks& d = s_.amdahl.device;
+    switch (precision) {
+      case MathPrecision::kFp32Simt: return d.fp32_tflops * 1e3;
+      case MathPrecision::kTf32: return d.tf32_tflops * 1e3;
+      case MathPrecision::kFp16:
+      case MathPrecision::kBf16: return d.fp16_tflops * 1e3;
+      default: return 0.0;
+    }
+  }
+
+  // A rate above the device's peak means the shapes do not describe the work the kernels did (a
+  // convolution's stride, for one): no estimate may rest on it.
+  bool physical(double flops_per_ns, MathPrecision precision) const {
+    const double peak = peakFlopsPerNs(precision);
+    return peak <= 0.0 || flops_per_ns <= peak;
+  }
+
   // Throughput of the same op with aligned shapes in the same precision: what padding would reach.
   std::map<std::pair<std::string, MathPrecision>, double> alignedFlopsPerNs() const {
     std::map<std::pair<std::string, MathPrecision>, double> best;
     for (const ShapeCheck& c : s_.shape_checks) {
       if (!c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
-      const double flops = 2.0 * static_cast<double>(c.dims.m) * static_cast<double>(c.dims.n) *
-                           static_cast<double>(c.dims.k) * static_cast<double>(c.dims.batch) * static_cast<double>(c.calls);
-      double& rate = best[{c.op, c.precision}];
-      rate = std::max(rate, flops / static_cast<double>(c.gpu_time_ns));
+      const double rate = flopsOf(c) / static_cast<double>(c.gpu_time_ns);
+      if (!physical(rate, c.precision)) continue;
+      double& kept = best[{c.op, c.precision}];
+      kept = std::max(kept, rate);
     }
     return best;
   }
@@ -176,9 +201,13 @@ class Recommender {
       if (s_.recorded_on_cpu) {
         // The multiple is the GPU's Tensor Core kernels' need; host time says nothing of its cost.
         evidence += "; recorded on the CPU, so the cost on a GPU's Tensor Cores is not estimated";
+      } else if (!physical(flopsOf(c) / static_cast<double>(c.gpu_time_ns), c.precision)) {
+        evidence += fmt::format("; its recorded shapes give {:.1f} TFLOP/s, above {}'s peak in {}, so they do not "
+                                "describe its work (a stride, for one) and the cost is not estimated",
+                                flopsOf(c) / static_cast<double>(c.gpu_time_ns) / 1e3, s_.amdahl.device.name,
+                                precisionName(c.precision));
       } else if (reference != aligned.end() && reference->second > 0) {
-        const double flops = 2.0 * static_cast<double>(c.dims.m) * static_cast<double>(c.dims.n) *
-                             static_cast<double>(c.dims.k) * static_cast<double>(c.dims.batch) * static_cast<double>(c.calls);
+        const double flops = flopsOf(c);
         const double aligned_ns = flops / reference->second;
         gain = static_cast<std::int64_t>((static_cast<double>(c.gpu_time_ns) - aligned_ns) / static_cast<double>(steps));
         evidence += fmt::format("; aligned {} calls in this trace run at {:.1f} TFLOP/s, this one at {:.1f}",

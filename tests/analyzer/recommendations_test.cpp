@@ -206,5 +206,41 @@ TEST(RecommendationsTest, EmptySummaryRecommendsNothing) {
   EXPECT_TRUE(recommend(TraceSummary{}).empty());
 }
 
+// A call whose recorded shapes would have run faster than the device can is not a measurement of
+// it (a convolution's stride is not in its GEMM dimensions): no padding gain may rest on it, and an
+// aligned call like it may not set the bar for the others.
+TEST(RecommendationsTest, PaddingGainIsNotEstimatedFromARateAboveTheDevicesPeak) {
+  TraceSummary s;
+  s.iterations.iterations = {{0, 0, 10'000'000, false}};
+  s.iterations.steady_mean_ns = 10'000'000;
+  s.amdahl.device = {"V100 SXM2", 15.7, 0.0, 125.0};
+  const auto check = [](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t ns) {
+    ShapeCheck c;
+    c.op = "aten::mm";
+    c.shapes = "[[" + std::to_string(m) + "," + std::to_string(k) + "]]";
+    c.dims = {m, n, k, 1, false, 0};
+    c.calls = 1;
+    c.gpu_time_ns = ns;
+    c.precision = MathPrecision::kFp32Simt;
+    c.misaligned = misalignedDimensions(c.dims, 8);
+    return c;
+  };
+  s.shape_checks = {check(4096, 4096, 4096, 1'000),      // aligned, 137 PFLOP/s: impossible
+                    check(1023, 1024, 1024, 1'000'000),  // misaligned, 2.1 TFLOP/s
+                    check(4095, 4096, 4096, 1'000)};     // misaligned, impossible
+  const std::vector<Recommendation> all = recommend(s);
+  int padding = 0;
+  for (const Recommendation& r : all) {
+    if (r.rule != "pad-dimensions") continue;
+    ++padding;
+    EXPECT_EQ(r.estimated_gain_ns, 0) << r.evidence;
+    EXPECT_EQ(r.evidence.find("aligned aten::mm calls in this trace run at"), std::string::npos) << r.evidence;
+  }
+  EXPECT_EQ(padding, 2);
+  bool flagged = false;
+  for (const Recommendation& r : all) flagged |= r.evidence.find("above V100 SXM2's peak in FP32-SIMT") != std::string::npos;
+  EXPECT_TRUE(flagged);
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer
