@@ -1,0 +1,1 @@
+#include "analyzer/convolution_output.h"

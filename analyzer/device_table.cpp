@@ -1,0 +1,1 @@
+#include "analyzer/device_table.h"

@@ -1,0 +1,1 @@
+#include "analyzer/op_work.h"
