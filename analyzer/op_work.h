@@ -51,6 +51,10 @@ struct OpCall {
   // Bytes per element where the dtypes are not recorded: the size of the precision its kernels
   // ran in; 0: unknown, and so are the bytes.
   int element_bytes_fallback = 0;
+  // The call is a layer's backward pass recorded with its forward shapes (the ampscope trainer's
+  // "fc1 linear backward ..." ranges): matrix ops do their forward FLOPs twice (the gradients of
+  // the input and of the weight), and every input's gradient is written.
+  bool backward_pass = false;
 };
 
 struct OpWork {
@@ -74,5 +78,9 @@ int dtypeBytes(std::string_view dtype);
 // 2d/3d, convolution, _convolution, cudnn_convolution, conv_transpose*, convolution_backward, ...);
 // nullopt when the arguments are absent or the signature is not known.
 std::optional<ConvGeometry> convGeometry(std::string_view op, std::string_view arguments, std::size_t spatial_dims);
+
+// A forward convolution op (conv2d, convolution, _convolution, cudnn_convolution, conv_transpose2d,
+// mkldnn/miopen variants, the trainer's "conv2d"); not their backward ops.
+bool isForwardConvolutionOp(std::string_view op_name);
 
 }  // namespace ampscope::analyzer
