@@ -1,17 +1,20 @@
 #pragma once
-// What mixed precision can give this model at best: the steady step split into math already on
-// FP16/BF16 Tensor Cores, eligible math that is not (FP32 on CUDA cores, or TF32), memory-bound
-// and other GPU work, and time the GPU sits idle (host, data, launch gaps). Amdahl's law with a
-// speedup per part: projected = 1 / sum(fraction_i / speedup_i). The ceiling is what infinitely
-// fast math would give.
+// What mixed precision can give this model: the steady step split into math already on FP16/BF16
+// Tensor Cores, eligible math that is not (FP32 on CUDA cores, or TF32), memory-bound and other
+// GPU work, collectives, copies, and time the GPU sits idle (host, data, launch gaps). Each
+// part's speedup is the sum of its ops' predictions (op_performance.h: shape-aware for math, half
+// the bytes only where autocast halves them, 1x for collectives), so the projection is the sum of
+// the ops: projected = 1 / sum(fraction_i / speedup_i). The ceiling is what infinitely fast math
+// would give. A trace without steps is projected over its window of GPU work, and says so.
 
 #include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "analyzer/device_peaks.h"
+#include "analyzer/device_table.h"
 #include "analyzer/iterations.h"
+#include "analyzer/op_performance.h"
 #include "analyzer/step_replay.h"
 #include "trace/trace_model.h"
 
@@ -23,12 +26,14 @@ enum class StepPartKind : std::uint8_t {
   kEligibleFp32Math,  // Tensor-Core-eligible matrix math in FP32 on CUDA cores
   kEligibleTf32Math,  // eligible matrix math in TF32 on Tensor Cores
   kMemoryBound,       // every other kernel: element-wise, norms, reductions, copies in kernels
+  kCommunication,     // collectives (NCCL): FP32 gradient reductions stay FP32 under AMP
   kMemcpy,            // memcpy and memset
   kIdle,              // the GPU has no work: host, data loading, launch gaps
 };
-inline constexpr std::array<StepPartKind, 6> kStepPartKinds = {
+inline constexpr std::array<StepPartKind, 7> kStepPartKinds = {
     StepPartKind::kTensorCoreMath, StepPartKind::kEligibleFp32Math, StepPartKind::kEligibleTf32Math,
-    StepPartKind::kMemoryBound,    StepPartKind::kMemcpy,           StepPartKind::kIdle};
+    StepPartKind::kMemoryBound,    StepPartKind::kCommunication,    StepPartKind::kMemcpy,
+    StepPartKind::kIdle};
 
 const char* stepPartKindName(StepPartKind kind);   // "tensor_core_math", ... (JSON, CSV)
 const char* stepPartLabel(StepPartKind kind);      // "eligible math in FP32 on CUDA cores", ...
@@ -38,26 +43,31 @@ struct StepPart {
   StepPartKind kind = StepPartKind::kIdle;
   std::int64_t ns_per_step = 0;
   double fraction = 0.0;
-  double speedup = 1.0;  // assumed under AMP
+  double speedup = 1.0;  // under AMP: the sum of its ops' times over the sum of their predictions
 
   const char* label() const { return stepPartLabel(kind); }
 };
 
 struct AmdahlProjection {
-  DevicePeaks device;
-  std::vector<StepPart> parts;  // one per kind, in kStepPartKinds order; sums to the steady step
+  DeviceSpec device;  // the row projected on (empty name: none)
+  // True: parts are per steady step. False: the trace has no steps, and the parts, the gains and
+  // the speedups are over its window of GPU work (window_ns), which the views say.
+  bool per_step = true;
+  std::int64_t window_ns = 0;   // the steady mean step, or the trace's window of GPU work
+  std::vector<StepPart> parts;  // one per kind, in kStepPartKinds order; sums to the window
   double projected_speedup = 1.0;
   double ceiling = 1.0;
   // The same per-kernel speedups replayed against the host's recorded launch times: what the step
   // gains when the host, not the GPU, sets its pace. replay_ceiling: with free math.
   StepReplay replay;
   StepReplay replay_ceiling;
-  std::string note;  // why there is no projection, when there is none
+  std::string note;  // why there is no projection, or, without steps, what window it covers
 
   // The part of this kind; nullptr when there is no projection.
   const StepPart* part(StepPartKind kind) const;
 };
 
-AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations);
+// `ops`: the run's per-op model (its device is the one projected on).
+AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops);
 
 }  // namespace ampscope::analyzer

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/layer_attribution.h"
+#include "analyzer/row_performance.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
@@ -30,6 +31,7 @@ struct KernelRow {
   std::vector<KernelUse> uses;  // in the order first seen
   std::string heaviest_group;   // the layer (or top-level operator) most of its time ran for; "": none
   std::size_t groups = 0;       // how many layers (or operators) ran it
+  RowPerformance performance;   // the per-op model over the ops that ran it (layer_performance.h)
 };
 
 // "high confidence: the name matches (?i)sm80_xmma... (FP32 FMA despite xmma); operands aligned

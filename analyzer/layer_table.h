@@ -5,10 +5,13 @@
 // that found dimensions off the precision's multiple. Every layer, never a top N: views cut.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzer/layer_attribution.h"
+#include "analyzer/op_time_model.h"
+#include "analyzer/row_performance.h"
 #include "analyzer/shape_checks.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
@@ -36,6 +39,13 @@ struct LayerRow {
   int violation_count = 0;        // misaligned dimensions over its call shapes
   LayerState state = LayerState::kFine;
   std::int64_t first_start_ns = 0;  // its first call: model order
+
+  RowPerformance performance;  // the per-op model over its ops (layer_performance.h)
+  // On the what-if device (what_if_device.h), per step: model estimates, never measurements.
+  std::optional<double> what_if_fp32_ns;
+  std::optional<double> what_if_amp_ns;
+  double what_if_padding_cost_ns = 0;      // AMP time its dimensions off the multiple of 8 cost
+  std::vector<DimensionFinding> what_if_misaligned;
 
   double tensorCoreShare() const;  // of time_ns; 0 without time
 };

@@ -22,7 +22,9 @@ Severity severityOf(double gain_pct) {
 
 class Recommender {
  public:
-  explicit Recommender(const TraceSummary& s) : s_(s), step_ns_(s.iterations.steady_mean_ns) {}
+  // Gains are per steady step; a trace without steps gets them over its window of GPU work.
+  explicit Recommender(const TraceSummary& s)
+      : s_(s), step_ns_(s.iterations.steady_mean_ns > 0 ? s.iterations.steady_mean_ns : s.amdahl.window_ns) {}
 
   std::vector<Recommendation> run() {
     recommendAmp();
@@ -51,6 +53,36 @@ class Recommender {
   }
 
   const StepPart* part(StepPartKind kind) const { return s_.amdahl.part(kind); }
+
+  // "per step", or what a trace without steps measures gains over.
+  std::string per() const {
+    return s_.amdahl.per_step || s_.amdahl.parts.empty() ? "per step" : fmt::format("in the trace's {} window", ms(step_ns_));
+  }
+
+  // The heaviest FP32 CUDA-core matrix kernels, named: the evidence a user can find in a timeline.
+  std::string fp32KernelNames() const {
+    std::string names;
+    int shown = 0;
+    for (const KernelRow& k : s_.kernels) {
+      if (k.verdict.tensor_core || k.verdict.precision != MathPrecision::kFp32Simt) continue;
+      const std::string name = k.name.size() > 90 ? k.name.substr(0, 87) + "..." : k.name;
+      names += fmt::format("{}{} {}", shown == 0 ? "" : "; ", name, ms(k.time_ns));
+      if (++shown == 2) break;
+    }
+    return names.empty() ? "kernels of a family the rules do not know" : names;
+  }
+
+  // FP32 matrix work moved to TF32 Tensor Cores: the per-op model's time over its prediction.
+  double tf32Speedup() const {
+    double now = 0;
+    double then = 0;
+    for (const OpRow& row : s_.op_performance.rows) {
+      if (row.op_class != OpClass::kMatrix || row.precision != MathPrecision::kFp32Simt) continue;
+      now += static_cast<double>(row.time_ns);
+      then += static_cast<double>(row.time_ns) / row.tf32_speedup;
+    }
+    return then > 0 ? now / then : 1.0;
+  }
 
   void add(std::string_view rule, std::string target, std::string evidence, std::string action, std::int64_t gain_ns) {
     Recommendation r;
@@ -94,10 +126,12 @@ class Recommender {
     const double reachable = reachableAmpSpeedup();
     const auto gain = static_cast<std::int64_t>(static_cast<double>(step_ns_) * (1.0 - 1.0 / reachable));
     std::string evidence =
-        fmt::format("{} per step ({:.1f}%) of Tensor-Core-eligible matmul/conv work ran in FP32 on CUDA "
-                    "cores ({} peak FP16 Tensor Core rate {:.0f}x FP32); projected step speedup {:.2f}x, "
-                    "ceiling {:.2f}x", ms(fp32->ns_per_step), 100.0 * fp32->fraction, s_.amdahl.device.name,
-                    fp32->speedup, projected, s_.amdahl.ceiling);
+        fmt::format("{} {} ({:.1f}%) of Tensor-Core-eligible matmul/conv work ran in FP32 on CUDA cores ({}); "
+                    "the per-op model gives it {:.1f}x on {}'s FP16/BF16 Tensor Cores (peak ratio {:.1f}x); "
+                    "projected {} speedup {:.2f}x, ceiling {:.2f}x",
+                    ms(fp32->ns_per_step), per(), 100.0 * fp32->fraction, fp32KernelNames(), fp32->speedup,
+                    s_.amdahl.device.name, s_.amdahl.device.fp16_tflops / s_.amdahl.device.fp32_tflops,
+                    s_.amdahl.per_step ? "step" : "window", projected, s_.amdahl.ceiling);
     if (reachable < projected * 0.95) {
       evidence += fmt::format("; replayed against the host's recorded launch times only {:.2f}x (ceiling {:.2f}x): "
                               "the host issues the work no faster than the GPU runs it (see host-bound)",
@@ -118,12 +152,13 @@ class Recommender {
     if (s_.recorded_on_cpu) return;
     const StepPart* fp32 = part(StepPartKind::kEligibleFp32Math);
     const StepPart* tf32 = part(StepPartKind::kEligibleTf32Math);
-    const DevicePeaks& d = s_.amdahl.device;
+    const DeviceSpec& d = s_.amdahl.device;
     if (fp32 && fp32->fraction >= 0.02 && d.tf32_tflops > 0) {
-      const double speedup = d.tf32_tflops / d.fp32_tflops;
+      const double speedup = tf32Speedup();
       add(rule_ids::kEnableTf32, "model",
-          fmt::format("{} per step of FP32 matrix math on a GPU with TF32 Tensor Cores ({} TF32 {:.0f}x FP32)",
-                      ms(fp32->ns_per_step), d.name, speedup),
+          fmt::format("{} {} of FP32 matrix math on CUDA cores ({}) on a GPU with TF32 Tensor Cores; the per-op "
+                      "model gives {:.1f}x for it in TF32 ({} peak TF32 {:.1f}x FP32)",
+                      ms(fp32->ns_per_step), per(), fp32KernelNames(), speedup, d.name, d.tf32_tflops / d.fp32_tflops),
           "Where the model tolerates TF32's 10-bit mantissa (most training does): "
           "torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 = True "
           "(or torch.set_float32_matmul_precision(\"high\"))",
@@ -146,14 +181,7 @@ class Recommender {
 
   // The device's peak in a precision, in FLOP per ns (= TFLOP/s / 1e3); 0 when not known.
   double peakFlopsPerNs(MathPrecision precision) const {
-    const DevicePeaks& d = s_.amdahl.device;
-    switch (precision) {
-      case MathPrecision::kFp32Simt: return d.fp32_tflops * 1e3;
-      case MathPrecision::kTf32: return d.tf32_tflops * 1e3;
-      case MathPrecision::kFp16:
-      case MathPrecision::kBf16: return d.fp16_tflops * 1e3;
-      default: return 0.0;
-    }
+    return peakTflops(s_.amdahl.device, precision) * 1e3;
   }
 
   // A rate above the device's peak means the shapes do not describe the work the kernels did (a

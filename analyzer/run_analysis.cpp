@@ -5,20 +5,21 @@
 
 namespace ampscope::analyzer {
 
-RunAnalysis analyzeTrace(trace::Trace trace, std::string path) {
+RunAnalysis analyzeTrace(trace::Trace trace, std::string path, const AnalysisOptions& options) {
   RunAnalysis run;
   run.path = std::move(path);
   run.trace = std::move(trace);
   const CorrelationCounts counts = correlate(run.trace);
-  run.summary = summarizeTrace(run.trace, counts);
+  run.summary = summarizeTrace(run.trace, counts, options);
   run.recommendations = recommend(run.summary);
   return run;
 }
 
-trace::Result<RunAnalysis> analyzeFile(const std::string& path, const import::ProgressCallback& progress) {
+trace::Result<RunAnalysis> analyzeFile(const std::string& path, const import::ProgressCallback& progress,
+                                       const AnalysisOptions& options) {
   auto imported = import::importTrace(path, progress);
   if (!imported) return imported.error();
-  return analyzeTrace(std::move(imported).value(), path);
+  return analyzeTrace(std::move(imported).value(), path, options);
 }
 
 }  // namespace ampscope::analyzer

@@ -22,9 +22,10 @@ struct RunAnalysis {
 };
 
 // Correlates an imported (and so normalised) trace, analyzes it and recommends.
-RunAnalysis analyzeTrace(trace::Trace trace, std::string path);
+RunAnalysis analyzeTrace(trace::Trace trace, std::string path, const AnalysisOptions& options = {});
 
 // Imports path (any format ampscope reads), then analyzeTrace. Errors name the file and the place.
-trace::Result<RunAnalysis> analyzeFile(const std::string& path, const import::ProgressCallback& progress = {});
+trace::Result<RunAnalysis> analyzeFile(const std::string& path, const import::ProgressCallback& progress = {},
+                                       const AnalysisOptions& options = {});
 
 }  // namespace ampscope::analyzer

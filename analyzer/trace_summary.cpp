@@ -3,6 +3,7 @@
 #include "analyzer/gpu_activity.h"
 #include "analyzer/kernel_verdicts.h"
 #include "analyzer/layer_attribution.h"
+#include "analyzer/layer_performance.h"
 #include "analyzer/operator_labels.h"
 
 #include <algorithm>
@@ -113,9 +114,32 @@ std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
   return out;
 }
 
+// The what-if device: --gpu when it names another GPU than the recorded one; a CPU run's default.
+WhatIfProjection projectWhatIf(const TraceSummary& summary, const AnalysisOptions& options) {
+  const DeviceSpec* asked = options.gpu.empty() ? nullptr : findDevice(options.gpu);
+  DeviceChoice target;
+  bool default_device = false;
+  if (summary.recorded_on_cpu) {
+    target.spec = asked ? asked : findDevice(kDefaultWhatIfGpu);
+    target.basis = asked ? DeviceBasis::kUserNamed : DeviceBasis::kNone;
+    target.reason = asked ? fmt::format("--gpu {}", options.gpu)
+                          : "the default for a CPU run; --gpu NAME projects on another";
+    default_device = !asked;
+  } else if (asked && asked != summary.device.spec) {
+    target.spec = asked;
+    target.basis = DeviceBasis::kUserNamed;
+    target.reason = fmt::format("--gpu {}; the run used {}", options.gpu,
+                                summary.device.spec ? summary.device.spec->name : std::string("an unknown GPU"));
+  } else {
+    return {};
+  }
+  const double steps = static_cast<double>(std::max<std::size_t>(1, summary.iterations.iterations.size()));
+  return projectOnDevice(summary.op_performance, target, steps, default_device);
+}
+
 }  // namespace
 
-TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts) {
+TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts, const AnalysisOptions& options) {
   TraceSummary summary;
   summary.format = trace::formatName(trace.format);
   summary.format_detail = trace.format_detail;
@@ -174,7 +198,12 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.kernels = buildKernelTable(trace, attribution);
   summary.iterations = findIterations(trace);
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
-  summary.amdahl = projectAmp(trace, summary.iterations);
+  summary.device = chooseRecordedDevice(trace, options.gpu);
+  summary.op_performance = measureOpPerformance(trace, summary.iterations, summary.device, summary.recorded_on_cpu);
+  summary.amdahl = projectAmp(trace, summary.iterations, summary.op_performance);
+  summary.what_if = projectWhatIf(summary, options);
+  addLayerPerformance(summary.layer_table, trace, attribution, summary.op_performance, summary.what_if, summary.recorded_on_cpu);
+  addKernelPerformance(summary.kernels, trace, summary.op_performance, summary.recorded_on_cpu);
   summary.step_by_pass = splitStepByPass(trace, summary.iterations, summary.data_pipeline);
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
   summary.amp_numerics = measureAmpNumerics(trace);

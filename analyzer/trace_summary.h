@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analyzer/amdahl.h"
+#include "analyzer/analysis_options.h"
 #include "analyzer/amp_numerics.h"
 #include "analyzer/correlator.h"
 #include "analyzer/data_pipeline.h"
@@ -18,8 +19,10 @@
 #include "analyzer/iterations.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/layer_table.h"
+#include "analyzer/op_performance.h"
 #include "analyzer/shape_checks.h"
 #include "analyzer/tensor_core_rules.h"
+#include "analyzer/what_if_device.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -85,13 +88,17 @@ struct TraceSummary {
   std::vector<ShapeCheck> shape_checks;  // every eligible op call shape, by GPU time
   IterationSummary iterations;
   DataPipelineExposure data_pipeline;
+  DeviceChoice device;              // the recorded GPU's row, and why (unknown: spec is null)
+  OpPerformance op_performance;     // every op call shape: work, achieved rate, bound, AMP prediction
   AmdahlProjection amdahl;
+  WhatIfProjection what_if;         // on another GPU (--gpu, or a CPU run's default); empty otherwise
   std::vector<PassPart> step_by_pass;  // the steady step by the pass of its ops
   HostStalls host_stalls;
   AmpNumerics amp_numerics;
   trace::ImportStats import_stats;
 };
 
-TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts);
+TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts,
+                            const AnalysisOptions& options = {});
 
 }  // namespace ampscope::analyzer

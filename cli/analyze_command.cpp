@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "analyzer/device_table.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
 #include "cli/progress_bar.h"
@@ -11,8 +12,14 @@
 
 namespace ampscope::cli {
 
+std::string checkGpuName(const std::string& name) {
+  if (analyzer::findDevice(name)) return {};
+  return "unknown GPU \"" + name + "\"; known: " + analyzer::deviceNamesList();
+}
+
 std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, const std::string& save_profile,
-                                                       std::ostream& err, int& exit_code) {
+                                                       const analyzer::AnalysisOptions& options, std::ostream& err,
+                                                       int& exit_code) {
   ProgressBar progress("reading " + path);
   auto imported = analyzer::import::importTrace(
       path, [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); });
@@ -31,12 +38,12 @@ std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, 
     }
   }
   exit_code = kExitOk;
-  return analyzer::analyzeTrace(std::move(trace), path);
+  return analyzer::analyzeTrace(std::move(trace), path, options);
 }
 
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const auto run = analyzeFileForCli(options.trace_path, options.save_profile, err, exit_code);
+  const auto run = analyzeFileForCli(options.trace_path, options.save_profile, {options.gpu}, err, exit_code);
   if (!run) return exit_code;
   out << (options.json ? summaryToJson(run->summary, run->recommendations, options.top)
                        : summaryToText(run->summary, run->recommendations, options.top));

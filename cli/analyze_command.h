@@ -1,5 +1,5 @@
 #pragma once
-// `ampscope analyze TRACE [--json] [--top N] [--save-profile FILE]`.
+// `ampscope analyze TRACE [--json] [--top N] [--save-profile FILE] [--gpu NAME]`.
 
 #include <cstddef>
 #include <iosfwd>
@@ -16,6 +16,7 @@ struct AnalyzeOptions {
   bool json = false;
   std::size_t top = 10;  // how many entries of each ranked list to print; the analysis is whole
   std::string save_profile;  // also write the imported trace as an ampscope profile
+  std::string gpu;  // --gpu NAME: the device when the trace names none; a what-if device otherwise
 };
 
 // Writes the summary to out and errors to err; returns the process exit code.
@@ -25,6 +26,10 @@ int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& e
 // err and returns nullopt. save_profile, when not empty, also keeps the imported trace as an
 // ampscope profile.
 std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, const std::string& save_profile,
-                                                       std::ostream& err, int& exit_code);
+                                                       const analyzer::AnalysisOptions& options, std::ostream& err,
+                                                       int& exit_code);
+
+// The --gpu option's check: "" for a name the device table knows, else the message listing them.
+std::string checkGpuName(const std::string& name);
 
 }  // namespace ampscope::cli

@@ -11,6 +11,7 @@ struct DiffOptions {
   std::string baseline_path;  // A
   std::string candidate_path; // B
   bool json = false;
+  std::string gpu;  // --gpu NAME, for both runs
 };
 
 int runDiff(const DiffOptions& options, std::ostream& out, std::ostream& err);

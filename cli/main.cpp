@@ -12,6 +12,9 @@
 #include "cli/report_command.h"
 #include "cli/train_command.h"
 
+constexpr const char* kGpuHelp =
+    "The GPU (a row of the device table, e.g. H100-SXM, A100, V100, RTX-4090): names the device when the trace does not; on a CPU run or another GPU's trace, the device to project each op on";
+
 int main(int argc, char** argv) {
   using namespace ampscope::cli;
   namespace trainer = ampscope::trainer;
@@ -28,6 +31,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000));
   analyze_cmd->add_option("--save-profile", analyze.save_profile,
                           "Also write the imported trace as an ampscope profile database");
+  analyze_cmd->add_option("--gpu", analyze.gpu, kGpuHelp)->check(checkGpuName);
 
   DiffOptions diff;
   CLI::App* diff_cmd = app.add_subcommand(
@@ -36,6 +40,7 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("a", diff.baseline_path, "Baseline trace (A)")->required();
   diff_cmd->add_option("b", diff.candidate_path, "Changed run's trace (B)")->required();
   diff_cmd->add_flag("--json", diff.json, "Print the comparison as JSON on stdout");
+  diff_cmd->add_option("--gpu", diff.gpu, kGpuHelp)->check(checkGpuName);
 
   ReportOptions report;
   CLI::App* report_cmd = app.add_subcommand(
@@ -44,6 +49,7 @@ int main(int argc, char** argv) {
   report_cmd->add_option("--out", report.out_dir, "Folder to write the report into")->required();
   report_cmd->add_option("--top", report.top, "How many operators, layers and shapes to list")
       ->check(CLI::Range(1, 1000));
+  report_cmd->add_option("--gpu", report.gpu, kGpuHelp)->check(checkGpuName);
 
   TrainOptions train;
   trainer::TrainConfig& tc = train.config;

@@ -9,7 +9,7 @@ namespace ampscope::cli {
 
 int runReport(const ReportOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const auto run = analyzeFileForCli(options.trace_path, "", err, exit_code);
+  const auto run = analyzeFileForCli(options.trace_path, "", {options.gpu}, err, exit_code);
   if (!run) return exit_code;
   if (trace::Status written = reports::writeReport(run->summary, run->recommendations, options.out_dir, options.top);
       !written) {

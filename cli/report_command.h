@@ -12,6 +12,7 @@ struct ReportOptions {
   std::string trace_path;
   std::string out_dir;
   std::size_t top = 20;
+  std::string gpu;  // --gpu NAME
 };
 
 int runReport(const ReportOptions& options, std::ostream& out, std::ostream& err);

@@ -1,6 +1,7 @@
 #include "reports/report_json.h"
 
 #include <limits>
+#include <optional>
 
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
@@ -174,10 +175,71 @@ ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
     parts.push_back({{"kind", analyzer::stepPartKindName(part.kind)}, {"name", part.label()},
                      {"ns_per_step", part.ns_per_step}, {"fraction", part.fraction}, {"speedup", part.speedup}});
   }
-  return {{"device_row", amdahl.device.name}, {"projected_speedup", amdahl.projected_speedup},
+  return {{"device_row", amdahl.device.name}, {"per_step", amdahl.per_step}, {"window_ns", amdahl.window_ns},
+          {"projected_speedup", amdahl.projected_speedup},
           {"ceiling", amdahl.ceiling},        {"parts", std::move(parts)},
           {"replay", replayJson(amdahl.replay)}, {"replay_ceiling", replayJson(amdahl.replay_ceiling)},
           {"note", amdahl.note}};
+}
+
+template <typename T>
+ordered_json orNull(const std::optional<T>& value) {
+  return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+// The per-op model's figures of a layer or kernel row.
+ordered_json rowPerformanceJson(const analyzer::RowPerformance& p) {
+  return {{"flops", p.flops > 0 ? ordered_json(p.flops) : ordered_json(nullptr)},
+          {"bytes", p.bytes > 0 ? ordered_json(p.bytes) : ordered_json(nullptr)},
+          {"work_known_share", p.work_known_share},
+          {"achieved_tflops", orNull(p.achieved_tflops)},
+          {"peak_tflops", p.peak_tflops > 0 ? ordered_json(p.peak_tflops) : ordered_json(nullptr)},
+          {"bound", analyzer::roofBoundName(p.bound)},
+          {"predicted_amp_ns", orNull(p.predicted_amp_ns)}};
+}
+
+ordered_json deviceJson(const analyzer::DeviceChoice& choice) {
+  ordered_json out = {{"row", choice.spec ? ordered_json(choice.spec->name) : ordered_json(nullptr)},
+                      {"basis", analyzer::deviceBasisName(choice.basis)},
+                      {"reason", choice.reason}};
+  if (const analyzer::DeviceSpec* d = choice.spec) {
+    out["sm_count"] = d->sm_count;
+    out["memory_gbs"] = d->memory_gbs;
+    out["peak_tflops"] = {{"fp32", d->fp32_tflops}, {"tf32", d->tf32_tflops}, {"fp16", d->fp16_tflops},
+                          {"bf16", d->bf16_tflops}, {"fp8", d->fp8_tflops},   {"fp4", d->fp4_tflops},
+                          {"int8", d->int8_tops}};
+  }
+  return out;
+}
+
+ordered_json opsJson(const analyzer::OpPerformance& ops, std::size_t top) {
+  ordered_json out = ordered_json::array();
+  for (const analyzer::OpRow& row : firstN(ops.rows, top)) {
+    const analyzer::OpWork& w = row.work;
+    out.push_back({{"op", row.op}, {"shapes", row.shapes}, {"arguments", row.arguments}, {"layer", row.layer},
+                   {"phase", trace::phaseName(row.pass)}, {"class", analyzer::opClassName(row.op_class)},
+                   {"calls", row.calls}, {"kernels", row.kernels}, {"gpu_time_ns", row.time_ns},
+                   {"precision", analyzer::precisionName(row.precision)},
+                   {"flops_per_call", orNull(w.flops)}, {"bytes_per_call", orNull(w.bytes)},
+                   {"work_basis", analyzer::workBasisName(w.basis)}, {"work_note", w.note},
+                   {"gemm", w.gemm ? ordered_json({{"m", w.gemm->m}, {"n", w.gemm->n}, {"k", w.gemm->k}, {"batch", w.gemm->batch}})
+                                   : ordered_json(nullptr)},
+                   {"achieved_tflops", orNull(row.achieved_tflops)}, {"achieved_gbs", orNull(row.achieved_gbs)},
+                   {"peak_tflops", row.peak_tflops > 0 ? ordered_json(row.peak_tflops) : ordered_json(nullptr)},
+                   {"intensity", orNull(row.intensity)}, {"bound", analyzer::roofBoundName(row.bound)},
+                   {"rate_note", row.rate_note}, {"amp", analyzer::ampChangeName(row.amp)},
+                   {"predicted_amp_ns", orNull(row.predicted_amp_ns)}, {"amp_speedup", row.amp_speedup},
+                   {"tf32_speedup", row.tf32_speedup}, {"amp_note", row.amp_note}});
+  }
+  return out;
+}
+
+ordered_json whatIfJson(const analyzer::WhatIfProjection& w) {
+  if (!w.device.spec) return nullptr;
+  return {{"device", deviceJson(w.device)}, {"default_device", w.default_device},
+          {"step_fp32_ns", w.step_fp32_ns}, {"step_tf32_ns", w.step_tf32_ns}, {"step_amp_ns", w.step_amp_ns},
+          {"projected_speedup", w.step_amp_ns > 0 ? ordered_json(w.step_fp32_ns / w.step_amp_ns) : ordered_json(nullptr)},
+          {"known_share", w.known_share}, {"estimate", true}, {"note", w.note}};
 }
 
 ordered_json layersJson(const analyzer::TraceSummary& summary) {
@@ -188,6 +250,10 @@ ordered_json layersJson(const analyzer::TraceSummary& summary) {
                    {"gpu_time_ns", row.time_ns}, {"tensor_core_time_ns", tensorCoreNs(summary, row.tensor_core_time_ns)},
                    {"eligible", cells.eligible}, {"precision", cells.precision}, {"shapes", cells.shapes},
                    {"violations", cells.violations}, {"state", analyzer::layerStateName(row.state)}});
+    out.back().update(rowPerformanceJson(row.performance));
+    out.back()["what_if_fp32_ns"] = orNull(row.what_if_fp32_ns);
+    out.back()["what_if_amp_ns"] = orNull(row.what_if_amp_ns);
+    out.back()["what_if_padding_cost_ns"] = row.what_if_padding_cost_ns;
   }
   return out;
 }
@@ -197,6 +263,7 @@ ordered_json kernelsJson(const analyzer::TraceSummary& summary, std::size_t top)
   for (const analyzer::KernelRow& row : firstN(summary.kernels, top)) {
     ordered_json entry = {{"name", row.name}, {"calls", row.calls}, {"total_ns", row.time_ns}};
     entry.update(verdictFields(row.verdict));
+    entry.update(rowPerformanceJson(row.performance));
     out.push_back(std::move(entry));
   }
   return out;
@@ -221,6 +288,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
   doc["format"] = summary.format;
   doc["format_detail"] = summary.format_detail;
   doc["devices"] = std::move(devices);
+  doc["device"] = deviceJson(summary.device);
   doc["kernels"] = {{"count", c.kernels},
                     {"linked_to_launch", c.kernels_linked_to_launch},
                     {"attributed_to_op", c.kernels_attributed_to_op}};
@@ -252,6 +320,13 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                           {"speedup_if_hidden", dp.speedup_if_hidden},
                           {"replay_if_hidden", replayJson(dp.replay_if_hidden)}};
   doc["amdahl"] = amdahlJson(summary.amdahl);
+  const analyzer::OpPerformance& ops = summary.op_performance;
+  doc["performance"] = {{"flops_per_step", ops.flops_per_step > 0 ? ordered_json(ops.flops_per_step) : ordered_json(nullptr)},
+                        {"model_flop_utilisation", orNull(ops.model_flop_utilisation)},
+                        {"matrix_time_with_known_flops", ops.matrix_time_with_known_flops},
+                        {"note", ops.note}};
+  doc["ops"] = opsJson(ops, top);
+  doc["what_if"] = whatIfJson(summary.what_if);
   doc["step_by_pass"] = stepByPassJson(summary.step_by_pass);
   const analyzer::HostStalls& host = summary.host_stalls;
   const analyzer::AmpNumerics& numerics = summary.amp_numerics;

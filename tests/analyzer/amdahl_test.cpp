@@ -8,6 +8,7 @@
 #include "../test_support.h"
 #include "analyzer/correlator.h"
 #include "analyzer/import/trace_importer.h"
+#include "analyzer/trace_summary.h"
 
 namespace ampscope::analyzer {
 namespace {
@@ -15,8 +16,8 @@ namespace {
 AmdahlProjection projectionOf(const std::string& path) {
   auto imported = import::importTrace(path);
   EXPECT_TRUE(imported.ok());
-  correlate(*imported);
-  return projectAmp(*imported, findIterations(*imported));
+  const CorrelationCounts counts = correlate(*imported);
+  return summarizeTrace(*imported, counts).amdahl;
 }
 
 double fractionOf(const AmdahlProjection& p, StepPartKind kind) {
@@ -36,18 +37,6 @@ TEST(StepPartTest, EveryKindHasItsOwnNameAndLabel) {
   EXPECT_STREQ(stepPartKindName(StepPartKind::kEligibleFp32Math), "eligible_fp32_math");
   EXPECT_TRUE(isMatrixMath(StepPartKind::kEligibleTf32Math));
   EXPECT_FALSE(isMatrixMath(StepPartKind::kMemoryBound));
-}
-
-TEST(DevicePeaksTest, RowsFollowComputeCapability) {
-  trace::Device v100;
-  v100.compute_major = 7;
-  EXPECT_EQ(peaksFor(v100).name, "V100 SXM2");
-  EXPECT_NEAR(peaksFor(v100).fp16_tflops / peaksFor(v100).fp32_tflops, 7.96, 0.01);
-  trace::Device h100;
-  h100.compute_major = 9;
-  EXPECT_EQ(peaksFor(h100).name, "H100 SXM");
-  trace::Device unknown;
-  EXPECT_TRUE(peaksFor(unknown).name.empty());
 }
 
 TEST(AmdahlTest, Fp32ResNetOnV100ProjectsASpeedupBelowItsCeiling) {
@@ -80,19 +69,25 @@ TEST(AmdahlTest, ModelAlreadyInBf16HasNothingLeftForAmp) {
   EXPECT_NEAR(p.projected_speedup, 1.0, 0.01);
 }
 
-TEST(AmdahlTest, Tf32ModelOnA100CountsItsTensorCoreMathAsTwiceFasterInHalfPrecision) {
+// TF32 to FP16/BF16 is 2x at the A100's peaks; the DLRM's GEMMs are small enough that the shape
+// model gives less, never more, and never nothing.
+TEST(AmdahlTest, Tf32ModelOnA100GainsLessThanThePeakRatioInHalfPrecision) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
   const AmdahlProjection p = projectionOf(path);
   EXPECT_GT(fractionOf(p, StepPartKind::kEligibleTf32Math), 0.05);
-  EXPECT_DOUBLE_EQ(p.part(StepPartKind::kEligibleTf32Math)->speedup, 2.0);
+  EXPECT_GT(p.part(StepPartKind::kEligibleTf32Math)->speedup, 1.1);
+  EXPECT_LE(p.part(StepPartKind::kEligibleTf32Math)->speedup, 2.0);
+  // Its NCCL collectives reduce FP32 gradients: unchanged under AMP.
+  EXPECT_GT(fractionOf(p, StepPartKind::kCommunication), 0.05);
+  EXPECT_DOUBLE_EQ(p.part(StepPartKind::kCommunication)->speedup, 1.0);
 }
 
-TEST(AmdahlTest, NoStepsMeansNoProjectionAndSaysWhy) {
+TEST(AmdahlTest, NoGpuWorkMeansNoProjectionAndSaysWhy) {
   trace::Trace trace;
   trace::Device device;
   device.compute_major = 8;
   trace.devices.push_back(device);
-  const AmdahlProjection p = projectAmp(trace, IterationSummary{});
+  const AmdahlProjection p = summarizeTrace(trace, CorrelationCounts{}).amdahl;
   EXPECT_TRUE(p.parts.empty());
   EXPECT_FALSE(p.note.empty());
 }

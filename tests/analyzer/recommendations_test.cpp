@@ -213,7 +213,7 @@ TEST(RecommendationsTest, PaddingGainIsNotEstimatedFromARateAboveTheDevicesPeak)
   TraceSummary s;
   s.iterations.iterations = {{0, 0, 10'000'000, false}};
   s.iterations.steady_mean_ns = 10'000'000;
-  s.amdahl.device = {"V100 SXM2", 15.7, 0.0, 125.0};
+  s.amdahl.device = *findDevice("V100 SXM2");
   const auto check = [](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t ns) {
     ShapeCheck c;
     c.op = "aten::mm";

@@ -8,6 +8,7 @@
 #include "analyzer/amdahl.h"
 #include "analyzer/correlator.h"
 #include "analyzer/import/trace_importer.h"
+#include "analyzer/trace_summary.h"
 
 namespace ampscope::analyzer {
 namespace {
@@ -157,8 +158,8 @@ TEST(StepReplayTest, ReplayOfEachSharedTraceAsRecordedFitsIt) {
     if (path.empty()) GTEST_SKIP() << relative << " not found";
     auto imported = import::importTrace(path);
     ASSERT_TRUE(imported.ok());
-    correlate(*imported);
-    const AmdahlProjection p = projectAmp(*imported, findIterations(*imported));
+    const CorrelationCounts counts = correlate(*imported);
+    const AmdahlProjection p = summarizeTrace(*imported, counts).amdahl;
     ASSERT_TRUE(p.replay.done) << relative << ": " << p.replay.note;
     EXPECT_NEAR(static_cast<double>(p.replay.baseline_ns) / static_cast<double>(p.replay.original_ns), 1.0, 0.02)
         << relative;

@@ -43,11 +43,26 @@ TEST(AnalyzeCommandTest, JsonCarriesTheDocumentedKeys) {
   EXPECT_FALSE(doc.at("top_operators").at(0).at("top_kernels").empty());
   // The step parts carry their kind; the label is derived from it.
   const nlohmann::json& parts = doc.at("amdahl").at("parts");
-  ASSERT_EQ(parts.size(), 6u);
+  ASSERT_EQ(parts.size(), 7u);
   EXPECT_EQ(parts.at(0).at("kind"), "tensor_core_math");
   EXPECT_EQ(parts.at(2).at("kind"), "eligible_tf32_math");
   EXPECT_EQ(parts.at(2).at("name"), "eligible math in TF32 on Tensor Cores");
-  EXPECT_EQ(parts.at(5).at("kind"), "idle");
+  EXPECT_EQ(parts.at(4).at("kind"), "communication");
+  EXPECT_EQ(parts.at(6).at("kind"), "idle");
+  // The device row and why; the per-op model's table and the layers' figures.
+  EXPECT_EQ(doc.at("device").at("row"), "A100 SXM 40GB");
+  EXPECT_EQ(doc.at("device").at("basis"), "trace_name");
+  ASSERT_FALSE(doc.at("ops").empty());
+  for (const char* key : {"op", "shapes", "class", "flops_per_call", "bytes_per_call", "achieved_tflops", "peak_tflops",
+                          "bound", "predicted_amp_ns", "amp_speedup", "work_basis"}) {
+    EXPECT_TRUE(doc.at("ops").at(0).contains(key)) << key;
+  }
+  ASSERT_FALSE(doc.at("layers").empty());
+  for (const char* key : {"flops", "bytes", "achieved_tflops", "peak_tflops", "bound", "predicted_amp_ns"}) {
+    EXPECT_TRUE(doc.at("layers").at(0).contains(key)) << key;
+  }
+  EXPECT_TRUE(doc.at("performance").contains("model_flop_utilisation"));
+  EXPECT_TRUE(doc.at("what_if").is_null());  // no --gpu, and a GPU run
 }
 
 TEST(AnalyzeCommandTest, JsonReportsIterationsAndDataPipelineExposure) {

@@ -1,0 +1,16 @@
+#pragma once
+// What the user tells the analysis that the trace may not: for now, the GPU.
+
+#include <string>
+
+namespace ampscope::analyzer {
+
+struct AnalysisOptions {
+  // --gpu NAME (a device table row, docs/devices.md). It names the recorded device when the trace
+  // says neither its GPU's name nor its compute capability, and the device of the what-if
+  // projection when it differs from the recorded one (a CPU run, a trace from another GPU).
+  // Empty: a CPU run is projected on kDefaultWhatIfGpu (what_if_device.h).
+  std::string gpu;
+};
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,100 @@
+#include "analyzer/what_if_device.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyzer/amp_op_policy.h"
+
+namespace ampscope::analyzer {
+
+namespace {
+
+MathPrecision ampPrecisionOf(const DeviceSpec& d) { return d.bf16_tflops > 0 ? MathPrecision::kBf16 : MathPrecision::kFp16; }
+
+GemmDims padded(GemmDims dims, const std::vector<DimensionFinding>& misaligned) {
+  for (const DimensionFinding& f : misaligned) {
+    if (f.dimension == "M") dims.m = f.padded;
+    else if (f.dimension == "N" || f.dimension == "output channels") dims.n = f.padded;
+    else if (f.dimension == "K") dims.k = f.padded;
+    else if (f.dimension == "input channels" && dims.input_channels > 0) {
+      dims.k = dims.k / dims.input_channels * f.padded;
+      dims.input_channels = f.padded;
+    }
+  }
+  return dims;
+}
+
+double gemmFlops(const GemmDims& d) {
+  return 2.0 * static_cast<double>(std::max<std::int64_t>(1, d.batch)) * static_cast<double>(d.m) *
+         static_cast<double>(d.n) * static_cast<double>(d.k);
+}
+
+}  // namespace
+
+WhatIfProjection projectOnDevice(const OpPerformance& ops, const DeviceChoice& target, double steps, bool default_device) {
+  WhatIfProjection out;
+  out.device = target;
+  out.default_device = default_device;
+  if (!target.spec) return out;
+  const DeviceSpec& device = *target.spec;
+  const MathPrecision amp_precision = ampPrecisionOf(device);
+  steps = std::max(1.0, steps);
+  out.op_of_row.assign(ops.rows.size(), -1);
+  double recorded = 0;
+  double known = 0;
+  for (std::size_t i = 0; i < ops.rows.size(); ++i) {
+    const OpRow& row = ops.rows[i];
+    recorded += static_cast<double>(row.time_ns);
+
+    const double calls = static_cast<double>(row.calls) / steps;
+    const int kernels = static_cast<int>(std::max<std::uint64_t>(1, (row.kernels + row.calls / 2) / std::max<std::uint64_t>(1, row.calls)));
+    const bool half_recorded = dtypesAreHalf(row.dtypes_text);
+    WhatIfOp op;
+    op.row = i;
+    if (row.op_class == OpClass::kMatrix && row.work.flops && row.work.gemm) {
+      const double bytes = row.work.bytes.value_or(0.0);
+      const double fp32_bytes = half_recorded ? bytes * 2 : bytes;
+      const double half_bytes = fp32_bytes / 2;
+      const auto fp32 = estimateMatrixTime(device, MathPrecision::kFp32Simt, *row.work.gemm, *row.work.flops, fp32_bytes, kernels);
+      const auto tf32 = estimateMatrixTime(device, MathPrecision::kTf32, *row.work.gemm, *row.work.flops, fp32_bytes, kernels);
+      const auto amp = estimateMatrixTime(device, amp_precision, *row.work.gemm, *row.work.flops, half_bytes, kernels);
+      if (fp32) op.fp32_ns = fp32->ns * calls;
+      op.tf32_ns = tf32 ? tf32->ns * calls : op.fp32_ns;
+      if (amp) {
+        op.amp_ns = amp->ns * calls;
+        op.amp_tile_waste = amp->tile_waste;
+      }
+      op.misaligned = misalignedDimensions(*row.work.gemm, requiredMultiple(amp_precision));
+      if (!op.misaligned.empty()) {
+        const GemmDims wide = padded(*row.work.gemm, op.misaligned);
+        const double scale = gemmFlops(wide) / std::max(1.0, gemmFlops(*row.work.gemm));
+        if (const auto pad = estimateMatrixTime(device, amp_precision, wide, *row.work.flops * scale, half_bytes * scale, kernels)) {
+          op.amp_padded_ns = pad->ns * calls;
+        }
+      }
+    } else if (row.op_class == OpClass::kMemory && row.work.bytes) {
+      const double fp32_bytes = half_recorded ? *row.work.bytes * 2 : *row.work.bytes;
+      const bool keeps_fp32 = autocastKeepsFp32(row.op) || updatesMasterWeights(row.op, row.pass);
+      const double fp32 = estimateMemoryTime(device, fp32_bytes, kernels).ns * calls;
+      op.fp32_ns = fp32;
+      op.tf32_ns = fp32;
+      op.amp_ns = estimateMemoryTime(device, keeps_fp32 ? fp32_bytes : fp32_bytes / 2, kernels).ns * calls;
+    }
+    if (!op.fp32_ns || !op.amp_ns) continue;
+    known += static_cast<double>(row.time_ns);
+    out.step_fp32_ns += *op.fp32_ns;
+    out.step_tf32_ns += op.tf32_ns.value_or(*op.fp32_ns);
+    out.step_amp_ns += *op.amp_ns;
+    out.op_of_row[i] = static_cast<std::int32_t>(out.ops.size());
+    out.ops.push_back(std::move(op));
+  }
+  out.known_share = recorded > 0 ? known / recorded : 0.0;
+  out.note = fmt::format(
+      "model estimates on {} ({}), not measurements: GPU work only, from each op's FLOPs and bytes; "
+      "the host, data loading and launch gaps are not included; {:.0f}% of the recorded op time has known work",
+      device.name, target.reason, 100.0 * out.known_share);
+  return out;
+}
+
+}  // namespace ampscope::analyzer
