@@ -47,7 +47,7 @@ void computeNesting(trace::Trace& trace, const ThreadRanges& by_thread) {
         stack.pop_back();
       }
       range.parent = stack.empty() ? kNone : stack.back();
-      range.depth = static_cast<std::int32_t>(stack.size());
+      range.depth = static_cast<std::uint8_t>(std::min<std::size_t>(stack.size(), Range::kMaxDepth));
       stack.push_back(index);
     }
   }

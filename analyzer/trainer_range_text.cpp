@@ -113,6 +113,14 @@ std::string TrainerRangeText::dtypesJson() const {
   return out + "]";
 }
 
+std::string TrainerRangeText::argumentsJson() const {
+  if (!conv) return {};
+  // The trainer's convolution is square in kernel, stride and padding, undilated and ungrouped.
+  const std::int64_t stride = (*conv)[7];
+  const std::int64_t padding = (*conv)[8];
+  return fmt::format(R"(["","","","[{0}, {0}]","[{1}, {1}]","[1, 1]","1"])", stride, padding);
+}
+
 Result<TrainerRangeText> parseTrainerRangeText(std::string_view text) {
   const std::vector<std::string_view> fields = splitFields(text);
   if (fields.size() < 3) return malformed(text, "expected LAYER OP PASS followed by key=value fields");

@@ -36,6 +36,11 @@ struct TrainerRangeText {
   std::string shapesJson() const;
   // One dtype per entry of shapesJson(): "[\"float16\",\"float16\",\"float16\"]".
   std::string dtypesJson() const;
+  // The call's positional argument values as an aten::conv2d call records them (Kineto's
+  // "Concrete Inputs", trace::Range::arguments): input, weight and bias are tensors (""), then
+  // stride, padding, dilation and groups: "[\"\",\"\",\"\",\"[2, 2]\",\"[1, 1]\",\"[1, 1]\",\"1\"]".
+  // Empty for ops that record no conv= field: their arguments are all tensors.
+  std::string argumentsJson() const;
 };
 
 // The error says which field is missing or malformed and what was expected.

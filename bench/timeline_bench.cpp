@@ -125,7 +125,7 @@ class SyntheticTimeline {
     r.phase = phase;
     r.layer = layer;
     r.parent = parent;
-    r.depth = parent == trace::kNone ? 0 : t_.ranges[static_cast<std::size_t>(parent)].depth + 1;
+    r.depth = static_cast<std::uint8_t>(parent == trace::kNone ? 0 : t_.ranges[static_cast<std::size_t>(parent)].depth + 1);
     t_.ranges.push_back(r);
     return static_cast<trace::Index>(t_.ranges.size() - 1);
   }

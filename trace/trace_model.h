@@ -138,34 +138,47 @@ const char* rangeKindName(RangeKind kind);
 const char* phaseName(Phase phase);
 
 // A host time range: a PyTorch operator, an NVTX push/pop or start/end range, a profiler step.
+// Millions of these are held at once: members are ordered so that no padding is left between
+// them (the four one-byte fields share one 4-byte slot) and the struct stays at 96 bytes.
 struct Range {
+  // Deeper nesting is stored as this depth rather than wrapping round to a shallow one.
+  static constexpr std::uint8_t kMaxDepth = 255;
+
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   StringId name = StringTable::kEmpty;
   Index thread = kNone;
   RangeKind kind = RangeKind::kOperator;
   Phase phase = Phase::kUnknown;  // as recorded; the correlator fills it where it can tell
+  // Which text form the range normaliser read the name as (see the normalised fields below).
+  RangeTextForm text_form = RangeTextForm::kPlain;
+  // Derived by the correlator: nesting depth on the thread, 0 for a top-level range, saturating
+  // at kMaxDepth.
+  std::uint8_t depth = 0;
   // What the name says, normalised once at import by analyzer/import/range_normaliser.h;
   // consumers read these fields and never parse `name` (which stays what the file said).
   // Shapes and dtypes are JSON arrays as text, e.g. "[[32,3,224,224],[64,3,7,7]]" and
   // "[\"float\",\"float\"]" (empty when not recorded).
-  RangeTextForm text_form = RangeTextForm::kPlain;
   StringId op = StringTable::kEmpty;      // the operator: "aten::mm", "linear"; empty: not one
   StringId shapes = StringTable::kEmpty;
   StringId dtypes = StringTable::kEmpty;
+  // The positional arguments' values as a JSON array of strings, one per argument, in the form
+  // of Kineto's "Concrete Inputs": "" for a tensor (or an absent optional), scalars and int lists
+  // as text. aten::conv2d: ["","","","[2, 2]","[3, 3]","[1, 1]","1"] (input, weight, bias,
+  // stride, padding, dilation, groups). Empty when not recorded.
+  StringId arguments = StringTable::kEmpty;
   StringId layer = StringTable::kEmpty;   // module / layer name
   StringId module_path = StringTable::kEmpty;  // where the file gives one: "/Net::forward/Linear::forward"
-  std::int64_t sequence_number = -1;      // autograd sequence number, -1 when absent
-  std::int64_t op_id = -1;                // PyTorch's record-function id (emit_nvtx op_id), -1 when absent
-  std::int64_t fwd_thread_tid = 0;        // Kineto "Fwd thread id": set on backward ops
   // NVTX attributes as given: the domain ("" for the default one), the category (0: none) and
   // the payload as text ("" when none; numbers in their shortest exact decimal form).
   StringId domain = StringTable::kEmpty;
   std::uint32_t category = 0;
   StringId payload = StringTable::kEmpty;
+  std::int64_t sequence_number = -1;      // autograd sequence number, -1 when absent
+  std::int64_t op_id = -1;                // PyTorch's record-function id (emit_nvtx op_id), -1 when absent
+  std::int64_t fwd_thread_tid = 0;        // Kineto "Fwd thread id": set on backward ops
   // Derived by the correlator.
   Index parent = kNone;
-  std::int32_t depth = 0;
   Index forward_range = kNone;  // for a backward op: the forward op with its sequence number
 
   bool operator==(const Range&) const = default;

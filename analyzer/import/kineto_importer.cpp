@@ -49,7 +49,7 @@ struct EventFields {
   std::int64_t fwd_tid = 0;
   std::array<std::uint32_t, 3> grid{};
   std::array<std::uint32_t, 3> block{};
-  std::string_view input_dims, input_type, module_hierarchy, arg_name;
+  std::string_view input_dims, input_type, concrete_inputs, module_hierarchy, arg_name;
 };
 
 class KinetoEventParser {
@@ -129,7 +129,7 @@ simdjson::error_code readDim3(od::value value, std::array<std::uint32_t, 3>& out
   return simdjson::SUCCESS;
 }
 
-// The raw JSON text of an array value (shapes and dtypes are kept as text).
+// The raw JSON text of an array value (shapes, dtypes and argument values are kept as text).
 simdjson::error_code rawArray(od::value value, std::string_view& out) {
   od::array array;
   if (auto error = value.get_array().get(array)) return error;
@@ -162,6 +162,7 @@ Status KinetoEventParser::parseArgs(const TraceEventText& text, od::object args,
     else if (key == "block") error = readDim3(value, event.block);
     else if (key == "Input Dims") error = rawArray(value, event.input_dims);
     else if (key == "Input type") error = rawArray(value, event.input_type);
+    else if (key == "Concrete Inputs") error = rawArray(value, event.concrete_inputs);
     else if (key == "Module Hierarchy") error = value.get_string().get(event.module_hierarchy);
     else if (key == "name") error = value.get_string().get(event.arg_name);
     if (error) {
@@ -340,6 +341,7 @@ Status KinetoEventParser::dispatch(const TraceEventText& text, const EventFields
       r.kind = rangeKindOf(category);
       if (!event.input_dims.empty()) r.shapes = out_.strings.intern(compactJson(event.input_dims));
       if (!event.input_type.empty()) r.dtypes = out_.strings.intern(compactJson(event.input_type));
+      if (!event.concrete_inputs.empty()) r.arguments = out_.strings.intern(compactJson(event.concrete_inputs));
       if (!event.module_hierarchy.empty()) r.module_path = out_.strings.intern(event.module_hierarchy);
       r.sequence_number = event.sequence;
       r.fwd_thread_tid = event.fwd_tid;

@@ -98,7 +98,13 @@ class PyLiteralParser {
     if (c == '(') { ++pos_; return sequence(out, ')', depth); }
     if (c == '\'' || c == '"') { out.type = PyValue::Type::kString; return string(out.text); }
     if (word("None")) { out.type = PyValue::Type::kNone; return true; }
-    if (word("True") || word("False")) { out.type = PyValue::Type::kBool; return true; }
+    for (std::string_view literal : {std::string_view("True"), std::string_view("False")}) {
+      if (word(literal)) {
+        out.type = PyValue::Type::kBool;
+        out.text = std::string(literal);
+        return true;
+      }
+    }
     // A number or another bare token (e.g. inf, nan, torch.float32): keep its text.
     const std::size_t start = pos_;
     while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != ')' && text_[pos_] != ']' &&
@@ -125,10 +131,43 @@ std::string jsonString(std::string_view text) {
   return out;
 }
 
+// A scalar or sequence argument's value as Kineto's "Concrete Inputs" writes it: numbers and
+// strings as their text, True/False, None as "", a tuple or list as "[2, 2]".
+std::string argumentValue(const PyValue& value) {
+  switch (value.type) {
+    case PyValue::Type::kNone:
+    case PyValue::Type::kDict:
+      return {};
+    case PyValue::Type::kBool:
+    case PyValue::Type::kNumber:
+    case PyValue::Type::kString:
+      return value.text;
+    case PyValue::Type::kList: {
+      std::string out = "[";
+      for (std::size_t i = 0; i < value.items.size(); ++i) {
+        if (i) out += ", ";
+        out += argumentValue(value.items[i]);
+      }
+      return out + "]";
+    }
+  }
+  return {};
+}
+
 void describeArguments(const PyValue& args, PyProfMarker& out) {
   std::string shapes = "[";
   std::string dtypes = "[";
+  std::string arguments = "[";
   for (const PyValue& arg : args.items) {
+    // Keyword arguments carry their name; their position is the op's signature's, which the
+    // marker does not give, so only the positional ones are listed.
+    const PyValue* name = arg.get("name");
+    if (!name || name->text.empty()) {
+      const PyValue* value = arg.get("value");
+      // Tensors and arrays have a shape and no value: "", as Kineto writes tensor arguments.
+      if (arguments.size() > 1) arguments += ',';
+      arguments += jsonString(value && !arg.get("shape") ? argumentValue(*value) : std::string());
+    }
     const PyValue* type = arg.get("type");
     const PyValue* shape = arg.get("shape");
     if (!type || type->text != "tensor" || !shape) continue;
@@ -144,6 +183,7 @@ void describeArguments(const PyValue& args, PyProfMarker& out) {
   }
   out.shapes_json = shapes + "]";
   out.dtypes_json = dtypes + "]";
+  out.arguments_json = arguments + "]";
 }
 
 }  // namespace

@@ -22,6 +22,12 @@ struct PyProfMarker {
   std::string op;           // 'op'
   std::string shapes_json;  // tensor argument shapes, e.g. [[35,20],[33278,200]]
   std::string dtypes_json;  // their dtypes, e.g. ["int64","float32"]
+  // The positional arguments' values in the form of Kineto's "Concrete Inputs"
+  // (trace::Range::arguments): "" for tensors and None, scalars as written, True/False, tuples
+  // as "[2, 2]"; conv2d(x, w, b, (2, 2), (1, 1), (1, 1), 1) gives
+  // ["","","","[2, 2]","[1, 1]","[1, 1]","1"]. PyProf spreads a list of tensors over one entry
+  // per tensor, and so does this list.
+  std::string arguments_json;
   std::string innermost_frame;  // last entry of a traceMarker stack
   std::string func_stack;       // 'funcStack': "/Net::forward/Linear::_call_impl/Linear::forward"
 };

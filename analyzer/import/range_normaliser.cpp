@@ -117,6 +117,7 @@ class RangeNormaliser {
     range.phase = parsed->phase;
     range.shapes = intern(parsed->shapesJson());
     range.dtypes = intern(parsed->dtypesJson());
+    range.arguments = intern(parsed->argumentsJson());
   }
 
   void readPyProfMarker(Range& range, const PyProfMarker& marker) {
@@ -128,6 +129,7 @@ class RangeNormaliser {
         range.op = intern(marker.module.empty() ? marker.op : marker.module + "." + marker.op);
         range.shapes = intern(marker.shapes_json);
         range.dtypes = intern(marker.dtypes_json);
+        range.arguments = intern(marker.arguments_json);
         return;
       case PyProfMarker::Kind::kTraceMarker: {
         range.text_form = RangeTextForm::kPyProfCallStack;

@@ -1,7 +1,7 @@
 #pragma once
 // One place that reads what a range's text says, for every trace format, once, at import: the
 // operator's name, its autograd sequence number and op id, its phase, input shapes and dtypes,
-// module path and layer (trace::Range's normalised fields). After it, nothing in ampscope parses
+// argument values, module path and layer (trace::Range's normalised fields). After it, nothing in ampscope parses
 // a range's name; `name` stays what the file said.
 //
 // The texts it understands (each a trace::RangeTextForm):
@@ -9,7 +9,7 @@
 //     (NVTX domain "ampscope", or that shape of text where the trace records no domain);
 //   - PyTorch emit_nvtx: "aten::mm, op_id = 318133", "aten::addmm, seq = 12", with sizes and
 //     input_op_ids when shapes were recorded (torch_nvtx_text.h);
-//   - PyProf's dict markers (pyprof_marker.h): operator calls with argument shapes and dtypes,
+//   - PyProf's dict markers (pyprof_marker.h): operator calls with argument shapes, dtypes and values,
 //     call stacks whose funcStack gives the module path and layer, module markers;
 //   - Kineto operators (their name is the op) with "Module Hierarchy", and nn.Module frames
 //     ("nn.Module: Linear_0").

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace ampscope::analyzer {
 namespace {
 
@@ -84,6 +86,18 @@ TEST_F(CorrelatorTest, NestingGivesParentsAndDepthsAndTreatsTouchingRangesAsSibl
   EXPECT_EQ(trace_.ranges[1].parent, 0);
   EXPECT_EQ(trace_.ranges[2].parent, 0);
   EXPECT_EQ(trace_.ranges[2].depth, 1);
+}
+
+TEST_F(CorrelatorTest, NestingDeeperThanTheDepthFieldHoldsSaturatesAndKeepsItsParents) {
+  const Index main = trace_.threadIndex(1, 1);
+  const std::int64_t levels = trace::Range::kMaxDepth + 45;  // Python frames under with_stack nest this deep
+  for (std::int64_t i = 0; i < levels; ++i) addRange("frame", i, 10'000 - i, main, trace::RangeKind::kPython);
+  trace_.sortByTime();
+  test::correlateAsImported(trace_);
+  for (std::size_t i = 0; i < trace_.ranges.size(); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(trace_.ranges[i].depth), std::min<std::size_t>(i, trace::Range::kMaxDepth)) << i;
+    EXPECT_EQ(trace_.ranges[i].parent, static_cast<Index>(i) - 1) << i;
+  }
 }
 
 TEST_F(CorrelatorTest, BackwardOpTakesTheLayerOfTheForwardOpWithItsSequenceNumber) {

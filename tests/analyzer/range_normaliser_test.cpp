@@ -92,7 +92,19 @@ TEST_F(RangeNormaliserTest, PyProfOperatorMarkerGivesOpShapesAndDtypes) {
   EXPECT_EQ(str(at(op).op), "torch.nn.functional.linear");
   EXPECT_EQ(str(at(op).shapes), "[[35,20,200],[33278,200]]");
   EXPECT_EQ(str(at(op).dtypes), "[\"float32\",\"float32\"]");
+  EXPECT_EQ(str(at(op).arguments), R"(["",""])");
   EXPECT_TRUE(isTensorCoreEligibleOp(opName(trace_, at(op))));
+}
+
+TEST_F(RangeNormaliserTest, PyProfOperatorMarkerGivesTheArgumentValues) {
+  const std::size_t op = add(
+      "{'mod': 'torch.nn.functional', 'op': 'conv2d', 'args': [{'name': '', 'type': 'tensor', 'shape': (8, 64, 56, 56), "
+      "'dtype': 'float16'}, {'name': '', 'type': 'tensor', 'shape': (128, 64, 3, 3), 'dtype': 'float16'}, {'name': '', "
+      "'type': 'NoneType', 'value': None}, {'name': '', 'type': 'tuple', 'value': (2, 2)}, {'name': '', 'type': 'tuple', "
+      "'value': (1, 1)}, {'name': '', 'type': 'tuple', 'value': (1, 1)}, {'name': '', 'type': 'int', 'value': 1}]}");
+  normaliseRanges(trace_);
+  EXPECT_EQ(str(at(op).op), "torch.nn.functional.conv2d");
+  EXPECT_EQ(str(at(op).arguments), R"(["","","","[2, 2]","[1, 1]","[1, 1]","1"])");
 }
 
 TEST_F(RangeNormaliserTest, PyProfCallStackGivesModulePathAndLayer) {

@@ -167,6 +167,35 @@ TEST(KinetoSharedTraceFactsTest, FractionalTimestampsAreOffsetByBaseTimeExactly)
   EXPECT_TRUE(found);
 }
 
+TEST(KinetoSharedTraceFactsTest, H100OperatorsCarryTheirConcreteInputsAsArguments) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(
+      path, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
+  const Imported imported = importAndCorrelate(path);
+  const trace::Trace& trace = imported.trace;
+  // The patch embedding: a 16x16 convolution of stride 16, no padding. In the file:
+  // "Concrete Inputs": ["", "", "", "[16, 16]", "[0, 0]", "[1, 1]", "1"].
+  const trace::Range* conv = nullptr;
+  for (const trace::Range& range : trace.ranges) {
+    if (trace.str(range.op) == "aten::conv2d") {
+      conv = &range;
+      break;
+    }
+  }
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(trace.str(conv->arguments), R"(["","","","[16, 16]","[0, 0]","[1, 1]","1"])");
+  EXPECT_EQ(trace.str(conv->shapes), "[[128,3,224,224],[768,3,16,16],[768],[],[],[],[]]");
+  // Every operator of this PyTorch 2.x trace recorded them, one per input dimension entry.
+  const nlohmann::json doc = nlohmann::json::parse(gunzip(path));
+  std::uint64_t with_concrete_inputs = 0;
+  for (const auto& event : doc.at("traceEvents")) {
+    with_concrete_inputs += event.contains("args") && event.at("args").contains("Concrete Inputs");
+  }
+  std::uint64_t with_arguments = 0;
+  for (const trace::Range& range : trace.ranges) with_arguments += range.arguments != trace::StringTable::kEmpty;
+  EXPECT_GT(with_concrete_inputs, 1000u);
+  EXPECT_EQ(with_arguments, with_concrete_inputs);
+}
+
 TEST(KinetoSharedTraceFactsTest, A100KernelsGoToTheOperatorThatLaunchedThemNotTheExternalId) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
   const Imported imported = importAndCorrelate(path);
@@ -228,6 +257,8 @@ TEST(NvprofSharedTraceTest, CountsLinksAndAttributesEveryKernelAndParsesPyProfMa
   ASSERT_NE(embedding, nullptr);
   EXPECT_EQ(trace.str(embedding->shapes), "[[35,20],[33278,200]]");
   EXPECT_EQ(trace.str(embedding->dtypes), "[\"int64\",\"float32\"]");
+  // F.embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse).
+  EXPECT_EQ(trace.str(embedding->arguments), R"(["","","","","2.0","False","False"])");
 }
 
 // PyTorch's emit_nvtx text in an Nsight export: the operator is the name before the comma, so
@@ -277,6 +308,19 @@ TEST(ProfileRoundTripTest, ImportedTraceWrittenToTheProfileDatabaseReadsBackIden
   const CorrelationCounts after = correlate(*reread);
   EXPECT_EQ(before.kernels_attributed_to_op, after.kernels_attributed_to_op);
   EXPECT_EQ(before.backward_ranges_linked_to_forward, after.backward_ranges_linked_to_forward);
+}
+
+TEST(ProfileRoundTripTest, KinetoTraceWithArgumentsRoundTrips) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(
+      path, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
+  auto original = import::importTrace(path);
+  ASSERT_TRUE(original.ok());
+  test::ScratchDir dir;
+  const std::string profile = dir.file("timesformer.sqlite");
+  ASSERT_TRUE(trace::db::writeProfile(profile, *original).ok());
+  auto reread = import::importTrace(profile);
+  ASSERT_TRUE(reread.ok()) << reread.error().message;
+  test::expectSameTrace(*original, *reread);
 }
 
 TEST(ProfileRoundTripTest, NvprofTraceRoundTripsToo) {

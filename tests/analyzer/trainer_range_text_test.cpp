@@ -72,6 +72,22 @@ TEST(TrainerRangeTextTest, ReadsALayerWithoutParametersAndAConvolutionsGeometry)
   EXPECT_EQ(conv->shapesJson(), "[[64,1,28,28],[16,1,3,3],[16]]");
 }
 
+TEST(TrainerRangeTextTest, ConvolutionArgumentsAreThoseOfAnAtenConv2dCall) {
+  const auto conv = parseTrainerRangeText(kConv);
+  ASSERT_TRUE(conv.ok()) << conv.error().message;
+  EXPECT_EQ(conv->argumentsJson(), R"(["","","","[1, 1]","[1, 1]","[1, 1]","1"])");
+  // Stride and padding come from their own fields of conv=, not from the kernel size.
+  const auto strided = parseTrainerRangeText(
+      "conv2 conv2d backward in=[32,16,28,28] params=[[32,16,5,5],[32]] out=[32,32,15,15] dtype=bfloat16 "
+      "conv=32,16,28,28,32,5,5,2,3 gemm=7200,32,400");
+  ASSERT_TRUE(strided.ok()) << strided.error().message;
+  EXPECT_EQ(strided->argumentsJson(), R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])");
+  // Other ops take no argument beyond their tensors.
+  const auto linear = parseTrainerRangeText(kLinear);
+  ASSERT_TRUE(linear.ok()) << linear.error().message;
+  EXPECT_EQ(linear->argumentsJson(), "");
+}
+
 TEST(TrainerRangeTextTest, ReadsTheBackwardPassAndSkipsFieldsALaterTrainerMayAdd) {
   const auto parsed = parseTrainerRangeText(
       "fc2 linear backward in=[64,100] params=[[10,100],[10]] out=[64,10] dtype=bfloat16 gemm=64,10,100 "
@@ -151,6 +167,15 @@ TEST_F(ReadTrainerRangesTest, LayerRangesOfTheTrainersDomainBecomeOperatorsWithT
   EXPECT_EQ(at(1).kind, trace::RangeKind::kAnnotation);
   EXPECT_EQ(operatorLabel(trace_, at(1)), "step 0");
   EXPECT_TRUE(trace_.import_stats.not_understood.empty());
+}
+
+TEST_F(ReadTrainerRangesTest, ConvolutionRangesCarryTheirArgumentsAsAnAtenConv2dCall) {
+  add(kConv, "ampscope");
+  add(kLinear, "ampscope", 200);
+  import::normaliseRanges(trace_);
+  EXPECT_EQ(trace_.str(at(0).op), "conv2d");
+  EXPECT_EQ(trace_.str(at(0).arguments), R"(["","","","[1, 1]","[1, 1]","[1, 1]","1"])");
+  EXPECT_EQ(at(1).arguments, trace::StringTable::kEmpty);
 }
 
 TEST_F(ReadTrainerRangesTest, MalformedTextStaysAPlainAnnotationAndIsCounted) {

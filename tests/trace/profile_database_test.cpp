@@ -68,6 +68,9 @@ Trace makeSampleTrace() {
   range.layer = trace.strings.intern("decoder");
   range.sequence_number = 120;
   range.fwd_thread_tid = 0;
+  range.text_form = RangeTextForm::kFrameworkOperator;
+  range.module_path = trace.strings.intern("TOP(LM)::forward.decoder(Linear)::forward");
+  range.op_id = 5'000'000'000;
   trace.ranges.push_back(range);
   Range mark;
   mark.start_ns = mark.end_ns = range.start_ns + 10;
@@ -78,6 +81,15 @@ Trace makeSampleTrace() {
   mark.category = 4000000000u;
   mark.payload = trace.strings.intern("-1.5");
   trace.ranges.push_back(mark);
+  Range conv;
+  conv.start_ns = range.start_ns + 20;
+  conv.end_ns = conv.start_ns + 30;
+  conv.name = trace.strings.intern("aten::conv2d");
+  conv.thread = thread;
+  conv.op = conv.name;
+  conv.shapes = trace.strings.intern("[[8,3,224,224],[64,3,7,7],[64],[],[],[],[]]");
+  conv.arguments = trace.strings.intern(R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])");
+  trace.ranges.push_back(conv);
   trace.gradient_bins.push_back({3, 1000, trace.strings.intern("fc1.weight"), -27, 5000000000ULL});
   trace.counters.push_back({1000, trace.strings.intern("loss_scale"), 3, 65536.0});
   trace.import_stats.events_read = 10;
@@ -162,11 +174,65 @@ TEST(ProfileDatabaseTest, ReadsSchemaOneZeroFilesWithTheDefaultsOfLaterColumns) 
   ASSERT_TRUE(read.ok()) << read.error().message;
   ASSERT_EQ(read->devices.size(), 2u);
   EXPECT_EQ(read->devices[1].kind, DeviceKind::kGpu);
-  ASSERT_EQ(read->ranges.size(), 2u);
+  ASSERT_EQ(read->ranges.size(), 3u);
   EXPECT_EQ(read->ranges[1].domain, StringTable::kEmpty);
   EXPECT_EQ(read->ranges[1].category, 0u);
   EXPECT_TRUE(read->gradient_bins.empty());
   EXPECT_TRUE(read->import_stats.lost.empty());
+}
+
+TEST(ProfileDatabaseTest, WritesTheRangesArgumentsAndItsSchemaVersion) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("args.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  const auto text = [&](const char* sql) {
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
+    std::string value;
+    if (sqlite3_step(stmt) == SQLITE_ROW) value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    sqlite3_finalize(stmt);
+    return value;
+  };
+  EXPECT_EQ(text("SELECT value FROM ampscope_meta WHERE key = 'schema_version'"),
+            std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
+  EXPECT_EQ(kSchemaMinor, 3);
+  // The column holds a string id, as shapes_id does.
+  EXPECT_EQ(text("SELECT s.value FROM ranges r JOIN strings s ON s.id = r.arguments_id "
+                 "JOIN strings n ON n.id = r.name_id WHERE n.value = 'aten::conv2d'"),
+            R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])");
+  EXPECT_EQ(text("SELECT count(*) FROM ranges WHERE arguments_id = 0"), "2");
+  sqlite3_close(db);
+}
+
+TEST(ProfileDatabaseTest, ReadsSchemaOneTwoFilesWithoutArgumentsKeepingTheirNormalisedFields) {
+  test::ScratchDir dir;
+  const Trace original = makeSampleTrace();
+  const std::string path = dir.file("one-two.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  execute(path,
+          "ALTER TABLE ranges DROP COLUMN arguments_id; "
+          "UPDATE ampscope_meta SET value = '1.2' WHERE key = 'schema_version'");
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(read->ranges.size(), original.ranges.size());
+  for (std::size_t i = 0; i < original.ranges.size(); ++i) {
+    Range expected = original.ranges[i];
+    expected.arguments = StringTable::kEmpty;  // not recorded before 1.3
+    EXPECT_TRUE(read->ranges[i] == expected) << "range #" << i;
+  }
+}
+
+TEST(ProfileDatabaseTest, DanglingArgumentsIdIsReportedWithRowAndColumn) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("dangling-args.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE ranges SET arguments_id = 100000 WHERE arguments_id != 0");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'ranges' row 3: arguments_id = 100000"), std::string::npos)
+      << read.error().message;
 }
 
 TEST(ProfileDatabaseTest, MissingColumnIsNamedWithItsTable) {

@@ -31,7 +31,7 @@ struct BatchedTable {
   std::size_t columns;
 };
 constexpr BatchedTable kBatchedTables[] = {{"launches", 7}, {"kernels", 4}, {"memory_ops", 10},
-                                           {"synchronizations", 6}, {"ranges", 18}, {"gradient_bins", 5}};
+                                           {"synchronizations", 6}, {"ranges", 19}, {"gradient_bins", 5}};
 
 }  // namespace
 
@@ -149,10 +149,10 @@ Status ProfileAppender::synchronization(const Synchronization& y) {
 }
 
 Status ProfileAppender::range(const Range& r) {
-  return batched_[kRanges].add(std::array<std::int64_t, 18>{
+  return batched_[kRanges].add(std::array<std::int64_t, 19>{
       r.start_ns, r.end_ns, id(r.name), id(r.thread), id(r.kind), id(r.phase), id(r.op), id(r.shapes), id(r.dtypes),
       id(r.layer), r.sequence_number, r.fwd_thread_tid, id(r.domain), id(r.category), id(r.payload),
-      id(r.text_form), id(r.module_path), r.op_id});
+      id(r.text_form), id(r.module_path), r.op_id, id(r.arguments)});
 }
 
 Status ProfileAppender::counter(const Counter& c) {

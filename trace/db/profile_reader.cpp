@@ -209,6 +209,9 @@ Result<Trace> readProfile(SqliteDatabase& db) {
   // Schema 1.2 keeps what the range normaliser read; older profiles are normalised again on import.
   const bool has_text_columns = has_nvtx_columns && hasColumn(db, "ranges", "text_form");
   if (has_text_columns) range_columns.insert(range_columns.end(), {"text_form", "module_path_id", "record_op_id"});
+  // Schema 1.3 adds the argument values; older profiles have none recorded.
+  const bool has_arguments = has_text_columns && hasColumn(db, "ranges", "arguments_id");
+  if (has_arguments) range_columns.push_back("arguments_id");
   status = readTableRows(db, "ranges", range_columns, trace.ranges,
                      [&](std::int64_t row, Statement& s, Range& r) -> Status {
                        r.start_ns = s.int64(0);
@@ -228,6 +231,7 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                          r.op_id = s.int64(17);
                          string_columns.push_back({16, &r.module_path});
                        }
+                       if (has_arguments) string_columns.push_back({18, &r.arguments});
                        for (const auto& [column, field] : string_columns) {
                          Status checked = ids.check("ranges", row, range_columns[static_cast<std::size_t>(column)],
                                                     s.int64(column), *field);

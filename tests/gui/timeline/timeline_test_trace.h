@@ -43,7 +43,7 @@ inline std::shared_ptr<trace::Trace> makeSmallTrace() {
   t->threads.push_back({1, 101, t->strings.intern("autograd")});
 
   const auto range = [&](const char* name, std::int64_t start, std::int64_t end, trace::Index thread,
-                         std::int32_t depth, trace::Index parent, const char* layer, trace::Phase phase) {
+                         std::uint8_t depth, trace::Index parent, const char* layer, trace::Phase phase) {
     trace::Range r;
     r.name = t->strings.intern(name);
     r.start_ns = start;

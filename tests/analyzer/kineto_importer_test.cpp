@@ -1,0 +1,76 @@
+// The Kineto importer on small traces written by the test: what it keeps of an operator event's
+// args. (Real traces: shared_traces_test.cpp.)
+
+#include "analyzer/import/kineto_importer.h"
+
+#include <gtest/gtest.h>
+
+#include "../test_support.h"
+#include "analyzer/import/trace_importer.h"
+
+namespace ampscope::analyzer::import {
+namespace {
+
+trace::Result<trace::Trace> importText(const test::ScratchDir& dir, const std::string& json) {
+  return importTrace(dir.write("trace.json", json));
+}
+
+const trace::Range* rangeNamed(const trace::Trace& trace, std::string_view name) {
+  for (const trace::Range& range : trace.ranges) {
+    if (trace.str(range.name) == name) return &range;
+  }
+  return nullptr;
+}
+
+// As PyTorch 2.x writes operator events: "Concrete Inputs" holds one string per argument.
+constexpr const char* kConvTrace = R"({"schemaVersion": 1, "traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::conv2d", "pid": 7, "tid": 7, "ts": 100.0, "dur": 50.5,
+   "args": {"External id": 3, "Record function id": 0,
+            "Input Dims": [[8, 3, 224, 224], [64, 3, 7, 7], [64], [], [], [], []],
+            "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "Scalar"],
+            "Input Strides": [[150528, 50176, 224, 1], [147, 49, 7, 1], [1], [], [], [], []],
+            "Concrete Inputs": ["", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "1"],
+            "Ev Idx": 2}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::scaled_dot_product_attention", "pid": 7, "tid": 7, "ts": 200.0, "dur": 10,
+   "args": {"Input Dims": [[1, 12, 196, 64], [1, 12, 196, 64], [1, 12, 196, 64], [], [], []],
+            "Concrete Inputs": ["", "", "", "", "0.", "True"]}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 7, "tid": 7, "ts": 300.0, "dur": 5,
+   "args": {"Input Dims": [[8, 64, 112, 112]], "Input type": ["c10::BFloat16"]}}
+]})";
+
+TEST(KinetoImporterTest, ConcreteInputsBecomeTheArgumentsAsCompactJson) {
+  test::ScratchDir dir;
+  auto trace = importText(dir, kConvTrace);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  const trace::Range* conv = rangeNamed(*trace, "aten::conv2d");
+  ASSERT_NE(conv, nullptr);
+  // Whitespace between the strings goes; inside them ("[2, 2]") it is part of the value.
+  EXPECT_EQ(trace->str(conv->arguments), R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])");
+  EXPECT_EQ(trace->str(conv->shapes), "[[8,3,224,224],[64,3,7,7],[64],[],[],[],[]]");
+  const trace::Range* attention = rangeNamed(*trace, "aten::scaled_dot_product_attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_EQ(trace->str(attention->arguments), R"(["","","","","0.","True"])");
+}
+
+TEST(KinetoImporterTest, OperatorWithoutConcreteInputsHasNoArguments) {
+  test::ScratchDir dir;
+  auto trace = importText(dir, kConvTrace);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  const trace::Range* relu = rangeNamed(*trace, "aten::relu");
+  ASSERT_NE(relu, nullptr);
+  EXPECT_EQ(relu->arguments, trace::StringTable::kEmpty);
+  EXPECT_EQ(trace->str(relu->dtypes), R"(["c10::BFloat16"])");
+}
+
+TEST(KinetoImporterTest, ConcreteInputsThatAreNoArrayAreAnErrorNamingTheKey) {
+  test::ScratchDir dir;
+  auto trace = importText(dir, R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::conv2d", "pid": 1, "tid": 1, "ts": 1, "dur": 1,
+     "args": {"Concrete Inputs": "[2, 2]"}}]})");
+  ASSERT_FALSE(trace.ok());
+  EXPECT_NE(trace.error().message.find("traceEvents element #0"), std::string::npos) << trace.error().message;
+  EXPECT_NE(trace.error().message.find("args.\"Concrete Inputs\""), std::string::npos) << trace.error().message;
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer::import
