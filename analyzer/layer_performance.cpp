@@ -45,7 +45,7 @@ std::vector<RowPerformance> apportionOpPerformance(const trace::Trace& trace, co
     Sums& s = sums[group];
     const double calls = op.time_ns > 0 ? static_cast<double>(op.calls) * ns / static_cast<double>(op.time_ns) : 0.0;
     // FLOPs whose rate broke the device's peak are wrong inputs, not work.
-    if (op.work.flops && (op.achieved_tflops || op.rate_note.empty())) {
+    if (op.work.flops && !op.work_above_peak) {
       row.flops += *op.work.flops * calls;
       s.flops_ns += ns;
     }

@@ -84,7 +84,14 @@ class RowBuilder {
   RowBuilder(const trace::Trace& trace, const DeviceChoice& device, bool recorded_on_cpu, bool run_uses_half)
       : trace_(trace), device_(device.spec), on_cpu_(recorded_on_cpu), run_uses_half_(run_uses_half) {}
 
-  void fillWork(OpRow& row, const Accumulated& a) const {
+  // Convolutions recorded without their geometry need the trace around them; indexed once, on
+  // first need.
+  std::optional<InferredOutput> inferOutput(Index range) {
+    if (!inference_) inference_.emplace(trace_);
+    return inference_->infer(range);
+  }
+
+  void fillWork(OpRow& row, const Accumulated& a) {
     const trace::Range* example = a.example == kNone ? nullptr : &trace_.ranges[static_cast<std::size_t>(a.example)];
     if (!example) {
       row.work.note = "no operator launched it";
@@ -97,10 +104,13 @@ class RowBuilder {
     call.dtypes = trace_.str(a.dtypes);
     call.arguments = trace_.str(example->arguments);
     call.element_bytes_fallback = elementBytes(row.precision);
+    // The trainer records a layer's backward under its forward op's name and shapes: the work is
+    // the backward of that op (data and weight gradients).
+    call.backward_pass = example->text_form == trace::RangeTextForm::kTrainerLayerOp && row.pass == trace::Phase::kBackward;
     row.work = opWork(call);
     // A convolution recorded without its geometry: its output from the trace around it.
     if (!row.work.flops && row.work.matrix && shapes) {
-      if (const std::optional<InferredOutput> inferred = inferConvolutionOutput(trace_, a.example)) {
+      if (const std::optional<InferredOutput> inferred = inferOutput(a.example)) {
         call.output_shape = inferred->shape;
         call.output_basis = inferred->basis;
         row.work = opWork(call);
@@ -125,8 +135,10 @@ class RowBuilder {
     if (row.work.flops && *row.work.flops > 0 && seconds > 0) {
       const double tflops = *row.work.flops * calls / seconds / 1e12;
       if (tflops > bound_tflops) {
+        row.work_above_peak = true;
         row.rate_note = fmt::format(
-            "the recorded work gives {:.1f} TFLOP/s, above the {}'s {} peak of {:.1f}: an input is wrong (rate unknown)",
+            "the recorded work gives {:.1f} TFLOP/s, above the {}'s {} peak of {:.1f}: a shape or argument is wrong, "
+            "or the kernel does less arithmetic than the op's direct FLOPs (Winograd, FFT); rate unknown",
             tflops, device_->name, row.peak_tflops > 0 ? precisionName(row.precision) : "highest", bound_tflops);
       } else {
         row.achieved_tflops = tflops;
@@ -229,6 +241,7 @@ class RowBuilder {
   const DeviceSpec* device_;
   bool on_cpu_;
   bool run_uses_half_;
+  std::optional<ConvolutionOutputInference> inference_;
 };
 
 }  // namespace

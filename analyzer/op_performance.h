@@ -65,6 +65,9 @@ struct OpRow {
   double peak_tflops = 0;                 // in the precision it ran; 0 unknown
   RooflineBound bound = RooflineBound::kUnknown;
   std::string rate_note;
+  // The recorded work would put the rate above the device's peak: its FLOPs are not the work the
+  // kernels did (a wrong shape or argument, or a Winograd/FFT algorithm), and no sum counts them.
+  bool work_above_peak = false;
 
   // Under AMP on the recorded device.
   AmpChange amp = AmpChange::kNotProjected;

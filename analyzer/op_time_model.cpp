@@ -22,7 +22,10 @@ struct Tile {
 // kernels among smaller ones (names such as "tilesize128x128x8", "64x256", "_128x64_").
 constexpr std::array<Tile, 7> kTensorCoreTiles = {{
     {256, 128, 1.0}, {128, 256, 1.0}, {128, 128, 0.93}, {128, 64, 0.85}, {64, 128, 0.85}, {64, 64, 0.70}, {64, 32, 0.50}}};
-constexpr std::array<Tile, 5> kSimtTiles = {{{128, 128, 1.0}, {128, 64, 0.97}, {64, 128, 0.97}, {64, 64, 0.90}, {32, 32, 0.60}}};
+// The 16-wide SIMT tiles stand for cuBLAS's GEMV-like kernels for skinny products (gemv2T,
+// gemmSN), which stream the large operand once.
+constexpr std::array<Tile, 7> kSimtTiles = {{{128, 128, 1.0}, {128, 64, 0.97}, {64, 128, 0.97}, {64, 64, 0.90},
+                                             {32, 32, 0.60}, {16, 256, 0.80}, {256, 16, 0.80}}};
 constexpr std::array<std::int64_t, 5> kSplitK = {1, 2, 4, 8, 16};
 
 bool onTensorCores(MathPrecision precision) {
@@ -97,17 +100,21 @@ std::optional<TimeEstimate> estimateMatrixTime(const DeviceSpec& device, MathPre
       const double depth = divUp(static_cast<double>(dims.k), static_cast<double>(split));
       if (split > 1 && depth < 128) break;
       const double blocks = tiles * static_cast<double>(split);
-      const double waves = divUp(blocks, sms * resident);
+      // Blocks share an SM only when there are more of them than SMs.
+      const double sharing = std::clamp(divUp(blocks, sms), 1.0, resident);
+      const double waves = divUp(blocks, sms * sharing);
       const double block_ns = 2.0 * static_cast<double>(tile.m * tile.n) * depth /
                               (per_sm * unit_efficiency * tile.efficiency * kEfficiency(depth, tensor_cores) * alignment) * 1e9;
-      double ns = waves * resident * block_ns;
-      // Split-K writes FP32 partial tiles and reduces them.
+      double ns = waves * sharing * block_ns;
+      // Split-K writes FP32 partial tiles and reduces them; they stay in L2, taken at three times
+      // the DRAM bandwidth.
       if (split > 1) {
-        ns += 4.0 * 2.0 * static_cast<double>(split) * static_cast<double>(dims.m) * static_cast<double>(dims.n) * batch / bandwidth * 1e9;
+        ns += 4.0 * 2.0 * static_cast<double>(split) * static_cast<double>(dims.m) * static_cast<double>(dims.n) * batch /
+              (3.0 * bandwidth) * 1e9;
       }
       if (ns < best_ns) {
         best_ns = ns;
-        const double computed = waves * sms * resident * 2.0 * static_cast<double>(tile.m * tile.n) * depth;
+        const double computed = waves * sms * sharing * 2.0 * static_cast<double>(tile.m * tile.n) * depth;
         best_waste = computed > 0 ? std::max(0.0, 1.0 - useful / computed) : 0.0;
       }
     }

@@ -54,6 +54,17 @@ class Recommender {
 
   const StepPart* part(StepPartKind kind) const { return s_.amdahl.part(kind); }
 
+  // Matrix math worth a change: 2% of the step, or a tenth of the GPU's work (a trace whose window
+  // is mostly copies or idle still shows what its kernels would gain).
+  bool worthAdvising(const StepPart* p) const {
+    if (!p) return false;
+    std::int64_t gpu_work = 0;
+    for (const StepPart& q : s_.amdahl.parts) {
+      if (q.kind != StepPartKind::kIdle && q.kind != StepPartKind::kMemcpy) gpu_work += q.ns_per_step;
+    }
+    return p->fraction >= 0.02 || (gpu_work > 0 && p->ns_per_step * 10 >= gpu_work);
+  }
+
   // "per step", or what a trace without steps measures gains over.
   std::string per() const {
     return s_.amdahl.per_step || s_.amdahl.parts.empty() ? "per step" : fmt::format("in the trace's {} window", ms(step_ns_));
@@ -121,7 +132,7 @@ class Recommender {
     // Host ops project nothing about Tensor Core math (the projection is empty on the CPU anyway).
     if (s_.recorded_on_cpu) return;
     const StepPart* fp32 = part(StepPartKind::kEligibleFp32Math);
-    if (!fp32 || !(fp32->fraction >= 0.02)) return;
+    if (!worthAdvising(fp32)) return;
     const double projected = s_.amdahl.projected_speedup;
     const double reachable = reachableAmpSpeedup();
     const auto gain = static_cast<std::int64_t>(static_cast<double>(step_ns_) * (1.0 - 1.0 / reachable));
@@ -153,7 +164,7 @@ class Recommender {
     const StepPart* fp32 = part(StepPartKind::kEligibleFp32Math);
     const StepPart* tf32 = part(StepPartKind::kEligibleTf32Math);
     const DeviceSpec& d = s_.amdahl.device;
-    if (fp32 && fp32->fraction >= 0.02 && d.tf32_tflops > 0) {
+    if (worthAdvising(fp32) && d.tf32_tflops > 0) {
       const double speedup = tf32Speedup();
       add(rule_ids::kEnableTf32, "model",
           fmt::format("{} {} of FP32 matrix math on CUDA cores ({}) on a GPU with TF32 Tensor Cores; the per-op "

@@ -48,10 +48,13 @@ WhatIfProjection projectOnDevice(const OpPerformance& ops, const DeviceChoice& t
     recorded += static_cast<double>(row.time_ns);
 
     const double calls = static_cast<double>(row.calls) / steps;
-    const int kernels = static_cast<int>(std::max<std::uint64_t>(1, (row.kernels + row.calls / 2) / std::max<std::uint64_t>(1, row.calls)));
+    // The recorded kernels (host ops on a CPU run) say nothing of the GPU's: one GEMM per matrix
+    // op, two in a backward pass (data and weight gradients); one kernel per memory-bound op.
+    const int kernels = row.op_class == OpClass::kMatrix && row.pass == trace::Phase::kBackward ? 2 : 1;
     const bool half_recorded = dtypesAreHalf(row.dtypes_text);
     WhatIfOp op;
     op.row = i;
+    if (row.work_above_peak) continue;
     if (row.op_class == OpClass::kMatrix && row.work.flops && row.work.gemm) {
       const double bytes = row.work.bytes.value_or(0.0);
       const double fp32_bytes = half_recorded ? bytes * 2 : bytes;

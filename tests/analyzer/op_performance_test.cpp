@@ -1,0 +1,297 @@
+// Tests of analyzer/op_performance.h: each op's work, achieved rate against the device's peak,
+// and its prediction under AMP, on traces built here and on the shared real traces.
+
+#include "analyzer/op_performance.h"
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "../test_support.h"
+#include "analyzer/correlator.h"
+#include "analyzer/import/trace_importer.h"
+#include "analyzer/recommendations.h"
+#include "analyzer/run_analysis.h"
+#include "analyzer/trace_summary.h"
+#include "imported_trace.h"
+#include "trainer_cpu_trace.h"
+
+namespace ampscope::analyzer {
+namespace {
+
+constexpr std::int64_t kUs = 1000;
+
+// A GPU run built op by op: each op is an operator range on the main thread holding one launch,
+// whose kernel runs for the given time right after it.
+class GpuTraceBuilder {
+ public:
+  explicit GpuTraceBuilder(const char* device_name) {
+    trace_.format = trace::TraceFormat::kKineto;
+    trace::Device gpu;
+    gpu.name = trace_.strings.intern(device_name);
+    trace_.devices.push_back(gpu);
+    thread_ = trace_.threadIndex(1, 1);
+  }
+
+  GpuTraceBuilder& op(const std::string& name, const std::string& shapes, const std::string& dtypes,
+                      const std::string& kernel, std::int64_t kernel_ns, trace::Phase phase = trace::Phase::kUnknown) {
+    trace::Range r;
+    r.start_ns = now_;
+    r.end_ns = now_ + 10 * kUs;
+    r.name = trace_.strings.intern(name);
+    r.thread = thread_;
+    r.kind = trace::RangeKind::kOperator;
+    r.phase = phase;
+    r.shapes = trace_.strings.intern(shapes);
+    r.dtypes = trace_.strings.intern(dtypes);
+    trace_.ranges.push_back(r);
+    trace::LaunchCall launch;
+    launch.start_ns = now_ + 2 * kUs;
+    launch.end_ns = now_ + 4 * kUs;
+    launch.correlation_id = ++correlation_;
+    launch.name = trace_.strings.intern("cudaLaunchKernel");
+    launch.thread = thread_;
+    trace_.launches.push_back(launch);
+    trace::Kernel k;
+    k.start_ns = gpu_now_ = std::max(gpu_now_, now_ + 5 * kUs);
+    k.end_ns = gpu_now_ += kernel_ns;
+    k.correlation_id = correlation_;
+    k.name = trace_.strings.intern(kernel);
+    trace_.kernels.push_back(k);
+    now_ += 20 * kUs;
+    return *this;
+  }
+
+  TraceSummary summary(const AnalysisOptions& options = {}) {
+    trace_.sortByTime();
+    const CorrelationCounts counts = test::correlateAsImported(trace_);
+    return summarizeTrace(trace_, counts, options);
+  }
+
+ private:
+  trace::Trace trace_;
+  trace::Index thread_ = trace::kNone;
+  std::int64_t now_ = 0;
+  std::int64_t gpu_now_ = 0;
+  std::uint64_t correlation_ = 0;
+};
+
+const OpRow* rowOf(const TraceSummary& s, const std::string& op) {
+  for (const OpRow& row : s.op_performance.rows) {
+    if (row.op == op) return &row;
+  }
+  ADD_FAILURE() << "no op row " << op;
+  return nullptr;
+}
+
+constexpr const char* kSgemm = "ampere_sgemm_128x64_tn";
+constexpr const char* kElementwise = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>";
+
+// An FP32 model on an A100: each op class gets the prediction its kind deserves.
+TraceSummary fp32ModelOnA100() {
+  // 4096^3 GEMM: 137 GFLOP; at ~17.5 TFLOP/s FP32 it takes ~7.9 ms.
+  return GpuTraceBuilder("NVIDIA A100-SXM4-80GB")
+      .op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kSgemm, 7900 * kUs)
+      .op("aten::relu", "[[4096,4096]]", "[\"float\"]", kElementwise, 60 * kUs)
+      .op("aten::_softmax", "[[4096,4096],[],[]]", "[\"float\",\"\",\"\"]", "softmax_warp_forward", 60 * kUs)
+      .op("record_param_comms", "[]", "[]", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 500 * kUs)
+      .op("aten::add_", "[[4096,4096],[4096,4096],[]]", "[\"float\",\"float\",\"Scalar\"]", kElementwise, 90 * kUs,
+          trace::Phase::kOptimizer)
+      .summary();
+}
+
+TEST(OpPerformanceTest, EachKindOfOpGetsTheAmpPredictionItsKindAllows) {
+  const TraceSummary s = fp32ModelOnA100();
+  ASSERT_NE(s.device.spec, nullptr);
+  const OpRow* mm = rowOf(s, "aten::mm");
+  ASSERT_NE(mm, nullptr);
+  EXPECT_EQ(mm->op_class, OpClass::kMatrix);
+  EXPECT_EQ(mm->amp, AmpChange::kTensorCores);
+  ASSERT_TRUE(mm->work.flops);
+  EXPECT_DOUBLE_EQ(*mm->work.flops, 2.0 * 4096.0 * 4096.0 * 4096.0);
+  ASSERT_TRUE(mm->achieved_tflops);
+  EXPECT_NEAR(*mm->achieved_tflops, 2.0 * 4096.0 * 4096.0 * 4096.0 / 7.9e-3 / 1e12, 0.01);
+  EXPECT_DOUBLE_EQ(mm->peak_tflops, s.device.spec->fp32_tflops);
+  EXPECT_EQ(mm->bound, RooflineBound::kCompute);
+  // A large aligned GEMM: most of the 16x peak ratio, never more.
+  EXPECT_GT(mm->amp_speedup, 10.0);
+  EXPECT_LE(mm->amp_speedup, s.device.spec->fp16_tflops / s.device.spec->fp32_tflops);
+  EXPECT_GT(mm->tf32_speedup, 5.0);  // TF32 is 8x FP32 on an A100
+
+  const OpRow* relu = rowOf(s, "aten::relu");
+  EXPECT_EQ(relu->amp, AmpChange::kHalvedBytes);
+  EXPECT_GT(relu->amp_speedup, 1.8);
+  EXPECT_LE(relu->amp_speedup, 2.0);
+  EXPECT_EQ(rowOf(s, "aten::_softmax")->amp, AmpChange::kKeptFp32);
+  EXPECT_DOUBLE_EQ(rowOf(s, "aten::_softmax")->amp_speedup, 1.0);
+  EXPECT_EQ(rowOf(s, "record_param_comms")->op_class, OpClass::kCommunication);
+  EXPECT_DOUBLE_EQ(rowOf(s, "record_param_comms")->amp_speedup, 1.0);
+  EXPECT_EQ(rowOf(s, "aten::add_")->amp, AmpChange::kKeptFp32);  // the optimizer's FP32 master weights
+  // The window (no steps) sums the ops: its communication part stays at 1x.
+  EXPECT_FALSE(s.amdahl.per_step);
+  ASSERT_NE(s.amdahl.part(StepPartKind::kCommunication), nullptr);
+  EXPECT_DOUBLE_EQ(s.amdahl.part(StepPartKind::kCommunication)->speedup, 1.0);
+  EXPECT_NEAR(s.amdahl.part(StepPartKind::kEligibleFp32Math)->speedup, mm->amp_speedup, 1e-9);
+}
+
+TEST(OpPerformanceTest, ARateAboveTheDevicesPeakIsUnknownAndSaysWhy) {
+  // 137 GFLOP in 1 ms would be 137 TFLOP/s in FP32 on a 19.5 TFLOP/s A100.
+  const TraceSummary s = GpuTraceBuilder("NVIDIA A100-SXM4-80GB")
+                             .op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kSgemm, 1000 * kUs)
+                             .summary();
+  const OpRow* mm = rowOf(s, "aten::mm");
+  ASSERT_NE(mm, nullptr);
+  EXPECT_FALSE(mm->achieved_tflops);
+  EXPECT_TRUE(mm->work_above_peak);
+  EXPECT_NE(mm->rate_note.find("above"), std::string::npos) << mm->rate_note;
+  EXPECT_EQ(s.op_performance.flops_per_step, s.op_performance.flops_per_step);  // defined, not NaN
+}
+
+TEST(OpPerformanceTest, AnUnknownDeviceGetsNoRatesUntilItIsNamed) {
+  GpuTraceBuilder unnamed("");
+  unnamed.op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kSgemm, 7900 * kUs);
+  const TraceSummary s = unnamed.summary();
+  EXPECT_EQ(s.device.spec, nullptr);
+  EXPECT_TRUE(s.amdahl.parts.empty());
+  EXPECT_NE(s.amdahl.note.find("--gpu"), std::string::npos) << s.amdahl.note;
+  EXPECT_FALSE(rowOf(s, "aten::mm")->achieved_tflops);
+
+  GpuTraceBuilder named("");
+  named.op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kSgemm, 7900 * kUs);
+  const TraceSummary with_gpu = named.summary(AnalysisOptions{"A100-SXM"});
+  ASSERT_NE(with_gpu.device.spec, nullptr);
+  EXPECT_EQ(with_gpu.device.basis, DeviceBasis::kUserNamed);
+  EXPECT_TRUE(rowOf(with_gpu, "aten::mm")->achieved_tflops);
+  EXPECT_FALSE(with_gpu.amdahl.parts.empty());
+}
+
+TEST(OpPerformanceTest, AModelAlreadyInHalfPrecisionGainsNothing) {
+  const TraceSummary s =
+      GpuTraceBuilder("NVIDIA H100 80GB HBM3")
+          .op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"c10::BFloat16\",\"c10::BFloat16\"]",
+              "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+              250 * kUs)
+          .op("aten::relu", "[[4096,4096]]", "[\"c10::BFloat16\"]", kElementwise, 20 * kUs)
+          .summary();
+  EXPECT_EQ(rowOf(s, "aten::mm")->amp, AmpChange::kAlreadyHalf);
+  EXPECT_EQ(rowOf(s, "aten::relu")->amp, AmpChange::kAlreadyHalf);
+  EXPECT_NEAR(s.amdahl.projected_speedup, 1.0, 1e-9);
+}
+
+// Every shared trace: no op's achieved rate is above the device's peak in its precision.
+TEST(OpPerformanceTest, NoOpOfASharedTraceRunsAboveItsDevicesPeak) {
+  int traces = 0;
+  for (const char* relative : {"kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz",
+                               "kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz",
+                               "kineto-a100-dlrm-tf32/control.json.gz",
+                               "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
+                               "kineto-v100-dlrm-8ranks/worker0_step_12.1694128201545.pt.trace.json",
+                               "nvprof-v100-transformer-lm/net.sql", "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite"}) {
+    const std::string path = test::sharedTrace(relative);
+    if (path.empty()) continue;
+    auto run = analyzeFile(path, {}, AnalysisOptions{"H100-SXM"});  // names the Nsight export's GPUs
+    ASSERT_TRUE(run.ok()) << relative;
+    ++traces;
+    const OpPerformance& ops = run->summary.op_performance;
+    ASSERT_NE(ops.device.spec, nullptr) << relative;
+    double top = 0;
+    for (const double peak : {ops.device.spec->fp32_tflops, ops.device.spec->tf32_tflops, ops.device.spec->fp16_tflops,
+                              ops.device.spec->bf16_tflops, ops.device.spec->fp8_tflops, ops.device.spec->fp4_tflops}) {
+      top = std::max(top, peak);
+    }
+    for (const OpRow& row : ops.rows) {
+      if (!row.achieved_tflops) continue;
+      EXPECT_LE(*row.achieved_tflops, row.peak_tflops > 0 ? row.peak_tflops : top) << relative << " " << row.op << " " << row.shapes;
+      if (row.achieved_gbs) EXPECT_LE(*row.achieved_gbs, ops.device.spec->memory_gbs) << relative << " " << row.op;
+    }
+    for (const LayerRow& layer : run->summary.layer_table.rows) {
+      if (layer.performance.achieved_tflops && layer.performance.peak_tflops > 0) {
+        EXPECT_LE(*layer.performance.achieved_tflops, layer.performance.peak_tflops) << relative << " " << layer.layer;
+      }
+    }
+    if (ops.model_flop_utilisation) EXPECT_LE(*ops.model_flop_utilisation, 1.0) << relative;
+  }
+  if (traces == 0) GTEST_SKIP() << "the shared traces are not there";
+}
+
+TEST(OpPerformanceTest, ResNetOnV100RatesMostOfItsConvolutionsWithTheirStride) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
+  auto run = analyzeFile(path);
+  ASSERT_TRUE(run.ok());
+  int convolutions = 0;
+  int rated = 0;
+  bool stem_seen = false;
+  for (const OpRow& row : run->summary.op_performance.rows) {
+    if (row.op != "aten::cudnn_convolution") continue;
+    ++convolutions;
+    if (row.achieved_tflops) ++rated;
+    if (row.shapes.rfind("[[32,3,224,224],[64,3,7,7]", 0) == 0) {
+      stem_seen = true;
+      ASSERT_TRUE(row.work.gemm);
+      EXPECT_EQ(row.work.gemm->m, 401'408);  // 32 x 112 x 112: the stride of 2
+      ASSERT_TRUE(row.achieved_tflops);
+      EXPECT_LE(*row.achieved_tflops, 15.7);
+    }
+  }
+  EXPECT_TRUE(stem_seen);
+  EXPECT_GE(convolutions, 20);
+  EXPECT_GE(rated * 10, convolutions * 8) << rated << " of " << convolutions;
+  // Its FP32 matrix math gains less than the 8x peak ratio: shapes and memory set the pace.
+  const StepPart* fp32 = run->summary.amdahl.part(StepPartKind::kEligibleFp32Math);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_GT(fp32->speedup, 2.0);
+  EXPECT_LT(fp32->speedup, 7.96);
+}
+
+// The Nsight export names no GPU: without --gpu it says so and how to name it; with it, the FP32
+// FFMA GEMMs get an enable-AMP (or TF32) recommendation that names them, with its gain.
+TEST(OpPerformanceTest, TheNsightExportWithoutAGpuNameGetsAdviceOnceItIsNamed) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
+  auto unnamed = analyzeFile(path);
+  ASSERT_TRUE(unnamed.ok());
+  EXPECT_EQ(unnamed->summary.device.spec, nullptr);
+  EXPECT_NE(unnamed->summary.amdahl.note.find("--gpu"), std::string::npos) << unnamed->summary.amdahl.note;
+
+  auto named = analyzeFile(path, {}, AnalysisOptions{"H100-SXM"});
+  ASSERT_TRUE(named.ok());
+  bool advised = false;
+  for (const Recommendation& r : named->recommendations) {
+    if (r.rule != "enable-amp" && r.rule != "enable-tf32") continue;
+    advised = true;
+    EXPECT_NE(r.evidence.find("ffma"), std::string::npos) << r.evidence;
+    EXPECT_GT(r.estimated_gain_ns, 0) << r.rule;
+  }
+  EXPECT_TRUE(advised);
+}
+
+// A CPU run of the trainer: no measured projection, but each layer's predicted FP32 and AMP times
+// on a GPU it did not run on, and fc1's width of 100 off the multiple of 8.
+TEST(OpPerformanceTest, ACpuRunIsProjectedOnAGpuAsModelEstimates) {
+  trace::Trace trace = test::trainerCpuTrace();
+  const CorrelationCounts counts = test::correlateAsImported(trace);
+  const TraceSummary s = summarizeTrace(trace, counts, AnalysisOptions{"A100"});
+  EXPECT_TRUE(s.amdahl.parts.empty());
+  ASSERT_NE(s.what_if.device.spec, nullptr);
+  EXPECT_EQ(s.what_if.device.spec->name, findDevice("A100")->name);
+  EXPECT_FALSE(s.what_if.default_device);
+  EXPECT_GT(s.what_if.step_fp32_ns, 0);
+  EXPECT_GT(s.what_if.step_amp_ns, 0);
+  EXPECT_NE(s.what_if.note.find("estimates"), std::string::npos);
+  bool fc1_misaligned = false;
+  for (const LayerRow& row : s.layer_table.rows) {
+    if (row.layer != "fc1") continue;
+    EXPECT_TRUE(row.what_if_fp32_ns) << trace::phaseName(row.pass);
+    EXPECT_TRUE(row.what_if_amp_ns) << trace::phaseName(row.pass);
+    for (const DimensionFinding& f : row.what_if_misaligned) fc1_misaligned |= f.value == 100 && f.padded == 104;
+  }
+  EXPECT_TRUE(fc1_misaligned);
+  // Without --gpu, a CPU run names the device it projects on.
+  const TraceSummary by_default = summarizeTrace(trace, counts);
+  ASSERT_NE(by_default.what_if.device.spec, nullptr);
+  EXPECT_TRUE(by_default.what_if.default_device);
+  EXPECT_EQ(by_default.what_if.device.spec->name, kDefaultWhatIfGpu);
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer

@@ -1,0 +1,135 @@
+// Tests of analyzer/op_time_model.h: the shape-aware time of matrix and memory-bound work.
+
+#include "analyzer/op_time_model.h"
+
+#include <gtest/gtest.h>
+
+namespace ampscope::analyzer {
+namespace {
+
+const DeviceSpec& device(const char* name) {
+  const DeviceSpec* spec = findDevice(name);
+  EXPECT_NE(spec, nullptr) << name;
+  return *spec;
+}
+
+GemmDims gemm(std::int64_t m, std::int64_t n, std::int64_t k) {
+  GemmDims d;
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  return d;
+}
+
+double flops(const GemmDims& d) { return 2.0 * d.m * d.n * d.k * d.batch; }
+double bytes(const GemmDims& d, int element) { return element * (1.0 * d.m * d.k + 1.0 * d.k * d.n + 1.0 * d.m * d.n); }
+
+// FP32 time over FP16 time of one GEMM: what AMP gives it.
+double ampRatio(const DeviceSpec& spec, const GemmDims& d) {
+  const auto fp32 = estimateMatrixTime(spec, MathPrecision::kFp32Simt, d, flops(d), bytes(d, 4), 1);
+  const auto fp16 = estimateMatrixTime(spec, MathPrecision::kFp16, d, flops(d), bytes(d, 2), 1);
+  EXPECT_TRUE(fp32 && fp16);
+  return fp32->ns / fp16->ns;
+}
+
+TEST(OpTimeModelTest, ALargeAlignedGemmGainsNearlyThePeakRatio) {
+  for (const char* name : {"V100 SXM2", "A100 SXM", "H100 SXM"}) {
+    const DeviceSpec& spec = device(name);
+    const double peak_ratio = spec.fp16_tflops / spec.fp32_tflops;
+    const double ratio = ampRatio(spec, gemm(8192, 8192, 8192));
+    EXPECT_GT(ratio, 0.8 * peak_ratio) << name;
+    EXPECT_LE(ratio, peak_ratio) << name;
+    // And it runs close to the Tensor Cores' peak: large, aligned, many waves.
+    const GemmDims d = gemm(8192, 8192, 8192);
+    const auto fp16 = estimateMatrixTime(spec, MathPrecision::kFp16, d, flops(d), bytes(d, 2), 1);
+    EXPECT_GT(fp16->efficiency, 0.7) << name;
+    EXPECT_LE(fp16->efficiency, 1.0) << name;
+    EXPECT_EQ(fp16->bound, RooflineBound::kCompute) << name;
+  }
+}
+
+// NVIDIA's guideline: when a GEMM dimension is 128 or smaller, the FP16 speedup is nearer 2x than
+// the 8x peak ratio. Such a GEMM moves few FLOPs per byte: in FP16 it is bound by memory, so it
+// gains what its bytes allow over the FP32 kernel (about 4x for a dimension of 64 on a V100, whose
+// FP32 ridge point is 17 FLOP/byte; 2x once FP32 is memory-bound too, at 32 or less).
+TEST(OpTimeModelTest, AGemmWithASmallDimensionGainsNearerTwoThanThePeakRatio) {
+  const DeviceSpec& v100 = device("V100 SXM2");
+  for (const GemmDims& d : {gemm(64, 4096, 4096), gemm(4096, 64, 4096), gemm(64, 1024, 1024)}) {
+    const double ratio = ampRatio(v100, d);
+    EXPECT_GT(ratio, 1.4) << d.m << "x" << d.n << "x" << d.k;
+    EXPECT_LT(ratio, 5.0) << d.m << "x" << d.n << "x" << d.k;  // nearer 2 than 8
+  }
+  for (const GemmDims& d : {gemm(64, 4096, 4096), gemm(4096, 64, 4096)}) {
+    const auto fp16 = estimateMatrixTime(v100, MathPrecision::kFp16, d, flops(d), bytes(d, 2), 1);
+    EXPECT_EQ(fp16->bound, RooflineBound::kMemory) << d.m << "x" << d.n << "x" << d.k;
+  }
+  for (const GemmDims& d : {gemm(16, 8192, 8192), gemm(8192, 16, 8192)}) {
+    EXPECT_NEAR(ampRatio(v100, d), 2.0, 0.3) << d.m << "x" << d.n << "x" << d.k;
+  }
+}
+
+TEST(OpTimeModelTest, ATinyGemmIsBoundByTheKernelsFixedCost) {
+  const DeviceSpec& a100 = device("A100 SXM");
+  const GemmDims d = gemm(64, 64, 64);
+  const auto fp16 = estimateMatrixTime(a100, MathPrecision::kFp16, d, flops(d), bytes(d, 2), 1);
+  ASSERT_TRUE(fp16);
+  EXPECT_EQ(fp16->bound, RooflineBound::kLatency);
+  EXPECT_DOUBLE_EQ(fp16->ns, timeModelConstants().kernel_floor_ns);
+  // Far from the 16x peak ratio: the FP16 kernel costs its floor.
+  EXPECT_LT(ampRatio(a100, d), 4.0);
+}
+
+TEST(OpTimeModelTest, DimensionsOffTheMultipleCostTensorCoreTime) {
+  const DeviceSpec& a100 = device("A100 SXM");
+  const GemmDims odd = gemm(4096, 4095, 4095);
+  const GemmDims even = gemm(4096, 4096, 4096);
+  const auto slow = estimateMatrixTime(a100, MathPrecision::kFp16, odd, flops(odd), bytes(odd, 2), 1);
+  const auto fast = estimateMatrixTime(a100, MathPrecision::kFp16, even, flops(even), bytes(even, 2), 1);
+  ASSERT_TRUE(slow && fast);
+  EXPECT_GT(slow->ns, 1.5 * fast->ns);
+  // FP32 on CUDA cores has no Tensor Core alignment to miss.
+  const auto simt_odd = estimateMatrixTime(a100, MathPrecision::kFp32Simt, odd, flops(odd), bytes(odd, 4), 1);
+  const auto simt_even = estimateMatrixTime(a100, MathPrecision::kFp32Simt, even, flops(even), bytes(even, 4), 1);
+  EXPECT_NEAR(simt_odd->ns / simt_even->ns, 1.0, 0.02);
+}
+
+TEST(OpTimeModelTest, WaveQuantisationShowsAsTileWaste) {
+  const DeviceSpec& a100 = device("A100 SXM");  // 108 SMs
+  // 109 tiles of 128x128 need a second, almost empty wave; 108 do not.
+  const GemmDims one_wave = gemm(128 * 108, 128, 8192);
+  const GemmDims spill = gemm(128 * 109, 128, 8192);
+  const auto a = estimateMatrixTime(a100, MathPrecision::kFp16, one_wave, flops(one_wave), bytes(one_wave, 2), 1);
+  const auto b = estimateMatrixTime(a100, MathPrecision::kFp16, spill, flops(spill), bytes(spill, 2), 1);
+  ASSERT_TRUE(a && b);
+  EXPECT_LT(a->tile_waste, b->tile_waste);
+}
+
+TEST(OpTimeModelTest, MemoryBoundWorkHalvesWithItsBytesAboveTheFixedCost) {
+  const DeviceSpec& h100 = device("H100 SXM");
+  const double big = 1e9;  // 1 GB in FP32
+  const double fp32 = estimateMemoryTime(h100, big, 1).ns;
+  const double half = estimateMemoryTime(h100, big / 2, 1).ns;
+  EXPECT_NEAR(fp32 / half, 2.0, 0.01);
+  EXPECT_NEAR(fp32, big / (h100.memory_gbs * 1e9 * timeModelConstants().bandwidth_efficiency) * 1e9 +
+                        timeModelConstants().kernel_ramp_ns, 1.0);
+  // A small tensor's kernel costs its fixed time in either precision.
+  EXPECT_DOUBLE_EQ(estimateMemoryTime(h100, 4096, 1).ns, estimateMemoryTime(h100, 2048, 1).ns);
+}
+
+TEST(OpTimeModelTest, NoUnitForThePrecisionMeansNoEstimate) {
+  const DeviceSpec& v100 = device("V100 SXM2");  // no TF32, no BF16 Tensor Cores
+  const GemmDims d = gemm(1024, 1024, 1024);
+  EXPECT_FALSE(estimateMatrixTime(v100, MathPrecision::kTf32, d, flops(d), bytes(d, 4), 1));
+  EXPECT_FALSE(estimateMatrixTime(v100, MathPrecision::kBf16, d, flops(d), bytes(d, 2), 1));
+}
+
+TEST(OpTimeModelTest, RooflineBoundFollowsTheRidgePoint) {
+  const DeviceSpec& a100 = device("A100 SXM");
+  const double ridge = a100.fp16_tflops * 1e12 / (a100.memory_gbs * 1e9);
+  EXPECT_EQ(roofBound(a100, MathPrecision::kFp16, ridge * 2), RooflineBound::kCompute);
+  EXPECT_EQ(roofBound(a100, MathPrecision::kFp16, ridge / 2), RooflineBound::kMemory);
+  EXPECT_EQ(roofBound(a100, MathPrecision::kUnknown, 100), RooflineBound::kUnknown);
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer
