@@ -119,14 +119,15 @@ std::optional<GemmDims> gemmDims(std::string_view op_name, const Shapes& shapes)
   }
   if (startsWith(op, "conv") || startsWith(op, "_conv") || startsWith(op, "cudnn_conv")) {
     // input [N, C, spatial...], weight [K, C/groups, filter...]: implicit GEMM of
-    // M = N x output positions (taken as the input's: stride and padding are not recorded),
-    // N = K output channels, K = C/groups x filter size.
+    // M = N x output positions, N = K output channels, K = C/groups x filter size. The output
+    // positions depend on the stride and padding, which the shapes do not hold: M is 0 (unknown)
+    // here, and op_work.h computes it from the arguments or the trace around the call.
     if (!arg(0) || !arg(1) || arg(0)->size() < 3 || arg(1)->size() != arg(0)->size()) return std::nullopt;
     const std::vector<std::int64_t>& input = *arg(0);
     const std::vector<std::int64_t>& weight = *arg(1);
     GemmDims d;
     d.convolution = true;
-    d.m = input[0] * product(input, 2, input.size());
+    d.m = 0;
     d.n = weight[0];
     d.k = product(weight, 1, weight.size());
     d.input_channels = input[1];

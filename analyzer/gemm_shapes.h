@@ -29,7 +29,8 @@ struct GemmDims {
   std::int64_t n = 0;
   std::int64_t k = 0;
   std::int64_t batch = 1;
-  bool convolution = false;  // n = output channels, k = input channels x filter size
+  bool convolution = false;  // n = output channels, k = input channels x filter size; m = batch x
+                             // output positions, 0 where gemmDims alone cannot tell them
   std::int64_t input_channels = 0;  // convolutions: C, whose alignment matters with K
 };
 

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
+#include "analyzer/convolution_output.h"
 #include "analyzer/kernel_verdicts.h"
+#include "analyzer/op_work.h"
 #include "analyzer/operator_labels.h"
 
 namespace ampscope::analyzer {
@@ -19,7 +22,29 @@ struct Accumulated {
   std::map<MathPrecision, std::int64_t> matrix_time_by_precision;
   std::unordered_map<Index, bool> calls;
   std::map<std::string, std::int64_t> layer_time;
+  Index example = kNone;  // one call: its arguments and the trace around it tell a convolution's M
 };
+
+// A convolution's implicit-GEMM M counts its output positions, which the input shapes alone do
+// not give (the stride and padding do): taken from the op's work (op_work.h), 0 when unknown.
+std::int64_t convolutionM(const trace::Trace& trace, const trace::Range& call, Index index, const Shapes& shapes,
+                          std::string_view op, std::optional<ConvolutionOutputInference>& inference) {
+  OpCall c;
+  c.op = op;
+  c.shapes = &shapes;
+  c.dtypes = trace.str(call.dtypes);
+  c.arguments = trace.str(call.arguments);
+  OpWork work = opWork(c);
+  if (!work.gemm) {
+    if (!inference) inference.emplace(trace);
+    if (const std::optional<InferredOutput> output = inference->infer(index)) {
+      c.output_shape = output->shape;
+      c.output_basis = output->basis;
+      work = opWork(c);
+    }
+  }
+  return work.gemm ? work.gemm->m : 0;
+}
 
 }  // namespace
 
@@ -49,6 +74,7 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     a.check.gpu_time_ns += duration;
     a.calls[memo->second] = true;
+    if (a.example == kNone) a.example = memo->second;
     if (op.layer != trace::StringTable::kEmpty) a.layer_time[std::string(trace.str(op.layer))] += duration;
     if (verdict.tensor_core) a.check.tensor_core_time_ns += duration;
     // Only matrix kernels say which precision the op ran in (not its copies or transposes).
@@ -62,6 +88,7 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
   }
 
   std::vector<ShapeCheck> out;
+  std::optional<ConvolutionOutputInference> inference;  // built on first need
   for (auto& [key, a] : by_call_shape) {
     ShapeCheck& c = a.check;
     c.op = std::string(key.first);
@@ -74,6 +101,9 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
     // copies and bias adds itself: the nested op carries the finding.
     if (a.matrix_time_by_precision.empty()) continue;
     c.dims = *dims;
+    if (c.dims.convolution) {
+      c.dims.m = convolutionM(trace, trace.ranges[static_cast<std::size_t>(a.example)], a.example, *shapes, c.op, inference);
+    }
     const auto dominant = std::max_element(a.matrix_time_by_precision.begin(), a.matrix_time_by_precision.end(),
                                            [](const auto& x, const auto& y) { return x.second < y.second; });
     c.precision = dominant == a.matrix_time_by_precision.end() ? MathPrecision::kUnknown : dominant->first;

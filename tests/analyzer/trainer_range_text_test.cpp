@@ -5,6 +5,7 @@
 #include "analyzer/correlator.h"
 #include "analyzer/gemm_shapes.h"
 #include "analyzer/import/range_normaliser.h"
+#include "analyzer/op_work.h"
 #include "analyzer/operator_labels.h"
 
 namespace ampscope::analyzer {
@@ -41,14 +42,19 @@ TEST(TrainerRangeTextTest, ReadsTheDocumentedLinearExample) {
 }
 
 TEST(TrainerRangeTextTest, ShapesGiveTheGemmTheTextStates) {
-  // The shape checks compute M, N, K from the shapes as for aten::linear and aten::conv2d; they
-  // must agree with the trainer's own gemm= field (the convolution here keeps its size: pad 1).
+  // The work model computes M, N, K from the shapes and arguments as for aten::linear and
+  // aten::conv2d; they must agree with the trainer's own gemm= field.
   for (const char* text : {kLinear, kConv}) {
     const auto parsed = parseTrainerRangeText(text);
     ASSERT_TRUE(parsed.ok()) << parsed.error().message;
     const auto shapes = parseShapes(parsed->shapesJson());
     ASSERT_TRUE(shapes.has_value()) << text;
-    const auto dims = gemmDims(parsed->op, *shapes);
+    const std::string arguments = parsed->argumentsJson();
+    OpCall call;
+    call.op = parsed->op;
+    call.shapes = &*shapes;
+    call.arguments = arguments;
+    const auto dims = opWork(call).gemm;
     ASSERT_TRUE(dims.has_value()) << text;
     EXPECT_EQ(dims->m, (*parsed->gemm)[0]) << text;
     EXPECT_EQ(dims->n, (*parsed->gemm)[1]) << text;
