@@ -165,4 +165,17 @@ std::vector<DimensionFinding> misalignedDimensions(const GemmDims& dims, int mul
   return out;
 }
 
+GemmDims paddedDims(GemmDims dims, const std::vector<DimensionFinding>& misaligned) {
+  for (const DimensionFinding& f : misaligned) {
+    if (f.dimension == "M") dims.m = f.padded;
+    else if (f.dimension == "N" || f.dimension == "output channels") dims.n = f.padded;
+    else if (f.dimension == "K") dims.k = f.padded;
+    else if (f.dimension == "input channels" && dims.input_channels > 0) {
+      dims.k = dims.k / dims.input_channels * f.padded;
+      dims.input_channels = f.padded;
+    }
+  }
+  return dims;
+}
+
 }  // namespace ampscope::analyzer

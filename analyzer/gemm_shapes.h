@@ -49,4 +49,7 @@ struct DimensionFinding {
 
 std::vector<DimensionFinding> misalignedDimensions(const GemmDims& dims, int multiple);
 
+// The GEMM with each finding's dimension at its padded size (input channels widen K with them).
+GemmDims paddedDims(GemmDims dims, const std::vector<DimensionFinding>& misaligned);
+
 }  // namespace ampscope::analyzer

@@ -53,7 +53,10 @@ double alignmentEfficiency(const GemmDims& dims, MathPrecision precision) {
     return 0.4;
   };
   if (dims.convolution) return std::min(factor(dims.input_channels), factor(dims.n));
-  return std::min(factor(dims.k), factor(dims.n));
+  // Which dimensions are leading dimensions depends on the operands' transposes, which traces do
+  // not record (a backward GEMM transposes what its forward did not): any of the three may force
+  // the narrow kernels, as NVIDIA's guide asks all of them to be multiples.
+  return std::min({factor(dims.m), factor(dims.n), factor(dims.k)});
 }
 
 double divUp(double a, double b) { return std::ceil(a / b); }

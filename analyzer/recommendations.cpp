@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "analyzer/op_time_model.h"
 #include "analyzer/rule_ids.h"
 
 namespace ampscope::analyzer {
@@ -196,28 +198,48 @@ class Recommender {
   }
 
   // A rate above the device's peak means the shapes do not describe the work the kernels did (a
-  // convolution's stride, for one): no estimate may rest on it.
+  // wrong shape, or a Winograd convolution): no estimate may rest on it.
   bool physical(double flops_per_ns, MathPrecision precision) const {
     const double peak = peakFlopsPerNs(precision);
     return peak <= 0.0 || flops_per_ns <= peak;
   }
 
-  // Throughput of the same op with aligned shapes in the same precision: what padding would reach.
-  std::map<std::pair<std::string, MathPrecision>, double> alignedFlopsPerNs() const {
-    std::map<std::pair<std::string, MathPrecision>, double> best;
-    for (const ShapeCheck& c : s_.shape_checks) {
-      if (!c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
-      const double rate = flopsOf(c) / static_cast<double>(c.gpu_time_ns);
-      if (!physical(rate, c.precision)) continue;
-      double& kept = best[{c.op, c.precision}];
-      kept = std::max(kept, rate);
+  // The share of a GEMM's time in `precision` that its misaligned dimensions cost on `device`, by
+  // the time model: its time as recorded over its time padded (the padded GEMM does more work, so
+  // the share can be zero); nullopt when the model cannot say.
+  static std::optional<double> paddingCostShare(const DeviceSpec& device, MathPrecision precision, const ShapeCheck& c) {
+    if (c.dims.m <= 0) return std::nullopt;
+    const auto estimate = [&](const GemmDims& d) {
+      const double batch = static_cast<double>(std::max<std::int64_t>(1, d.batch));
+      const double m = static_cast<double>(d.m);
+      const double n = static_cast<double>(d.n);
+      const double k = static_cast<double>(d.k);
+      const double element = precision == MathPrecision::kTf32 ? 4.0 : 2.0;
+      return estimateMatrixTime(device, precision, d, 2.0 * batch * m * n * k, element * batch * (m * k + k * n + m * n), 1);
+    };
+    const auto now = estimate(c.dims);
+    const auto padded = estimate(paddedDims(c.dims, c.misaligned));
+    if (!now || !padded || now->ns <= 0) return std::nullopt;
+    return std::max(0.0, 1.0 - padded->ns / now->ns);
+  }
+
+  // What a CPU run's misaligned call would cost on the what-if GPU under AMP, per step (model).
+  std::optional<double> whatIfPaddingCost(const ShapeCheck& c) const {
+    const WhatIfProjection& w = s_.what_if;
+    std::optional<double> cost;
+    for (std::size_t i = 0; i < s_.op_performance.rows.size() && i < w.op_of_row.size(); ++i) {
+      const OpRow& row = s_.op_performance.rows[i];
+      if (row.op != c.op || row.shapes != c.shapes || w.op_of_row[i] < 0) continue;
+      const WhatIfOp& op = w.ops[static_cast<std::size_t>(w.op_of_row[i])];
+      if (op.amp_ns && op.amp_padded_ns) cost = cost.value_or(0.0) + std::max(0.0, *op.amp_ns - *op.amp_padded_ns);
     }
-    return best;
+    return cost;
   }
 
   void recommendPadding() {
-    const auto aligned = alignedFlopsPerNs();
-    const std::size_t steps = std::max<std::size_t>(1, s_.iterations.iterations.size());
+    const double steps = static_cast<double>(std::max<std::size_t>(1, s_.iterations.iterations.size()));
+    const DeviceSpec& device = s_.amdahl.device;
+    const MathPrecision amp_precision = device.bf16_tflops > 0 ? MathPrecision::kBf16 : MathPrecision::kFp16;
     for (const ShapeCheck& c : s_.shape_checks) {
       if (c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
       std::string dims;
@@ -225,7 +247,8 @@ class Recommender {
         dims += fmt::format("{}{} {} -> {}", dims.empty() ? "" : ", ", f.dimension, f.value, f.padded);
       }
       std::string evidence = fmt::format("{} {} (GEMM M={} N={} K={}{}){} in {}: {} not a multiple of {}; "
-                                         "{} over {} calls", c.op, c.shapes, c.dims.m, c.dims.n, c.dims.k,
+                                         "{} over {} calls", c.op, c.shapes,
+                                         c.dims.m > 0 ? std::to_string(c.dims.m) : std::string("unknown"), c.dims.n, c.dims.k,
                                          c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "",
                                          c.layer.empty() ? "" : " in layer " + c.layer,
                                          c.precision == MathPrecision::kUnknown
@@ -235,25 +258,38 @@ class Recommender {
       if (c.smallest_kernel_alignment > 0 && c.smallest_kernel_alignment < c.required_multiple) {
         evidence += fmt::format("; its kernels are align{} variants", c.smallest_kernel_alignment);
       }
+      const bool on_tensor_cores = c.precision == MathPrecision::kTf32 || c.precision == MathPrecision::kFp16 ||
+                                   c.precision == MathPrecision::kBf16 || c.precision == MathPrecision::kFp8;
       std::int64_t gain = 0;
-      const auto reference = aligned.find({c.op, c.precision});
       if (s_.recorded_on_cpu) {
-        // The multiple is the GPU's Tensor Core kernels' need; host time says nothing of its cost.
-        evidence += "; recorded on the CPU, so the cost on a GPU's Tensor Cores is not estimated";
+        const std::optional<double> cost = whatIfPaddingCost(c);
+        if (s_.what_if.device.spec && cost) {
+          evidence += fmt::format("; recorded on the CPU: on {} ({}) the model puts its cost at {:.1f} us per step in "
+                                  "FP16/BF16 (an estimate, not a measurement)",
+                                  s_.what_if.device.spec->name, s_.what_if.device.reason, *cost / 1e3);
+        } else {
+          evidence += "; recorded on the CPU, so the cost on a GPU's Tensor Cores is not estimated";
+        }
+      } else if (device.name.empty()) {
+        evidence += "; the device is unknown (name it with --gpu NAME), so the cost is not estimated";
+      } else if (c.dims.m <= 0) {
+        evidence += "; its output positions are not recorded, so the cost is not estimated";
       } else if (!physical(flopsOf(c) / static_cast<double>(c.gpu_time_ns), c.precision)) {
         evidence += fmt::format("; its recorded shapes give {:.1f} TFLOP/s, above {}'s peak in {}, so they do not "
-                                "describe its work (a stride, for one) and the cost is not estimated",
-                                flopsOf(c) / static_cast<double>(c.gpu_time_ns) / 1e3, s_.amdahl.device.name,
+                                "describe its work and the cost is not estimated",
+                                flopsOf(c) / static_cast<double>(c.gpu_time_ns) / 1e3, device.name,
                                 precisionName(c.precision));
-      } else if (reference != aligned.end() && reference->second > 0) {
-        const double flops = flopsOf(c);
-        const double aligned_ns = flops / reference->second;
-        gain = static_cast<std::int64_t>((static_cast<double>(c.gpu_time_ns) - aligned_ns) / static_cast<double>(steps));
-        evidence += fmt::format("; aligned {} calls in this trace run at {:.1f} TFLOP/s, this one at {:.1f}",
-                                c.op, reference->second / 1e3,
-                                flops / static_cast<double>(c.gpu_time_ns) / 1e3);
-      } else {
-        evidence += "; no aligned call of the same op in this trace to estimate the gain from";
+      } else if (on_tensor_cores) {
+        if (const std::optional<double> share = paddingCostShare(device, c.precision, c)) {
+          gain = static_cast<std::int64_t>(static_cast<double>(c.gpu_time_ns) * *share / steps);
+          evidence += fmt::format("; the time model puts {:.0f}% of its {} time on {} down to the misalignment "
+                                  "(padded, it does more work on wider kernels)", 100.0 * *share,
+                                  precisionName(c.precision), device.name);
+        }
+      } else if (const std::optional<double> share = paddingCostShare(device, amp_precision, c)) {
+        evidence += fmt::format("; on CUDA cores alignment costs nothing, but once AMP is on the time model puts "
+                                "{:.0f}% of its {} time on {} down to the misalignment", 100.0 * *share,
+                                precisionName(amp_precision), device.name);
       }
       add(rule_ids::kPadDimensions, c.layer.empty() ? c.op : c.layer + " (" + c.op + ")", evidence,
           fmt::format("Pad to {} (sizes that are multiples of {} for {}; e.g. a vocabulary, hidden or "

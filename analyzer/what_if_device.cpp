@@ -12,19 +12,6 @@ namespace {
 
 MathPrecision ampPrecisionOf(const DeviceSpec& d) { return d.bf16_tflops > 0 ? MathPrecision::kBf16 : MathPrecision::kFp16; }
 
-GemmDims padded(GemmDims dims, const std::vector<DimensionFinding>& misaligned) {
-  for (const DimensionFinding& f : misaligned) {
-    if (f.dimension == "M") dims.m = f.padded;
-    else if (f.dimension == "N" || f.dimension == "output channels") dims.n = f.padded;
-    else if (f.dimension == "K") dims.k = f.padded;
-    else if (f.dimension == "input channels" && dims.input_channels > 0) {
-      dims.k = dims.k / dims.input_channels * f.padded;
-      dims.input_channels = f.padded;
-    }
-  }
-  return dims;
-}
-
 double gemmFlops(const GemmDims& d) {
   return 2.0 * static_cast<double>(std::max<std::int64_t>(1, d.batch)) * static_cast<double>(d.m) *
          static_cast<double>(d.n) * static_cast<double>(d.k);
@@ -70,7 +57,7 @@ WhatIfProjection projectOnDevice(const OpPerformance& ops, const DeviceChoice& t
       }
       op.misaligned = misalignedDimensions(*row.work.gemm, requiredMultiple(amp_precision));
       if (!op.misaligned.empty()) {
-        const GemmDims wide = padded(*row.work.gemm, op.misaligned);
+        const GemmDims wide = paddedDims(*row.work.gemm, op.misaligned);
         const double scale = gemmFlops(wide) / std::max(1.0, gemmFlops(*row.work.gemm));
         if (const auto pad = estimateMatrixTime(device, amp_precision, wide, *row.work.flops * scale, half_bytes * scale, kernels)) {
           op.amp_padded_ns = pad->ns * calls;
