@@ -80,22 +80,33 @@ void computePhases(trace::Trace& trace) {
 }
 
 std::uint64_t linkBackwardToForward(trace::Trace& trace) {
-  std::unordered_map<std::int64_t, Index> forward_by_sequence;
+  // PyTorch stamps the autograd counter's current value on every op, also on ops that create no
+  // autograd node (a data loader's view before the convolution that creates node N carries N):
+  // the op that created the node is the last outermost forward op with the number. (A backward
+  // op's "Fwd thread id" is the profiler's own thread number, not the thread's id in the trace,
+  // so the number alone decides.)
+  struct Candidate {
+    Index range = kNone;
+    std::int64_t end_ns = 0;
+  };
+  std::unordered_map<std::int64_t, Candidate> forward_by_sequence;
   for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
     const Range& range = trace.ranges[i];
     if (range.kind != RangeKind::kOperator || range.sequence_number < 0 ||
         range.phase == Phase::kBackward || range.fwd_thread_tid != 0) {
       continue;
     }
-    // The first (outermost) forward op with a sequence number represents it.
-    forward_by_sequence.emplace(range.sequence_number, static_cast<Index>(i));
+    Candidate& c = forward_by_sequence[range.sequence_number];
+    // A range nested in the candidate (aten::convolution inside aten::conv2d) is part of it.
+    if (c.range != kNone && range.start_ns < c.end_ns) continue;
+    c = {static_cast<Index>(i), range.end_ns};
   }
   std::uint64_t linked = 0;
   for (Range& range : trace.ranges) {
     if (!isBackwardRoot(trace, range)) continue;
-    auto found = forward_by_sequence.find(range.sequence_number);
+    const auto found = forward_by_sequence.find(range.sequence_number);
     if (found == forward_by_sequence.end()) continue;
-    range.forward_range = found->second;
+    range.forward_range = found->second.range;
     ++linked;
   }
   return linked;

@@ -122,6 +122,29 @@ TEST_F(CorrelatorTest, BackwardOpTakesTheLayerOfTheForwardOpWithItsSequenceNumbe
   EXPECT_EQ(trace_.str(mm.layer), "Linear_0");
 }
 
+// PyTorch 1.8 stamps the counter's current value on ops that create no autograd node: a data
+// loader's view before a convolution carries the number of the convolution's node. The backward op
+// belongs to the last outermost forward op with its number, not the first.
+TEST_F(CorrelatorTest, BackwardOpLinksToTheLastOutermostForwardOpWithItsNumber) {
+  const Index main = trace_.threadIndex(1, 1);
+  const Index autograd = trace_.threadIndex(1, 2);
+  const Index view = addRange("aten::view", 10, 20, main);
+  const Index conv = addRange("aten::conv2d", 100, 500, main);
+  const Index inner = addRange("aten::convolution", 110, 490, main);
+  for (Index r : {view, conv, inner}) trace_.ranges[static_cast<std::size_t>(r)].sequence_number = 890;
+  const Index backward = addRange("CudnnConvolutionBackward", 2000, 2500, autograd);
+  trace_.ranges[static_cast<std::size_t>(backward)].sequence_number = 890;
+  trace_.ranges[static_cast<std::size_t>(backward)].fwd_thread_tid = 1;
+  trace_.sortByTime();
+  const CorrelationCounts counts = test::correlateAsImported(trace_);
+  EXPECT_EQ(counts.backward_ranges_linked_to_forward, 1u);
+  for (const trace::Range& r : trace_.ranges) {
+    if (trace_.str(r.name) != "CudnnConvolutionBackward") continue;
+    ASSERT_NE(r.forward_range, trace::kNone);
+    EXPECT_EQ(trace_.str(trace_.ranges[static_cast<std::size_t>(r.forward_range)].name), "aten::conv2d");
+  }
+}
+
 TEST_F(CorrelatorTest, PhasesComeFromNamesAndAreInherited) {
   const Index main = trace_.threadIndex(1, 1);
   addRange("ProfilerStep#1", 0, 1000, main, trace::RangeKind::kAnnotation);
