@@ -76,11 +76,9 @@ bool isCollectiveOp(std::string_view op_name) {
 
 bool dtypesAreHalf(std::string_view dtypes_json) {
   const std::string text = lower(dtypes_json);
-  const bool half = contains(text, "half") || contains(text, "bfloat16") || contains(text, "float16") ||
-                    contains(text, "float8");
-  // A list that also holds FP32 tensors (FP32 bias or statistics beside half activations) still
-  // moves mostly half-precision bytes; one that holds only FP32 floats does not.
-  return half;
+  // Any half-precision tensor counts: an op mixing them with FP32 ones (half activations with FP32
+  // norm statistics) already moves its large tensors in half precision.
+  return contains(text, "half") || contains(text, "bfloat16") || contains(text, "float16") || contains(text, "float8");
 }
 
 }  // namespace ampscope::analyzer

@@ -286,48 +286,63 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
   KernelVerdicts verdicts(trace);
   std::map<Key, Accumulated> rows;
   std::vector<const Key*> key_of_kernel(trace.kernels.size(), nullptr);
-  std::unordered_map<std::uint64_t, Index> work_op_memo;  // (op range, matrix) -> work op
+  // A run launches millions of kernels over far fewer op ranges and names: the row of each is
+  // found once. Map nodes do not move.
+  struct Slot {
+    Index op = kNone;
+    const Key* key = nullptr;
+    Accumulated* row = nullptr;
+  };
+  std::unordered_map<std::uint64_t, Slot> by_op_range;  // (op range, matrix kernel) -> its row
+  std::unordered_map<trace::StringId, Slot> by_kernel_name;  // kernels no op launched
+  std::unordered_map<trace::StringId, bool> collective_name;
+  const auto slotFor = [&](const trace::Kernel& kernel, const TensorCoreVerdict& verdict, bool matrix) -> const Slot& {
+    if (kernel.op_range == kNone) {
+      auto [slot, fresh] = by_kernel_name.try_emplace(kernel.name);
+      if (fresh) {
+        auto it = rows.try_emplace(Key{std::string(trace.str(kernel.name)), trace::StringTable::kEmpty,
+                                       trace::StringTable::kEmpty, trace::StringTable::kEmpty, trace::Phase::kUnknown}).first;
+        slot->second = {kNone, &it->first, &it->second};
+      }
+      return slot->second;
+    }
+    const std::uint64_t memo_key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(kernel.op_range)) << 1) | (matrix ? 1u : 0u);
+    auto [slot, fresh] = by_op_range.try_emplace(memo_key);
+    if (fresh) {
+      const Index op = workOpOf(trace, kernel, verdict);
+      const trace::Range& r = trace.ranges[static_cast<std::size_t>(op)];
+      auto it = rows.try_emplace(Key{std::string(opName(trace, r)), r.shapes, r.arguments, r.layer, r.phase}).first;
+      Accumulated& a = it->second;
+      a.ranges.insert(op);
+      if (a.example == kNone) {
+        a.example = op;
+        a.dtypes = r.dtypes;
+      }
+      slot->second = {op, &it->first, &a};
+    }
+    return slot->second;
+  };
   bool run_uses_half = false;
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
     const trace::Kernel& kernel = trace.kernels[i];
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
     const bool matrix = isMatrixKernel(verdict, true);
     run_uses_half |= verdict.tensor_core && isHalf(verdict.precision);
-    Index op = kNone;
-    if (kernel.op_range != kNone) {
-      const std::uint64_t memo_key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(kernel.op_range)) << 1) | (matrix ? 1u : 0u);
-      auto [memo, fresh] = work_op_memo.try_emplace(memo_key, kNone);
-      if (fresh) memo->second = workOpOf(trace, kernel, verdict);
-      op = memo->second;
-    }
-    Key key;
-    if (op == kNone) {
-      key = {std::string(trace.str(kernel.name)), trace::StringTable::kEmpty, trace::StringTable::kEmpty,
-             trace::StringTable::kEmpty, trace::Phase::kUnknown};
-    } else {
-      const trace::Range& r = trace.ranges[static_cast<std::size_t>(op)];
-      key = {std::string(opName(trace, r)), r.shapes, r.arguments, r.layer, r.phase};
-    }
-    auto [it, inserted] = rows.try_emplace(std::move(key));
-    Accumulated& a = it->second;
-    if (op != kNone) {
-      a.ranges.insert(op);
-      if (a.example == kNone) {
-        a.example = op;
-        a.dtypes = trace.ranges[static_cast<std::size_t>(op)].dtypes;
-      }
-    }
+    const Slot& slot = slotFor(kernel, verdict, matrix);
+    Accumulated& a = *slot.row;
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     ++a.kernels;
     a.time_ns += duration;
     if (verdict.tensor_core) a.tensor_core_ns += duration;
-    if (isCollectiveKernel(trace.str(kernel.name))) a.collective_ns += duration;
+    auto [collective, fresh] = collective_name.try_emplace(kernel.name, false);
+    if (fresh) collective->second = isCollectiveKernel(trace.str(kernel.name));
+    if (collective->second) a.collective_ns += duration;
     if (matrix) {
       a.matrix_ns += duration;
       a.precision_ns[verdict.precision] += duration;
     }
     a.any_precision_ns[verdict.precision] += duration;
-    key_of_kernel[i] = &it->first;
+    key_of_kernel[i] = slot.key;
   }
   if (!device.spec && !recorded_on_cpu) {
     out.note = device.reason.empty() ? "the device is unknown: pass --gpu NAME" : device.reason;
@@ -399,9 +414,9 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
     const OpRow& row = out.rows[static_cast<std::size_t>(r)];
     if (!row.work.flops || kernel.op_range == kNone) continue;
     // One call's FLOPs per op range, however many kernels it launched.
-    const Index op = work_op_memo.at((static_cast<std::uint64_t>(static_cast<std::uint32_t>(kernel.op_range)) << 1) |
-                                     (isMatrixKernel(verdicts.of(kernel), true) ? 1u : 0u));
-    if (counted.insert(op).second) flops += *row.work.flops;
+    const std::uint64_t memo_key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(kernel.op_range)) << 1) |
+                                   (isMatrixKernel(verdicts.of(kernel), true) ? 1u : 0u);
+    if (counted.insert(by_op_range.at(memo_key).op).second) flops += *row.work.flops;
   }
   const double window_ns = steps ? static_cast<double>(iterations.steady_mean_ns) * static_cast<double>(iterations.steadyCount())
                                  : static_cast<double>(last - first);
