@@ -7,6 +7,7 @@
 
 #include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
+#include "reports/report_rows.h"
 #include "reports/view_limits.h"
 
 namespace ampscope::cli {
@@ -117,6 +118,67 @@ void appendAmpNumerics(std::string& out, const analyzer::AmpNumerics& n) {
   }
 }
 
+// Which device table row the rates and the projection use, and why; or how to name one.
+void appendDeviceRow(std::string& out, const analyzer::TraceSummary& s) {
+  if (s.recorded_on_cpu) {
+    const analyzer::DeviceChoice& target = s.what_if.device;
+    out += target.spec ? fmt::format("device      none: recorded on the CPU; what-if on {}: {}\n", target.spec->name, target.reason)
+                       : "device      none: recorded on the CPU\n";
+    return;
+  }
+  if (s.device.spec) {
+    out += fmt::format("device      {} row: {}\n", s.device.spec->name, s.device.reason);
+    return;
+  }
+  out += fmt::format("device      unknown — {}\n            {}\n", reports::kDeviceUnknownHint, s.device.reason);
+}
+
+void appendModelFlopUtilisation(std::string& out, const analyzer::TraceSummary& s) {
+  const analyzer::OpPerformance& ops = s.op_performance;
+  if (ops.model_flop_utilisation) {
+    out += fmt::format("MFU         {} of the FP16/BF16 Tensor Core peak ({} {}; FLOPs known for {} of matrix time)\n",
+                       reports::formatPercent(*ops.model_flop_utilisation), reports::formatFlops(ops.flops_per_step),
+                       s.amdahl.parts.empty() ? std::string("per step") : reports::amdahlScope(s.amdahl),
+                       reports::formatPercent(ops.matrix_time_with_known_flops));
+  } else if (s.recorded_on_cpu) {
+    out += ops.flops_per_step > 0 ? fmt::format("MFU         n/a on the CPU ({} per step of known work)\n",
+                                                reports::formatFlops(ops.flops_per_step))
+                                  : "MFU         n/a on the CPU\n";
+  } else if (!s.device.spec) {
+    out += "MFU         unknown: the device is unknown\n";
+  } else {
+    out += fmt::format("MFU         unknown: {}\n", ops.note.empty() ? "no op's FLOPs are known" : ops.note);
+  }
+}
+
+// The what-if device's step, compact: the note and the per-layer estimates are in the report.
+void appendWhatIf(std::string& out, const analyzer::TraceSummary& s) {
+  const analyzer::WhatIfProjection& w = s.what_if;
+  if (!w.device.spec) return;
+  out += fmt::format("what-if     on {}, model estimates of one step's GPU work (host, data loading and launch gaps "
+                     "not included; {} of the op time has known work)\n",
+                     w.device.spec->name, reports::formatPercent(w.known_share));
+  // A device without TF32 Tensor Cores has no TF32 figure of its own (it equals FP32): left out.
+  out += fmt::format("            FP32 {}, {}AMP {}: {} FP32 -> AMP\n",
+                     formatDuration(static_cast<std::int64_t>(w.step_fp32_ns)),
+                     w.device.spec->tf32_tflops > 0
+                         ? fmt::format("TF32 {}, ", formatDuration(static_cast<std::int64_t>(w.step_tf32_ns)))
+                         : std::string(),
+                     formatDuration(static_cast<std::int64_t>(w.step_amp_ns)),
+                     w.step_amp_ns > 0 ? reports::formatSpeedup(w.step_fp32_ns / w.step_amp_ns) : std::string("n/a"));
+  const reports::WhatIfRows view = reports::whatIfRows(s, 0);
+  if (view.misaligned.empty()) return;
+  std::string listed;
+  for (std::size_t i = 0; i < view.misaligned.size() && i < 3; ++i) {
+    const analyzer::LayerRow& row = *view.misaligned[i];
+    listed += fmt::format("{}{} {} {} ({})", listed.empty() ? "" : ", ", row.layer, trace::phaseName(row.pass),
+                          reports::dimensionsText(row.what_if_misaligned),
+                          formatDuration(static_cast<std::int64_t>(row.what_if_padding_cost_ns)));
+  }
+  if (view.misaligned.size() > 3) listed += fmt::format(", and {} more in the report", view.misaligned.size() - 3);
+  out += fmt::format("            off the multiple of 8 (AMP time it costs per step): {}\n", listed);
+}
+
 void appendImportStats(std::string& out, const trace::ImportStats& stats) {
   out += fmt::format("\nimport      {} events read, {} imported\n", stats.events_read, stats.events_imported);
   for (const auto& [what, count] : stats.skipped) out += fmt::format("  skipped        {:>8}  {}\n", count, what);
@@ -153,6 +215,7 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   if (on_cpu) {
     out += fmt::format("CPU run     recorded on {}\n", reports::kCpuRunNote);
   }
+  appendDeviceRow(out, s);
   std::uint64_t lost = 0;
   for (const auto& [reason, count] : s.import_stats.lost) lost += count;
   if (lost > 0) {
@@ -210,10 +273,12 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                          formatDuration(dp.pageable_h2d_ns_per_iteration), dp.pageable_h2d_copies);
     }
   }
+  appendModelFlopUtilisation(out, s);
   if (!s.amdahl.parts.empty()) {
-    out += fmt::format("AMP         projected step speedup {:.2f}x on {} figures; ceiling {:.2f}x "
-                       "(even infinitely fast math)\n", s.amdahl.projected_speedup, s.amdahl.device.name,
-                       s.amdahl.ceiling);
+    out += fmt::format("AMP         projected {} speedup {:.2f}x on {} figures; ceiling {:.2f}x "
+                       "(even infinitely fast math)\n",
+                       s.amdahl.per_step ? std::string("step") : reports::amdahlScope(s.amdahl) + ":",
+                       s.amdahl.projected_speedup, s.amdahl.device.name, s.amdahl.ceiling);
     for (const analyzer::StepPart& part : s.amdahl.parts) {
       out += fmt::format("            {:>11} {:>5.1f}%  x{:<5.2f} {}\n", formatDuration(part.ns_per_step),
                          100.0 * part.fraction, part.speedup, part.label());
@@ -227,9 +292,12 @@ std::string summaryToText(const analyzer::TraceSummary& s,
     } else if (!replay.note.empty()) {
       out += fmt::format("            no replay: {}\n", replay.note);
     }
+  } else if (!s.device.spec && !on_cpu) {
+    out += "AMP         no projection: the device is unknown (see the device line)\n";
   } else if (!s.amdahl.note.empty()) {
     out += fmt::format("AMP         no projection: {}\n", s.amdahl.note);
   }
+  appendWhatIf(out, s);
   if (!recommendations.empty()) {
     out += "\nRecommendations, by estimated gain per step\n";
     for (std::size_t i = 0; i < recommendations.size() && i < 8; ++i) {

@@ -16,26 +16,49 @@ std::string recommendationsCsv(const std::vector<analyzer::Recommendation>& reco
   return csv.text();
 }
 
+namespace {
+
+std::vector<std::string> withPerformanceColumns(std::vector<std::string> header) {
+  header.insert(header.end(), kPerformanceColumns.begin(), kPerformanceColumns.end());
+  return header;
+}
+
+void addCells(CsvWriter& csv, const std::vector<std::string>& cells) {
+  for (const std::string& cell : cells) csv.add(cell);
+}
+
+}  // namespace
+
 std::string layersCsv(const analyzer::TraceSummary& summary) {
-  CsvWriter csv({"layer", "op", "phase", "calls", "gpu_time_ns", "tensor_core_time_ns", "eligible",
-                 "precision", "shapes", "violations"});
+  std::vector<std::string> header = withPerformanceColumns({"layer", "op", "phase", "calls", "gpu_time_ns",
+                                                            "tensor_core_time_ns", "eligible", "precision", "shapes",
+                                                            "violations"});
+  header.insert(header.end(), {"what_if_fp32_ns", "what_if_amp_ns", "what_if_padding_cost_ns"});
+  CsvWriter csv(std::move(header));
   for (const LayerCells& cells : layerCells(summary)) {
-    csv.add(cells.layer).add(cells.op).add(cells.phase).add(cells.row->calls).add(cells.row->time_ns);
+    const analyzer::LayerRow& row = *cells.row;
+    csv.add(cells.layer).add(cells.op).add(cells.phase).add(row.calls).add(row.time_ns);
     // A CPU run has no Tensor Core time to give: empty (not known), not 0.
     if (summary.recorded_on_cpu) {
       csv.add(std::string_view());
     } else {
-      csv.add(cells.row->tensor_core_time_ns);
+      csv.add(row.tensor_core_time_ns);
     }
     csv.add(cells.eligible).add(cells.precision).add(cells.shapes);
-    csv.add(cells.violations).endRow();
+    csv.add(cells.violations);
+    addCells(csv, performanceCells(row.performance));
+    // Model estimates on the what-if device, per step; empty where the row has none (no what-if
+    // device, or none of its ops' work is known), so a padding cost of 0 is a real 0.
+    csv.add(countCell(row.what_if_fp32_ns)).add(countCell(row.what_if_amp_ns));
+    csv.add(row.what_if_amp_ns ? countCell(std::optional<double>(row.what_if_padding_cost_ns)) : std::string());
+    csv.endRow();
   }
   return csv.text();
 }
 
 std::string kernelsCsv(const analyzer::TraceSummary& summary) {
-  CsvWriter csv({"name", "calls", "total_ns", "tensor_cores", "precision", "rule", "confidence",
-                 "alignment"});
+  CsvWriter csv(withPerformanceColumns({"name", "calls", "total_ns", "tensor_cores", "precision", "rule",
+                                        "confidence", "alignment"}));
   for (const analyzer::KernelRow& row : summary.kernels) {
     csv.add(row.name).add(row.calls).add(row.time_ns);
     // A host op has no Tensor Core verdict: empty (not known), not "false".
@@ -52,6 +75,36 @@ std::string kernelsCsv(const analyzer::TraceSummary& summary) {
     } else {
       csv.add(std::string_view());
     }
+    addCells(csv, performanceCells(row.performance));
+    csv.endRow();
+  }
+  return csv.text();
+}
+
+std::string opsCsv(const analyzer::TraceSummary& summary) {
+  CsvWriter csv({"op", "shapes", "arguments", "layer", "phase", "class", "calls", "kernels", "gpu_time_ns",
+                 "precision", "flops_per_call", "bytes_per_call", "work_basis", "work_note", "gemm_m", "gemm_n",
+                 "gemm_k", "gemm_batch", "achieved_tflops", "achieved_gbs", "peak_tflops", "intensity", "bound",
+                 "rate_note", "amp", "predicted_amp_ns", "amp_speedup", "tf32_speedup", "amp_note"});
+  for (const analyzer::OpRow& row : summary.op_performance.rows) {
+    const analyzer::OpWork& w = row.work;
+    csv.add(row.op).add(row.shapes).add(row.arguments).add(row.layer).add(trace::phaseName(row.pass));
+    csv.add(analyzer::opClassName(row.op_class)).add(row.calls).add(row.kernels).add(row.time_ns);
+    csv.add(analyzer::precisionName(row.precision));
+    csv.add(countCell(w.flops)).add(countCell(w.bytes)).add(analyzer::workBasisName(w.basis)).add(w.note);
+    if (w.gemm) {
+      csv.add(w.gemm->m).add(w.gemm->n).add(w.gemm->k).add(w.gemm->batch);
+    } else {
+      for (int i = 0; i < 4; ++i) csv.add(std::string_view());
+    }
+    csv.add(rateCell(row.achieved_tflops)).add(rateCell(row.achieved_gbs));
+    csv.add(row.peak_tflops > 0 ? rateCell(row.peak_tflops) : std::string());
+    csv.add(rateCell(row.intensity)).add(boundCell(row.bound)).add(row.rate_note);
+    csv.add(analyzer::ampChangeName(row.amp)).add(countCell(row.predicted_amp_ns));
+    // Without a prediction the speedups are the model's defaults (1), not findings: empty.
+    csv.add(row.predicted_amp_ns ? rateCell(row.amp_speedup) : std::string());
+    csv.add(row.predicted_amp_ns ? rateCell(row.tf32_speedup) : std::string());
+    csv.add(row.amp_note);
     csv.endRow();
   }
   return csv.text();
@@ -83,6 +136,9 @@ trace::Status writeLayersCsv(const analyzer::TraceSummary& summary, const std::f
 }
 trace::Status writeKernelsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
   return writeReportFile(dir, "kernels.csv", kernelsCsv(summary));
+}
+trace::Status writeOpsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
+  return writeReportFile(dir, "ops.csv", opsCsv(summary));
 }
 trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
   return writeReportFile(dir, "iterations.csv", iterationsCsv(summary));

@@ -16,12 +16,14 @@ namespace ampscope::reports {
 std::string recommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations);
 std::string layersCsv(const analyzer::TraceSummary& summary);
 std::string kernelsCsv(const analyzer::TraceSummary& summary);
+std::string opsCsv(const analyzer::TraceSummary& summary);  // the per-op model's table (summary.op_performance)
 std::string iterationsCsv(const analyzer::TraceSummary& summary);
 
 trace::Status writeRecommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations,
                                       const std::filesystem::path& dir);
 trace::Status writeLayersCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeKernelsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
+trace::Status writeOpsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 
 }  // namespace ampscope::reports

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <span>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "reports/html_performance_sections.h"
 #include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
@@ -21,9 +24,10 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans
  background:#f4f6f8;margin:0}
 main{max-width:1320px;margin:0 auto;padding:24px 32px 48px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:18px;margin:0 0 12px}
+h3{font-size:15px;margin:18px 0 8px}
 .sub{color:#52606d;margin-bottom:20px}
 section{background:#fff;border:1px solid #dde3ea;border-radius:8px;padding:18px 22px;margin-bottom:18px}
-.cards{display:grid;grid-template-columns:repeat(5,1fr);gap:14px;margin-bottom:18px}
+.cards{display:grid;grid-template-columns:repeat(4,1fr);gap:14px;margin-bottom:18px}
 .card{background:#fff;border:1px solid #dde3ea;border-radius:8px;padding:12px 16px}
 .card .k{color:#52606d;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
 .card .v{font-size:24px;font-weight:600;margin-top:2px}.card .d{color:#52606d;font-size:12px}
@@ -31,6 +35,7 @@ section{background:#fff;border:1px solid #dde3ea;border-radius:8px;padding:18px 
 table{border-collapse:collapse;width:100%;font-size:13px}
 th{text-align:left;color:#52606d;font-weight:600;border-bottom:2px solid #dde3ea;padding:6px 8px}
 td{border-bottom:1px solid #edf0f3;padding:6px 8px;vertical-align:top}
+td.wrap{overflow-wrap:anywhere}
 td.n,th.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 td.mono,.mono{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px;overflow-wrap:anywhere}
 .nowrap{white-space:nowrap}.tgt{min-width:9em}
@@ -42,6 +47,10 @@ tr.op td{background:#f8fafc;font-weight:600}tr.kern td:first-child{padding-left:
 .chart text{font-size:13px;fill:#1f2933}.chart .muted,.muted{fill:#7b8794;color:#7b8794}
 .chart .inbar{fill:#fff;font-weight:600}.chart .track{fill:#edf0f3}.chart .value{font-variant-numeric:tabular-nums}
 .note{color:#52606d;font-size:13px;margin-top:8px}
+.chart .grid{stroke:#edf0f3}.chart .frame{fill:none;stroke:#c5ced8}.chart .roof{stroke-width:2.5}
+.chart .dot{fill-opacity:.7;stroke:#fff;stroke-width:1}.half{max-width:640px}
+.estimate{background:#fffaf0;border-color:#f0d9a8}.estimate th{border-bottom-color:#f0d9a8}
+td.est{color:#8a5a00}
 )css";
 
 std::string esc(std::string_view text) { return escapeHtml(text); }
@@ -55,12 +64,60 @@ std::string card(std::string_view key, std::string_view value, std::string_view 
                      esc(key), esc(value), esc(detail));
 }
 
+std::string deviceCard(const analyzer::TraceSummary& s) {
+  const DeviceWords words = deviceWords(s);
+  return card("Device", words.row, words.why);
+}
+
+std::string mfuCard(const analyzer::TraceSummary& s) {
+  const analyzer::OpPerformance& ops = s.op_performance;
+  const std::string scope = s.amdahl.parts.empty() ? std::string("per step") : amdahlScope(s.amdahl);
+  const std::string known = fmt::format("FLOPs known for {} of matrix time", formatPercent(ops.matrix_time_with_known_flops));
+  if (ops.model_flop_utilisation) {
+    return card("Model FLOP utilisation", formatPercent(*ops.model_flop_utilisation),
+                fmt::format("{} {} against the FP16/BF16 Tensor Core peak; {}", formatFlops(ops.flops_per_step), scope, known));
+  }
+  if (s.recorded_on_cpu) {
+    return card("Model FLOP utilisation", "n/a",
+                ops.flops_per_step > 0 ? fmt::format("recorded on the CPU: no GPU peak; {} per step of known work",
+                                                     formatFlops(ops.flops_per_step))
+                                       : std::string("recorded on the CPU: no GPU peak"));
+  }
+  if (!s.device.spec) return card("Model FLOP utilisation", "n/a", kDeviceUnknownText);
+  return card("Model FLOP utilisation", "n/a", ops.note.empty() ? "no op's FLOPs are known: " + known : ops.note);
+}
+
+std::string ampCard(const analyzer::TraceSummary& s) {
+  const analyzer::AmdahlProjection& amdahl = s.amdahl;
+  if (!amdahl.parts.empty()) {
+    std::string detail = amdahl.replay.done ? fmt::format("ceiling {}; at the host's pace {}", formatSpeedup(amdahl.ceiling),
+                                                          formatSpeedup(amdahl.replay.speedup))
+                                            : fmt::format("ceiling {}", formatSpeedup(amdahl.ceiling));
+    if (!amdahl.per_step) detail = amdahlScope(amdahl) + "; " + detail;
+    return card("AMP projection", formatSpeedup(amdahl.projected_speedup), detail);
+  }
+  // A CPU run (or an unknown GPU with --gpu naming another) answers with the what-if estimate.
+  const analyzer::WhatIfProjection& w = s.what_if;
+  if (w.device.spec && w.step_amp_ns > 0) {
+    return card("AMP what-if (estimate)", formatSpeedup(w.step_fp32_ns / w.step_amp_ns),
+                fmt::format("on {}: FP32 {} → AMP {} per step, model estimates of GPU work", w.device.spec->name,
+                            formatDuration(static_cast<std::int64_t>(w.step_fp32_ns)),
+                            formatDuration(static_cast<std::int64_t>(w.step_amp_ns))));
+  }
+  return card("AMP projection", "n/a", !s.device.spec && !s.recorded_on_cpu ? std::string(kDeviceUnknownText) : amdahl.note);
+}
+
 std::string cards(const analyzer::TraceSummary& s) {
   const analyzer::IterationSummary& it = s.iterations;
   std::string html = R"(<div class="cards">)";
-  html += card("Steady step", formatDuration(it.steady_mean_ns),
-               fmt::format("{} steps, {} warm-up, ±{}", it.iterations.size(), it.warmup_count,
-                           formatDuration(it.steady_stddev_ns)));
+  if (it.iterations.empty()) {
+    html += card("Steady step", "none found", it.source);
+  } else {
+    html += card("Steady step", formatDuration(it.steady_mean_ns),
+                 fmt::format("{} steps, {} warm-up, ±{}", it.iterations.size(), it.warmup_count,
+                             formatDuration(it.steady_stddev_ns)));
+  }
+  html += deviceCard(s);
   if (s.recorded_on_cpu) {
     html += card("Tensor Core time", "n/a", "recorded on the CPU: needs a GPU run");
   } else {
@@ -68,16 +125,10 @@ std::string cards(const analyzer::TraceSummary& s) {
                  fmt::format("{} of {} kernel time", formatDuration(s.tensor_cores.time_ns),
                              formatDuration(s.gpu_kernel_time_ns)));
   }
+  html += mfuCard(s);
+  html += ampCard(s);
   html += card("Exposed data loading", formatPercent(s.data_pipeline.exposed_fraction),
                fmt::format("{} per step", formatDuration(s.data_pipeline.exposed_ns_per_iteration)));
-  if (s.amdahl.parts.empty()) {
-    html += card("AMP projection", "n/a", s.amdahl.note);
-  } else {
-    html += card("AMP projection", formatSpeedup(s.amdahl.projected_speedup),
-                 s.amdahl.replay.done ? fmt::format("ceiling {}; at the host's pace {}", formatSpeedup(s.amdahl.ceiling),
-                                                    formatSpeedup(s.amdahl.replay.speedup))
-                                      : fmt::format("ceiling {}", formatSpeedup(s.amdahl.ceiling)));
-  }
   html += card("Pipeline hidden", formatSpeedup(s.data_pipeline.speedup_if_hidden), "if loading overlapped the GPU");
   return html + "</div>";
 }
@@ -95,7 +146,7 @@ std::string recommendationsSection(std::vector<analyzer::Recommendation> recs) {
     const char* severity = analyzer::severityName(r.severity);
     html += fmt::format(
         R"(<tr><td class="n">{}<br><span class="muted">{:.1f}%</span></td><td><span class="badge {}">{}</span></td>)"
-        R"(<td class="mono nowrap">{}</td><td class="mono tgt">{}</td><td>{}</td><td>{}</td></tr>)",
+        R"(<td class="mono nowrap">{}</td><td class="mono tgt">{}</td><td class="wrap">{}</td><td class="wrap">{}</td></tr>)",
         esc(formatDuration(r.estimated_gain_ns)), r.estimated_gain_pct, esc(severity), esc(severity), esc(r.rule),
         esc(r.target), esc(r.evidence), esc(r.action));
   }
@@ -110,43 +161,68 @@ std::string breakdownSection(const analyzer::AmdahlProjection& amdahl) {
                                  formatSpeedup(p.speedup)),
                      ""});
   }
-  std::string html = "<section><h2>Where the steady step goes</h2>";
+  std::string html = amdahl.per_step || amdahl.parts.empty()
+                         ? std::string("<section><h2>Where the steady step goes</h2>")
+                         : fmt::format("<section><h2>Where the trace's {} window of GPU work goes</h2>",
+                                       esc(formatDuration(amdahl.window_ns)));
   // No projection, no split: an empty chart would read as "no steady step" when there is one.
-  if (!parts.empty()) html += stackedBarChart(parts, kHalfChartWidth);
-  if (!amdahl.note.empty()) html += fmt::format(R"(<p class="note">Not split: {}</p>)", esc(amdahl.note));
+  if (!parts.empty()) {
+    html += allBarsZero(parts) ? std::string(R"(<p class="note">Every part is 0 ns: nothing to split.</p>)")
+                               : stackedBarChart(parts, kHalfChartWidth);
+  }
+  if (!amdahl.note.empty()) {
+    html += fmt::format(R"(<p class="note">{}{}</p>)", parts.empty() ? "Not split: " : "", esc(amdahl.note));
+  }
   return html + "</section>";
 }
 
 std::string projectionSection(const analyzer::TraceSummary& s) {
-  const double step = static_cast<double>(s.iterations.steady_mean_ns);
+  const bool projected = !s.amdahl.parts.empty();
+  const bool window = projected && !s.amdahl.per_step;
+  // The parts' span: the steady step, or without steps the trace's window of GPU work.
+  const double step = projected ? static_cast<double>(s.amdahl.window_ns) : static_cast<double>(s.iterations.steady_mean_ns);
   const auto bar = [step](std::string label, double speedup, const char* color) {
     const bool finite = std::isfinite(speedup) && speedup > 0.0;
-    const double projected = finite ? step / speedup : 0.0;
-    return ChartBar{std::move(label), projected,
-                    finite ? fmt::format("{} ({})", formatDuration(static_cast<std::int64_t>(projected)),
+    const double projected_ns = finite ? step / speedup : 0.0;
+    return ChartBar{std::move(label), projected_ns,
+                    finite ? fmt::format("{} ({})", formatDuration(static_cast<std::int64_t>(projected_ns)),
                                          formatSpeedup(speedup))
                            : std::string("unbounded"),
                     color};
   };
-  std::vector<ChartBar> bars = {bar("Current", 1.0, "#7b8794")};
+  std::vector<ChartBar> bars = {bar(window ? "Current window" : "Current", 1.0, "#7b8794")};
   // Without a projection (a CPU run, an unknown GPU) there are no AMP bars to draw.
-  if (!s.amdahl.parts.empty()) {
+  if (projected) {
     bars.push_back(bar("With AMP", s.amdahl.projected_speedup, "#4e79a7"));
     bars.push_back(bar("AMP ceiling", s.amdahl.ceiling, "#a0c4e8"));
   }
   if (s.amdahl.replay.done) bars.push_back(bar("AMP at host pace", s.amdahl.replay.speedup, "#2f5f8a"));
-  bars.push_back(bar("Pipeline hidden", s.data_pipeline.speedup_if_hidden, "#59a14f"));
-  std::string html = "<section><h2>Projected step time</h2>" + horizontalBarChart(bars, step, kHalfChartWidth);
-  if (s.amdahl.parts.empty()) {
-    // Only the pipeline bar is drawn: say what it means, not how absent AMP bars would be made.
-    return html + R"(<p class="note">No AMP projection for this run (see above); pipeline hidden is the step with )"
-                  R"(exposed data loading overlapped.</p></section>)";
+  // Hiding the input pipeline is a per-step figure: without steps there is nothing to hide it in.
+  if (!s.iterations.iterations.empty()) bars.push_back(bar("Pipeline hidden", s.data_pipeline.speedup_if_hidden, "#59a14f"));
+  std::string html = window ? fmt::format("<section><h2>Projected time of the trace's {} window</h2>",
+                                          esc(formatDuration(s.amdahl.window_ns)))
+                            : std::string("<section><h2>Projected step time</h2>");
+  if (allBarsZero(bars)) {
+    return html + (projected ? R"(<p class="note">The projected span is 0 ns: every bar would be 0, so there is nothing )"
+                               R"(to draw.</p></section>)"
+                             : R"(<p class="note">No steady step, and no AMP projection over the trace's window (see )"
+                               R"(the left): every bar would be 0, so there is nothing to draw.</p></section>)");
   }
-  html += fmt::format(R"(<p class="note">Amdahl projection with the {} row of the device table; the ceiling is )"
-                      R"(the step if eligible math took no time; at host pace replays the steps with AMP's kernel speedups against the )"
-                      R"(host's recorded launch times (the host cannot issue work faster than it did); pipeline hidden is the step with )"
-                      R"(exposed data loading overlapped.</p></section>)",
-                      esc(s.amdahl.device.name));
+  html += horizontalBarChart(bars, step, kHalfChartWidth);
+  if (!projected) {
+    // Only the pipeline bar is drawn: say what it means, not how absent AMP bars would be made.
+    html += R"(<p class="note">No AMP projection for this run (see above))";
+    if (s.what_if.device.spec) html += "; the what-if section below estimates one on a GPU";
+    return html + R"(; pipeline hidden is the step with exposed data loading overlapped.</p></section>)";
+  }
+  html += fmt::format(R"(<p class="note">Amdahl projection with the {} row of the device table{}; the ceiling is )"
+                      R"(the {} if eligible math took no time{}{}.</p></section>)",
+                      esc(s.amdahl.device.name), window ? ", " + esc(amdahlScope(s.amdahl)) : std::string(),
+                      window ? "window" : "step",
+                      s.amdahl.replay.done ? "; at host pace replays the steps with AMP's kernel speedups against the host's "
+                                             "recorded launch times (the host cannot issue work faster than it did)"
+                                           : "",
+                      s.iterations.iterations.empty() ? "" : "; pipeline hidden is the step with exposed data loading overlapped");
   return html;
 }
 
@@ -173,6 +249,14 @@ std::string tensorCoreShareSection(const analyzer::TraceSummary& s, std::size_t 
                     color});
   }
   const char* what = s.layer_table.groups_operators ? "operator" : "layer";
+  if (allBarsZero(bars)) {
+    const std::string who = s.tensor_cores.time_ns == 0 ? fmt::format("No {}", what)
+                                                        : fmt::format("None of the {} heaviest {}s", bars.size(), what);
+    return fmt::format("<section><h2>Tensor Core share per {} and pass</h2><p class=\"note\">{} ran any of its work "
+                       "on Tensor Cores: every bar would read 0%. The shape checks and recommendations say which "
+                       "could.</p></section>",
+                       what, who);
+  }
   return fmt::format("<section><h2>Tensor Core share per {} and pass (top {})</h2>{}<p class=\"note\">Green: mostly on "
                      "Tensor Cores; amber: partly (the rest is other work such as softmax or normalisation); red: "
                      "eligible but none on Tensor Cores; grey: not known to be eligible.</p></section>",
@@ -188,7 +272,14 @@ std::string devicesSection(const analyzer::TraceSummary& s) {
                         d.id, esc(d.name), esc(d.compute_capability), d.sm_count, d.kernels,
                         esc(formatDuration(d.kernel_time_ns)));
   }
-  return html + "</table></section>";
+  html += "</table>";
+  if (s.device.spec) {
+    html += fmt::format(R"(<p class="note">Rates, roofline and projection use the {} row of the device table: {}.</p>)",
+                        esc(s.device.spec->name), esc(s.device.reason));
+  } else if (!s.recorded_on_cpu) {
+    html += fmt::format(R"(<p class="note">No row of the device table: {}.</p>)", esc(s.device.reason));
+  }
+  return html + "</section>";
 }
 
 std::string shapeChecksSection(std::span<const analyzer::ShapeCheck> checks) {
@@ -302,6 +393,7 @@ std::string operatorsSection(const analyzer::TraceSummary& s, std::size_t top) {
 std::string htmlReport(const analyzer::TraceSummary& summary,
                        const std::vector<analyzer::Recommendation>& recommendations, std::size_t top) {
   std::string device = summary.devices.empty() ? std::string("no device") : summary.devices.front().name;
+  if (device.empty()) device = "unnamed device";
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
                      "<title>ampscope report</title><style>";
@@ -315,6 +407,8 @@ std::string htmlReport(const analyzer::TraceSummary& summary,
   html += cards(summary);
   html += recommendationsSection(recommendations);
   html += R"(<div class="grid2">)" + breakdownSection(summary.amdahl) + projectionSection(summary) + "</div><br>";
+  html += whatIfSection(summary, top);
+  html += rooflineSection(summary);
   html += ampNumericsSection(summary.amp_numerics);
   html += tensorCoreShareSection(summary, top);
   html += layerPassesSection(summary, top);

@@ -1,6 +1,7 @@
 #include "reports/markdown_report.h"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -24,6 +25,24 @@ std::string cell(std::string_view text) {
     out.push_back(c == '\n' || c == '\r' ? ' ' : c);
   }
   return out.empty() ? std::string("-") : out;
+}
+
+std::string modelFlopUtilisationRow(const analyzer::TraceSummary& s) {
+  const analyzer::OpPerformance& ops = s.op_performance;
+  const std::string known = fmt::format("FLOPs known for {} of matrix time", formatPercent(ops.matrix_time_with_known_flops));
+  if (ops.model_flop_utilisation) {
+    return fmt::format("| Model FLOP utilisation | {} of the FP16/BF16 Tensor Core peak ({} {}; {}) |\n",
+                       formatPercent(*ops.model_flop_utilisation), formatFlops(ops.flops_per_step),
+                       s.amdahl.parts.empty() ? std::string("per step") : amdahlScope(s.amdahl), known);
+  }
+  if (s.recorded_on_cpu) {
+    return ops.flops_per_step > 0
+               ? fmt::format("| Model FLOP utilisation | n/a: recorded on the CPU ({} per step of known work) |\n",
+                             formatFlops(ops.flops_per_step))
+               : std::string("| Model FLOP utilisation | n/a: recorded on the CPU |\n");
+  }
+  if (!s.device.spec) return fmt::format("| Model FLOP utilisation | unknown: {} |\n", cell(kDeviceUnknownText));
+  return fmt::format("| Model FLOP utilisation | unknown: {} |\n", cell(ops.note.empty() ? known : ops.note));
 }
 
 void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
@@ -60,9 +79,23 @@ void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
   md += fmt::format("| Exposed data loading | {} per step ({} of the step); hidden: {} |\n",
                     formatDuration(s.data_pipeline.exposed_ns_per_iteration),
                     formatPercent(s.data_pipeline.exposed_fraction), formatSpeedup(s.data_pipeline.speedup_if_hidden));
+  const DeviceWords device = deviceWords(s);
+  if (device.known) {
+    md += fmt::format("| Device row | {}: {} |\n", cell(device.row), cell(device.why));
+  } else {
+    md += fmt::format("| Device row | {} |\n", cell(s.recorded_on_cpu ? "none: " + device.why : device.why));
+  }
+  md += modelFlopUtilisationRow(s);
   if (!s.amdahl.parts.empty()) {
-    md += fmt::format("| AMP projection | {} (ceiling {}) on {} |\n", formatSpeedup(s.amdahl.projected_speedup),
-                      formatSpeedup(s.amdahl.ceiling), cell(s.amdahl.device.name));
+    md += fmt::format("| AMP projection | {} (ceiling {}) on {}{} |\n", formatSpeedup(s.amdahl.projected_speedup),
+                      formatSpeedup(s.amdahl.ceiling), cell(s.amdahl.device.name),
+                      s.amdahl.per_step ? std::string() : ", " + cell(amdahlScope(s.amdahl)));
+  } else if (s.what_if.device.spec && s.what_if.step_amp_ns > 0) {
+    const analyzer::WhatIfProjection& w = s.what_if;
+    md += fmt::format("| AMP what-if (model estimate) | {} on {}: FP32 {} -> AMP {} per step of GPU work |\n",
+                      formatSpeedup(w.step_fp32_ns / w.step_amp_ns), cell(w.device.spec->name),
+                      formatDuration(static_cast<std::int64_t>(w.step_fp32_ns)),
+                      formatDuration(static_cast<std::int64_t>(w.step_amp_ns)));
   }
   if (s.amdahl.replay.done) {
     md += fmt::format("| AMP at the host's recorded pace | {} (free math {}) |\n", formatSpeedup(s.amdahl.replay.speedup),
@@ -89,12 +122,62 @@ void appendRecommendations(std::string& md, const std::vector<analyzer::Recommen
 
 void appendStepBreakdown(std::string& md, const analyzer::AmdahlProjection& amdahl) {
   if (amdahl.parts.empty()) return;
-  md += "## Step breakdown\n\n| Part | Time/step | Share | Speedup under AMP |\n|---|---:|---:|---:|\n";
+  if (amdahl.per_step) {
+    md += "## Step breakdown\n\n| Part | Time/step | Share | Speedup under AMP |\n|---|---:|---:|---:|\n";
+  } else {
+    md += fmt::format("## Window breakdown\n\nNo steps found: the parts are {}.\n\n"
+                      "| Part | Time in window | Share | Speedup under AMP |\n|---|---:|---:|---:|\n",
+                      amdahlScope(amdahl));
+  }
   for (const analyzer::StepPart& p : amdahl.parts) {
     md += fmt::format("| {} | {} | {} | {} |\n", cell(p.label()), formatDuration(p.ns_per_step),
                       formatPercent(p.fraction), formatSpeedup(p.speedup));
   }
   md += "\n";
+}
+
+std::string estimate(const std::optional<double>& ns) {
+  return ns ? formatDuration(static_cast<std::int64_t>(*ns)) : std::string("-");
+}
+
+// Model estimates on another GPU, in a section of their own: never beside measured times.
+void appendWhatIf(std::string& md, const analyzer::TraceSummary& s, std::size_t top) {
+  const analyzer::WhatIfProjection& w = s.what_if;
+  if (!w.device.spec) return;
+  md += fmt::format("## What-if on {} (model estimates)\n\n{}.\n\n", cell(w.device.spec->name), cell(w.note));
+  const auto speedup = [](double fp32, double other) { return other > 0 ? formatSpeedup(fp32 / other) : std::string("-"); };
+  md += "| GPU work of one step (estimated) | FP32 | TF32 | AMP (FP16/BF16) | FP32 -> AMP |\n|---|---:|---:|---:|---:|\n";
+  md += fmt::format("| all ops with known work | {} | {} | {} | {} |\n\n",
+                    formatDuration(static_cast<std::int64_t>(w.step_fp32_ns)),
+                    w.device.spec->tf32_tflops > 0 ? formatDuration(static_cast<std::int64_t>(w.step_tf32_ns)) : std::string("-"),
+                    formatDuration(static_cast<std::int64_t>(w.step_amp_ns)), speedup(w.step_fp32_ns, w.step_amp_ns));
+  const WhatIfRows view = whatIfRows(s, top);
+  if (!view.rows.empty()) {
+    md += fmt::format("Per step, estimated for {}, in model order:\n\n"
+                      "| {} | Pass | FP32 (est.) | AMP (est.) | Speedup (est.) | Padding cost (est.) | Off the multiple of 8 |\n"
+                      "|---|---|---:|---:|---:|---:|---|\n",
+                      view.scope, s.layer_table.groups_operators ? "Op" : "Layer");
+    for (const analyzer::LayerRow* row : view.rows) {
+      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", cell(row->layer), trace::phaseName(row->pass),
+                        estimate(row->what_if_fp32_ns), estimate(row->what_if_amp_ns),
+                        row->what_if_fp32_ns && row->what_if_amp_ns ? speedup(*row->what_if_fp32_ns, *row->what_if_amp_ns)
+                                                                    : std::string("-"),
+                        row->what_if_misaligned.empty()
+                            ? std::string("-")
+                            : formatDuration(static_cast<std::int64_t>(row->what_if_padding_cost_ns)),
+                        cell(dimensionsText(row->what_if_misaligned)));
+    }
+    md += "\n";
+  }
+  if (!view.misaligned.empty()) {
+    md += "Shapes off the multiple of 8 that FP16/BF16 Tensor Cores want, and the AMP time they cost per step (estimated):\n\n";
+    for (const analyzer::LayerRow* row : view.misaligned) {
+      md += fmt::format("- {} {}: {} ({})\n", cell(row->layer), trace::phaseName(row->pass),
+                        cell(dimensionsText(row->what_if_misaligned)),
+                        formatDuration(static_cast<std::int64_t>(row->what_if_padding_cost_ns)));
+    }
+    md += "\n";
+  }
 }
 
 // The heaviest rows of the layer table (each layer and pass), heaviest first.
@@ -199,6 +282,7 @@ std::string markdownReport(const analyzer::TraceSummary& summary,
   appendOverview(md, summary);
   appendRecommendations(md, recommendations);
   appendStepBreakdown(md, summary.amdahl);
+  appendWhatIf(md, summary, top);
   appendAmpNumerics(md, summary.amp_numerics);
   appendLayers(md, summary, top);
   appendLayerPasses(md, summary, top);

@@ -45,4 +45,19 @@ std::string formatSpeedup(double speedup) {
   return fmt::format("{:.2f}x", speedup);
 }
 
+std::string formatFlops(double flops) {
+  if (!std::isfinite(flops)) return "n/a";
+  const double magnitude = std::fabs(flops);
+  if (magnitude >= 1e15) return fmt::format("{:.2f} PFLOP", flops / 1e15);
+  if (magnitude >= 1e12) return fmt::format("{:.2f} TFLOP", flops / 1e12);
+  if (magnitude >= 1e9) return fmt::format("{:.2f} GFLOP", flops / 1e9);
+  if (magnitude >= 1e6) return fmt::format("{:.2f} MFLOP", flops / 1e6);
+  return fmt::format("{:.0f} FLOP", flops);
+}
+
+std::string formatTflops(double tflops) {
+  if (!std::isfinite(tflops)) return "n/a";
+  return fmt::format("{:.3g} TFLOP/s", tflops);
+}
+
 }  // namespace ampscope::reports

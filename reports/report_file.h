@@ -23,5 +23,7 @@ inline constexpr const char* kCpuRunNote =
 std::string formatDuration(std::int64_t ns);  // "812 ns", "41.2 us", "12.34 ms", "1.503 s"
 std::string formatPercent(double fraction);   // 0.1234 -> "12.3%"
 std::string formatSpeedup(double speedup);    // 1.5 -> "1.50x"
+std::string formatFlops(double flops);        // 3.2e12 -> "3.20 TFLOP", 4.5e9 -> "4.50 GFLOP"
+std::string formatTflops(double tflops);      // 15.7 -> "15.7 TFLOP/s", 0.0123 -> "0.0123 TFLOP/s"
 
 }  // namespace ampscope::reports

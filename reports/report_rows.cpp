@@ -1,7 +1,12 @@
 #include "reports/report_rows.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "reports/report_file.h"
 
 namespace ampscope::reports {
 
@@ -11,14 +16,96 @@ std::string joined(const std::vector<std::string>& items) { return fmt::format("
 
 }  // namespace
 
-std::string violationText(const analyzer::ShapeCheck& check) {
-  if (check.misaligned.empty()) return {};
+std::string countCell(double value) {
+  return std::isfinite(value) && value > 0 ? fmt::format("{:.0f}", value) : std::string();
+}
+
+std::string countCell(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? fmt::format("{:.0f}", *value) : std::string();
+}
+
+std::string countCell(const std::optional<std::int64_t>& value) {
+  return value ? fmt::format("{}", *value) : std::string();
+}
+
+std::string rateCell(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? fmt::format("{:.4f}", *value) : std::string();
+}
+
+std::string boundCell(analyzer::RooflineBound bound) {
+  return bound == analyzer::RooflineBound::kUnknown ? std::string() : std::string(analyzer::roofBoundName(bound));
+}
+
+std::vector<std::string> performanceCells(const analyzer::RowPerformance& p) {
+  return {countCell(p.flops),
+          countCell(p.bytes),
+          rateCell(p.achieved_tflops),
+          p.peak_tflops > 0 ? rateCell(p.peak_tflops) : std::string(),
+          boundCell(p.bound),
+          countCell(p.predicted_amp_ns)};
+}
+
+std::string dimensionsText(const std::vector<analyzer::DimensionFinding>& findings) {
   std::string text;
-  for (const analyzer::DimensionFinding& finding : check.misaligned) {
+  for (const analyzer::DimensionFinding& finding : findings) {
     if (!text.empty()) text += ", ";
     text += fmt::format("{}={}->{}", finding.dimension, finding.value, finding.padded);
   }
-  return fmt::format("{} (x{})", text, check.required_multiple);
+  return text;
+}
+
+std::string violationText(const analyzer::ShapeCheck& check) {
+  if (check.misaligned.empty()) return {};
+  return fmt::format("{} (x{})", dimensionsText(check.misaligned), check.required_multiple);
+}
+
+DeviceWords deviceWords(const analyzer::TraceSummary& summary) {
+  DeviceWords words;
+  if (summary.recorded_on_cpu) {
+    words.row = "CPU run (no GPU)";
+    words.why = "recorded on the CPU";
+    if (const analyzer::DeviceSpec* target = summary.what_if.device.spec) {
+      words.why += fmt::format("; what-if on {}: {}", target->name, summary.what_if.device.reason);
+    }
+    return words;
+  }
+  if (const analyzer::DeviceSpec* spec = summary.device.spec) {
+    words.row = spec->name;
+    words.why = summary.device.reason;
+    words.known = true;
+    return words;
+  }
+  words.row = "unknown";
+  words.why = kDeviceUnknownText;
+  return words;
+}
+
+std::string amdahlScope(const analyzer::AmdahlProjection& amdahl) {
+  if (amdahl.per_step) return "per step";
+  return fmt::format("over the trace's {} window (no steps found)", formatDuration(amdahl.window_ns));
+}
+
+WhatIfRows whatIfRows(const analyzer::TraceSummary& summary, std::size_t top) {
+  WhatIfRows view;
+  std::vector<const analyzer::LayerRow*> estimated;
+  for (const analyzer::LayerRow& row : summary.layer_table.rows) {
+    if (row.what_if_fp32_ns || row.what_if_amp_ns) estimated.push_back(&row);
+    if (!row.what_if_misaligned.empty()) view.misaligned.push_back(&row);
+  }
+  std::vector<const analyzer::LayerRow*> heaviest = estimated;
+  std::stable_sort(heaviest.begin(), heaviest.end(), [](const analyzer::LayerRow* a, const analyzer::LayerRow* b) {
+    return a->what_if_fp32_ns.value_or(0.0) > b->what_if_fp32_ns.value_or(0.0);
+  });
+  if (heaviest.size() > top) heaviest.resize(top);
+  for (const analyzer::LayerRow* row : estimated) {
+    if (std::find(heaviest.begin(), heaviest.end(), row) != heaviest.end()) view.rows.push_back(row);
+  }
+  const char* what = summary.layer_table.groups_operators ? "operator" : "layer";
+  view.scope = view.rows.size() == estimated.size()
+                   ? fmt::format("each {} and pass with known work", what)
+                   : fmt::format("the {} heaviest {} × pass rows (of {} with known work)", view.rows.size(), what,
+                                 estimated.size());
+  return view;
 }
 
 std::vector<LayerCells> layerCells(const analyzer::TraceSummary& summary) {

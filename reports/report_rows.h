@@ -4,6 +4,7 @@
 // their order are the analyzer's (analyzer/layer_table.h).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,49 @@ struct LayerCells {
 
 // Every row of summary.layer_table, in its (model) order.
 std::vector<LayerCells> layerCells(const analyzer::TraceSummary& summary);
+
+// Numbers as the CSVs write them; "" when not known (an empty CSV field means not known, never 0).
+std::string countCell(double value);                        // "1234567": FLOPs, bytes, ns; "" when <= 0
+std::string countCell(const std::optional<double>& value);  // "" when nullopt (0 stays "0")
+std::string countCell(const std::optional<std::int64_t>& value);
+std::string rateCell(const std::optional<double>& value);   // "12.3456": TFLOP/s, GB/s, FLOP/byte
+std::string boundCell(analyzer::RooflineBound bound);       // "compute", "memory", "latency"; "" when unknown
+
+// The per-op model's figures of a layer or kernel row (analyzer/row_performance.h) as the cells
+// of layers.csv and kernels.csv: flops, bytes, achieved_tflops, peak_tflops, bound, predicted_amp_ns.
+std::vector<std::string> performanceCells(const analyzer::RowPerformance& performance);
+inline const std::vector<std::string> kPerformanceColumns = {"flops",       "bytes", "achieved_tflops",
+                                                             "peak_tflops", "bound", "predicted_amp_ns"};
 // "M=33278->33280, K=1023->1024 (x8)"; empty when nothing is misaligned.
 std::string violationText(const analyzer::ShapeCheck& check);
+// "M=33278->33280, K=1023->1024"; empty for none.
+std::string dimensionsText(const std::vector<analyzer::DimensionFinding>& findings);
+
+// What every view says when the trace's GPU has no row in the device table.
+inline constexpr const char* kDeviceUnknownHint = "name it with --gpu NAME (e.g. --gpu H100-SXM)";
+inline constexpr const char* kDeviceUnknownText = "device unknown — name it with --gpu NAME (e.g. --gpu H100-SXM)";
+
+// The device the rates and projections use, in words: the row and why (summary.device), the
+// unknown line, or on a CPU run the what-if device.
+struct DeviceWords {
+  std::string row;  // "V100 SXM2", "unknown", "CPU run (no GPU)"
+  std::string why;  // summary.device.reason, kDeviceUnknownText, or the what-if device and its reason
+  bool known = false;
+};
+DeviceWords deviceWords(const analyzer::TraceSummary& summary);
+
+// The span the Amdahl parts cover: "per step", or "over the trace's 12.3 ms window (no steps
+// found)" for a trace without steps (amdahl.per_step false).
+std::string amdahlScope(const analyzer::AmdahlProjection& amdahl);
+
+// The layer table's rows that carry what-if estimates, the heaviest `top` by their estimated FP32
+// time, in model order, and which they are ("each layer and pass with known work" or "the 10
+// heaviest of 24 ...").
+struct WhatIfRows {
+  std::vector<const analyzer::LayerRow*> rows;
+  std::vector<const analyzer::LayerRow*> misaligned;  // every row with dimensions off the multiple of 8, model order
+  std::string scope;
+};
+WhatIfRows whatIfRows(const analyzer::TraceSummary& summary, std::size_t top);
 
 }  // namespace ampscope::reports

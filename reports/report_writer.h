@@ -11,7 +11,7 @@
 
 namespace ampscope::reports {
 
-// Creates dir (and its parents) and writes recommendations.csv, layers.csv, kernels.csv,
+// Creates dir (and its parents) and writes recommendations.csv, layers.csv, kernels.csv, ops.csv,
 // iterations.csv, report.json, report.md and report.html into it, replacing older ones. Stops
 // at the first failure; the error names the file. The CSVs and report.json hold every row;
 // report.md and report.html show the top entries of each ranked list.

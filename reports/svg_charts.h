@@ -32,6 +32,38 @@ std::string stackedBarChart(const std::vector<ChartBar>& parts, double width = k
 std::string horizontalBarChart(const std::vector<ChartBar>& bars, double max_value,
                                double width = kFullChartWidth);
 
+// True when no bar has a positive, finite value: such a chart draws nothing, and the page says so
+// in a line instead.
+bool allBarsZero(const std::vector<ChartBar>& bars);
+
+// A roofline: achieved TFLOP/s over arithmetic intensity (FLOP/byte), both on log scales, with
+// the device's memory roof (a slope at its bandwidth) and flat roofs at its peaks.
+struct RooflinePoint {
+  double intensity = 0.0;  // FLOP/byte
+  double tflops = 0.0;     // achieved
+  double weight = 0.0;     // sizes the dot (its GPU time); the heaviest gets the largest dot
+  std::string color;
+  std::string tooltip;
+};
+struct RooflineRoof {
+  std::string label;  // "FP32 15.7 TFLOP/s"
+  double tflops = 0.0;
+  std::string color;
+};
+struct RooflineLegendEntry {
+  std::string label;
+  std::string color;
+};
+struct RooflineChart {
+  std::string title;        // names the device row
+  double memory_gbs = 0.0;  // the memory roof's bandwidth, GB/s
+  std::string memory_label;
+  std::vector<RooflineRoof> roofs;
+  std::vector<RooflinePoint> points;  // points without a positive, finite position are not drawn
+  std::vector<RooflineLegendEntry> legend;
+};
+std::string rooflineChart(const RooflineChart& chart, double width = kFullChartWidth);
+
 // The palette, in the order parts are coloured.
 const std::string& paletteColor(std::size_t index);
 

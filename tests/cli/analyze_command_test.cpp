@@ -137,6 +137,48 @@ TEST(AnalyzeCommandTest, TextSummaryNamesDeviceAndTopOperator) {
   EXPECT_NE(out.str().find("MmBackward"), std::string::npos);
 }
 
+TEST(AnalyzeCommandTest, TextSummaryNamesTheDeviceRowItsUtilisationAndTheStepProjection) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
+  std::ostringstream out;
+  std::ostringstream err;
+  AnalyzeOptions options;
+  options.trace_path = path;
+  ASSERT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
+  const std::string text = out.str();
+  for (const char* expected : {"device      V100 SXM2 row: the trace names \"Tesla V100-DGXS-32GB\"\n",
+                               "of the FP16/BF16 Tensor Core peak (", "GFLOP per step; FLOPs known for ",
+                               "AMP         projected step speedup "}) {
+    EXPECT_NE(text.find(expected), std::string::npos) << "missing: " << expected << "\n" << text;
+  }
+  EXPECT_NE(text.find("\nMFU         "), std::string::npos) << text;
+  EXPECT_EQ(text.find("what-if"), std::string::npos) << "no what-if without --gpu on a GPU run";
+}
+
+TEST(AnalyzeCommandTest, TextSummaryOfATraceWithoutADeviceRowSaysHowToNameItAndWithItProjectsTheWindow) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
+  const auto text = [&](const std::string& gpu) {
+    std::ostringstream out;
+    std::ostringstream err;
+    AnalyzeOptions options;
+    options.trace_path = path;
+    options.gpu = gpu;
+    EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
+    return out.str();
+  };
+  const std::string unknown = text("");
+  EXPECT_NE(unknown.find("device      unknown — name it with --gpu NAME (e.g. --gpu H100-SXM)\n"), std::string::npos)
+      << unknown;
+  EXPECT_NE(unknown.find("MFU         unknown: the device is unknown"), std::string::npos);
+  EXPECT_NE(unknown.find("AMP         no projection: the device is unknown"), std::string::npos);
+  // The export has no steps: its projection covers its window of GPU work and says so.
+  const std::string named = text("H100-SXM");
+  EXPECT_NE(named.find("device      H100 SXM row: --gpu H100-SXM"), std::string::npos) << named;
+  EXPECT_NE(named.find("AMP         projected over the trace's "), std::string::npos) << named;
+  EXPECT_NE(named.find(" window (no steps found): speedup "), std::string::npos);
+  EXPECT_EQ(named.find("projected step speedup"), std::string::npos);
+  EXPECT_EQ(named.find("device unknown"), std::string::npos);
+}
+
 // The trainer CPU profile as `ampscope train --profile` leaves it: an ampscope profile database
 // whose rows are not in start order (the collector writes a range when it ends, after its
 // children), which the analysis must not depend on.
@@ -180,6 +222,12 @@ TEST(AnalyzeCommandTest, CpuProfileTextSaysWhereItRanAndShowsLayersNumericsAndLo
            "LOST        the collector lost 2 records",
            "LOST           the collector lost 2 records: NVTX ranges still open at exit",
            "NOT understood        1  ampscope trainer layer ranges whose text is not understood",
+           // No GPU row on the CPU: the what-if device answers, marked as estimates.
+           "device      none: recorded on the CPU; what-if on H100 SXM: the default for a CPU run",
+           "MFU         n/a on the CPU (",
+           "what-if     on H100 SXM, model estimates of one step's GPU work",
+           " FP32 -> AMP\n",
+           "off the multiple of 8 (AMP time it costs per step): fc1 forward N=100->104",
        }) {
     EXPECT_NE(text.find(expected), std::string::npos) << "missing: " << expected << "\n" << text;
   }

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <cstdlib>
 #include <regex>
 
 #include "analyzer/correlator.h"
+#include "analyzer/device_table.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/report_json.h"
@@ -43,7 +46,7 @@ analyzer::TraceSummary hostileSummary() {
   // The analysis's kernel and layer tables of the same run (no layer names: rows are operators).
   for (const analyzer::KernelTime& k : op.kernel_times) {
     s.kernels.push_back({k.name, k.verdict, "evidence", k.calls, k.time_ns,
-                         {{op.name, trace::Phase::kForward, k.calls, k.time_ns}}, op.name, 1});
+                         {{op.name, trace::Phase::kForward, k.calls, k.time_ns}}, op.name, 1, {}});
   }
   std::swap(s.kernels[0], s.kernels[1]);  // heaviest first, as the analysis orders them
   s.layer_table.groups_operators = true;
@@ -61,6 +64,13 @@ analyzer::TraceSummary hostileSummary() {
   row.misaligned_checks = {0};
   row.violation_count = 2;
   row.state = analyzer::LayerState::kMisaligned;
+  // The per-op model's figures: FLOPs and a rate known, bytes not.
+  row.performance.flops = 3.0e9;
+  row.performance.work_known_share = 1.0;
+  row.performance.achieved_tflops = 0.75;
+  row.performance.peak_tflops = 125.0;
+  row.performance.bound = analyzer::RooflineBound::kCompute;
+  row.performance.predicted_amp_ns = 2'500'000;
   s.layer_table.rows.push_back(row);
   analyzer::ShapeCheck check;
   check.op = op.name;
@@ -102,18 +112,26 @@ TEST(ReportWriterTest, WritesEveryFileWithTheDocumentedCsvHeaders) {
   const std::string out = dir.file("nested/report");  // writeReport creates missing parents
   const trace::Status status = writeReport(hostileSummary(), hostileRecommendations(), out);
   ASSERT_TRUE(status.ok()) << status.error().message;
-  for (const char* name : {"recommendations.csv", "layers.csv", "kernels.csv", "iterations.csv", "report.json",
-                           "report.md", "report.html"}) {
+  for (const char* name : {"recommendations.csv", "layers.csv", "kernels.csv", "ops.csv", "iterations.csv",
+                           "report.json", "report.md", "report.html"}) {
     EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::path(out) / name)) << name;
   }
   using Header = std::vector<std::string>;
   EXPECT_EQ(headerOf(out + "/recommendations.csv"), (Header{"rule", "severity", "target", "evidence", "action",
                                                             "estimated_gain_ns", "estimated_gain_pct"}));
-  EXPECT_EQ(headerOf(out + "/layers.csv"), (Header{"layer", "op", "phase", "calls", "gpu_time_ns",
-                                                   "tensor_core_time_ns", "eligible", "precision", "shapes",
-                                                   "violations"}));
+  EXPECT_EQ(headerOf(out + "/layers.csv"),
+            (Header{"layer", "op", "phase", "calls", "gpu_time_ns", "tensor_core_time_ns", "eligible", "precision",
+                    "shapes", "violations", "flops", "bytes", "achieved_tflops", "peak_tflops", "bound",
+                    "predicted_amp_ns", "what_if_fp32_ns", "what_if_amp_ns", "what_if_padding_cost_ns"}));
   EXPECT_EQ(headerOf(out + "/kernels.csv"),
-            (Header{"name", "calls", "total_ns", "tensor_cores", "precision", "rule", "confidence", "alignment"}));
+            (Header{"name", "calls", "total_ns", "tensor_cores", "precision", "rule", "confidence", "alignment",
+                    "flops", "bytes", "achieved_tflops", "peak_tflops", "bound", "predicted_amp_ns"}));
+  // ops.csv: the fields of report.json's ops[], the GEMM's dimensions flattened.
+  EXPECT_EQ(headerOf(out + "/ops.csv"),
+            (Header{"op", "shapes", "arguments", "layer", "phase", "class", "calls", "kernels", "gpu_time_ns",
+                    "precision", "flops_per_call", "bytes_per_call", "work_basis", "work_note", "gemm_m", "gemm_n",
+                    "gemm_k", "gemm_batch", "achieved_tflops", "achieved_gbs", "peak_tflops", "intensity", "bound",
+                    "rate_note", "amp", "predicted_amp_ns", "amp_speedup", "tf32_speedup", "amp_note"}));
   EXPECT_EQ(headerOf(out + "/iterations.csv"),
             (Header{"number", "start_ns", "duration_ns", "warmup", "data_exposed_ns"}));
 }
@@ -133,6 +151,11 @@ TEST(ReportWriterTest, CsvRowsCarryQuotedNamesAndTheShapeViolations) {
   EXPECT_EQ((*layers)[1][1], "aten::addmm<script>alert(1)</script>");
   EXPECT_EQ((*layers)[1][6], "yes");
   EXPECT_EQ((*layers)[1][9], "N=33278->33280, K=1023->1024 (x8)");
+  // The model's figures: a known value as a number, an unknown one (bytes, no what-if) empty.
+  EXPECT_EQ((std::vector<std::string>((*layers)[1].begin() + 10, (*layers)[1].end())),
+            (std::vector<std::string>{"3000000000", "", "0.7500", "125.0000", "compute", "2500000", "", "", ""}));
+  // The kernels carry no figures in this summary: every model cell is empty, not 0.
+  for (std::size_t i = 8; i < (*kernels)[1].size(); ++i) EXPECT_EQ((*kernels)[1][i], "") << (*kernels)[0][i];
   const auto iterations = test::parseCsv(test::readFile(dir.file("r/iterations.csv")));
   ASSERT_TRUE(iterations.has_value());
   ASSERT_EQ(iterations->size(), 4U);
@@ -211,6 +234,145 @@ TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) 
   for (std::size_t row = 1; row < kernels->size(); ++row) {
     EXPECT_EQ((*kernels)[row][3], "") << (*kernels)[row][0];  // no Tensor Core verdict for host ops
   }
+}
+
+// A summary with what the hostile one lacks: a projection over a window without steps, the
+// device row and why, a model FLOP utilisation and an op table whose rows cannot be placed.
+analyzer::TraceSummary windowSummary() {
+  analyzer::TraceSummary s = hostileSummary();
+  s.iterations = {};
+  s.iterations.source = "no step ranges and no repeating range";
+  s.amdahl.per_step = false;
+  s.amdahl.window_ns = 12'300'000;
+  s.device.spec = analyzer::findDevice("V100 SXM2");
+  s.device.basis = analyzer::DeviceBasis::kTraceName;
+  s.device.reason = "the trace names \"Tesla V100, SXM2\"";
+  s.op_performance.device = s.device;
+  s.op_performance.flops_per_step = 2.5e12;
+  s.op_performance.model_flop_utilisation = 0.0123;
+  s.op_performance.matrix_time_with_known_flops = 0.8;
+  analyzer::OpRow op;
+  op.op = "aten::addmm";
+  op.time_ns = 4'000'000;
+  op.calls = 3;
+  s.op_performance.rows.push_back(op);  // work unknown: no rate, no intensity
+  return s;
+}
+
+TEST(ReportWriterTest, WindowWithoutStepsIsSaidInsteadOfPerStep) {
+  const analyzer::TraceSummary s = windowSummary();
+  const std::string html = htmlReport(s, {});
+  EXPECT_NE(html.find("over the trace&#39;s 12.30 ms window (no steps found)"), std::string::npos) << html;
+  EXPECT_NE(html.find("Where the trace's 12.30 ms window of GPU work goes"), std::string::npos);
+  EXPECT_EQ(html.find("Where the steady step goes"), std::string::npos);
+  EXPECT_NE(html.find("Current window"), std::string::npos);
+  // The device card: the row and why; the model FLOP utilisation with its coverage.
+  EXPECT_NE(html.find(R"(<div class="k">Device</div><div class="v">V100 SXM2</div>)"), std::string::npos);
+  EXPECT_NE(html.find("the trace names &quot;Tesla V100, SXM2&quot;"), std::string::npos);
+  EXPECT_NE(html.find(R"(<div class="v">1.2%</div>)"), std::string::npos);
+  EXPECT_NE(html.find("FLOPs known for 80.0% of matrix time"), std::string::npos);
+  // No op has a rate and an intensity: one line, no empty chart.
+  EXPECT_NE(html.find("No op has both an achieved rate and an arithmetic intensity"), std::string::npos);
+  EXPECT_EQ(html.find(R"(class="chart roofline")"), std::string::npos);
+
+  const std::string md = markdownReport(s, {});
+  for (const char* expected : {"## Window breakdown", "over the trace's 12.30 ms window (no steps found)",
+                               "| Time in window |", "| Device row | V100 SXM2: the trace names \"Tesla V100, SXM2\" |",
+                               "| Model FLOP utilisation | 1.2% of the FP16/BF16 Tensor Core peak (2.50 TFLOP over"}) {
+    EXPECT_NE(md.find(expected), std::string::npos) << "missing: " << expected << "\n" << md;
+  }
+  EXPECT_EQ(md.find("## Step breakdown"), std::string::npos);
+}
+
+TEST(ReportWriterTest, UnknownDeviceSaysHowToNameIt) {
+  analyzer::TraceSummary s = hostileSummary();
+  s.device.reason = "the trace's GPU \"Tesla V100, \\\"SXM2\\\"\" is not in the table; pass --gpu NAME";
+  const std::string html = htmlReport(s, {});
+  EXPECT_NE(html.find("device unknown — name it with --gpu NAME (e.g. --gpu H100-SXM)"), std::string::npos);
+  const std::string md = markdownReport(s, {});
+  EXPECT_NE(md.find("| Device row | device unknown — name it with --gpu NAME (e.g. --gpu H100-SXM) |"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("| Model FLOP utilisation | unknown:"), std::string::npos);
+}
+
+TEST(ReportWriterTest, ChartsWhoseBarsWouldAllBeZeroBecomeOneLine) {
+  analyzer::TraceSummary s = hostileSummary();
+  s.layer_table.rows[0].tensor_core_time_ns = 0;
+  s.tensor_cores.time_ns = 0;
+  for (analyzer::StepPart& part : s.amdahl.parts) part.ns_per_step = 0;
+  s.amdahl.window_ns = 0;
+  s.iterations.steady_mean_ns = 0;
+  const std::string html = htmlReport(s, {});
+  EXPECT_NE(html.find("every bar would read 0%"), std::string::npos) << html;
+  EXPECT_NE(html.find("Every part is 0 ns: nothing to split."), std::string::npos);
+  EXPECT_NE(html.find("The projected span is 0 ns: every bar would be 0"), std::string::npos);
+  EXPECT_EQ(html.find("<svg"), std::string::npos);  // not one empty chart
+}
+
+bool emptyOrNumber(const std::string& cell) {
+  if (cell.empty()) return true;
+  char* end = nullptr;
+  std::strtod(cell.c_str(), &end);
+  return end == cell.c_str() + cell.size();
+}
+
+TEST(ReportWriterTest, CpuRunAnswersWithTheWhatIfEstimatesOnTheDefaultGpu) {
+  const analyzer::TraceSummary s = trainerCpuSummary();
+  ASSERT_NE(s.what_if.device.spec, nullptr);
+  const std::string device = s.what_if.device.spec->name;
+  const std::string html = htmlReport(s, {});
+  const std::size_t section = html.find("<h2>What-if on " + device + " (model estimates)</h2>");
+  ASSERT_NE(section, std::string::npos) << html;
+  // The estimates stand in their own section, after the measured step and projection.
+  EXPECT_GT(section, html.find("<h2>Projected step time</h2>"));
+  const std::string what_if = html.substr(section, html.find("</section>", section) - section);
+  EXPECT_NE(what_if.find("model estimates on " + device), std::string::npos);  // the analysis's note
+  EXPECT_NE(what_if.find("FP32 (est.)"), std::string::npos);
+  // Every layer row of the table carries its estimates: fc1 forward, with numbers.
+  const std::regex fc1(R"(<td class="mono">fc1</td><td>forward</td><td class="n est">[0-9.]+ (ns|us|ms)</td><td class="n est">[0-9.]+ (ns|us|ms)</td>)");
+  EXPECT_TRUE(std::regex_search(what_if, fc1)) << what_if;
+  EXPECT_NE(what_if.find("<td>Step</td><td>all ops with known work</td>"), std::string::npos);
+  // fc1's 100 outputs are off the multiple of 8.
+  EXPECT_NE(what_if.find("Shapes off the multiple of 8"), std::string::npos);
+  EXPECT_NE(what_if.find("100-&gt;104"), std::string::npos) << what_if;
+  // The AMP card answers with the what-if estimate instead of n/a.
+  EXPECT_NE(html.find(R"(<div class="k">AMP what-if (estimate)</div>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<div class="v">CPU run (no GPU)</div><div class="d">recorded on the CPU; what-if on )"),
+            std::string::npos);
+  // No GPU rates on the CPU: the roofline is one line.
+  EXPECT_NE(html.find("No op has both an achieved rate and an arithmetic intensity: recorded on the CPU"),
+            std::string::npos);
+
+  const std::string md = markdownReport(s, {});
+  EXPECT_NE(md.find("## What-if on " + device + " (model estimates)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| AMP what-if (model estimate) |"), std::string::npos);
+  EXPECT_NE(md.find("| Device row | none: recorded on the CPU; what-if on " + device), std::string::npos);
+  EXPECT_NE(md.find("| fc1 | forward | "), std::string::npos);
+
+  test::ScratchDir dir;
+  ASSERT_TRUE(writeReport(s, {}, dir.file("r")).ok());
+  const auto layers = test::parseCsv(test::readFile(dir.file("r/layers.csv")));
+  ASSERT_TRUE(layers.has_value());
+  const std::vector<std::string>& header = layers->front();
+  const auto column = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  bool estimated = false;
+  for (std::size_t i = 1; i < layers->size(); ++i) {
+    const std::vector<std::string>& row = (*layers)[i];
+    for (const char* name : {"flops", "bytes", "achieved_tflops", "peak_tflops", "predicted_amp_ns", "what_if_fp32_ns",
+                             "what_if_amp_ns", "what_if_padding_cost_ns"}) {
+      EXPECT_TRUE(emptyOrNumber(row[column(name)])) << name << ": " << row[column(name)];
+    }
+    EXPECT_EQ(row[column("achieved_tflops")], "") << "no GPU rate for a host op";
+    if (row[0] == "fc1" && row[2] == "forward") {
+      EXPECT_NE(row[column("what_if_fp32_ns")], "");
+      EXPECT_NE(row[column("what_if_amp_ns")], "");
+      EXPECT_NE(row[column("flops")], "");
+      estimated = true;
+    }
+  }
+  EXPECT_TRUE(estimated) << "no fc1 forward row";
 }
 
 TEST(ReportWriterTest, FailsWithTheNameOfAPathThatIsNotADirectory) {
