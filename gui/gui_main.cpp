@@ -1,7 +1,9 @@
-// ampscope-gui [TRACE] [--compare TRACE2] [--screenshot FILE.png [--tab NAME]]
+// ampscope-gui [TRACE] [--compare TRACE2] [--gpu NAME] [--screenshot FILE.png [--tab NAME]]
 //
 // Opens the desktop app, or with --screenshot renders one tab offscreen into a PNG and exits
 // (for documentation and tests; set QT_QPA_PLATFORM=offscreen where there is no display).
+// --gpu NAME names the GPU as `ampscope analyze --gpu` does: the device of a trace that does not
+// say, or the device of the what-if projection.
 
 #include <cstdio>
 
@@ -27,7 +29,7 @@ int screenshot(ampscope::gui::MainWindow& window, const QString& trace, const QS
   }
   for (const QString& path : {trace, compare}) {
     if (path.isEmpty()) continue;
-    auto run = RunLoader::loadNow(path);
+    auto run = RunLoader::loadNow(path, window.analysisOptions());
     if (!run) {
       std::fprintf(stderr, "ampscope-gui: %s\n", run.error().message.c_str());
       return kExitBadInput;
@@ -60,14 +62,27 @@ int main(int argc, char** argv) {
   parser.addPositionalArgument("trace", "A trace to open (any format ampscope analyze reads)", "[TRACE]");
   const QCommandLineOption compare("compare", "A second run to compare the first with", "TRACE2");
   const QCommandLineOption shot("screenshot", "Render a tab into FILE.png and exit", "FILE.png");
+  const QCommandLineOption gpu("gpu",
+                               "The GPU (a device table row, as `ampscope analyze --gpu`): the device of a trace that "
+                               "does not name one, or of the what-if projection",
+                               "NAME");
   const QCommandLineOption tab("tab", "With --screenshot: the tab (" + ampscope::gui::MainWindow::tabNames().join(", ") + ")",
                                "NAME");
-  parser.addOptions({compare, shot, tab});
+  parser.addOptions({compare, gpu, shot, tab});
   parser.process(app);
   const QStringList positional = parser.positionalArguments();
   const QString trace = positional.isEmpty() ? QString() : positional.front();
 
   ampscope::gui::MainWindow window;
+  if (parser.isSet(gpu)) {
+    // An unknown name is refused before any window shows, with the names the table knows.
+    const auto options = ampscope::gui::RunLoader::optionsForGpu(parser.value(gpu));
+    if (!options) {
+      std::fprintf(stderr, "ampscope-gui: %s\n", options.error().message.c_str());
+      return kExitBadInput;
+    }
+    window.setAnalysisOptions(*options);
+  }
   if (parser.isSet(shot)) {
     return screenshot(window, trace, parser.value(compare), parser.value(tab), parser.value(shot));
   }

@@ -22,6 +22,7 @@
 #include "gui/tabs/layers_tab.h"
 #include "gui/tabs/numerics_tab.h"
 #include "gui/tabs/recommendations_tab.h"
+#include "gui/tabs/roofline_tab.h"
 #include "gui/tabs/summary_tab.h"
 #include "gui/tabs/timeline_tab.h"
 
@@ -49,6 +50,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   addTab(new SummaryTab, "Summary");
   addTab(layers_, "Layers");
   addTab(new KernelsTab, "Kernels");
+  addTab(new RooflineTab, "Roofline");
   addTab(new TimelineTab, "Timeline");
   addTab(new NumericsTab, "AMP numerics");
   addTab(recommendations_, "Recommendations");
@@ -94,7 +96,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 QStringList MainWindow::tabNames() {
-  return {"summary", "layers", "kernels", "timeline", "numerics", "recommendations", "compare"};
+  return {"summary", "layers", "kernels", "roofline", "timeline", "numerics", "recommendations", "compare"};
 }
 
 bool MainWindow::selectTab(const QString& name) {
@@ -145,6 +147,13 @@ void MainWindow::showComparison(RunPtr other) {
   compare_->showComparison(std::move(other));
   tabs_->setCurrentWidget(compare_);
 }
+
+void MainWindow::setAnalysisOptions(const analyzer::AnalysisOptions& options) {
+  loader_->setOptions(options);
+  comparison_loader_->setOptions(options);
+}
+
+const analyzer::AnalysisOptions& MainWindow::analysisOptions() const { return loader_->options(); }
 
 bool MainWindow::loading() const { return loader_->busy() || comparison_loader_->busy(); }
 

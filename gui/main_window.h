@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include "analyzer/analysis_options.h"
 #include "gui/run_view.h"
 
 class QLabel;
@@ -27,10 +28,14 @@ class MainWindow : public QMainWindow {
  public:
   explicit MainWindow(QWidget* parent = nullptr);
 
-  // Tab names, for --screenshot --tab: summary, layers, kernels, timeline, numerics,
+  // Tab names, for --screenshot --tab: summary, layers, kernels, roofline, timeline, numerics,
   // recommendations, compare.
   static QStringList tabNames();
   bool selectTab(const QString& name);
+
+  // What every later analysis is told (--gpu NAME): the run and the run it is compared with.
+  void setAnalysisOptions(const analyzer::AnalysisOptions& options);
+  const analyzer::AnalysisOptions& analysisOptions() const;
 
   void openFile(const QString& path);       // off the GUI thread
   void showRun(RunPtr run);                 // shows a loaded run in every tab

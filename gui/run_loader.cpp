@@ -4,6 +4,8 @@
 
 #include <QMetaObject>
 
+#include "analyzer/device_table.h"
+
 namespace ampscope::gui {
 
 RunLoader::RunLoader(QObject* parent) : QObject(parent) {}
@@ -15,8 +17,18 @@ RunLoader::~RunLoader() {
   for (std::thread& thread : threads_) thread.join();
 }
 
-trace::Result<RunPtr> RunLoader::loadNow(const QString& path) {
-  auto run = analyzer::analyzeFile(path.toStdString());
+trace::Result<analyzer::AnalysisOptions> RunLoader::optionsForGpu(const QString& gpu) {
+  analyzer::AnalysisOptions options;
+  const std::string name = gpu.trimmed().toStdString();
+  if (name.empty() || !analyzer::findDevice(name)) {
+    return trace::Error{"--gpu: unknown GPU \"" + gpu.toStdString() + "\"; known: " + analyzer::deviceNamesList()};
+  }
+  options.gpu = name;
+  return options;
+}
+
+trace::Result<RunPtr> RunLoader::loadNow(const QString& path, const analyzer::AnalysisOptions& options) {
+  auto run = analyzer::analyzeFile(path.toStdString(), {}, options);
   if (!run) return run.error();
   return RunPtr(std::make_shared<analyzer::RunAnalysis>(std::move(run).value()));
 }
@@ -26,7 +38,7 @@ void RunLoader::load(const QString& path) {
   busy_ = true;
   RunLoader* self = this;  // alive until this thread is joined in the destructor
   auto generation = generation_;
-  threads_.emplace_back([self, generation, mine, file = path.toStdString()] {
+  threads_.emplace_back([self, generation, mine, file = path.toStdString(), options = options_] {
     const auto current = [&] { return generation->load() == mine; };
     double reported = -1.0;  // progress goes to the GUI thread in steps of 1 %, not per callback
     auto run = analyzer::analyzeFile(file, [&](std::uint64_t done, std::uint64_t total) {
@@ -39,7 +51,7 @@ void RunLoader::load(const QString& path) {
             if (generation->load() == mine) emit self->progress(fraction);
           },
           Qt::QueuedConnection);
-    });
+    }, options);
     RunPtr loaded;
     QString error;
     if (run) {

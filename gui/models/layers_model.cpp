@@ -1,5 +1,7 @@
 #include "gui/models/layers_model.h"
 
+#include <cmath>
+#include <optional>
 #include <string_view>
 
 #include "analyzer/tensor_core_rules.h"
@@ -14,6 +16,13 @@ namespace {
 constexpr std::size_t kListedInCell = 3;
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+const QString kUnknown = QStringLiteral("–");
+constexpr double kUnknownSort = -1.0;  // sorts below every known figure
+
+QString durationOf(const std::optional<double>& ns) {
+  return ns ? text(reports::formatDuration(static_cast<std::int64_t>(std::llround(*ns)))) : QString();
+}
 
 QString joinedAll(const std::vector<std::string>& items) {
   QStringList out;
@@ -55,10 +64,16 @@ void LayersModel::setRun(const analyzer::RunAnalysis* run) {
   rows_.clear();
   by_operator_ = false;
   on_cpu_ = false;
+  what_if_device_.clear();
+  what_if_reason_.clear();
   if (run) {
     const analyzer::TraceSummary& summary = run->summary;
     by_operator_ = summary.layer_table.groups_operators;
     on_cpu_ = summary.recorded_on_cpu;
+    if (const analyzer::DeviceSpec* target = summary.what_if.device.spec) {
+      what_if_device_ = text(target->name);
+      what_if_reason_ = text(summary.what_if.device.reason);
+    }
     rows_.reserve(summary.layer_table.rows.size());
     for (const analyzer::LayerRow& layer : summary.layer_table.rows) rows_.push_back(rowOf(layer, summary.shape_checks));
   }
@@ -131,9 +146,10 @@ QVariant LayersModel::data(const QModelIndex& index, int role) const {
       if (column == kOp && !row->op.isEmpty()) return row->op;
       if (column == kShapes && !row->shapes.isEmpty()) return row->shapes;
       if (column == kViolations && !row->violations.isEmpty()) return row->violations;
+      if ((column == kWhatIfFp32 || column == kWhatIfAmp) && hasWhatIf()) return whatIfExplanation(*row);
       return stateExplanation(*row);
     case Qt::TextAlignmentRole:
-      if (column >= kCalls && column <= kTensorCoreShare) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      if (column >= kCalls && column <= kWhatIfAmp && column != kBound) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
       return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     default: return {};
   }
@@ -153,6 +169,25 @@ QVariant LayersModel::display(const Row& row, Column column) const {
     case kPrecision: return row.precision;
     case kShapes: return joined(row.shapes.split("; ", Qt::SkipEmptyParts));
     case kViolations: return !row.violations.isEmpty() ? row.violations : row.shapes.isEmpty() ? QString() : QStringLiteral("none");
+    // The per-op model's figures: unknown stays a dash (no shapes, no device, a CPU run).
+    case kAchieved: {
+      const std::optional<double>& achieved = row.analysis.performance.achieved_tflops;
+      return achieved ? text(reports::formatTflops(*achieved)) : kUnknown;
+    }
+    case kPeak: {
+      const double peak = row.analysis.performance.peak_tflops;
+      return peak > 0 ? text(reports::formatTflops(peak)) : kUnknown;
+    }
+    case kBound: {
+      const analyzer::RooflineBound bound = row.analysis.performance.bound;
+      return bound == analyzer::RooflineBound::kUnknown ? kUnknown : QString(analyzer::roofBoundName(bound));
+    }
+    case kPredictedAmp: {
+      const std::optional<std::int64_t>& predicted = row.analysis.performance.predicted_amp_ns;
+      return predicted ? text(reports::formatDuration(*predicted)) : kUnknown;
+    }
+    case kWhatIfFp32: return hasWhatIf() ? durationOf(row.analysis.what_if_fp32_ns) : QString();
+    case kWhatIfAmp: return hasWhatIf() ? durationOf(row.analysis.what_if_amp_ns) : QString();
     case kColumnCount: break;
   }
   return {};
@@ -167,6 +202,14 @@ QVariant LayersModel::sortValue(const Row& row, Column column) const {
     case kEligible: return row.analysis.eligible ? 1 : 0;
     case kViolations: return row.analysis.violation_count;
     case kShapes: return row.shapes;
+    case kAchieved: return row.analysis.performance.achieved_tflops.value_or(kUnknownSort);
+    case kPeak: return row.analysis.performance.peak_tflops > 0 ? row.analysis.performance.peak_tflops : kUnknownSort;
+    case kPredictedAmp: {
+      const std::optional<std::int64_t>& predicted = row.analysis.performance.predicted_amp_ns;
+      return predicted ? static_cast<double>(*predicted) : kUnknownSort;
+    }
+    case kWhatIfFp32: return row.analysis.what_if_fp32_ns.value_or(kUnknownSort);
+    case kWhatIfAmp: return row.analysis.what_if_amp_ns.value_or(kUnknownSort);
     default: return display(row, column);
   }
 }
@@ -191,6 +234,21 @@ QString LayersModel::stateExplanation(const Row& row) const {
                       : QStringLiteral("No Tensor-Core-eligible op: nothing to change here for Tensor Cores");
 }
 
+QString LayersModel::whatIfExplanation(const Row& row) const {
+  if (!row.analysis.what_if_fp32_ns && !row.analysis.what_if_amp_ns) {
+    return QStringLiteral("No estimate on the %1: the work of its ops is not known").arg(what_if_device_);
+  }
+  QString out = QStringLiteral("Model estimate per step on the %1 (%2), GPU work only: FP32 %3, AMP %4")
+                    .arg(what_if_device_, what_if_reason_,
+                         row.analysis.what_if_fp32_ns ? durationOf(row.analysis.what_if_fp32_ns) : kUnknown,
+                         row.analysis.what_if_amp_ns ? durationOf(row.analysis.what_if_amp_ns) : kUnknown);
+  if (row.analysis.what_if_padding_cost_ns > 0) {
+    out += QStringLiteral("; its dimensions off the multiple of 8 cost %1 of the AMP time")
+               .arg(durationOf(row.analysis.what_if_padding_cost_ns));
+  }
+  return out;
+}
+
 QVariant LayersModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= kColumnCount) return {};
   const auto column = static_cast<Column>(section);
@@ -201,6 +259,18 @@ QVariant LayersModel::headerData(int section, Qt::Orientation orientation, int r
       case kPrecision: return QStringLiteral("The math precision of most of its matrix-kernel time");
       case kViolations: return QStringLiteral("GEMM dimensions that are not a multiple of what the precision wants "
                                               "(8 for FP16/BF16, 4 for TF32, 16 for INT8/FP8), with the padded size");
+      case kAchieved: return QStringLiteral("Its ops' FLOPs over their time, where their shapes give the FLOPs "
+                                            "(the per-op model; unknown without shapes or a device)");
+      case kPeak: return QStringLiteral("The recorded device's dense peak in the precision its math ran");
+      case kBound: return QStringLiteral("Which roof of the roofline limits it: compute or memory");
+      case kPredictedAmp: return QStringLiteral("The per-op model's time for all its calls under AMP on the recorded "
+                                                "device (compare with the time column)");
+      case kWhatIfFp32:
+      case kWhatIfAmp:
+        if (!hasWhatIf()) return QStringLiteral("No what-if projection: a CPU run has one, and --gpu NAME asks for one");
+        return QStringLiteral("Model estimate per step on the %1 (%2): not measured, GPU work only (no host time, "
+                              "data loading or launch gaps)")
+            .arg(what_if_device_, what_if_reason_);
       default: return {};
     }
   }
@@ -217,6 +287,15 @@ QVariant LayersModel::headerData(int section, Qt::Orientation orientation, int r
     case kPrecision: return QStringLiteral("Precision");
     case kShapes: return QStringLiteral("Shapes");
     case kViolations: return QStringLiteral("Off the multiple");
+    case kAchieved: return QStringLiteral("Achieved");
+    case kPeak: return QStringLiteral("Peak");
+    case kBound: return QStringLiteral("Bound");
+    case kPredictedAmp: return QStringLiteral("AMP time (model)");
+    // Estimates, never measurements: the header says so and names the GPU.
+    case kWhatIfFp32:
+      return hasWhatIf() ? QStringLiteral("%1 FP32 / step (est.)").arg(what_if_device_) : QStringLiteral("What-if FP32");
+    case kWhatIfAmp:
+      return hasWhatIf() ? QStringLiteral("%1 AMP / step (est.)").arg(what_if_device_) : QStringLiteral("What-if AMP");
     case kColumnCount: break;
   }
   return {};

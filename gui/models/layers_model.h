@@ -3,8 +3,11 @@
 // analyzer's layer table (TraceSummary::layer_table) as a Qt table. Each row has the layer's calls,
 // GPU time (host time on a CPU run), Tensor Core time and share, whether its ops could use Tensor
 // Cores, the precision its matrix kernels ran in, its recorded GEMM shapes and the dimensions that
-// break the precision's multiple (the analyzer's shape checks, as text). The model computes
-// nothing: it formats what the analysis holds.
+// break the precision's multiple (the analyzer's shape checks, as text); the per-op model's
+// figures summed per row by the analyzer (achieved TFLOP/s, the peak in its precision, the roofline
+// bound, the predicted time under AMP on the recorded device) and, when the run has a what-if
+// projection (a CPU run, or --gpu naming another GPU), the estimated FP32 and AMP time per step on
+// that GPU, marked as estimates. The model computes nothing: it formats what the analysis holds.
 //
 // Each row has a state for colour coding (the analyzer's LayerState): eligible but mostly off
 // Tensor Cores, misaligned shapes, fine, or host (the run was recorded on the CPU, where Tensor
@@ -28,8 +31,10 @@ class LayersModel : public QAbstractTableModel {
 
  public:
   enum Column {
-    kLayer, kOp, kPass, kCalls, kTime, kTensorCoreTime, kTensorCoreShare, kEligible, kPrecision, kShapes,
-    kViolations, kColumnCount
+    // The figures first, the words after: the model's rates and estimates stay in view beside the
+    // time they explain.
+    kLayer, kOp, kPass, kCalls, kTime, kTensorCoreTime, kTensorCoreShare, kAchieved, kPeak, kBound, kPredictedAmp,
+    kWhatIfFp32, kWhatIfAmp, kEligible, kPrecision, kShapes, kViolations, kColumnCount
   };
   // The analysis's verdict on the row (analyzer/layer_table.h), which picks the row's colours.
   using State = analyzer::LayerState;
@@ -62,6 +67,10 @@ class LayersModel : public QAbstractTableModel {
   bool groupsOperators() const { return by_operator_; }
   // The run was recorded on the CPU: times are host time and every row is State::kHost.
   bool recordedOnCpu() const { return on_cpu_; }
+  // The run has a what-if projection: the kWhatIf columns hold its estimates on this GPU (the
+  // device table's row name); empty when it has none, and those columns are empty.
+  bool hasWhatIf() const { return !what_if_device_.isEmpty(); }
+  QString whatIfDevice() const { return what_if_device_; }
 
   static QString stateName(State state);     // "eligible, not on Tensor Cores", ...
   static QColor stateBackground(State state);
@@ -76,10 +85,13 @@ class LayersModel : public QAbstractTableModel {
   QVariant display(const Row& row, Column column) const;
   QVariant sortValue(const Row& row, Column column) const;
   QString stateExplanation(const Row& row) const;
+  QString whatIfExplanation(const Row& row) const;
 
   std::vector<Row> rows_;
   bool by_operator_ = false;
   bool on_cpu_ = false;
+  QString what_if_device_;
+  QString what_if_reason_;
 };
 
 }  // namespace ampscope::gui

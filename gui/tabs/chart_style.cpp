@@ -155,18 +155,22 @@ FigureCard::FigureCard(const QString& caption, const QString& object_name, QWidg
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(14, 10, 14, 10);
   layout->setSpacing(2);
-  auto* caption_label = new QLabel(caption.toUpper(), this);
-  caption_label->setStyleSheet("color: #52606d; font-size: 11px; letter-spacing: 1px;");
+  caption_ = new QLabel(caption.toUpper(), this);
+  caption_->setObjectName(object_name + "Caption");
+  caption_->setStyleSheet("color: #52606d; font-size: 11px; letter-spacing: 1px;");
   value_ = new QLabel(this);
   value_->setObjectName(object_name);
   QFont value_font = value_->font();
   value_font.setPointSizeF(value_font.pointSizeF() * 1.6);
   value_font.setWeight(QFont::DemiBold);
   value_->setFont(value_font);
+  // A long value (a device name, "none (recorded on the CPU)") wraps rather than widening its
+  // column of cards past the window.
+  value_->setWordWrap(true);
   value_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   detail_ = makeNote({}, object_name + "Detail", this);
   detail_->setStyleSheet("color: #52606d; font-size: 11px;");
-  layout->addWidget(caption_label);
+  layout->addWidget(caption_);
   layout->addWidget(value_);
   layout->addWidget(detail_);
   layout->addStretch(1);
@@ -178,6 +182,10 @@ void FigureCard::setFigure(const QString& value, const QString& detail) {
   detail_->setText(detail);
   detail_->setVisible(!detail.isEmpty());
 }
+
+void FigureCard::setCaption(const QString& caption) { caption_->setText(caption.toUpper()); }
+
+QString FigureCard::caption() const { return caption_->text(); }
 
 QString FigureCard::value() const { return value_->text(); }
 

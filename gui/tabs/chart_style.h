@@ -60,11 +60,16 @@ class FigureCard : public QFrame {
  public:
   FigureCard(const QString& caption, const QString& object_name, QWidget* parent = nullptr);
   void setFigure(const QString& value, const QString& detail = {});
+  // What the figure is, when that depends on the run (a measured projection or an estimate); the
+  // caption label is named object_name + "Caption".
+  void setCaption(const QString& caption);
+  QString caption() const;
   void clear() { setFigure("–"); }
   QString value() const;
   QString detail() const;
 
  private:
+  QLabel* caption_ = nullptr;
   QLabel* value_ = nullptr;
   QLabel* detail_ = nullptr;
 };

@@ -145,10 +145,24 @@ void LayersTab::showRun(RunPtr run) {
       notes << "This trace names no layers (no module hierarchy or layer ranges): rows are top-level operators.";
     }
     if (on_cpu) notes << QStringLiteral("Recorded on %1.").arg(reports::kCpuRunNote);
+    if (model_->hasWhatIf()) {
+      notes << QStringLiteral("The %1 columns are the what-if projection's model estimates per step on that GPU (%2), "
+                              "GPU work only: not measurements.")
+                   .arg(model_->whatIfDevice(), toQString(run_->summary.what_if.device.reason));
+    }
     if (model_->rowCount() == 0) notes << "No kernel of this trace is attributed to an operator.";
     note_->setText(notes.join(' '));
   }
   note_->setVisible(!note_->text().isEmpty());
+  // A CPU run's host ops have no Tensor Core figures, GPU rate or AMP prediction (the note says so,
+  // and the what-if columns estimate them); without a what-if projection its columns would be empty.
+  for (const int column : {LayersModel::kTensorCoreTime, LayersModel::kTensorCoreShare, LayersModel::kAchieved,
+                           LayersModel::kPeak, LayersModel::kBound, LayersModel::kPredictedAmp}) {
+    table_->setColumnHidden(column, on_cpu);
+  }
+  for (const int column : {LayersModel::kWhatIfFp32, LayersModel::kWhatIfAmp}) {
+    table_->setColumnHidden(column, !model_->hasWhatIf());
+  }
   table_->resizeColumnsToContents();
   // Operator names of traces without layers run long: the tooltip has them whole.
   table_->setColumnWidth(LayersModel::kLayer, std::min(table_->columnWidth(LayersModel::kLayer), 300));

@@ -21,13 +21,16 @@
 #include "gui/tabs/chart_style.h"
 #include "gui/tabs/recommendations_table_model.h"
 #include "reports/report_file.h"
+#include "reports/report_rows.h"
 
 namespace ampscope::gui {
 
 namespace {
 
-constexpr int kCardColumns = 4;
+constexpr int kCardColumns = 5;
 constexpr double kNsPerMs = 1e6;
+const char* const kProjectionCaption = "AMP projection";
+const char* const kWhatIfCaption = "AMP what-if (model estimate)";
 
 // One segment of the steady step, in nanoseconds per step.
 struct StepSegment {
@@ -80,15 +83,17 @@ SummaryTab::SummaryTab(QWidget* parent) : RunView(parent) {
   auto* cards = new QGridLayout;
   cards->setSpacing(12);
   device_ = new FigureCard("Device", "deviceValue");
+  device_row_ = new FigureCard("Device table row", "deviceRowValue");
   iterations_ = new FigureCard("Iterations", "iterationsValue");
   step_ = new FigureCard("Steady step", "stepTimeValue");
   tensor_cores_ = new FigureCard("Tensor Core time", "tensorCoreShareValue");
+  mfu_ = new FigureCard("Model FLOP utilisation", "mfuValue");
   data_exposure_ = new FigureCard("Exposed data loading", "dataExposureValue");
-  amp_projection_ = new FigureCard("AMP projection", "ampSpeedupValue");
+  amp_projection_ = new FigureCard(kProjectionCaption, "ampSpeedupValue");
   amp_ceiling_ = new FigureCard("AMP ceiling", "ampCeilingValue");
   recommendation_count_ = new FigureCard("Recommendations", "recommendationCountValue");
-  FigureCard* const order[] = {device_, iterations_, step_, tensor_cores_,
-                               data_exposure_, amp_projection_, amp_ceiling_, recommendation_count_};
+  FigureCard* const order[] = {device_, device_row_,     iterations_,     step_,       tensor_cores_,
+                               mfu_,    data_exposure_, amp_projection_, amp_ceiling_, recommendation_count_};
   for (int i = 0; i < static_cast<int>(std::size(order)); ++i) {
     cards->addWidget(order[i], i / kCardColumns, i % kCardColumns);
   }
@@ -146,10 +151,11 @@ void SummaryTab::showRun(RunPtr run) {
 void SummaryTab::clear() {
   title_->setText("No run loaded");
   cpu_note_->hide();
-  for (FigureCard* card : {device_, iterations_, step_, tensor_cores_, data_exposure_, amp_projection_, amp_ceiling_,
-                           recommendation_count_}) {
+  for (FigureCard* card : {device_, device_row_, iterations_, step_, tensor_cores_, mfu_, data_exposure_, amp_projection_,
+                           amp_ceiling_, recommendation_count_}) {
     card->clear();
   }
+  amp_projection_->setCaption(kProjectionCaption);
   resetChart(breakdown_view_, "Where the steady step goes");
   breakdown_view_->hide();
   breakdown_note_->setText("Open a trace (File > Open) to see where its training step goes.");
@@ -204,22 +210,73 @@ void SummaryTab::showCards(const analyzer::TraceSummary& s) {
                                   speedupText(d.speedup_if_hidden) + " faster");
   }
 
-  const analyzer::AmdahlProjection& a = s.amdahl;
-  if (a.parts.empty()) {
-    amp_projection_->setFigure("n/a", toQString(a.note));
-    amp_ceiling_->setFigure("none", "no projection, so no ceiling");
+  showModelCards(s);
+  showProjectionCards(s);
+}
+
+void SummaryTab::showModelCards(const analyzer::TraceSummary& s) {
+  // The row the rates, the roofline and the projection use, and why that row (the same words as
+  // the reports).
+  const reports::DeviceWords words = reports::deviceWords(s);
+  device_row_->setFigure(toQString(words.row), toQString(words.why));
+
+  const analyzer::OpPerformance& ops = s.op_performance;
+  const QString known = QStringLiteral("FLOPs known for %1 of matrix time").arg(percentText(ops.matrix_time_with_known_flops));
+  if (ops.model_flop_utilisation) {
+    const QString scope = s.amdahl.parts.empty() ? QStringLiteral("per step") : toQString(reports::amdahlScope(s.amdahl));
+    mfu_->setFigure(percentText(*ops.model_flop_utilisation),
+                    QStringLiteral("%1 %2 against the FP16/BF16 Tensor Core peak; %3")
+                        .arg(toQString(reports::formatFlops(ops.flops_per_step)), scope, known));
+  } else if (s.recorded_on_cpu) {
+    mfu_->setFigure("n/a", ops.flops_per_step > 0
+                               ? QStringLiteral("recorded on the CPU: no GPU peak; %1 per step of known work")
+                                     .arg(toQString(reports::formatFlops(ops.flops_per_step)))
+                               : QStringLiteral("recorded on the CPU: no GPU peak"));
+  } else if (!s.device.spec) {
+    mfu_->setFigure("n/a", toQString(reports::kDeviceUnknownText));
   } else {
-    amp_projection_->setFigure(speedupText(a.projected_speedup),
-                               a.replay.done ? "at the host's recorded pace " + speedupText(a.replay.speedup)
-                                             : QStringLiteral("on %1 peak rates").arg(toQString(a.device.name)));
-    amp_ceiling_->setFigure(speedupText(a.ceiling), "even infinitely fast math gives at most " + speedupText(a.ceiling));
+    mfu_->setFigure("n/a", ops.note.empty() ? "no op's FLOPs are known: " + known : toQString(ops.note));
   }
+}
+
+void SummaryTab::showProjectionCards(const analyzer::TraceSummary& s) {
+  const analyzer::AmdahlProjection& a = s.amdahl;
+  amp_projection_->setCaption(kProjectionCaption);
+  if (!a.parts.empty()) {
+    QString detail = a.replay.done ? "at the host's recorded pace " + speedupText(a.replay.speedup)
+                                   : QStringLiteral("on %1 peak rates").arg(toQString(a.device.name));
+    // Without steps the projection covers the trace's window of GPU work: say so beside the number.
+    if (!a.per_step) detail = toQString(reports::amdahlScope(a)) + "; " + detail;
+    amp_projection_->setFigure(speedupText(a.projected_speedup), detail);
+    amp_ceiling_->setFigure(speedupText(a.ceiling), "even infinitely fast math gives at most " + speedupText(a.ceiling) +
+                                                        (a.per_step ? QString() : QStringLiteral(" over the window")));
+    return;
+  }
+  // No measured projection (a CPU run, or a GPU the table does not know): the what-if projection's
+  // estimate on a GPU, where there is one, marked as what it is.
+  const analyzer::WhatIfProjection& w = s.what_if;
+  if (w.device.spec && w.step_amp_ns > 0) {
+    amp_projection_->setCaption(kWhatIfCaption);
+    amp_projection_->setFigure(
+        speedupText(w.step_fp32_ns / w.step_amp_ns),
+        QStringLiteral("model estimate on the %1: FP32 %2 → AMP %3 of GPU work per step; no measured projection: %4")
+            .arg(toQString(w.device.spec->name), durationText(static_cast<std::int64_t>(w.step_fp32_ns)),
+                 durationText(static_cast<std::int64_t>(w.step_amp_ns)),
+                 s.recorded_on_cpu ? QStringLiteral("that needs a GPU run") : toQString(a.note)));
+    amp_ceiling_->setFigure("none", "the ceiling needs a measured projection");
+    return;
+  }
+  amp_projection_->setFigure("n/a", toQString(a.note));
+  amp_ceiling_->setFigure("none", "no projection, so no ceiling");
 }
 
 void SummaryTab::showStepBreakdown(const analyzer::RunAnalysis& run) {
   const analyzer::TraceSummary& s = run.summary;
+  // A trace without steps is projected over its window of GPU work: the chart says which it shows.
+  const bool window = !s.recorded_on_cpu && !s.amdahl.parts.empty() && !s.amdahl.per_step;
   QChart* chart = resetChart(breakdown_view_, s.recorded_on_cpu ? "Where the steady step goes (host ops by pass)"
-                                                                 : "Where the steady step goes");
+                                              : window        ? "Where the trace's window of GPU work goes (no steps found)"
+                                                              : "Where the steady step goes");
   // The parts' names are sentences: listed beside the bar they read whole.
   chart->legend()->setAlignment(Qt::AlignRight);
   const std::vector<StepSegment> segments = s.recorded_on_cpu ? passSegments(s.step_by_pass) : amdahlSegments(s.amdahl);
@@ -247,10 +304,10 @@ void SummaryTab::showStepBreakdown(const analyzer::RunAnalysis& run) {
   }
   chart->addSeries(series);
   auto* steps = new QBarCategoryAxis;
-  steps->append(s.recorded_on_cpu ? "host step" : "steady step");
+  steps->append(s.recorded_on_cpu ? "host step" : window ? "window" : "steady step");
   steps->setVisible(false);
   auto* ms = new QValueAxis;
-  ms->setTitleText("ms per steady step");
+  ms->setTitleText(window ? "ms over the trace's window of GPU work" : "ms per steady step");
   ms->setLabelFormat("%.1f");
   ms->setRange(0, static_cast<double>(total) / kNsPerMs);
   ms->applyNiceNumbers();
@@ -261,14 +318,18 @@ void SummaryTab::showStepBreakdown(const analyzer::RunAnalysis& run) {
   series->attachAxis(ms);
   if (s.recorded_on_cpu) {
     breakdown_note_->setText("Host-op time per steady step by pass, the exposed data loading, and the rest of the "
-                             "step. Tensor Core math, memory-bound work and the AMP projection need a GPU run.");
+                             "step. Tensor Core math, memory-bound work and a measured AMP projection need a GPU run; "
+                             "the AMP card shows the what-if projection's model estimate.");
   } else {
     QStringList speedups;
     for (const analyzer::StepPart& part : s.amdahl.parts) {
       speedups << QString(part.label()) + " " + speedupText(part.speedup);
     }
-    breakdown_note_->setText(QStringLiteral("Speedup each part is assumed to get under AMP (%1 row of the device table): %2.")
-                                 .arg(toQString(s.amdahl.device.name), speedups.join("; ")));
+    const QString scope = window ? QStringLiteral("The trace has no steps: the parts are %1. ")
+                                       .arg(toQString(reports::amdahlScope(s.amdahl)))
+                                 : QString();
+    breakdown_note_->setText(scope + QStringLiteral("Speedup each part is assumed to get under AMP (%1 row of the device table): %2.")
+                                         .arg(toQString(s.amdahl.device.name), speedups.join("; ")));
   }
 }
 

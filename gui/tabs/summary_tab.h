@@ -1,8 +1,11 @@
 #pragma once
-// The first thing a user sees of a run: the device, the iterations, how much of the GPU time is on
-// Tensor Cores, what the input pipeline costs, what AMP could give, where the steady step goes,
-// and the five changes worth most. Runs recorded on the CPU (the trainer's CPU backend) show
-// their host-op time by phase instead and say that Tensor Core figures need a GPU run.
+// The first thing a user sees of a run: the device, the device table row the rates and the
+// projection use and why, the iterations, how much of the GPU time is on Tensor Cores, the model
+// FLOP utilisation, what the input pipeline costs, what AMP could give, where the steady step goes
+// (over the trace's window of GPU work when it has no steps, and it says so), and the five changes
+// worth most. Runs recorded on the CPU (the trainer's CPU backend) show their host-op time by phase
+// instead, say that Tensor Core figures and a measured projection need a GPU run, and show the
+// what-if projection's estimate on a GPU, labelled as a model estimate.
 
 #include "gui/run_view.h"
 
@@ -26,6 +29,8 @@ class SummaryTab : public RunView {
 
  private:
   void showCards(const analyzer::TraceSummary& summary);
+  void showModelCards(const analyzer::TraceSummary& summary);
+  void showProjectionCards(const analyzer::TraceSummary& summary);
   void showStepBreakdown(const analyzer::RunAnalysis& run);
   void showTopRecommendations(const analyzer::RunAnalysis& run);
   void clear();
@@ -34,9 +39,11 @@ class SummaryTab : public RunView {
   QLabel* title_ = nullptr;
   QLabel* cpu_note_ = nullptr;
   FigureCard* device_ = nullptr;
+  FigureCard* device_row_ = nullptr;
   FigureCard* iterations_ = nullptr;
   FigureCard* step_ = nullptr;
   FigureCard* tensor_cores_ = nullptr;
+  FigureCard* mfu_ = nullptr;
   FigureCard* data_exposure_ = nullptr;
   FigureCard* amp_projection_ = nullptr;
   FigureCard* amp_ceiling_ = nullptr;

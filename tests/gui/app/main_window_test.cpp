@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include "analyzer/device_table.h"
 #include "gui/main_window.h"
+#include "gui/run_loader.h"
 #include "tests/test_support.h"
 
 namespace ampscope::gui {
@@ -101,7 +103,47 @@ TEST(MainWindowTest, KnowsItsTabsByName) {
   app();
   MainWindow window;
   for (const QString& tab : MainWindow::tabNames()) EXPECT_TRUE(window.selectTab(tab)) << tab.toStdString();
+  EXPECT_TRUE(MainWindow::tabNames().contains("roofline"));
+  EXPECT_TRUE(window.selectTab("Roofline"));
+  EXPECT_EQ(window.findChild<QTabWidget*>()->tabText(window.findChild<QTabWidget*>()->currentIndex()), "Roofline");
   EXPECT_FALSE(window.selectTab("nonexistent"));
+}
+
+TEST(MainWindowTest, TheGpuOptionTakesTheDeviceTablesNamesAndRefusesOthersNamingTheKnownOnes) {
+  const auto typed = RunLoader::optionsForGpu("h100-sxm");
+  ASSERT_TRUE(typed) << typed.error().message;
+  EXPECT_EQ(typed->gpu, "h100-sxm");
+  for (const QString& wrong : {QStringLiteral("GTX 9090"), QStringLiteral(""), QStringLiteral("  ")}) {
+    const auto refused = RunLoader::optionsForGpu(wrong);
+    ASSERT_FALSE(refused) << wrong.toStdString();
+    const std::string& message = refused.error().message;
+    EXPECT_NE(message.find("unknown GPU \"" + wrong.toStdString() + "\""), std::string::npos) << message;
+    EXPECT_NE(message.find(analyzer::deviceNamesList()), std::string::npos) << message;
+  }
+}
+
+TEST(MainWindowTest, TheGpuOptionReachesTheAnalysisOfTheOpenedRunAndOfScreenshots) {
+  app();
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
+  MainWindow window;
+  window.show();
+  const auto options = RunLoader::optionsForGpu("H100 SXM");
+  ASSERT_TRUE(options);
+  window.setAnalysisOptions(*options);
+  EXPECT_EQ(window.analysisOptions().gpu, "H100 SXM");
+  window.openFile(QString::fromStdString(path));
+  ASSERT_TRUE(waitForLoad(window));
+  ASSERT_NE(window.run(), nullptr);
+  // The trace names its V100: the rates stay on it, and --gpu asks for a what-if on the H100.
+  ASSERT_NE(window.run()->summary.device.spec, nullptr);
+  EXPECT_EQ(window.run()->summary.device.spec->name, "V100 SXM2");
+  ASSERT_NE(window.run()->summary.what_if.device.spec, nullptr);
+  EXPECT_EQ(window.run()->summary.what_if.device.spec->name, "H100 SXM");
+  // The screenshot path loads on the calling thread with the same options.
+  const auto now = RunLoader::loadNow(QString::fromStdString(path), window.analysisOptions());
+  ASSERT_TRUE(now) << now.error().message;
+  ASSERT_NE((*now)->summary.what_if.device.spec, nullptr);
+  EXPECT_EQ((*now)->summary.what_if.device.spec->name, "H100 SXM");
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // LayersModel over runs built in code (each colour state, sorting, filtering) and over the
 // shared real traces (its rows add up to the analyzer's per-layer figures).
 
+#include <cmath>
+
 #include <QAbstractItemModelTester>
 #include <QStringList>
 
@@ -8,6 +10,7 @@
 
 #include "gui/models/layers_model.h"
 #include "gui/models/table_filter_proxy.h"
+#include "reports/report_file.h"
 #include "tests/gui/models/model_test_runs.h"
 #include "tests/test_support.h"
 
@@ -159,6 +162,76 @@ TEST(LayersModelTest, CpuRunRowsAreHostStateWithHostTimeAndNoTensorCoreFigures) 
     EXPECT_EQ(row->pass.toStdString(), trace::phaseName(table[i].pass));
     EXPECT_EQ(row->analysis.calls, table[i].calls);
     EXPECT_EQ(row->analysis.time_ns, table[i].time_ns);
+  }
+}
+
+TEST(LayersModelTest, ShowsThePerOpModelsFiguresPerRowAsTheAnalyzerSummedThem) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  const std::vector<analyzer::LayerRow>& table = run.summary.layer_table.rows;
+  ASSERT_EQ(static_cast<std::size_t>(model.rowCount()), table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const analyzer::RowPerformance& p = table[i].performance;
+    const int row = static_cast<int>(i);
+    const std::string name = table[i].layer + " " + trace::phaseName(table[i].pass);
+    EXPECT_EQ(model.index(row, LayersModel::kAchieved).data().toString(),
+              p.achieved_tflops ? QString::fromStdString(reports::formatTflops(*p.achieved_tflops)) : QStringLiteral("–"))
+        << name;
+    EXPECT_EQ(model.index(row, LayersModel::kPeak).data().toString(),
+              p.peak_tflops > 0 ? QString::fromStdString(reports::formatTflops(p.peak_tflops)) : QStringLiteral("–"))
+        << name;
+    EXPECT_EQ(model.index(row, LayersModel::kPredictedAmp).data().toString(),
+              p.predicted_amp_ns ? QString::fromStdString(reports::formatDuration(*p.predicted_amp_ns)) : QStringLiteral("–"))
+        << name;
+  }
+  // head's FP32 GEMMs on CUDA cores: measured against the A100's FP32 peak, with a prediction
+  // under AMP shorter than the time they took.
+  const LayersModel::Row* head = rowOf(model, "head", "forward");
+  ASSERT_NE(head, nullptr);
+  ASSERT_TRUE(head->analysis.performance.achieved_tflops);
+  EXPECT_EQ(cell(model, "head", "forward", LayersModel::kPeak).data().toString(), "19.5 TFLOP/s");
+  ASSERT_TRUE(head->analysis.performance.predicted_amp_ns);
+  EXPECT_LT(cell(model, "head", "forward", LayersModel::kPredictedAmp).data(LayersModel::kSortRole).toDouble(),
+            static_cast<double>(head->analysis.time_ns));
+  // A GPU run without --gpu has no what-if projection: its columns are empty and say why.
+  EXPECT_FALSE(model.hasWhatIf());
+  EXPECT_EQ(cell(model, "head", "forward", LayersModel::kWhatIfAmp).data().toString(), QString());
+  EXPECT_EQ(model.headerData(LayersModel::kWhatIfAmp, Qt::Horizontal).toString(), "What-if AMP");
+}
+
+TEST(LayersModelTest, ACpuRunShowsTheWhatIfEstimatesPerStepOnTheDefaultGpuMarkedAsEstimates) {
+  const analyzer::RunAnalysis run = test::trainerCpuRun();
+  const analyzer::WhatIfProjection& what_if = run.summary.what_if;
+  ASSERT_NE(what_if.device.spec, nullptr);
+  ASSERT_TRUE(what_if.default_device);
+  LayersModel model;
+  model.setRun(&run);
+  ASSERT_TRUE(model.hasWhatIf());
+  EXPECT_EQ(model.whatIfDevice().toStdString(), analyzer::kDefaultWhatIfGpu);
+  EXPECT_EQ(model.headerData(LayersModel::kWhatIfFp32, Qt::Horizontal).toString(), "H100 SXM FP32 / step (est.)");
+  EXPECT_EQ(model.headerData(LayersModel::kWhatIfAmp, Qt::Horizontal).toString(), "H100 SXM AMP / step (est.)");
+  EXPECT_TRUE(model.headerData(LayersModel::kWhatIfAmp, Qt::Horizontal, Qt::ToolTipRole).toString().contains("not measured"));
+  int estimated = 0;
+  for (int i = 0; i < model.rowCount(); ++i) {
+    const analyzer::LayerRow& layer = model.at(i)->analysis;
+    // Host ops have no GPU rate.
+    EXPECT_EQ(model.index(i, LayersModel::kAchieved).data().toString(), "–");
+    if (!layer.what_if_amp_ns) continue;
+    ++estimated;
+    EXPECT_EQ(model.index(i, LayersModel::kWhatIfAmp).data().toString().toStdString(),
+              reports::formatDuration(std::llround(*layer.what_if_amp_ns)));
+    ASSERT_TRUE(layer.what_if_fp32_ns);
+    EXPECT_EQ(model.index(i, LayersModel::kWhatIfFp32).data().toString().toStdString(),
+              reports::formatDuration(std::llround(*layer.what_if_fp32_ns)));
+    EXPECT_TRUE(model.index(i, LayersModel::kWhatIfAmp).data(Qt::ToolTipRole).toString().contains("Model estimate"));
+  }
+  EXPECT_GT(estimated, 0);
+  // The AMP time that dimensions off the multiple of 8 cost is in the estimate's tooltip, where
+  // the analyzer found one.
+  for (int i = 0; i < model.rowCount(); ++i) {
+    const QString tip = model.index(i, LayersModel::kWhatIfAmp).data(Qt::ToolTipRole).toString();
+    EXPECT_EQ(tip.contains("off the multiple of 8 cost"), model.at(i)->analysis.what_if_padding_cost_ns > 0) << tip.toStdString();
   }
 }
 

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include <QBarSet>
+#include <QChart>
 #include <QChartView>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
@@ -14,6 +15,8 @@
 
 #include "gui/tabs/chart_style.h"
 #include "gui/tabs/summary_tab.h"
+#include "reports/report_rows.h"
+#include "tests/gui/models/model_test_runs.h"
 #include "tests/gui/tabs/tab_test_support.h"
 
 namespace ampscope::gui {
@@ -55,16 +58,35 @@ TEST(SummaryTabTest, ShowsTheTrainerRunsIterationsStepTimeAndExposedDataLoading)
 TEST(SummaryTabTest, SaysPlainlyThatACpuRunHasNoTensorCoreFiguresOrProjection) {
   app();
   SummaryTab tab;
-  tab.showRun(test::trainerRun());
+  const RunPtr run = test::trainerRun();
+  tab.showRun(run);
   EXPECT_EQ(labelText(tab, "tensorCoreShareValue"), "n/a");
   EXPECT_TRUE(labelText(tab, "tensorCoreShareValueDetail").contains("need a GPU run"));
-  EXPECT_EQ(labelText(tab, "ampSpeedupValue"), "n/a");
-  EXPECT_TRUE(labelText(tab, "ampSpeedupValueDetail").contains("needs a GPU run"));
+  // No measured projection: the what-if projection's estimate on a GPU, labelled as a model
+  // estimate, in its place.
+  ASSERT_TRUE(run->summary.amdahl.parts.empty());
+  EXPECT_TRUE(run->summary.amdahl.note.find("a measured AMP projection needs a GPU run") != std::string::npos)
+      << run->summary.amdahl.note;
+  const analyzer::WhatIfProjection& what_if = run->summary.what_if;
+  ASSERT_NE(what_if.device.spec, nullptr);
+  ASSERT_GT(what_if.step_amp_ns, 0);
+  EXPECT_EQ(labelText(tab, "ampSpeedupValueCaption"), "AMP WHAT-IF (MODEL ESTIMATE)");
+  EXPECT_EQ(labelText(tab, "ampSpeedupValue"), speedupText(what_if.step_fp32_ns / what_if.step_amp_ns));
+  const QString detail = labelText(tab, "ampSpeedupValueDetail");
+  EXPECT_TRUE(detail.startsWith("model estimate on the " + QString::fromStdString(what_if.device.spec->name)))
+      << detail.toStdString();
+  EXPECT_TRUE(detail.contains("no measured projection: that needs a GPU run")) << detail.toStdString();
   EXPECT_EQ(labelText(tab, "ampCeilingValue"), "none");
   const auto* note = child<QLabel>(tab, "cpuRunNote");
   ASSERT_NE(note, nullptr);
   EXPECT_TRUE(note->isVisibleTo(&tab));
   EXPECT_TRUE(note->text().contains("they need a GPU run"));
+  // No device row for the rates, in the words every report uses, and the GPU the estimates are for.
+  EXPECT_EQ(labelText(tab, "deviceRowValue").toStdString(), reports::deviceWords(run->summary).row);
+  EXPECT_TRUE(labelText(tab, "deviceRowValueDetail").contains("recorded on the CPU"));
+  EXPECT_TRUE(labelText(tab, "deviceRowValueDetail").contains(QString::fromStdString(what_if.device.spec->name)));
+  EXPECT_EQ(labelText(tab, "mfuValue"), "n/a");
+  EXPECT_TRUE(labelText(tab, "mfuValueDetail").startsWith("recorded on the CPU"));
 }
 
 TEST(SummaryTabTest, BreaksTheCpuRunsStepIntoHostOpsByPassExposedLoadingAndTheRest) {
@@ -144,20 +166,71 @@ TEST(SummaryTabTest, ShowsARealGpuTracesTensorCoreShareProjectionAndAmdahlBreakd
   EXPECT_NEAR(sumOfSets(*series), static_cast<double>(s.iterations.steady_mean_ns) / 1e6, 1e-3);
 }
 
-TEST(SummaryTabTest, ATraceWithoutIterationsSaysWhyItHasNoStepFiguresInsteadOfDrawingAnEmptyChart) {
+TEST(SummaryTabTest, ATraceWithoutIterationsHasNoStepFiguresAndIsProjectedOverItsWindowOfGpuWork) {
   app();
   // nvprof's profile of a transformer LM holds kernels but no step ranges.
   AMPSCOPE_REQUIRE_SHARED_RUN(run, "nvprof-v100-transformer-lm/net.sql");
+  const analyzer::AmdahlProjection& a = run->summary.amdahl;
   ASSERT_TRUE(run->summary.iterations.iterations.empty());
   SummaryTab tab;
   tab.showRun(run);
   EXPECT_EQ(labelText(tab, "iterationsValue"), "–");
   EXPECT_EQ(labelText(tab, "stepTimeValue"), "–");
   EXPECT_EQ(labelText(tab, "dataExposureValue"), "–");
+  // The projection covers the trace's window of GPU work, and every place it shows says so.
+  ASSERT_FALSE(a.parts.empty()) << a.note;
+  ASSERT_FALSE(a.per_step);
+  ASSERT_GT(a.window_ns, 0);
+  EXPECT_EQ(labelText(tab, "ampSpeedupValue"), speedupText(a.projected_speedup));
+  const QString window = "over the trace's " + durationText(a.window_ns) + " window (no steps found)";
+  EXPECT_TRUE(labelText(tab, "ampSpeedupValueDetail").startsWith(window)) << labelText(tab, "ampSpeedupValueDetail").toStdString();
+  EXPECT_EQ(labelText(tab, "ampCeilingValue"), speedupText(a.ceiling));
+  EXPECT_TRUE(labelText(tab, "ampCeilingValueDetail").endsWith("over the window"));
+  const auto* view = child<QChartView>(tab, "stepBreakdownChart");
+  ASSERT_TRUE(view->isVisibleTo(&tab));
+  EXPECT_EQ(view->chart()->title(), "Where the trace's window of GPU work goes (no steps found)");
+  const QHorizontalStackedBarSeries* series = breakdownSeries(tab);
+  ASSERT_NE(series, nullptr);
+  ASSERT_EQ(series->count(), static_cast<int>(a.parts.size()));
+  // The parts add up to the window (each rounded down to whole nanoseconds).
+  EXPECT_NEAR(sumOfSets(*series), static_cast<double>(a.window_ns) / 1e6, 1e-3);
+  EXPECT_TRUE(labelText(tab, "stepBreakdownNote").startsWith("The trace has no steps: the parts are " + window))
+      << labelText(tab, "stepBreakdownNote").toStdString();
+}
+
+TEST(SummaryTabTest, ShowsTheDeviceTableRowWithWhyAndTheModelFlopUtilisation) {
+  app();
+  AMPSCOPE_REQUIRE_SHARED_RUN(run, test::kResnetWorkers0);
+  const analyzer::TraceSummary& s = run->summary;
+  SummaryTab tab;
+  tab.showRun(run);
+  ASSERT_NE(s.device.spec, nullptr);
+  EXPECT_EQ(labelText(tab, "deviceRowValue"), "V100 SXM2");
+  EXPECT_EQ(labelText(tab, "deviceRowValueDetail").toStdString(), s.device.reason);
+  EXPECT_TRUE(labelText(tab, "deviceRowValueDetail").contains("Tesla V100-DGXS-32GB"));
+  ASSERT_TRUE(s.op_performance.model_flop_utilisation);
+  EXPECT_EQ(labelText(tab, "mfuValue"), percentText(*s.op_performance.model_flop_utilisation));
+  EXPECT_TRUE(labelText(tab, "mfuValueDetail").contains("per step against the FP16/BF16 Tensor Core peak"))
+      << labelText(tab, "mfuValueDetail").toStdString();
+}
+
+TEST(SummaryTabTest, AGpuTheDeviceTableDoesNotKnowIsNamedUnknownWithTheGpuOption) {
+  app();
+  // A GPU run on a GPU the table has no row for, its compute capability not recorded.
+  trace::Trace trace = ampscope::test::GpuLayersTraceBuilder().build();
+  trace.devices.front().name = trace.strings.intern("Prototype accelerator");
+  trace.devices.front().compute_major = 0;
+  trace.devices.front().compute_minor = 0;
+  const RunPtr run = test::runOf(std::move(trace), "/runs/prototype.ampscope");
+  ASSERT_FALSE(run->summary.recorded_on_cpu);
+  ASSERT_EQ(run->summary.device.spec, nullptr);
+  SummaryTab tab;
+  tab.showRun(run);
+  EXPECT_EQ(labelText(tab, "deviceRowValue"), "unknown");
+  EXPECT_TRUE(labelText(tab, "deviceRowValueDetail").startsWith("device unknown — name it with --gpu NAME"))
+      << labelText(tab, "deviceRowValueDetail").toStdString();
+  EXPECT_EQ(labelText(tab, "mfuValue"), "n/a");
   EXPECT_EQ(labelText(tab, "ampSpeedupValue"), "n/a");
-  EXPECT_EQ(labelText(tab, "ampSpeedupValueDetail").toStdString(), run->summary.amdahl.note);
-  EXPECT_FALSE(child<QChartView>(tab, "stepBreakdownChart")->isVisibleTo(&tab));
-  EXPECT_EQ(labelText(tab, "stepBreakdownNote").toStdString(), "No step breakdown: " + run->summary.amdahl.note + ".");
 }
 
 TEST(SummaryTabTest, ClearsEveryFigureWhenTheRunIsClosed) {
@@ -165,13 +238,14 @@ TEST(SummaryTabTest, ClearsEveryFigureWhenTheRunIsClosed) {
   SummaryTab tab;
   tab.showRun(test::trainerRun());
   tab.showRun(nullptr);
-  for (const char* name : {"deviceValue", "iterationsValue", "stepTimeValue", "tensorCoreShareValue",
-                           "dataExposureValue", "ampSpeedupValue", "ampCeilingValue"}) {
+  for (const char* name : {"deviceValue", "deviceRowValue", "iterationsValue", "stepTimeValue", "tensorCoreShareValue",
+                           "mfuValue", "dataExposureValue", "ampSpeedupValue", "ampCeilingValue"}) {
     EXPECT_EQ(labelText(tab, name), "–") << name;
   }
   EXPECT_EQ(breakdownSeries(tab), nullptr);
   EXPECT_EQ(child<QTableWidget>(tab, "topRecommendations")->rowCount(), 0);
   EXPECT_FALSE(child<QLabel>(tab, "cpuRunNote")->isVisibleTo(&tab));
+  EXPECT_EQ(labelText(tab, "ampSpeedupValueCaption"), "AMP PROJECTION");
 }
 
 }  // namespace
