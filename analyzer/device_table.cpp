@@ -442,9 +442,9 @@ DeviceChoice chooseRecordedDevice(const trace::Trace& trace, std::string_view us
             fmt::format("--gpu {} is not in the table ({}); known: {}", user_gpu, trace_says,
                         deviceNamesList())};
   }
-  return {nullptr, DeviceBasis::kNone,
-          fmt::format("{}; pass --gpu NAME, e.g. --gpu H100-SXM; known: {}", trace_says,
-                      deviceNamesList())};
+  // The names the table knows are in `ampscope analyze --help` and docs/devices.md: the reason
+  // stays one line that views can show.
+  return {nullptr, DeviceBasis::kNone, fmt::format("{}: name it with --gpu NAME, e.g. --gpu H100-SXM", trace_says)};
 }
 
 double peakTflops(const DeviceSpec& device, MathPrecision precision) {

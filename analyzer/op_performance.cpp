@@ -422,8 +422,11 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
                                  : static_cast<double>(last - first);
   const double windows = steps ? static_cast<double>(iterations.steadyCount()) : 1.0;
   out.flops_per_step = flops / windows;
+  out.per_step = steps;
+  out.window_ns = static_cast<std::int64_t>(window_ns / windows);
   if (device.spec && !recorded_on_cpu && window_ns > 0 && flops > 0) {
-    const double peak = peakTflops(*device.spec, ampPrecision(*device.spec)) * 1e12;
+    out.utilisation_precision = ampPrecision(*device.spec);
+    const double peak = peakTflops(*device.spec, out.utilisation_precision) * 1e12;
     if (peak > 0) out.model_flop_utilisation = flops / (window_ns * 1e-9) / peak;
   }
   return out;

@@ -87,7 +87,10 @@ struct OpPerformance {
   // Per steady step (the trace's window when it has no steps): FLOPs of the ops whose work is
   // known, and model FLOP utilisation against the device's dense FP16/BF16 Tensor Core peak.
   double flops_per_step = 0;
+  bool per_step = true;          // false: over the trace's window of GPU work (no steps found)
+  std::int64_t window_ns = 0;    // the steady mean step, or that window
   std::optional<double> model_flop_utilisation;
+  MathPrecision utilisation_precision = MathPrecision::kUnknown;  // the peak MFU is measured against
   double matrix_time_with_known_flops = 0;  // share of matrix-op kernel time whose FLOPs are known
   std::string note;             // why rates or projections are missing, when they are
 };

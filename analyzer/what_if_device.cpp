@@ -51,8 +51,11 @@ WhatIfProjection projectOnDevice(const OpPerformance& ops, const DeviceChoice& t
       const auto amp = estimateMatrixTime(device, amp_precision, *row.work.gemm, *row.work.flops, half_bytes, kernels);
       if (fp32) op.fp32_ns = fp32->ns * calls;
       op.tf32_ns = tf32 ? tf32->ns * calls : op.fp32_ns;
+      // Under autocast the library still picks the fastest kernel: where the shape suits Tensor
+      // Cores badly (one input channel), an FP16 kernel on CUDA cores, at FP32's rate on half the bytes.
+      const auto simt_half = estimateMatrixTime(device, MathPrecision::kFp32Simt, *row.work.gemm, *row.work.flops, half_bytes, kernels);
       if (amp) {
-        op.amp_ns = amp->ns * calls;
+        op.amp_ns = (simt_half ? std::min(amp->ns, simt_half->ns) : amp->ns) * calls;
         op.amp_tile_waste = amp->tile_waste;
       }
       op.misaligned = misalignedDimensions(*row.work.gemm, requiredMultiple(amp_precision));
@@ -60,7 +63,7 @@ WhatIfProjection projectOnDevice(const OpPerformance& ops, const DeviceChoice& t
         const GemmDims wide = paddedDims(*row.work.gemm, op.misaligned);
         const double scale = gemmFlops(wide) / std::max(1.0, gemmFlops(*row.work.gemm));
         if (const auto pad = estimateMatrixTime(device, amp_precision, wide, *row.work.flops * scale, half_bytes * scale, kernels)) {
-          op.amp_padded_ns = pad->ns * calls;
+          op.amp_padded_ns = std::min(pad->ns * calls, op.amp_ns.value_or(pad->ns * calls));
         }
       }
     } else if (row.op_class == OpClass::kMemory && row.work.bytes) {

@@ -322,7 +322,11 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
   doc["amdahl"] = amdahlJson(summary.amdahl);
   const analyzer::OpPerformance& ops = summary.op_performance;
   doc["performance"] = {{"flops_per_step", ops.flops_per_step > 0 ? ordered_json(ops.flops_per_step) : ordered_json(nullptr)},
+                        {"per_step", ops.per_step},
+                        {"window_ns", ops.window_ns},
                         {"model_flop_utilisation", orNull(ops.model_flop_utilisation)},
+                        {"utilisation_peak", ops.model_flop_utilisation ? ordered_json(analyzer::precisionName(ops.utilisation_precision))
+                                                                        : ordered_json(nullptr)},
                         {"matrix_time_with_known_flops", ops.matrix_time_with_known_flops},
                         {"note", ops.note}};
   doc["ops"] = opsJson(ops, top);
