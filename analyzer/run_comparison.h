@@ -1,8 +1,12 @@
 #pragma once
-// Two runs of one model side by side (FP32 against AMP, 0 against 4 data-loader workers): the
-// measured step speedup beside what run A's own analysis predicted, overall and per operator.
+// Two runs of one model side by side (FP32 against AMP, 0 against 4 data-loader workers): which
+// change B made, read from the two analyses; the measured step speedup beside what run A's own
+// analysis predicted for that change, with the error of the prediction; and every op call shape
+// of A paired with B's, so that each op's predicted speedup is scored against the measured one.
+// Model and output: docs/diff.md.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,11 +14,46 @@
 
 namespace ampscope::analyzer {
 
+// What B changed relative to A, as far as the two analyses tell.
+enum class RunChange : std::uint8_t {
+  kAmp,          // B's matrix ops run FP16/BF16 on Tensor Cores where A's ran FP32 or TF32
+  kTf32,         // A's matrix ops ran FP32 on CUDA cores, B's run TF32 on Tensor Cores
+  kPadding,      // B's matrix op shapes are A's rounded up to multiples of 8, in the same precision
+  kDataLoading,  // the same kernels in the same precision; the exposed data loading changed
+  kUnknown,      // none of these, or more than the model can score (another GPU)
+};
+const char* runChangeName(RunChange change);   // "amp", "tf32", "padding", "data_loading", "unknown"
+const char* runChangeLabel(RunChange change);  // "AMP (FP16/BF16 on Tensor Cores)", ...
+
+struct DetectedChange {
+  RunChange kind = RunChange::kUnknown;
+  std::string reason;  // the figures it was decided on
+};
+
+// How an op row of one run found its partner in the other.
+enum class OpPairing : std::uint8_t {
+  kNameAndShapes,  // the same op and recorded shapes (and layer and pass where both runs name layers)
+  kPaddedShapes,   // the same op and pass; B's shapes are A's rounded up to multiples of 8
+  kOnlyA,
+  kOnlyB,
+};
+const char* opPairingName(OpPairing pairing);  // "name_and_shapes", "padded_shapes", "only_a", "only_b"
+
+// One op (or layer) in both runs. Op rows of one run that share the pairing key (the same op and
+// shapes in several passes or with several argument lists) are summed.
 struct OperatorComparison {
   std::string name;
-  std::int64_t a_ns_per_step = 0;  // GPU time of the operator's kernels per step
+  std::string shapes;    // A's recorded shapes (B's where only B ran it); empty for layers
+  std::string b_shapes;  // B's when they differ from A's (padding); else empty
+  std::string layer;     // where both runs name layers
+  trace::Phase pass = trace::Phase::kUnknown;  // of most of its time
+  OpPairing pairing = OpPairing::kNameAndShapes;
+  std::int64_t a_ns_per_step = 0;  // GPU time of its kernels per step
   std::int64_t b_ns_per_step = 0;
-  double speedup = 0.0;  // a / b; 0 where b has none
+  double speedup = 0.0;  // measured: a / b; 0 where either run has none
+  // A's per-op model for the detected change (AMP: amp_speedup; TF32: tf32_speedup; data loading
+  // and padding: 1); nullopt where A has no such prediction or the change is unknown.
+  std::optional<double> predicted_speedup;
 };
 
 struct Projection {
@@ -22,16 +61,36 @@ struct Projection {
   double speedup = 1.0;
 };
 
+struct OperatorPairingCounts {
+  std::size_t by_name_and_shapes = 0;
+  std::size_t by_padded_shapes = 0;
+  std::size_t only_a = 0;
+  std::size_t only_b = 0;
+  double a_time_paired = 0.0;  // share of A's op time in rows paired with B's
+};
+
 struct RunComparison {
+  DetectedChange change;
   std::int64_t a_step_ns = 0;  // steady mean step time
   std::int64_t b_step_ns = 0;
   double measured_speedup = 0.0;  // a / b; 0 when either run has no steps
-  std::vector<Projection> a_projections;  // what run A's analysis predicted
-  std::vector<OperatorComparison> operators;  // by A's GPU time, largest first
-  std::vector<OperatorComparison> layers;     // the same per layer, where the traces name layers
+  // What A's analysis predicted for the detected change; nullopt when it predicted nothing.
+  std::optional<double> predicted_speedup;
+  std::string predicted_from;  // which of A's figures, or why there is none
+  // ln(predicted / measured): 0 is a perfect prediction, +0.1 predicts 10.5% too fast, -0.1
+  // 9.5% too slow; symmetric, so errors of runs average. nullopt when either side is missing.
+  std::optional<double> prediction_error;
+  std::vector<Projection> a_projections;  // everything run A's analysis predicted
+  std::vector<OperatorComparison> operators;  // op call shapes, by A's GPU time, largest first
+  OperatorPairingCounts pairing;
+  std::vector<OperatorComparison> layers;     // per layer, where the traces name layers
 };
 
-// Operators and layers are matched by name over both runs' complete tables.
+// Both summaries complete (summarizeTrace); nothing here reads trace events.
 RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b);
+
+// predicted / measured - 1 from prediction_error: +0.05 is a prediction 5% above the measured
+// speedup.
+double predictionErrorFraction(double log_ratio);
 
 }  // namespace ampscope::analyzer

@@ -1,6 +1,7 @@
 #include "cli/diff_command.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -9,64 +10,135 @@
 #include "analyzer/run_comparison.h"
 #include "cli/analyze_command.h"
 #include "cli/exit_codes.h"
-#include "cli/summary_text.h"
 #include "reports/report_file.h"
 #include "reports/report_json.h"
+#include "reports/view_limits.h"
 
 namespace ampscope::cli {
 
 namespace {
 
-constexpr std::size_t kOperatorsShown = 15;
+// An op's name and shapes are cut to this many characters so that the table stays one line a row.
+constexpr std::size_t kNameWidth = 100;
 
+using analyzer::OperatorComparison;
+using analyzer::RunComparison;
 using reports::formatDuration;
+using nlohmann::ordered_json;
 
 // A speedup of 0 means one side has no steps or no time: show that as missing.
 std::string speedupText(double speedup) { return speedup > 0 ? reports::formatSpeedup(speedup) : "-"; }
+std::string speedupText(const std::optional<double>& speedup) { return speedup ? speedupText(*speedup) : "-"; }
 
-void appendComparisons(std::string& out, const char* what, const std::vector<analyzer::OperatorComparison>& rows) {
-  if (rows.empty()) return;
-  out += fmt::format("\n{:>12} {:>12} {:>8}  {}\n", "A GPU/step", "B GPU/step", "speedup", what);
-  for (std::size_t i = 0; i < rows.size() && i < kOperatorsShown; ++i) {
-    const analyzer::OperatorComparison& row = rows[i];
-    out += fmt::format("{:>12} {:>12} {:>8}  {}\n", formatDuration(row.a_ns_per_step),
-                       formatDuration(row.b_ns_per_step), speedupText(row.speedup), row.name.substr(0, 90));
+std::string stepText(std::int64_t ns) { return ns > 0 ? formatDuration(ns) : "- (no steps)"; }
+
+// "+0.058 (predicted 6.0% above measured)"
+std::string errorText(double log_ratio) {
+  const double fraction = analyzer::predictionErrorFraction(log_ratio);
+  return fmt::format("{:+.3f} (predicted {:.1f}% {} measured)", log_ratio, 100.0 * std::abs(fraction),
+                     fraction >= 0 ? "above" : "below");
+}
+
+std::string opLabel(const OperatorComparison& row) {
+  std::string label = row.layer.empty() ? row.name : row.layer + " " + row.name;
+  if (!row.shapes.empty()) label += " " + row.shapes;
+  if (!row.b_shapes.empty()) label += " -> " + row.b_shapes;
+  if (row.pairing == analyzer::OpPairing::kOnlyA) label += "  (only A)";
+  if (row.pairing == analyzer::OpPairing::kOnlyB) label += "  (only B)";
+  return label.size() > kNameWidth ? label.substr(0, kNameWidth - 3) + "..." : label;
+}
+
+void appendOperators(std::string& out, const RunComparison& c, std::size_t top) {
+  if (c.operators.empty()) return;
+  const analyzer::OperatorPairingCounts& p = c.pairing;
+  out += fmt::format("\nop call shapes: {} paired by name and shapes, {} by padded shapes, {} only in A, {} only in B "
+                     "({} of A's op time paired)\n",
+                     p.by_name_and_shapes, p.by_padded_shapes, p.only_a, p.only_b, reports::formatPercent(p.a_time_paired));
+  out += fmt::format("{:>12} {:>12} {:>10} {:>10}  operator (top {} by A's time)\n", "A GPU/step", "B GPU/step", "measured",
+                     "predicted", std::min(top, c.operators.size()));
+  for (const OperatorComparison& row : reports::firstN(c.operators, top)) {
+    out += fmt::format("{:>12} {:>12} {:>10} {:>10}  {}\n", formatDuration(row.a_ns_per_step), formatDuration(row.b_ns_per_step),
+                       speedupText(row.speedup), speedupText(row.predicted_speedup), opLabel(row));
   }
 }
 
-std::string toText(const analyzer::RunComparison& c, const DiffOptions& options) {
+void appendLayers(std::string& out, const std::vector<OperatorComparison>& rows, std::size_t top) {
+  if (rows.empty()) return;
+  out += fmt::format("\n{:>12} {:>12} {:>9}  layer\n", "A GPU/step", "B GPU/step", "measured");
+  for (const OperatorComparison& row : reports::firstN(rows, top)) {
+    out += fmt::format("{:>12} {:>12} {:>9}  {}\n", formatDuration(row.a_ns_per_step), formatDuration(row.b_ns_per_step),
+                       speedupText(row.speedup), row.name.substr(0, kNameWidth));
+  }
+}
+
+std::string toText(const RunComparison& c, const DiffOptions& options) {
   std::string out;
   out += fmt::format("A  {}\nB  {}\n\n", options.baseline_path, options.candidate_path);
-  out += fmt::format("steady step   A {}   B {}   measured speedup {}\n", formatDuration(c.a_step_ns),
-                     formatDuration(c.b_step_ns), speedupText(c.measured_speedup));
+  out += fmt::format("change        {}: {}\n", analyzer::runChangeLabel(c.change.kind), c.change.reason);
+  out += fmt::format("steady step   A {}   B {}\n", stepText(c.a_step_ns), stepText(c.b_step_ns));
+  out += fmt::format("speedup       measured {}   predicted {}   ({})\n", speedupText(c.measured_speedup),
+                     speedupText(c.predicted_speedup), c.predicted_from);
+  out += fmt::format("error         ln(predicted / measured) {}\n",
+                     c.prediction_error ? errorText(*c.prediction_error) : std::string("- (a speedup is missing)"));
   std::size_t width = 0;
   for (const analyzer::Projection& p : c.a_projections) width = std::max(width, p.what.size());
+  out += "\n";
   for (const analyzer::Projection& p : c.a_projections) {
     out += fmt::format("A predicted   {:<{}} {}\n", p.what, width, speedupText(p.speedup));
   }
-  appendComparisons(out, "operator", c.operators);
-  appendComparisons(out, "layer", c.layers);
+  appendOperators(out, c, options.top);
+  appendLayers(out, c.layers, options.top);
   return out;
 }
 
-std::string toJson(const analyzer::RunComparison& c) {
-  nlohmann::ordered_json doc;
+ordered_json orNull(const std::optional<double>& value) { return value ? ordered_json(*value) : ordered_json(nullptr); }
+ordered_json speedupOrNull(double speedup) { return speedup > 0 ? ordered_json(speedup) : ordered_json(nullptr); }
+
+// B's recorded shapes: A's unless padding changed them; none where only A ran the op.
+ordered_json bShapes(const OperatorComparison& row) {
+  if (row.pairing == analyzer::OpPairing::kOnlyA) return nullptr;
+  return row.b_shapes.empty() ? row.shapes : row.b_shapes;
+}
+
+std::string toJson(const RunComparison& c) {
+  ordered_json doc;
+  doc["change"] = {{"kind", analyzer::runChangeName(c.change.kind)},
+                   {"label", analyzer::runChangeLabel(c.change.kind)},
+                   {"reason", c.change.reason}};
   doc["a_step_ns"] = c.a_step_ns;
   doc["b_step_ns"] = c.b_step_ns;
-  doc["measured_speedup"] = c.measured_speedup;
-  nlohmann::ordered_json projections = nlohmann::ordered_json::array();
+  doc["measured_speedup"] = speedupOrNull(c.measured_speedup);
+  doc["predicted_speedup"] = orNull(c.predicted_speedup);
+  doc["predicted_from"] = c.predicted_from;
+  doc["prediction_error"] = orNull(c.prediction_error);
+  ordered_json projections = ordered_json::array();
   for (const auto& p : c.a_projections) projections.push_back({{"what", p.what}, {"speedup", p.speedup}});
   doc["a_projections"] = projections;
-  const auto rowsToJson = [](const std::vector<analyzer::OperatorComparison>& rows) {
-    nlohmann::ordered_json array = nlohmann::ordered_json::array();
-    for (const auto& row : rows) {
-      array.push_back({{"name", row.name}, {"a_ns_per_step", row.a_ns_per_step},
-                       {"b_ns_per_step", row.b_ns_per_step}, {"speedup", row.speedup}});
-    }
-    return array;
-  };
-  doc["operators"] = rowsToJson(c.operators);
-  doc["layers"] = rowsToJson(c.layers);
+  doc["operator_pairing"] = {{"by_name_and_shapes", c.pairing.by_name_and_shapes},
+                             {"by_padded_shapes", c.pairing.by_padded_shapes},
+                             {"only_a", c.pairing.only_a},
+                             {"only_b", c.pairing.only_b},
+                             {"a_time_paired", c.pairing.a_time_paired}};
+  ordered_json operators = ordered_json::array();
+  for (const OperatorComparison& row : c.operators) {
+    operators.push_back({{"name", row.name},
+                         {"shapes", row.shapes},
+                         {"b_shapes", bShapes(row)},
+                         {"layer", row.layer},
+                         {"pass", trace::phaseName(row.pass)},
+                         {"pairing", analyzer::opPairingName(row.pairing)},
+                         {"a_ns_per_step", row.a_ns_per_step},
+                         {"b_ns_per_step", row.b_ns_per_step},
+                         {"measured_speedup", speedupOrNull(row.speedup)},
+                         {"predicted_speedup", orNull(row.predicted_speedup)}});
+  }
+  doc["operators"] = operators;
+  ordered_json layers = ordered_json::array();
+  for (const OperatorComparison& row : c.layers) {
+    layers.push_back({{"name", row.name}, {"a_ns_per_step", row.a_ns_per_step},
+                      {"b_ns_per_step", row.b_ns_per_step}, {"speedup", row.speedup}});
+  }
+  doc["layers"] = layers;
   return reports::formatJsonDocument(doc);
 }
 
@@ -78,7 +150,7 @@ int runDiff(const DiffOptions& options, std::ostream& out, std::ostream& err) {
   if (!a) return exit_code;
   const auto b = analyzeFileForCli(options.candidate_path, "", {options.gpu}, err, exit_code);
   if (!b) return exit_code;
-  const analyzer::RunComparison comparison = analyzer::compareRuns(a->summary, b->summary);
+  const RunComparison comparison = analyzer::compareRuns(a->summary, b->summary);
   out << (options.json ? toJson(comparison) : toText(comparison, options));
   return kExitOk;
 }

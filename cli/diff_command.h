@@ -1,7 +1,9 @@
 #pragma once
-// `ampscope diff A B [--json]`: two runs of one model, the measured speedup beside A's
-// projections, overall and per operator.
+// `ampscope diff A B [--json] [--top N] [--gpu NAME]`: two runs of one model; the change B made,
+// the measured speedup beside what A's analysis predicted for it with the prediction's error,
+// overall and per op call shape (docs/diff.md).
 
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 
@@ -12,6 +14,7 @@ struct DiffOptions {
   std::string candidate_path; // B
   bool json = false;
   std::string gpu;  // --gpu NAME, for both runs
+  std::size_t top = 15;  // rows of the text's op and layer tables; JSON has them all
 };
 
 int runDiff(const DiffOptions& options, std::ostream& out, std::ostream& err);

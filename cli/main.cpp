@@ -36,10 +36,13 @@ int main(int argc, char** argv) {
   DiffOptions diff;
   CLI::App* diff_cmd = app.add_subcommand(
       "diff", "Compare two runs of one model (e.g. FP32 and AMP, or 0 and 4 data-loader workers): "
-              "measured speedup per step and per operator beside A's projections");
+              "the change B made, the measured speedup beside what A's analysis predicted for it, "
+              "overall and per op call shape");
   diff_cmd->add_option("a", diff.baseline_path, "Baseline trace (A)")->required();
   diff_cmd->add_option("b", diff.candidate_path, "Changed run's trace (B)")->required();
   diff_cmd->add_flag("--json", diff.json, "Print the comparison as JSON on stdout");
+  diff_cmd->add_option("--top", diff.top, "How many op call shapes and layers to list (JSON lists them all)")
+      ->check(CLI::Range(1, 1000));
   diff_cmd->add_option("--gpu", diff.gpu, kGpuHelp)->check(checkGpuName);
 
   ReportOptions report;

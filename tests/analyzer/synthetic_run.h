@@ -1,0 +1,95 @@
+#pragma once
+// A small training run built in a test, as a profiler records it: ProfilerStep#N ranges, each
+// calling the same ops in order on one thread; each op launches one kernel, which runs on one
+// stream as soon as its launch and the previous kernel allow; each step ends by waiting for
+// its GPU work (cudaStreamSynchronize). Two of these with the same ops and
+// other kernels (sgemm against FP16 Tensor Core GEMMs) are an FP32 run and its AMP run.
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trace/trace_model.h"
+
+namespace ampscope::test {
+
+struct SyntheticOp {
+  std::string op;      // "aten::linear"
+  std::string shapes;  // "[[256,1024],[4096,1024],[4096]]"
+  std::string dtypes;  // "[\"float\",\"float\",\"float\"]"
+  std::string kernel;  // the kernel it launches
+  std::int64_t kernel_ns = 0;
+};
+
+inline constexpr const char* kA100 = "NVIDIA A100-SXM4-80GB";
+
+// The raw trace, before normalisation and correlation (as an importer hands it over).
+inline trace::Trace syntheticRun(const std::vector<SyntheticOp>& ops, int steps = 6, const char* device = kA100) {
+  constexpr std::int64_t kHostPerOp = 10'000;  // each op's host range
+  constexpr std::int64_t kStepGap = 20'000;    // host work between steps
+  trace::Trace trace;
+  trace::Device gpu;
+  gpu.name = trace.strings.intern(device);
+  gpu.compute_major = 8;
+  gpu.compute_minor = 0;
+  gpu.sm_count = 108;
+  gpu.total_memory_bytes = 80ull << 30;
+  trace.devices.push_back(gpu);
+  const trace::Index thread = trace.threadIndex(1, 1);
+  const trace::StringId launch_name = trace.strings.intern("cudaLaunchKernel");
+  const trace::StringId sync_name = trace.strings.intern("cudaStreamSynchronize");
+  std::int64_t now = 1'000'000;
+  std::int64_t gpu_free = 0;
+  std::uint64_t correlation = 1;
+  for (int step = 0; step < steps; ++step) {
+    trace::Range step_range;
+    step_range.name = trace.strings.intern("ProfilerStep#" + std::to_string(step));
+    step_range.start_ns = now;
+    step_range.thread = thread;
+    now += kStepGap / 2;
+    for (const SyntheticOp& op : ops) {
+      trace::Range range;
+      range.name = trace.strings.intern(op.op);
+      range.start_ns = now;
+      range.end_ns = now + kHostPerOp;
+      range.thread = thread;
+      range.shapes = trace.strings.intern(op.shapes);
+      range.dtypes = trace.strings.intern(op.dtypes);
+      trace.ranges.push_back(range);
+      trace::LaunchCall launch;
+      launch.start_ns = now + 2'000;
+      launch.end_ns = now + 6'000;
+      launch.correlation_id = correlation;
+      launch.name = launch_name;
+      launch.thread = thread;
+      trace.launches.push_back(launch);
+      trace::Kernel kernel;
+      kernel.start_ns = std::max(launch.end_ns + 1'000, gpu_free);
+      kernel.end_ns = kernel.start_ns + op.kernel_ns;
+      kernel.correlation_id = correlation++;
+      kernel.name = trace.strings.intern(op.kernel);
+      kernel.stream = 7;
+      kernel.grid = {108, 1, 1};
+      kernel.block = {256, 1, 1};
+      trace.kernels.push_back(kernel);
+      gpu_free = kernel.end_ns;
+      now += kHostPerOp;
+    }
+    // The step waits for its GPU work (the loss is read back), then the host goes on.
+    trace::LaunchCall sync;
+    sync.start_ns = now;
+    sync.end_ns = std::max(now, gpu_free) + 1'000;
+    sync.correlation_id = correlation++;
+    sync.name = sync_name;
+    sync.thread = thread;
+    trace.launches.push_back(sync);
+    now = sync.end_ns + kStepGap / 2;
+    step_range.end_ns = now;
+    trace.ranges.push_back(step_range);
+  }
+  trace.sortByTime();
+  return trace;
+}
+
+}  // namespace ampscope::test
