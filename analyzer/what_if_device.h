@@ -39,6 +39,14 @@ struct WhatIfProjection {
   double step_amp_ns = 0;
   double known_share = 0;   // of the recorded op time whose work is known
   std::string note;         // what the estimates are and what they leave out
+
+  // FP32 over AMP (or TF32) per step on the device; nullopt without estimates.
+  std::optional<double> ampSpeedup() const {
+    return step_amp_ns > 0 ? std::optional<double>(step_fp32_ns / step_amp_ns) : std::nullopt;
+  }
+  std::optional<double> tf32Speedup() const {
+    return step_tf32_ns > 0 ? std::optional<double>(step_fp32_ns / step_tf32_ns) : std::nullopt;
+  }
 };
 
 // The device a CPU run is projected on when --gpu names none.

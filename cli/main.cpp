@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> gui_args;
   CLI::App* gui_cmd = app.add_subcommand(
-      "gui", "Open the desktop app (usage: ampscope gui [TRACE] [--compare TRACE2] [--screenshot FILE.png --tab NAME])");
+      "gui", "Open the desktop app (usage: ampscope gui [TRACE] [--compare TRACE2] [--gpu NAME] [--screenshot FILE.png --tab NAME])");
   gui_cmd->allow_extras();
   gui_cmd->prefix_command();
 

@@ -136,9 +136,9 @@ void appendDeviceRow(std::string& out, const analyzer::TraceSummary& s) {
 void appendModelFlopUtilisation(std::string& out, const analyzer::TraceSummary& s) {
   const analyzer::OpPerformance& ops = s.op_performance;
   if (ops.model_flop_utilisation) {
-    out += fmt::format("MFU         {} of the FP16/BF16 Tensor Core peak ({} {}; FLOPs known for {} of matrix time)\n",
-                       reports::formatPercent(*ops.model_flop_utilisation), reports::formatFlops(ops.flops_per_step),
-                       s.amdahl.parts.empty() ? std::string("per step") : reports::amdahlScope(s.amdahl),
+    out += fmt::format("MFU         {} of {} ({} {}; FLOPs known for {} of matrix time)\n",
+                       reports::formatPercent(*ops.model_flop_utilisation), reports::utilisationPeak(ops),
+                       reports::formatFlops(ops.flops_per_step), reports::performanceScope(ops),
                        reports::formatPercent(ops.matrix_time_with_known_flops));
   } else if (s.recorded_on_cpu) {
     out += ops.flops_per_step > 0 ? fmt::format("MFU         n/a on the CPU ({} per step of known work)\n",
@@ -165,7 +165,7 @@ void appendWhatIf(std::string& out, const analyzer::TraceSummary& s) {
                          ? fmt::format("TF32 {}, ", formatDuration(static_cast<std::int64_t>(w.step_tf32_ns)))
                          : std::string(),
                      formatDuration(static_cast<std::int64_t>(w.step_amp_ns)),
-                     w.step_amp_ns > 0 ? reports::formatSpeedup(w.step_fp32_ns / w.step_amp_ns) : std::string("n/a"));
+                     w.ampSpeedup() ? reports::formatSpeedup(*w.ampSpeedup()) : std::string("n/a"));
   const reports::WhatIfRows view = reports::whatIfRows(s, 0);
   if (view.misaligned.empty()) return;
   std::string listed;

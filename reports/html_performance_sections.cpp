@@ -133,12 +133,12 @@ std::string whatIfSection(const analyzer::TraceSummary& s, std::size_t top) {
   if (w.device.spec->tf32_tflops > 0) {
     bars.push_back({"TF32", w.step_tf32_ns,
                     fmt::format("{} ({})", formatDuration(static_cast<std::int64_t>(w.step_tf32_ns)),
-                                w.step_tf32_ns > 0 ? formatSpeedup(w.step_fp32_ns / w.step_tf32_ns) : std::string("–")),
+                                w.tf32Speedup() ? formatSpeedup(*w.tf32Speedup()) : std::string("–")),
                     "#f28e2b"});
   }
   bars.push_back({"AMP (FP16/BF16)", w.step_amp_ns,
                   fmt::format("{} ({})", formatDuration(static_cast<std::int64_t>(w.step_amp_ns)),
-                              w.step_amp_ns > 0 ? formatSpeedup(w.step_fp32_ns / w.step_amp_ns) : std::string("–")),
+                              w.ampSpeedup() ? formatSpeedup(*w.ampSpeedup()) : std::string("–")),
                   "#4e79a7"});
   if (allBarsZero(bars)) {
     return html + R"(<p class="note">No op's work is known, so there is no estimate: every bar would be 0.</p></section>)";
@@ -170,7 +170,7 @@ std::string whatIfSection(const analyzer::TraceSummary& s, std::size_t top) {
                         R"(<td class="n est">{}</td><td class="n est">{}</td><td></td><td></td></tr></table>)",
                         esc(formatDuration(static_cast<std::int64_t>(w.step_fp32_ns))),
                         esc(formatDuration(static_cast<std::int64_t>(w.step_amp_ns))),
-                        w.step_amp_ns > 0 ? esc(formatSpeedup(w.step_fp32_ns / w.step_amp_ns)) : std::string("–"));
+                        w.ampSpeedup() ? esc(formatSpeedup(*w.ampSpeedup())) : std::string("–"));
   }
   if (view.misaligned.empty()) {
     html += R"(<p class="note">Every matrix shape with known work is a multiple of 8 in the dimensions FP16/BF16 )"

@@ -71,11 +71,11 @@ std::string deviceCard(const analyzer::TraceSummary& s) {
 
 std::string mfuCard(const analyzer::TraceSummary& s) {
   const analyzer::OpPerformance& ops = s.op_performance;
-  const std::string scope = s.amdahl.parts.empty() ? std::string("per step") : amdahlScope(s.amdahl);
+  const std::string scope = performanceScope(ops);
   const std::string known = fmt::format("FLOPs known for {} of matrix time", formatPercent(ops.matrix_time_with_known_flops));
   if (ops.model_flop_utilisation) {
     return card("Model FLOP utilisation", formatPercent(*ops.model_flop_utilisation),
-                fmt::format("{} {} against the FP16/BF16 Tensor Core peak; {}", formatFlops(ops.flops_per_step), scope, known));
+                fmt::format("{} {} against {}; {}", formatFlops(ops.flops_per_step), scope, utilisationPeak(ops), known));
   }
   if (s.recorded_on_cpu) {
     return card("Model FLOP utilisation", "n/a",
@@ -98,8 +98,8 @@ std::string ampCard(const analyzer::TraceSummary& s) {
   }
   // A CPU run (or an unknown GPU with --gpu naming another) answers with the what-if estimate.
   const analyzer::WhatIfProjection& w = s.what_if;
-  if (w.device.spec && w.step_amp_ns > 0) {
-    return card("AMP what-if (estimate)", formatSpeedup(w.step_fp32_ns / w.step_amp_ns),
+  if (w.device.spec && w.ampSpeedup()) {
+    return card("AMP what-if (estimate)", formatSpeedup(*w.ampSpeedup()),
                 fmt::format("on {}: FP32 {} → AMP {} per step, model estimates of GPU work", w.device.spec->name,
                             formatDuration(static_cast<std::int64_t>(w.step_fp32_ns)),
                             formatDuration(static_cast<std::int64_t>(w.step_amp_ns))));

@@ -31,9 +31,8 @@ std::string modelFlopUtilisationRow(const analyzer::TraceSummary& s) {
   const analyzer::OpPerformance& ops = s.op_performance;
   const std::string known = fmt::format("FLOPs known for {} of matrix time", formatPercent(ops.matrix_time_with_known_flops));
   if (ops.model_flop_utilisation) {
-    return fmt::format("| Model FLOP utilisation | {} of the FP16/BF16 Tensor Core peak ({} {}; {}) |\n",
-                       formatPercent(*ops.model_flop_utilisation), formatFlops(ops.flops_per_step),
-                       s.amdahl.parts.empty() ? std::string("per step") : amdahlScope(s.amdahl), known);
+    return fmt::format("| Model FLOP utilisation | {} of {} ({} {}; {}) |\n", formatPercent(*ops.model_flop_utilisation),
+                       utilisationPeak(ops), formatFlops(ops.flops_per_step), performanceScope(ops), known);
   }
   if (s.recorded_on_cpu) {
     return ops.flops_per_step > 0
@@ -90,10 +89,10 @@ void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
     md += fmt::format("| AMP projection | {} (ceiling {}) on {}{} |\n", formatSpeedup(s.amdahl.projected_speedup),
                       formatSpeedup(s.amdahl.ceiling), cell(s.amdahl.device.name),
                       s.amdahl.per_step ? std::string() : ", " + cell(amdahlScope(s.amdahl)));
-  } else if (s.what_if.device.spec && s.what_if.step_amp_ns > 0) {
+  } else if (s.what_if.device.spec && s.what_if.ampSpeedup()) {
     const analyzer::WhatIfProjection& w = s.what_if;
     md += fmt::format("| AMP what-if (model estimate) | {} on {}: FP32 {} -> AMP {} per step of GPU work |\n",
-                      formatSpeedup(w.step_fp32_ns / w.step_amp_ns), cell(w.device.spec->name),
+                      formatSpeedup(*w.ampSpeedup()), cell(w.device.spec->name),
                       formatDuration(static_cast<std::int64_t>(w.step_fp32_ns)),
                       formatDuration(static_cast<std::int64_t>(w.step_amp_ns)));
   }

@@ -238,7 +238,7 @@ ordered_json whatIfJson(const analyzer::WhatIfProjection& w) {
   if (!w.device.spec) return nullptr;
   return {{"device", deviceJson(w.device)}, {"default_device", w.default_device},
           {"step_fp32_ns", w.step_fp32_ns}, {"step_tf32_ns", w.step_tf32_ns}, {"step_amp_ns", w.step_amp_ns},
-          {"projected_speedup", w.step_amp_ns > 0 ? ordered_json(w.step_fp32_ns / w.step_amp_ns) : ordered_json(nullptr)},
+          {"projected_speedup", orNull(w.ampSpeedup())},
           {"known_share", w.known_share}, {"estimate", true}, {"note", w.note}};
 }
 

@@ -85,6 +85,15 @@ std::string amdahlScope(const analyzer::AmdahlProjection& amdahl) {
   return fmt::format("over the trace's {} window (no steps found)", formatDuration(amdahl.window_ns));
 }
 
+std::string performanceScope(const analyzer::OpPerformance& ops) {
+  if (ops.per_step) return "per step";
+  return fmt::format("over the trace's {} window (no steps found)", formatDuration(ops.window_ns));
+}
+
+std::string utilisationPeak(const analyzer::OpPerformance& ops) {
+  return fmt::format("the {} Tensor Core peak", analyzer::precisionName(ops.utilisation_precision));
+}
+
 WhatIfRows whatIfRows(const analyzer::TraceSummary& summary, std::size_t top) {
   WhatIfRows view;
   std::vector<const analyzer::LayerRow*> estimated;

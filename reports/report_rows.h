@@ -60,6 +60,10 @@ DeviceWords deviceWords(const analyzer::TraceSummary& summary);
 // The span the Amdahl parts cover: "per step", or "over the trace's 12.3 ms window (no steps
 // found)" for a trace without steps (amdahl.per_step false).
 std::string amdahlScope(const analyzer::AmdahlProjection& amdahl);
+// The same for the per-op model's totals (FLOPs per step, MFU), and the peak MFU is measured
+// against: "the BF16 Tensor Core peak".
+std::string performanceScope(const analyzer::OpPerformance& ops);
+std::string utilisationPeak(const analyzer::OpPerformance& ops);
 
 // The layer table's rows that carry what-if estimates, the heaviest `top` by their estimated FP32
 // time, in model order, and which they are ("each layer and pass with known work" or "the 10

@@ -258,7 +258,7 @@ void SummaryTab::showProjectionCards(const analyzer::TraceSummary& s) {
   if (w.device.spec && w.step_amp_ns > 0) {
     amp_projection_->setCaption(kWhatIfCaption);
     amp_projection_->setFigure(
-        speedupText(w.step_fp32_ns / w.step_amp_ns),
+        speedupText(*w.ampSpeedup()),
         QStringLiteral("model estimate on the %1: FP32 %2 → AMP %3 of GPU work per step; no measured projection: %4")
             .arg(toQString(w.device.spec->name), durationText(static_cast<std::int64_t>(w.step_fp32_ns)),
                  durationText(static_cast<std::int64_t>(w.step_amp_ns)),

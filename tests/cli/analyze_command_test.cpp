@@ -146,7 +146,7 @@ TEST(AnalyzeCommandTest, TextSummaryNamesTheDeviceRowItsUtilisationAndTheStepPro
   ASSERT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
   const std::string text = out.str();
   for (const char* expected : {"device      V100 SXM2 row: the trace names \"Tesla V100-DGXS-32GB\"\n",
-                               "of the FP16/BF16 Tensor Core peak (", "GFLOP per step; FLOPs known for ",
+                               "of the FP16 Tensor Core peak (", "GFLOP per step; FLOPs known for ",
                                "AMP         projected step speedup "}) {
     EXPECT_NE(text.find(expected), std::string::npos) << "missing: " << expected << "\n" << text;
   }
