@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <optional>
 #include <set>
 
 #include <QBarCategoryAxis>
@@ -43,13 +44,11 @@ std::vector<analyzer::OperatorComparison> commonRows(const std::vector<analyzer:
   return out;
 }
 
-// The prediction the measured speedup is most naturally held against: AMP's (as compareRuns names
-// it) when A's analysis made one, comparing FP32 with AMP; else hiding the input pipeline.
-const analyzer::Projection* headlineProjection(const analyzer::RunComparison& c) {
-  for (const analyzer::Projection& p : c.a_projections) {
-    if (p.what == "enable AMP") return &p;
-  }
-  return c.a_projections.empty() ? nullptr : &c.a_projections.front();
+// The prediction the diff scores: A's figure for the change it found B made (AMP, TF32, padding,
+// data loading), as compareRuns chose it; none when the change is unknown.
+std::optional<analyzer::Projection> headlineProjection(const analyzer::RunComparison& c) {
+  if (!c.predicted_speedup) return std::nullopt;
+  return analyzer::Projection{c.predicted_from, *c.predicted_speedup};
 }
 
 // A dashed vertical line at speedup x across n categories, on its own hidden y axis.
@@ -197,7 +196,7 @@ void CompareTab::showCards(const analyzer::RunComparison& c) {
   measured_->setFigure(speedupText(c.measured_speedup),
                        c.measured_speedup > 0 ? QStringLiteral("B's steady step against A's")
                                               : QStringLiteral("a run has no steady steps"));
-  const analyzer::Projection* headline = headlineProjection(c);
+  const std::optional<analyzer::Projection> headline = headlineProjection(c);
   if (headline) {
     const bool comparable = c.measured_speedup > 0 && std::isfinite(headline->speedup) && headline->speedup > 0;
     predicted_->setFigure(speedupText(headline->speedup),
@@ -205,7 +204,7 @@ void CompareTab::showCards(const analyzer::RunComparison& c) {
                               (comparable ? QStringLiteral("; measured %1 of it").arg(percentText(c.measured_speedup / headline->speedup))
                                           : QString()));
   } else {
-    predicted_->setFigure("–", "A's analysis made no projection");
+    predicted_->setFigure("–", c.predicted_from.empty() ? QStringLiteral("A's analysis made no projection") : toQString(c.predicted_from));
   }
   projections_->setRowCount(static_cast<int>(c.a_projections.size() + 1));
   const auto row = [this, &c](int at, double speedup, const QString& what, bool bold) {
@@ -235,7 +234,8 @@ void CompareTab::showRows(const std::vector<analyzer::OperatorComparison>& rows,
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const analyzer::OperatorComparison& r = rows[i];
     const int row = static_cast<int>(i);
-    auto* name = new QTableWidgetItem(toQString(r.name));
+    // Op call shapes pair across the runs: the shapes tell rows of one op apart.
+    auto* name = new QTableWidgetItem(toQString(r.shapes.empty() ? r.name : r.name + " " + r.shapes));
     name->setToolTip(name->text());
     rows_->setItem(row, 0, name);
     rows_->setItem(row, 1, new NumberItem(durationText(r.a_ns_per_step), static_cast<double>(r.a_ns_per_step)));
@@ -302,7 +302,7 @@ void CompareTab::showChart(const std::vector<analyzer::OperatorComparison>& rows
                   QColor(0x52606d), speedups, rows_axis);
     high = std::max(high, c.measured_speedup);
   }
-  if (const analyzer::Projection* headline = headlineProjection(c); headline && std::isfinite(headline->speedup)) {
+  if (const std::optional<analyzer::Projection> headline = headlineProjection(c); headline && std::isfinite(headline->speedup)) {
     referenceLine(chart, "A predicted (" + toQString(headline->what) + ") " + speedupText(headline->speedup),
                   headline->speedup, shown, seriesColor(1), speedups, rows_axis);
     high = std::max(high, headline->speedup);

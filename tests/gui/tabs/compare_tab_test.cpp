@@ -72,6 +72,10 @@ TEST(CompareTabTest, ShowsTheMeasuredStepSpeedupBesideTheFirstRunsPredictions) {
   tab.showComparison(b);
   const analyzer::RunComparison expected = analyzer::compareRuns(a->summary, b->summary);
   EXPECT_EQ(child<QLabel>(tab, "measuredSpeedupValue")->text(), speedupText(expected.measured_speedup));
+  // The prediction held against it is the one the diff scores; two trainer runs of one model that
+  // differ in no way the diff recognises have none.
+  EXPECT_EQ(child<QLabel>(tab, "predictedSpeedupValue")->text(),
+            expected.predicted_speedup ? speedupText(*expected.predicted_speedup) : QStringLiteral("–"));
   EXPECT_EQ(child<QLabel>(tab, "baselineStepValue")->text(), "10.00 ms");
   const auto* projections = child<QTableWidget>(tab, "projectionsTable");
   ASSERT_NE(projections, nullptr);
@@ -95,7 +99,9 @@ TEST(CompareTabTest, ComparesTwoRealTracesOperatorByOperatorWhereTheyNameNoLayer
   const bool by_layer = !a->summary.layers.empty() && !b->summary.layers.empty();
   std::map<QString, QString> common;
   for (const analyzer::OperatorComparison& row : by_layer ? expected.layers : expected.operators) {
-    if (row.a_ns_per_step > 0 && row.b_ns_per_step > 0) common[toQString(row.name)] = speedupText(row.speedup);
+    // Op call shapes pair across the runs: a row is its op and its shapes.
+    const std::string label = row.shapes.empty() ? row.name : row.name + " " + row.shapes;
+    if (row.a_ns_per_step > 0 && row.b_ns_per_step > 0) common[toQString(label)] = speedupText(row.speedup);
   }
   ASSERT_FALSE(common.empty());
   const auto* table = child<QTableWidget>(tab, "layerComparison");
@@ -103,6 +109,10 @@ TEST(CompareTabTest, ComparesTwoRealTracesOperatorByOperatorWhereTheyNameNoLayer
   EXPECT_EQ(table->horizontalHeaderItem(0)->text(), by_layer ? "Layer" : "Operator");
   EXPECT_EQ(speedupByRow(*table), common);
   EXPECT_EQ(child<QLabel>(tab, "measuredSpeedupValue")->text(), speedupText(expected.measured_speedup));
+  // The prediction held against it is the one the diff scores: A's for the change it found (data
+  // loading, from 0 to 4 workers), not AMP's.
+  ASSERT_TRUE(expected.predicted_speedup);
+  EXPECT_EQ(child<QLabel>(tab, "predictedSpeedupValue")->text(), speedupText(*expected.predicted_speedup));
   const QHorizontalBarSeries* bars = speedupBars(tab);
   ASSERT_NE(bars, nullptr);
   EXPECT_EQ(bars->barSets().front()->count(), std::min<int>(static_cast<int>(common.size()), CompareTab::kChartedRows));
