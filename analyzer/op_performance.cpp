@@ -116,6 +116,29 @@ class RowBuilder {
         row.work = opWork(call);
       }
     }
+    // A convolution's separate data- or weight-gradient op (PyTorch 1.8's cuDNN ops) records the
+    // size it produces as a list, not a shape: the forward op its autograd node is linked to has it.
+    if ((!row.work.flops || !row.work.bytes) && shapes) {
+      const bool input_grad = row.op.ends_with("_backward_input");
+      const bool weight_grad = row.op.ends_with("_backward_weight");
+      if (input_grad || weight_grad) {
+        if (const std::optional<Shapes> forward = forwardShapes(a.example); forward && forward->size() >= 2) {
+          call.output_shape = (*forward)[weight_grad ? 1 : 0];
+          call.output_basis = WorkBasis::kShapes;
+          if (!call.output_shape.empty()) row.work = opWork(call);
+        }
+      }
+    }
+  }
+
+  // The input shapes of the forward op that a backward op's autograd node is linked to.
+  std::optional<Shapes> forwardShapes(Index range) const {
+    for (Index r = range; r != kNone; r = trace_.ranges[static_cast<std::size_t>(r)].parent) {
+      const Index forward = trace_.ranges[static_cast<std::size_t>(r)].forward_range;
+      if (forward == kNone) continue;
+      return parseShapes(trace_.str(trace_.ranges[static_cast<std::size_t>(forward)].shapes));
+    }
+    return std::nullopt;
   }
 
   void measure(OpRow& row) const {
