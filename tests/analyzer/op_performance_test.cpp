@@ -203,14 +203,18 @@ TEST(OpPerformanceTest, NoOpOfASharedTraceRunsAboveItsDevicesPeak) {
     for (const OpRow& row : ops.rows) {
       if (!row.achieved_tflops) continue;
       EXPECT_LE(*row.achieved_tflops, row.peak_tflops > 0 ? row.peak_tflops : top) << relative << " " << row.op << " " << row.shapes;
-      if (row.achieved_gbs) EXPECT_LE(*row.achieved_gbs, ops.device.spec->memory_gbs) << relative << " " << row.op;
+      if (row.achieved_gbs) {
+        EXPECT_LE(*row.achieved_gbs, ops.device.spec->memory_gbs) << relative << " " << row.op;
+      }
     }
     for (const LayerRow& layer : run->summary.layer_table.rows) {
       if (layer.performance.achieved_tflops && layer.performance.peak_tflops > 0) {
         EXPECT_LE(*layer.performance.achieved_tflops, layer.performance.peak_tflops) << relative << " " << layer.layer;
       }
     }
-    if (ops.model_flop_utilisation) EXPECT_LE(*ops.model_flop_utilisation, 1.0) << relative;
+    if (ops.model_flop_utilisation) {
+      EXPECT_LE(*ops.model_flop_utilisation, 1.0) << relative;
+    }
   }
   if (traces == 0) GTEST_SKIP() << "the shared traces are not there";
 }

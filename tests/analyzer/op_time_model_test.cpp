@@ -21,8 +21,15 @@ GemmDims gemm(std::int64_t m, std::int64_t n, std::int64_t k) {
   return d;
 }
 
-double flops(const GemmDims& d) { return 2.0 * d.m * d.n * d.k * d.batch; }
-double bytes(const GemmDims& d, int element) { return element * (1.0 * d.m * d.k + 1.0 * d.k * d.n + 1.0 * d.m * d.n); }
+double flops(const GemmDims& d) {
+  return 2.0 * static_cast<double>(d.m) * static_cast<double>(d.n) * static_cast<double>(d.k) * static_cast<double>(d.batch);
+}
+double bytes(const GemmDims& d, int element) {
+  const double m = static_cast<double>(d.m);
+  const double n = static_cast<double>(d.n);
+  const double k = static_cast<double>(d.k);
+  return element * (m * k + k * n + m * n);
+}
 
 // FP32 time over FP16 time of one GEMM: what AMP gives it.
 double ampRatio(const DeviceSpec& spec, const GemmDims& d) {
