@@ -447,6 +447,10 @@ DeviceChoice chooseRecordedDevice(const trace::Trace& trace, std::string_view us
   return {nullptr, DeviceBasis::kNone, fmt::format("{}: name it with --gpu NAME, e.g. --gpu H100-SXM", trace_says)};
 }
 
+MathPrecision ampPrecision(const DeviceSpec& device) {
+  return device.bf16_tflops > 0 ? MathPrecision::kBf16 : MathPrecision::kFp16;
+}
+
 double peakTflops(const DeviceSpec& device, MathPrecision precision) {
   switch (precision) {
     case MathPrecision::kFp32Simt:

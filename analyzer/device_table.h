@@ -72,6 +72,10 @@ DeviceChoice chooseRecordedDevice(const trace::Trace& trace, std::string_view us
 // no such unit or the precision is unknown.
 double peakTflops(const DeviceSpec& device, MathPrecision precision);
 
+// The half precision AMP would run matrix math in on this device: BF16 where its Tensor Cores
+// have it, else FP16.
+MathPrecision ampPrecision(const DeviceSpec& device);
+
 // "V100 SXM2, T4, ..." for help texts and error messages.
 std::string deviceNamesList();
 

@@ -1,5 +1,6 @@
 #include "analyzer/gemm_shapes.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -163,6 +164,11 @@ std::vector<DimensionFinding> misalignedDimensions(const GemmDims& dims, int mul
     check("K", dims.k);
   }
   return out;
+}
+
+double gemmFlops(const GemmDims& dims) {
+  return 2.0 * static_cast<double>(std::max<std::int64_t>(1, dims.batch)) * static_cast<double>(dims.m) *
+         static_cast<double>(dims.n) * static_cast<double>(dims.k);
 }
 
 GemmDims paddedDims(GemmDims dims, const std::vector<DimensionFinding>& misaligned) {

@@ -49,6 +49,9 @@ struct DimensionFinding {
 
 std::vector<DimensionFinding> misalignedDimensions(const GemmDims& dims, int multiple);
 
+// 2 x batch x M x N x K: a multiply-add is two FLOPs.
+double gemmFlops(const GemmDims& dims);
+
 // The GEMM with each finding's dimension at its padded size (input channels widen K with them).
 GemmDims paddedDims(GemmDims dims, const std::vector<DimensionFinding>& misaligned);
 

@@ -42,8 +42,6 @@ double topPeak(const DeviceSpec& d) {
   return std::max({d.fp32_tflops, d.tf32_tflops, d.fp16_tflops, d.bf16_tflops, d.fp8_tflops, d.fp4_tflops, d.int8_tops, d.fp64_tflops});
 }
 
-// The half precision AMP would use on this device: BF16 where its Tensor Cores have it.
-MathPrecision ampPrecision(const DeviceSpec& d) { return d.bf16_tflops > 0 ? MathPrecision::kBf16 : MathPrecision::kFp16; }
 
 struct Key {
   std::string op;

@@ -188,8 +188,7 @@ class Recommender {
 
   // The work its recorded shapes describe: 2·M·N·K per GEMM, over every call.
   static double flopsOf(const ShapeCheck& c) {
-    return 2.0 * static_cast<double>(c.dims.m) * static_cast<double>(c.dims.n) * static_cast<double>(c.dims.k) *
-           static_cast<double>(c.dims.batch) * static_cast<double>(c.calls);
+    return gemmFlops(c.dims) * static_cast<double>(c.calls);
   }
 
   // The device's peak in a precision, in FLOP per ns (= TFLOP/s / 1e3); 0 when not known.
@@ -215,7 +214,7 @@ class Recommender {
       const double n = static_cast<double>(d.n);
       const double k = static_cast<double>(d.k);
       const double element = precision == MathPrecision::kTf32 ? 4.0 : 2.0;
-      return estimateMatrixTime(device, precision, d, 2.0 * batch * m * n * k, element * batch * (m * k + k * n + m * n), 1);
+      return estimateMatrixTime(device, precision, d, gemmFlops(d), element * batch * (m * k + k * n + m * n), 1);
     };
     const auto now = estimate(c.dims);
     const auto padded = estimate(paddedDims(c.dims, c.misaligned));
@@ -239,7 +238,7 @@ class Recommender {
   void recommendPadding() {
     const double steps = static_cast<double>(std::max<std::size_t>(1, s_.iterations.iterations.size()));
     const DeviceSpec& device = s_.amdahl.device;
-    const MathPrecision amp_precision = device.bf16_tflops > 0 ? MathPrecision::kBf16 : MathPrecision::kFp16;
+    const MathPrecision amp_precision = ampPrecision(device);
     for (const ShapeCheck& c : s_.shape_checks) {
       if (c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
       std::string dims;

@@ -8,24 +8,13 @@
 
 namespace ampscope::analyzer {
 
-namespace {
-
-MathPrecision ampPrecisionOf(const DeviceSpec& d) { return d.bf16_tflops > 0 ? MathPrecision::kBf16 : MathPrecision::kFp16; }
-
-double gemmFlops(const GemmDims& d) {
-  return 2.0 * static_cast<double>(std::max<std::int64_t>(1, d.batch)) * static_cast<double>(d.m) *
-         static_cast<double>(d.n) * static_cast<double>(d.k);
-}
-
-}  // namespace
-
 WhatIfProjection projectOnDevice(const OpPerformance& ops, const DeviceChoice& target, double steps, bool default_device) {
   WhatIfProjection out;
   out.device = target;
   out.default_device = default_device;
   if (!target.spec) return out;
   const DeviceSpec& device = *target.spec;
-  const MathPrecision amp_precision = ampPrecisionOf(device);
+  const MathPrecision amp_precision = ampPrecision(device);
   steps = std::max(1.0, steps);
   out.op_of_row.assign(ops.rows.size(), -1);
   double recorded = 0;
