@@ -7,6 +7,7 @@
 // the ops: projected = 1 / sum(fraction_i / speedup_i). The ceiling is what infinitely fast math
 // would give. A trace without steps is projected over its window of GPU work, and says so.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -62,6 +63,12 @@ struct AmdahlProjection {
   StepReplay replay;
   StepReplay replay_ceiling;
   std::string note;  // why there is no projection, or, without steps, what window it covers
+
+  // AMP's speedup at the host's real pace: the replay (blocked time given back to the host) where
+  // there is one, never above the projection; the projection otherwise.
+  double reachableSpeedup() const {
+    return replay.done ? std::min(projected_speedup, replay.speedup) : projected_speedup;
+  }
 
   // The part of this kind; nullptr when there is no projection.
   const StepPart* part(StepPartKind kind) const;

@@ -147,6 +147,54 @@ Index innermostOperatorAt(const trace::Trace& trace, const std::vector<Index>& r
   return kNone;
 }
 
+std::int64_t launchPid(const trace::Trace& trace, const trace::LaunchCall& launch) {
+  return launch.thread == kNone ? trace::kUnknownPid : trace.threads[at(launch.thread)].pid;
+}
+
+// Launch calls by (process, correlation id): CUPTI numbers correlations per process, so the same
+// id in two processes of one Nsight export names two launches. A record whose process is unknown
+// links only to an id that a single process used.
+class LaunchLookup {
+ public:
+  explicit LaunchLookup(std::size_t launches) {
+    by_process_.reserve(launches);
+    by_id_.reserve(launches);
+  }
+
+  void add(const trace::LaunchCall& launch, std::int64_t pid, Index index) {
+    by_process_.emplace(Key{pid, launch.correlation_id}, index);
+    auto [found, fresh] = by_id_.try_emplace(launch.correlation_id, Single{pid, index});
+    if (!fresh && found->second.pid != pid) found->second.index = kNone;  // used by two processes
+  }
+
+  Index find(std::int64_t pid, std::uint64_t correlation_id) const {
+    if (pid == trace::kUnknownPid) {
+      const auto found = by_id_.find(correlation_id);
+      return found == by_id_.end() ? kNone : found->second.index;
+    }
+    const auto found = by_process_.find(Key{pid, correlation_id});
+    return found == by_process_.end() ? kNone : found->second;
+  }
+
+ private:
+  struct Key {
+    std::int64_t pid = 0;
+    std::uint64_t correlation_id = 0;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+      return std::hash<std::uint64_t>{}(key.correlation_id * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint64_t>(key.pid));
+    }
+  };
+  struct Single {
+    std::int64_t pid = 0;
+    Index index = kNone;  // kNone: two processes used the id
+  };
+  std::unordered_map<Key, Index, KeyHash> by_process_;
+  std::unordered_map<std::uint64_t, Single> by_id_;
+};
+
 }  // namespace
 
 Index topLevelOperator(const trace::Trace& trace, Index range) {
@@ -171,26 +219,19 @@ CorrelationCounts correlate(trace::Trace& trace) {
   counts.backward_ranges_linked_to_forward = linkBackwardToForward(trace);
   computeLayers(trace);
 
-  std::unordered_map<std::uint64_t, Index> launch_by_correlation;
-  launch_by_correlation.reserve(trace.launches.size());
+  LaunchLookup lookup(trace.launches.size());
   counts.launches = trace.launches.size();
   for (std::size_t i = 0; i < trace.launches.size(); ++i) {
     trace::LaunchCall& launch = trace.launches[i];
-    launch_by_correlation.emplace(launch.correlation_id, static_cast<Index>(i));
+    lookup.add(launch, launchPid(trace, launch), static_cast<Index>(i));
     const std::size_t slot = launch.thread == kNone ? trace.threads.size() : at(launch.thread);
     launch.op_range = innermostOperatorAt(trace, by_thread[slot], launch.start_ns);
     if (launch.op_range != kNone) ++counts.launches_in_op;
   }
   const auto link = [&](auto& record) {
-    auto found = launch_by_correlation.find(record.correlation_id);
-    if (found == launch_by_correlation.end()) {
-      record.launch = kNone;
-      record.op_range = kNone;
-      return false;
-    }
-    record.launch = found->second;
-    record.op_range = trace.launches[at(found->second)].op_range;
-    return true;
+    record.launch = lookup.find(record.pid, record.correlation_id);
+    record.op_range = record.launch == kNone ? kNone : trace.launches[at(record.launch)].op_range;
+    return record.launch != kNone;
   };
   std::uint64_t without_launch = 0;
   counts.kernels = trace.kernels.size();

@@ -3,6 +3,7 @@
 // driver API) -> innermost operator range enclosing the launch on the launching thread -> layer
 // and phase. Kineto's "External id" is deliberately not used: in some years it names the
 // operator and in others it equals the correlation id; time containment is the truth.
+// Correlation ids are per process: a GPU record links to a launch of its own process.
 
 #include <cstdint>
 

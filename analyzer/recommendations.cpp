@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/op_time_model.h"
+#include "analyzer/padding_findings.h"
 #include "analyzer/rule_ids.h"
 
 namespace ampscope::analyzer {
@@ -109,11 +109,7 @@ class Recommender {
     out_.push_back(std::move(r));
   }
 
-  // AMP's step speedup where the host's recorded pace allows it: the replay when there is one.
-  double reachableAmpSpeedup() const {
-    const AmdahlProjection& a = s_.amdahl;
-    return a.replay.done ? std::min(a.projected_speedup, a.replay.speedup) : a.projected_speedup;
-  }
+  double reachableAmpSpeedup() const { return s_.amdahl.reachableSpeedup(); }
 
   // Step time AMP would save on GPU figures but the host's pace takes back.
   std::int64_t ampGainLostToHost() const {
@@ -186,117 +182,37 @@ class Recommender {
     }
   }
 
-  // The work its recorded shapes describe: 2·M·N·K per GEMM, over every call.
-  static double flopsOf(const ShapeCheck& c) {
-    return gemmFlops(c.dims) * static_cast<double>(c.calls);
-  }
-
-  // The device's peak in a precision, in FLOP per ns (= TFLOP/s / 1e3); 0 when not known.
-  double peakFlopsPerNs(MathPrecision precision) const {
-    return peakTflops(s_.amdahl.device, precision) * 1e3;
-  }
-
-  // A rate above the device's peak means the shapes do not describe the work the kernels did (a
-  // wrong shape, or a Winograd convolution): no estimate may rest on it.
-  bool physical(double flops_per_ns, MathPrecision precision) const {
-    const double peak = peakFlopsPerNs(precision);
-    return peak <= 0.0 || flops_per_ns <= peak;
-  }
-
-  // The share of a GEMM's time in `precision` that its misaligned dimensions cost on `device`, by
-  // the time model: its time as recorded over its time padded (the padded GEMM does more work, so
-  // the share can be zero); nullopt when the model cannot say.
-  static std::optional<double> paddingCostShare(const DeviceSpec& device, MathPrecision precision, const ShapeCheck& c) {
-    if (c.dims.m <= 0) return std::nullopt;
-    const auto estimate = [&](const GemmDims& d) {
-      const double batch = static_cast<double>(std::max<std::int64_t>(1, d.batch));
-      const double m = static_cast<double>(d.m);
-      const double n = static_cast<double>(d.n);
-      const double k = static_cast<double>(d.k);
-      const double element = precision == MathPrecision::kTf32 ? 4.0 : 2.0;
-      return estimateMatrixTime(device, precision, d, gemmFlops(d), element * batch * (m * k + k * n + m * n), 1);
-    };
-    const auto now = estimate(c.dims);
-    const auto padded = estimate(paddedDims(c.dims, c.misaligned));
-    if (!now || !padded || now->ns <= 0) return std::nullopt;
-    return std::max(0.0, 1.0 - padded->ns / now->ns);
-  }
-
-  // What a CPU run's misaligned call would cost on the what-if GPU under AMP, per step (model).
-  std::optional<double> whatIfPaddingCost(const ShapeCheck& c) const {
-    const WhatIfProjection& w = s_.what_if;
-    std::optional<double> cost;
-    for (std::size_t i = 0; i < s_.op_performance.rows.size() && i < w.op_of_row.size(); ++i) {
-      const OpRow& row = s_.op_performance.rows[i];
-      if (row.op != c.op || row.shapes != c.shapes || w.op_of_row[i] < 0) continue;
-      const WhatIfOp& op = w.ops[static_cast<std::size_t>(w.op_of_row[i])];
-      if (op.amp_ns && op.amp_padded_ns) cost = cost.value_or(0.0) + std::max(0.0, *op.amp_ns - *op.amp_padded_ns);
-    }
-    return cost;
-  }
-
+  // One finding per size to pad, listing every op call shape that has it (padding_findings.h).
   void recommendPadding() {
-    const double steps = static_cast<double>(std::max<std::size_t>(1, s_.iterations.iterations.size()));
-    const DeviceSpec& device = s_.amdahl.device;
-    const MathPrecision amp_precision = ampPrecision(device);
-    for (const ShapeCheck& c : s_.shape_checks) {
-      if (c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
-      std::string dims;
-      for (const DimensionFinding& f : c.misaligned) {
-        dims += fmt::format("{}{} {} -> {}", dims.empty() ? "" : ", ", f.dimension, f.value, f.padded);
+    for (const PaddingFinding& finding : findPaddingCauses(s_)) {
+      std::string ops;
+      std::vector<std::string> names;
+      for (const PaddedOp& op : finding.ops) {
+        const ShapeCheck& c = *op.check;
+        const std::string name = fmt::format("{}{} {} as {}", c.layer.empty() ? "" : c.layer + " ", c.op, c.shapes, op.dimensions);
+        ops += fmt::format("{}{} (GEMM M={} N={} K={}{}; {}; {} over {} calls; {})", ops.empty() ? "" : "; ", name,
+                           c.dims.m > 0 ? std::to_string(c.dims.m) : std::string("unknown"), c.dims.n, c.dims.k,
+                           c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "",
+                           c.precision == MathPrecision::kUnknown ? "kernels whose names do not tell their precision"
+                                                                  : precisionName(c.precision),
+                           ms(c.gpu_time_ns), c.calls,
+                           c.smallest_kernel_alignment > 0 && c.smallest_kernel_alignment < c.required_multiple
+                               ? fmt::format("align{} kernels; {}", c.smallest_kernel_alignment, op.cost)
+                               : op.cost);
+        names.push_back(name);
       }
-      std::string evidence = fmt::format("{} {} (GEMM M={} N={} K={}{}){} in {}: {} not a multiple of {}; "
-                                         "{} over {} calls", c.op, c.shapes,
-                                         c.dims.m > 0 ? std::to_string(c.dims.m) : std::string("unknown"), c.dims.n, c.dims.k,
-                                         c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "",
-                                         c.layer.empty() ? "" : " in layer " + c.layer,
-                                         c.precision == MathPrecision::kUnknown
-                                             ? "kernels whose names do not tell their precision"
-                                             : precisionName(c.precision),
-                                         dims, c.required_multiple, ms(c.gpu_time_ns), c.calls);
-      if (c.smallest_kernel_alignment > 0 && c.smallest_kernel_alignment < c.required_multiple) {
-        evidence += fmt::format("; its kernels are align{} variants", c.smallest_kernel_alignment);
-      }
-      const bool on_tensor_cores = c.precision == MathPrecision::kTf32 || c.precision == MathPrecision::kFp16 ||
-                                   c.precision == MathPrecision::kBf16 || c.precision == MathPrecision::kFp8;
-      std::int64_t gain = 0;
-      if (s_.recorded_on_cpu) {
-        const std::optional<double> cost = whatIfPaddingCost(c);
-        if (s_.what_if.device.spec && cost) {
-          evidence += fmt::format("; recorded on the CPU: on {} ({}) the model puts its cost at {:.1f} us per step in "
-                                  "FP16/BF16 (an estimate, not a measurement)",
-                                  s_.what_if.device.spec->name, s_.what_if.device.reason, *cost / 1e3);
-        } else {
-          evidence += "; recorded on the CPU, so the cost on a GPU's Tensor Cores is not estimated";
-        }
-      } else if (device.name.empty()) {
-        evidence += "; the device is unknown (name it with --gpu NAME), so the cost is not estimated";
-      } else if (c.dims.m <= 0) {
-        evidence += "; its output positions are not recorded, so the cost is not estimated";
-      } else if (!physical(flopsOf(c) / static_cast<double>(c.gpu_time_ns), c.precision)) {
-        evidence += fmt::format("; its recorded shapes give {:.1f} TFLOP/s, above {}'s peak in {}, so they do not "
-                                "describe its work and the cost is not estimated",
-                                flopsOf(c) / static_cast<double>(c.gpu_time_ns) / 1e3, device.name,
-                                precisionName(c.precision));
-      } else if (on_tensor_cores) {
-        if (const std::optional<double> share = paddingCostShare(device, c.precision, c)) {
-          gain = static_cast<std::int64_t>(static_cast<double>(c.gpu_time_ns) * *share / steps);
-          evidence += fmt::format("; the time model puts {:.0f}% of its {} time on {} down to the misalignment "
-                                  "(padded, it does more work on wider kernels)", 100.0 * *share,
-                                  precisionName(c.precision), device.name);
-        }
-      } else if (const std::optional<double> share = paddingCostShare(device, amp_precision, c)) {
-        evidence += fmt::format("; on CUDA cores alignment costs nothing, but once AMP is on the time model puts "
-                                "{:.0f}% of its {} time on {} down to the misalignment", 100.0 * *share,
-                                precisionName(amp_precision), device.name);
-      }
-      add(rule_ids::kPadDimensions, c.layer.empty() ? c.op : c.layer + " (" + c.op + ")", evidence,
-          fmt::format("Pad to {} (sizes that are multiples of {} for {}; e.g. a vocabulary, hidden or "
-                      "feature size, or the batch)", dims, c.required_multiple,
-                      c.precision == MathPrecision::kFp32Simt || c.precision == MathPrecision::kFp32 ||
-                              c.precision == MathPrecision::kUnknown
-                          ? "FP16/BF16 once AMP is on" : precisionName(c.precision)),
-          capMathGain(gain));
+      const MathPrecision p = finding.precision;
+      add(rule_ids::kPadDimensions, fmt::format("size {}", finding.value),
+          fmt::format("{} is not a multiple of {} and is a GEMM dimension of {} op call shape{} ({} over {} calls): {}",
+                      finding.value, finding.required_multiple, finding.ops.size(), finding.ops.size() == 1 ? "" : "s",
+                      ms(finding.gpu_time_ns), finding.calls, ops),
+          fmt::format("Pad {} to {} (a multiple of {} for {}) where the model defines it: a vocabulary, hidden or "
+                      "feature size, or the batch",
+                      finding.value, finding.padded, finding.required_multiple,
+                      p == MathPrecision::kFp32Simt || p == MathPrecision::kFp32 || p == MathPrecision::kUnknown
+                          ? "FP16/BF16 once AMP is on" : precisionName(p)),
+          capMathGain(finding.gain_ns));
+      out_.back().ops = std::move(names);
     }
   }
 
@@ -346,11 +262,12 @@ class Recommender {
     launch_bound_ = true;
   }
 
-  // The host paces the step: faster GPU work would only make the GPU wait. Shown by the replay,
-  // which keeps the host's recorded launch times, falling well short of Amdahl's projection.
+  // The host paces the step: faster GPU work would only make the GPU wait. Shown by the replay at
+  // the host's pace (blocked time given back) falling well short of Amdahl's projection, and only
+  // with the queue's evidence: a GPU busy behind a full queue is not held back by its host.
   void recommendHostBound() {
     const StepPart* idle = part(StepPartKind::kIdle);
-    if (!idle || !s_.amdahl.replay.done || launch_bound_) return;
+    if (!idle || !s_.amdahl.replay.done || launch_bound_ || s_.launch_queue.pacing != Pacing::kHostBound) return;
     const std::int64_t lost = ampGainLostToHost();
     if (lost < step_ns_ / 20) return;
     const std::int64_t gaps = std::max<std::int64_t>(0, idle->ns_per_step - s_.data_pipeline.exposed_ns_per_iteration);
@@ -358,8 +275,9 @@ class Recommender {
     add(rule_ids::kHostBound, "host",
         fmt::format("the GPU is busy {} of each {} step and the host issues its work no faster: replayed against "
                     "the host's recorded launch times, AMP gives {:.2f}x instead of {:.2f}x and even free math "
-                    "{:.2f}x; {} per step of GPU idle time outside data loading", ms(busy), ms(step_ns_),
-                    reachableAmpSpeedup(), s_.amdahl.projected_speedup, s_.amdahl.replay_ceiling.speedup, ms(gaps)),
+                    "{:.2f}x; {} per step of GPU idle time outside data loading; {}", ms(busy), ms(step_ns_),
+                    reachableAmpSpeedup(), s_.amdahl.projected_speedup, s_.amdahl.replay_ceiling.speedup, ms(gaps),
+                    s_.launch_queue.pacing_evidence),
         "Cut host time per step: a larger batch (the same host work drives more GPU work), CUDA graphs or "
         "torch.compile(mode=\"reduce-overhead\"), fewer small Python-side ops; when profiling, record_shapes and "
         "with_stack inflate host time, so check the step time without them",

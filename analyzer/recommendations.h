@@ -22,6 +22,9 @@ struct Recommendation {
   std::string action;    // what to change, concretely
   std::int64_t estimated_gain_ns = 0;  // per step
   double estimated_gain_pct = 0.0;     // of the steady step
+  // The op call shapes it is about, heaviest first, where it covers several (pad-dimensions: every
+  // op with the size as a GEMM dimension, "layer op [shapes] as N"); empty otherwise.
+  std::vector<std::string> ops;
 };
 
 std::vector<Recommendation> recommend(const TraceSummary& summary);

@@ -361,7 +361,7 @@ Prediction predictAmp(const TraceSummary& a) {
                         amdahl.replay.note.empty() ? amdahl.note : amdahl.replay.note)};
   }
   // The host can hold the step whatever the GPU gains: the lower of the two is the prediction.
-  return {std::min(amdahl.projected_speedup, amdahl.replay.speedup),
+  return {amdahl.reachableSpeedup(),
           fmt::format("A's AMP projection, the lower of Amdahl over its parts ({:.2f}x) and the replay at the host's "
                       "pace ({:.2f}x)", amdahl.projected_speedup, amdahl.replay.speedup)};
 }

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "analyzer/data_pipeline.h"
 #include "analyzer/host_stalls.h"
+#include "analyzer/launch_queue.h"
 
 namespace ampscope::analyzer {
 
@@ -16,16 +19,17 @@ namespace {
 
 // GPU work launched by the host: the part of the trace the replay moves.
 struct GpuItem {
-  std::int64_t asked_ns = 0;  // start of the API call that queued it
+  std::int64_t asked_ns = 0;  // when the API call queued it (its start; its end if it blocked)
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
-  std::uint64_t stream = 0;   // device and stream together
+  std::size_t stream = 0;  // dense index of (process, device, stream)
+  std::size_t queue = 0;   // dense index of (process, device): the launch queue it waited in
   double speedup = 1.0;
 };
 
 // Host moments the replay reacts to, in recorded order. At equal times work is queued before a
 // call that waits for it, and a loading episode ends last.
-enum class EventKind : std::uint8_t { kQueue, kWait, kLoadingEnds };
+enum class EventKind : std::uint8_t { kQueue, kBlockedLaunch, kWait, kLoadingEnds };
 struct Event {
   std::int64_t host_ns = 0;
   EventKind kind = EventKind::kQueue;
@@ -44,8 +48,20 @@ std::int64_t typicalLaunchLatency(const std::vector<GpuItem>& items) {
   return *at;
 }
 
-std::uint64_t streamKey(std::uint32_t device, std::uint32_t stream) {
-  return (static_cast<std::uint64_t>(device) << 32) | stream;
+// Dense indices for keys met in any order.
+template <typename Key>
+class DenseIndex {
+ public:
+  std::size_t of(const Key& key) { return index_.try_emplace(key, index_.size()).first->second; }
+  std::size_t size() const { return index_.size(); }
+
+ private:
+  std::map<Key, std::size_t> index_;
+};
+
+std::int64_t processOf(const trace::Trace& trace, std::int64_t pid, const trace::LaunchCall& call) {
+  if (pid != trace::kUnknownPid || call.thread == trace::kNone) return pid;
+  return trace.threads[static_cast<std::size_t>(call.thread)].pid;
 }
 
 class Replayer {
@@ -66,30 +82,40 @@ class Replayer {
   std::string collect(const std::vector<double>& kernel_speedup) {
     std::int64_t unlinked_ns = 0;
     std::int64_t linked_ns = 0;
-    auto add = [&](std::int64_t start, std::int64_t end, trace::Index launch, std::uint64_t stream, double speedup) {
-      if (launch == trace::kNone) {
-        if (start >= window_start_ && start < window_end_) unlinked_ns += end - start;
+    blocked_ = findBlockedLaunches(trace_);
+    DenseIndex<std::tuple<std::int64_t, std::uint32_t, std::uint32_t>> streams;
+    DenseIndex<std::pair<std::int64_t, std::uint32_t>> queues;
+    auto add = [&](const auto& record, double speedup) {
+      if (record.launch == trace::kNone) {
+        if (record.start_ns >= window_start_ && record.start_ns < window_end_) unlinked_ns += record.end_ns - record.start_ns;
         return;
       }
-      const trace::LaunchCall& call = trace_.launches[static_cast<std::size_t>(launch)];
-      GpuItem item{call.start_ns, start, end, stream, speedup};
+      const trace::LaunchCall& call = trace_.launches[static_cast<std::size_t>(record.launch)];
+      const std::int64_t pid = processOf(trace_, record.pid, call);
+      // A launch that waited on a full queue queued its work when the wait ended.
+      const bool blocked = blocked_.blocked[static_cast<std::size_t>(record.launch)] != 0;
+      GpuItem item{blocked ? call.end_ns : call.start_ns, record.start_ns, record.end_ns,
+                   streams.of({pid, record.device, record.stream}), queues.of({pid, record.device}), speedup};
       if (call.start_ns < window_start_) {
         // Work queued before the window holds its stream as recorded.
-        double& ready = initial_ready_[stream];
-        ready = std::max(ready, static_cast<double>(end));
+        double& ready = initial_ready_[item.stream];
+        ready = std::max(ready, static_cast<double>(record.end_ns));
       } else if (call.start_ns < window_end_) {
-        linked_ns += end - start;
+        linked_ns += record.end_ns - record.start_ns;
         window_items_.push_back(items_.size());
       }
+      queue_of_launch_.emplace_back(record.launch, item.queue);
       items_.push_back(item);
     };
     for (std::size_t i = 0; i < trace_.kernels.size(); ++i) {
-      const trace::Kernel& k = trace_.kernels[i];
-      add(k.start_ns, k.end_ns, k.launch, streamKey(k.device, k.stream), kernel_speedup.empty() ? 1.0 : kernel_speedup[i]);
+      add(trace_.kernels[i], kernel_speedup.empty() ? 1.0 : kernel_speedup[i]);
     }
-    for (const trace::MemoryOp& op : trace_.memory_ops) {
-      add(op.start_ns, op.end_ns, op.launch, streamKey(op.device, op.stream), 1.0);
-    }
+    for (const trace::MemoryOp& op : trace_.memory_ops) add(op, 1.0);
+    stream_count_ = streams.size();
+    started_in_queue_.assign(queues.size(), {});
+    for (std::size_t i = 0; i < items_.size(); ++i) started_in_queue_[items_[i].queue].emplace_back(items_[i].start_ns, i);
+    for (auto& started : started_in_queue_) std::sort(started.begin(), started.end());
+    std::sort(queue_of_launch_.begin(), queue_of_launch_.end());
     if (linked_ns == 0) return "no GPU work in the steady steps is linked to the API call that launched it";
     if (unlinked_ns * 20 > linked_ns + unlinked_ns) {
       return "over 5% of the steady steps' GPU time has no recorded API call to replay it from";
@@ -97,10 +123,12 @@ class Replayer {
     launch_latency_ = typicalLaunchLatency(items_);
 
     std::unordered_set<trace::Index> training_threads;
-    for (const trace::LaunchCall& call : trace_.launches) {
+    for (std::size_t i = 0; i < trace_.launches.size(); ++i) {
+      const trace::LaunchCall& call = trace_.launches[i];
       if (call.start_ns < window_start_ || call.start_ns >= window_end_) continue;
       training_threads.insert(call.thread);
       if (isSynchronizingCall(trace_.str(call.name))) waits_.push_back(&call);
+      else if (blocked_.blocked[i]) blocked_calls_.push_back(&call);
     }
     // Only loading on threads that issue GPU work holds the step back; a loader thread of its own
     // already overlaps.
@@ -118,8 +146,11 @@ class Replayer {
   // work that runs past its end included.
   double run(bool apply_scenario, bool hide_data_loading) const {
     std::vector<Event> events;
-    events.reserve(window_items_.size() + waits_.size() + loading_.size());
+    events.reserve(window_items_.size() + blocked_calls_.size() + waits_.size() + loading_.size());
     for (std::size_t i : window_items_) events.push_back({items_[i].asked_ns, EventKind::kQueue, i});
+    for (std::size_t i = 0; i < blocked_calls_.size(); ++i) {
+      events.push_back({blocked_calls_[i]->start_ns, EventKind::kBlockedLaunch, i});
+    }
     for (std::size_t i = 0; i < waits_.size(); ++i) events.push_back({waits_[i]->start_ns, EventKind::kWait, i});
     if (apply_scenario && hide_data_loading) {
       for (std::size_t i = 0; i < loading_.size(); ++i) events.push_back({loading_[i].first, EventKind::kLoadingEnds, i});
@@ -128,7 +159,9 @@ class Replayer {
       return std::tie(a.host_ns, a.kind, a.index) < std::tie(b.host_ns, b.kind, b.index);
     });
 
-    std::unordered_map<std::uint64_t, double> ready = initial_ready_;
+    std::vector<double> ready(stream_count_, 0.0);
+    for (const auto& [stream, end] : initial_ready_) ready[stream] = end;
+    std::vector<double> replayed_start(items_.size(), std::numeric_limits<double>::quiet_NaN());
     double shift = 0;  // replayed host clock minus recorded host clock
     double done_recorded = static_cast<double>(window_start_);
     double done_replayed = done_recorded;
@@ -141,13 +174,26 @@ class Replayer {
         case EventKind::kQueue: {
           const GpuItem& item = items_[e.index];
           const std::int64_t latency = std::clamp<std::int64_t>(item.start_ns - item.asked_ns, 0, launch_latency_);
-          double& stream_ready = ready.try_emplace(item.stream, 0.0).first->second;
+          double& stream_ready = ready[item.stream];
           const double start = std::max(static_cast<double>(item.asked_ns + latency) + shift, stream_ready);
+          replayed_start[e.index] = start;
           const double duration = static_cast<double>(item.end_ns - item.start_ns);
           const double speedup = apply_scenario ? item.speedup : 1.0;
           stream_ready = start + (std::isinf(speedup) ? 0.0 : duration / speedup);
           done_replayed = std::max(done_replayed, stream_ready);
           done_recorded = std::max(done_recorded, static_cast<double>(item.end_ns));
+          break;
+        }
+        case EventKind::kBlockedLaunch: {
+          // The call waited until the GPU freed a slot: until the item that started last before
+          // the wait ended. Replayed, it waits for that item's replayed start (and the part of
+          // that item the wait still covered), but never less than a call that did not wait.
+          const trace::LaunchCall& call = *blocked_calls_[e.index];
+          const std::optional<double> release = releaseTime(call, replayed_start, apply_scenario);
+          if (!release) break;
+          const auto own = static_cast<double>(std::min(call.end_ns - call.start_ns, blocked_.typical_call_ns));
+          const double replayed_end = std::max(static_cast<double>(call.start_ns) + shift + own, *release);
+          shift = replayed_end - static_cast<double>(call.end_ns);
           break;
         }
         case EventKind::kWait: {
@@ -168,6 +214,35 @@ class Replayer {
     return std::max(static_cast<double>(window_end_) + shift, done_replayed) - static_cast<double>(window_start_);
   }
 
+  // When the replayed GPU frees the queue slot a blocked call waited for; nullopt when no item of
+  // its queue started before the wait ended (then the call keeps its recorded duration).
+  std::optional<double> releaseTime(const trace::LaunchCall& call, const std::vector<double>& replayed_start,
+                                    bool apply_scenario) const {
+    const trace::Index launch = static_cast<trace::Index>(&call - trace_.launches.data());
+    const std::size_t queue = queueOfLaunch(launch);
+    if (queue == kNoQueue) return std::nullopt;
+    const auto& started = started_in_queue_[queue];
+    auto at = std::upper_bound(started.begin(), started.end(), std::make_pair(call.end_ns, items_.size()));
+    // The latest item already replayed (one queued by another thread later may not be yet).
+    for (int looked = 0; at != started.begin() && looked < 64; ++looked) {
+      --at;
+      const std::size_t index = at->second;
+      if (std::isnan(replayed_start[index])) continue;
+      const GpuItem& item = items_[index];
+      const double gap = static_cast<double>(call.end_ns - item.start_ns);
+      const double duration = static_cast<double>(item.end_ns - item.start_ns);
+      const double speedup = apply_scenario ? item.speedup : 1.0;
+      const double running = std::min(gap, duration);
+      return replayed_start[index] + (std::isinf(speedup) ? 0.0 : running / speedup) + std::max(0.0, gap - duration);
+    }
+    return std::nullopt;
+  }
+
+  std::size_t queueOfLaunch(trace::Index launch) const {
+    const auto found = std::lower_bound(queue_of_launch_.begin(), queue_of_launch_.end(), std::make_pair(launch, std::size_t{0}));
+    return found != queue_of_launch_.end() && found->first == launch ? found->second : kNoQueue;
+  }
+
   std::int64_t recordedSpan() const {
     std::int64_t end = window_end_;
     for (std::size_t i : window_items_) end = std::max(end, items_[i].end_ns);
@@ -180,8 +255,14 @@ class Replayer {
   std::int64_t window_end_ = std::numeric_limits<std::int64_t>::min();
   std::vector<GpuItem> items_;
   std::vector<std::size_t> window_items_;
-  std::unordered_map<std::uint64_t, double> initial_ready_;
+  static constexpr std::size_t kNoQueue = static_cast<std::size_t>(-1);
+  std::unordered_map<std::size_t, double> initial_ready_;
+  std::size_t stream_count_ = 0;
+  BlockedLaunches blocked_;
+  std::vector<std::vector<std::pair<std::int64_t, std::size_t>>> started_in_queue_;  // (start, item), sorted
+  std::vector<std::pair<trace::Index, std::size_t>> queue_of_launch_;  // (launch, queue), sorted
   std::vector<const trace::LaunchCall*> waits_;
+  std::vector<const trace::LaunchCall*> blocked_calls_;
   std::vector<std::pair<std::int64_t, std::int64_t>> loading_;  // (end, duration)
   std::int64_t launch_latency_ = 0;
 };

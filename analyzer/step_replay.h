@@ -6,12 +6,16 @@
 //  - every GPU item (kernel, memcpy, memset) starts no earlier than the host asked for it (its API
 //    call, plus the trace's own launch latency) and no earlier than the previous item on its stream
 //    ended; its duration is divided by the scenario's speedup for it;
-//  - host time runs as recorded, except that a synchronising call (cudaStreamSynchronize,
-//    cudaMemcpy, ...) ends when the replayed GPU has finished the work queued before it, and, in
-//    the hidden-pipeline scenario, data loading on the training threads takes no time;
+//  - host time runs as recorded, except where the GPU held it back: a synchronising call
+//    (cudaStreamSynchronize, cudaMemcpy, ...) ends when the replayed GPU has finished the work
+//    queued before it, and a launch call that waited on a full launch queue (launch_queue.h) ends
+//    when the replayed GPU frees the slot it waited for, or after a typical call's duration when
+//    the GPU is faster: backpressure is given back to the host, not kept as its own pace; in the
+//    hidden-pipeline scenario, data loading on the training threads takes no time;
 //  - all host threads share one clock shift (a training loop's threads wait on one another).
-// Not modelled: cross-stream event dependencies (items wait only on their own stream) and GPU work
-// with no recorded API call (counted; the replay is refused when it is a large share).
+// Streams and launch queues are per process. Not modelled: cross-stream event dependencies (items
+// wait only on their own stream) and GPU work with no recorded API call (counted; the replay is
+// refused when it is a large share).
 
 #include <cstdint>
 #include <string>

@@ -206,6 +206,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   addKernelPerformance(summary.kernels, trace, summary.op_performance, summary.recorded_on_cpu);
   summary.step_by_pass = splitStepByPass(trace, summary.iterations, summary.data_pipeline);
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
+  summary.launch_queue = measureLaunchQueue(trace, summary.iterations);
   summary.amp_numerics = measureAmpNumerics(trace);
   return summary;
 }

@@ -17,6 +17,7 @@
 #include "analyzer/host_stalls.h"
 #include "analyzer/host_step_split.h"
 #include "analyzer/iterations.h"
+#include "analyzer/launch_queue.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/layer_table.h"
 #include "analyzer/op_performance.h"
@@ -94,6 +95,7 @@ struct TraceSummary {
   WhatIfProjection what_if;         // on another GPU (--gpu, or a CPU run's default); empty otherwise
   std::vector<PassPart> step_by_pass;  // the steady step by the pass of its ops
   HostStalls host_stalls;
+  LaunchQueue launch_queue;         // the queue between host and GPU, and who sets the pace
   AmpNumerics amp_numerics;
   trace::ImportStats import_stats;
 };

@@ -177,9 +177,28 @@ ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
   }
   return {{"device_row", amdahl.device.name}, {"per_step", amdahl.per_step}, {"window_ns", amdahl.window_ns},
           {"projected_speedup", amdahl.projected_speedup},
+          {"reachable_speedup", amdahl.reachableSpeedup()},
           {"ceiling", amdahl.ceiling},        {"parts", std::move(parts)},
           {"replay", replayJson(amdahl.replay)}, {"replay_ceiling", replayJson(amdahl.replay_ceiling)},
           {"note", amdahl.note}};
+}
+
+ordered_json queueJson(const analyzer::LaunchQueue& q) {
+  return {{"measured", q.measured},
+          {"per_step", q.per_step},
+          {"window_ns", q.window_ns},
+          {"median_depth", q.median_depth},
+          {"max_depth", q.max_depth},
+          {"median_launch_to_start_ns", q.median_launch_to_start_ns},
+          {"typical_launch_call_ns", q.typical_launch_call_ns},
+          {"host_blocked_ns_per_iteration", q.host_blocked_ns_per_iteration},
+          {"sync_ns_per_iteration", q.sync_ns_per_iteration},
+          {"blocked_launch_ns_per_iteration", q.blocked_launch_ns_per_iteration},
+          {"blocked_launches", q.blocked_launches},
+          {"gpu_busy_fraction", q.gpu_busy_fraction},
+          {"pacing", analyzer::pacingName(q.pacing)},
+          {"pacing_evidence", q.pacing_evidence},
+          {"note", q.note}};
 }
 
 template <typename T>
@@ -320,6 +339,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                           {"speedup_if_hidden", dp.speedup_if_hidden},
                           {"replay_if_hidden", replayJson(dp.replay_if_hidden)}};
   doc["amdahl"] = amdahlJson(summary.amdahl);
+  doc["queue"] = queueJson(summary.launch_queue);
   const analyzer::OpPerformance& ops = summary.op_performance;
   doc["performance"] = {{"flops_per_step", ops.flops_per_step > 0 ? ordered_json(ops.flops_per_step) : ordered_json(nullptr)},
                         {"per_step", ops.per_step},
@@ -362,7 +382,8 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
   for (const analyzer::Recommendation& r : recommendations) {
     recs.push_back({{"rule", r.rule}, {"severity", analyzer::severityName(r.severity)}, {"target", r.target},
                     {"evidence", r.evidence}, {"action", r.action},
-                    {"estimated_gain_ns", r.estimated_gain_ns}, {"estimated_gain_pct", r.estimated_gain_pct}});
+                    {"estimated_gain_ns", r.estimated_gain_ns}, {"estimated_gain_pct", r.estimated_gain_pct},
+                    {"ops", r.ops}});
   }
   doc["recommendations"] = std::move(recs);
   return doc;

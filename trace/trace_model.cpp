@@ -1,6 +1,7 @@
 #include "trace/trace_model.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ampscope::trace {
 
@@ -97,6 +98,33 @@ void Trace::sortByTime() {
                    [](const Counter& a, const Counter& b) { return a.time_ns < b.time_ns; });
   std::stable_sort(gradient_bins.begin(), gradient_bins.end(),
                    [](const GradientBin& a, const GradientBin& b) { return a.time_ns < b.time_ns; });
+}
+
+void Trace::assignLaunchingProcesses() {
+  // The process of each correlation id; kUnknownPid where two processes used it.
+  std::unordered_map<std::uint64_t, std::int64_t> pid_of_correlation;
+  pid_of_correlation.reserve(launches.size());
+  std::int64_t only_pid = kUnknownPid;
+  bool several_pids = false;
+  for (const LaunchCall& launch : launches) {
+    if (launch.thread == kNone) continue;
+    const std::int64_t pid = threads[static_cast<std::size_t>(launch.thread)].pid;
+    auto [found, fresh] = pid_of_correlation.try_emplace(launch.correlation_id, pid);
+    if (!fresh && found->second != pid) found->second = kUnknownPid;
+    if (only_pid == kUnknownPid && !several_pids) only_pid = pid;
+    else if (pid != only_pid) several_pids = true;
+  }
+  const auto assign = [&](auto& records) {
+    for (auto& record : records) {
+      if (record.pid != kUnknownPid) continue;
+      const auto found = pid_of_correlation.find(record.correlation_id);
+      if (found != pid_of_correlation.end()) record.pid = found->second;
+      else if (!several_pids) record.pid = only_pid;  // work launched before the file began
+    }
+  };
+  assign(kernels);
+  assign(memory_ops);
+  assign(synchronizations);
 }
 
 std::size_t Trace::eventCount() const {

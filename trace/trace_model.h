@@ -17,6 +17,13 @@ namespace ampscope::trace {
 using Index = std::int32_t;
 inline constexpr Index kNone = -1;
 
+// The process a GPU record belongs to when the file does not say. Correlation ids, threads and
+// streams are numbered per process (CUPTI counts per process), so GPU records carry the process
+// that launched them where the format records it (Nsight's globalPid) or where the file is one
+// process's (a Kineto or nvprof file); the correlator links records of an unknown process only
+// by a correlation id that a single process used.
+inline constexpr std::int64_t kUnknownPid = -1;
+
 enum class TraceFormat : std::uint8_t { kUnknown, kKineto, kNsightSystems, kNvprof, kAmpscope };
 const char* formatName(TraceFormat format);
 
@@ -74,6 +81,7 @@ struct Kernel {
   std::array<std::uint32_t, 3> block{};
   std::uint32_t registers_per_thread = 0;
   std::uint32_t shared_memory_bytes = 0;  // static + dynamic
+  std::int64_t pid = kUnknownPid;          // the launching process (its stream and correlation id are its own)
   // Derived by the correlator.
   Index launch = kNone;    // into Trace::launches
   Index op_range = kNone;  // into Trace::ranges: the operator that launched it
@@ -98,6 +106,7 @@ struct MemoryOp {
   CopyDirection direction = CopyDirection::kUnknown;
   MemoryKind src_kind = MemoryKind::kUnknown;
   MemoryKind dst_kind = MemoryKind::kUnknown;
+  std::int64_t pid = kUnknownPid;  // the launching process
   // Derived by the correlator.
   Index launch = kNone;
   Index op_range = kNone;
@@ -114,6 +123,7 @@ struct Synchronization {
   std::uint32_t device = 0;
   std::uint32_t stream = 0;
   SyncKind kind = SyncKind::kUnknown;
+  std::int64_t pid = kUnknownPid;  // the process that synchronised
 
   bool operator==(const Synchronization&) const = default;
 };
@@ -246,6 +256,10 @@ struct Trace {
   // Sorts every event vector by start time (stable, so equal starts keep import order).
   // Call once after import; derived indices are invalid afterwards.
   void sortByTime();
+  // For a file of one recording session (a Kineto or nvprof file, an ampscope profile), whose
+  // correlation ids are unique in it: gives each GPU record of unknown process the process of the
+  // API call with its correlation id, or, when one process launched everything, that process.
+  void assignLaunchingProcesses();
   std::size_t eventCount() const;
   // Bytes held by the events and strings (capacity, not size): the memory budget's measure.
   std::size_t memoryBytes() const;

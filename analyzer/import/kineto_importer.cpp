@@ -389,6 +389,9 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ProgressCallb
   }
   parser.finish(info.base_time_ns);
   out.format_detail = kinetoSchemaDescription(parser.saw2021Categories(), info);
+  // A Kineto file is one process's profiler session: its GPU events' pid is the device, and their
+  // correlation ids are that process's.
+  out.assignLaunchingProcesses();
   out.sortByTime();
   normaliseRanges(out);
   return out;

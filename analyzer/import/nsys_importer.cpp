@@ -128,6 +128,11 @@ std::int64_t valueOr(const Statement& s, int column, std::int64_t fallback) {
   return has(s, column) ? s.int64(column) : fallback;
 }
 
+// globalPid packs globalTid's fields with the tid bits zero. Absent (older exports) or NULL: unknown.
+std::int64_t pidOf(const Statement& s, int global_pid_column) {
+  return has(s, global_pid_column) ? decodeGlobalTid(s.int64(global_pid_column)).pid : trace::kUnknownPid;
+}
+
 class NsysReader {
  public:
   NsysReader(SqliteDatabase& db, trace::Trace& out) : db_(db), out_(out) {}
@@ -189,7 +194,7 @@ class NsysReader {
                     {"start", "end", "deviceId", "streamId", "correlationId", "gridX", "gridY",
                      "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
                      "staticSharedMemory", "dynamicSharedMemory"},
-                    {"demangledName", "shortName", "mangledName"});
+                    {"demangledName", "shortName", "mangledName", "globalPid"});
     // The full name tells template arguments (tile sizes, dtypes) apart; the others are fallbacks.
     std::vector<std::string_view> name_columns;
     for (std::string_view column : {"demangledName", "shortName", "mangledName"}) {
@@ -212,6 +217,7 @@ class NsysReader {
       }
       k.registers_per_thread = static_cast<std::uint32_t>(s.int64(11));
       k.shared_memory_bytes = static_cast<std::uint32_t>(s.int64(12) + s.int64(13));
+      k.pid = pidOf(s, c["globalPid"]);
       const auto named = std::find_if(name_columns.begin(), name_columns.end(),
                                       [&](std::string_view column) { return has(s, c[column]); });
       if (named != name_columns.end()) {
@@ -272,9 +278,9 @@ class NsysReader {
     const bool is_memcpy = std::string_view(table) == kMemcpy;
     const Columns c =
         is_memcpy ? Columns(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes",
-                                         "copyKind"}, {"srcKind", "dstKind"})
+                                         "copyKind"}, {"srcKind", "dstKind", "globalPid"})
                   : Columns(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes"},
-                            {"memKind"});
+                            {"memKind", "globalPid"});
     return forEachRow(db_, table, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
       trace::MemoryOp m;
@@ -283,6 +289,7 @@ class NsysReader {
       m.stream = static_cast<std::uint32_t>(s.int64(3));
       m.correlation_id = static_cast<std::uint64_t>(s.int64(4));
       m.bytes = static_cast<std::uint64_t>(s.int64(5));
+      m.pid = pidOf(s, c["globalPid"]);
       // A NULL kind is unknown, not 0 (which Nsight uses for pageable).
       if (is_memcpy) {
         m.kind = trace::MemoryOpKind::kMemcpy;
@@ -301,9 +308,9 @@ class NsysReader {
 
   Status readSynchronization() {
     if (!db_.hasTable(kSync)) return {};
-    const std::vector<std::string_view> columns{"start",    "end",           "deviceId",
-                                                "streamId", "correlationId", "syncType"};
-    return forEachRow(db_, kSync, columns, [&](std::int64_t row, Statement& s) -> Status {
+    const Columns c(db_, kSync, {"start", "end", "deviceId", "streamId", "correlationId", "syncType"},
+                    {"globalPid"});
+    return forEachRow(db_, kSync, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
       trace::Synchronization y;
       if (Status ordered = interval(kSync, row, s, y.start_ns, y.end_ns); !ordered) return ordered;
@@ -311,6 +318,7 @@ class NsysReader {
       y.stream = static_cast<std::uint32_t>(s.int64(3));  // -1: context-wide, no stream
       y.correlation_id = static_cast<std::uint64_t>(s.int64(4));
       y.kind = syncKindFromCupti(s.int64(5));  // ENUM_CUPTI_SYNC_TYPE uses CUPTI's numbers
+      y.pid = pidOf(s, c["globalPid"]);
       out_.synchronizations.push_back(y);
       ++out_.import_stats.events_imported;
       return {};

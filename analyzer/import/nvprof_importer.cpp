@@ -273,6 +273,8 @@ trace::Result<trace::Trace> importNvprof(SqliteDatabase& db) {
   out.format_detail = "nvprof SQLite profile";
   NvprofReader reader(db, out);
   if (Status status = reader.run(); !status) return status.error();
+  // nvprof writes one file per profiled process (%p); its activity tables name no process.
+  out.assignLaunchingProcesses();
   out.sortByTime();
   normaliseRanges(out);
   return out;

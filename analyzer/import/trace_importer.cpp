@@ -36,6 +36,8 @@ Result<Trace> importSqlite(const std::string& path) {
     // and the reader keeps table order; the analyzer needs every vector in start order.
     auto profile = trace::db::readProfile(*db);
     if (profile) {
+      // Profiles before schema 1.4 (and records the collector could not place) name no process.
+      profile->assignLaunchingProcesses();
       profile->sortByTime();
       normaliseRanges(*profile);
     }

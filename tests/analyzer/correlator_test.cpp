@@ -32,8 +32,9 @@ class CorrelatorTest : public ::testing::Test {
     launch.thread = thread;
     trace_.launches.push_back(launch);
   }
-  void addKernel(std::uint64_t correlation, std::int64_t start) {
+  void addKernel(std::uint64_t correlation, std::int64_t start, std::int64_t pid = trace::kUnknownPid) {
     trace::Kernel kernel;
+    kernel.pid = pid;
     kernel.correlation_id = correlation;
     kernel.start_ns = start;
     kernel.end_ns = start + 50;
@@ -73,6 +74,46 @@ TEST_F(CorrelatorTest, KernelGoesToTheInnermostOperatorEnclosingItsLaunchOnTheLa
   EXPECT_EQ(trace_.kernels[3].launch, trace::kNone);
   EXPECT_EQ(trace_.str(trace_.ranges[static_cast<std::size_t>(topLevelOperator(trace_, trace_.kernels[0].op_range))].name),
             "aten::linear");
+}
+
+TEST_F(CorrelatorTest, CorrelationIdsAreScopedByProcess) {
+  const Index first = trace_.threadIndex(100, 1);
+  const Index second = trace_.threadIndex(200, 1);
+  addRange("aten::mm", 0, 1000, first);
+  addRange("aten::addmm", 0, 1000, second);
+  addLaunch(5, 100, first);
+  addLaunch(5, 110, second);  // the same id in the other process
+  addLaunch(6, 120, second);  // an id only the second process used
+  addKernel(5, 200, 200);
+  addKernel(5, 210, 100);
+  addKernel(6, 220, 100);               // no launch with id 6 in its own process
+  addKernel(6, 230);                    // process unknown: the one process that used id 6
+  addKernel(5, 240);                    // process unknown, id used by two processes: no link
+  trace_.sortByTime();
+  const CorrelationCounts counts = test::correlateAsImported(trace_);
+  EXPECT_EQ(counts.kernels_linked_to_launch, 3u);
+  EXPECT_EQ(trace_.str(opOfKernel(0).name), "aten::addmm");
+  EXPECT_EQ(trace_.str(opOfKernel(1).name), "aten::mm");
+  EXPECT_EQ(trace_.kernels[2].launch, trace::kNone);
+  EXPECT_EQ(trace_.str(opOfKernel(3).name), "aten::addmm");
+  EXPECT_EQ(trace_.kernels[4].launch, trace::kNone);
+}
+
+TEST_F(CorrelatorTest, GpuRecordsOfAOneProcessFileTakeTheProcessOfTheirLaunch) {
+  const Index main = trace_.threadIndex(42, 1);
+  addLaunch(1, 100, main);
+  addKernel(1, 150);
+  addKernel(99, 160);  // launched before the file began: the file's one process launched it
+  trace_.assignLaunchingProcesses();
+  EXPECT_EQ(trace_.kernels[0].pid, 42);
+  EXPECT_EQ(trace_.kernels[1].pid, 42);
+  const Index other = trace_.threadIndex(43, 1);
+  addLaunch(2, 200, other);
+  addKernel(2, 250);
+  addKernel(98, 260);
+  trace_.assignLaunchingProcesses();
+  EXPECT_EQ(trace_.kernels[2].pid, 43);
+  EXPECT_EQ(trace_.kernels[3].pid, trace::kUnknownPid);  // two processes: no guess
 }
 
 TEST_F(CorrelatorTest, NestingGivesParentsAndDepthsAndTreatsTouchingRangesAsSiblings) {

@@ -293,6 +293,34 @@ TEST(NsysSharedTraceTest, EmitNvtxRangesAreNormalisedIntoOneOperatorPerOp) {
   EXPECT_TRUE(eligible_off_tensor_cores);
 }
 
+// Correlation ids are numbered per process: in this export of two processes the same ids recur,
+// and a kernel linked to the other process's launch call is a wrong answer. SQL counts the kernels
+// with a launch of their own process (globalTid and globalPid share the pid bits).
+TEST(NsysSharedTraceTest, LinksEachKernelOnlyToALaunchOfItsOwnProcess) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
+  const std::int64_t own_process = sqlCount(
+      path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1 FROM "
+            "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId AND "
+            "(r.globalTid >> 24) = (k.globalPid >> 24))");
+  const std::int64_t any_process = sqlCount(
+      path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1 FROM "
+            "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId)");
+  EXPECT_EQ(own_process, 1632);
+  EXPECT_GT(any_process, own_process);  // what keying by correlation id alone would link
+  const Imported imported = importAndCorrelate(path);
+  const trace::Trace& trace = imported.trace;
+  EXPECT_EQ(static_cast<std::int64_t>(imported.counts.kernels_linked_to_launch), own_process);
+  std::set<std::int64_t> processes;
+  for (const trace::Kernel& kernel : trace.kernels) {
+    ASSERT_NE(kernel.pid, trace::kUnknownPid);
+    processes.insert(kernel.pid);
+    if (kernel.launch == trace::kNone) continue;
+    const trace::LaunchCall& launch = trace.launches[static_cast<std::size_t>(kernel.launch)];
+    EXPECT_EQ(trace.threads[static_cast<std::size_t>(launch.thread)].pid, kernel.pid);
+  }
+  EXPECT_EQ(processes.size(), 2u);
+}
+
 TEST(ProfileRoundTripTest, ImportedTraceWrittenToTheProfileDatabaseReadsBackIdentical) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz");
   auto original = import::importTrace(path);

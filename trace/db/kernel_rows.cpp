@@ -19,6 +19,7 @@ std::size_t KernelConfigHash::operator()(const KernelConfig& c) const {
   for (std::uint32_t v : c.block) mix(v);
   mix(c.registers_per_thread);
   mix(c.shared_memory_bytes);
+  mix(static_cast<std::uint64_t>(c.pid));
   return static_cast<std::size_t>(h);
 }
 
@@ -27,10 +28,14 @@ namespace {
 Result<std::vector<KernelConfig>> readConfigs(SqliteDatabase& db, const Trace& trace) {
   std::vector<KernelConfig> configs;
   const auto string_count = static_cast<std::int64_t>(trace.strings.size());
+  std::vector<std::string_view> columns = {"id", "name_id", "device", "stream", "grid_x", "grid_y", "grid_z",
+                                           "block_x", "block_y", "block_z", "registers_per_thread",
+                                           "shared_memory_bytes"};
+  // Schema 1.4 adds the process; older profiles' kernels get it from their launches on import.
+  const bool has_pid = db.hasColumn("kernel_configs", "pid");
+  if (has_pid) columns.push_back("pid");
   Status status = forEachRow(
-      db, "kernel_configs",
-      {"id", "name_id", "device", "stream", "grid_x", "grid_y", "grid_z", "block_x", "block_y",
-       "block_z", "registers_per_thread", "shared_memory_bytes"},
+      db, "kernel_configs", columns,
       [&](std::int64_t row, Statement& s) -> Status {
         if (s.int64(0) != static_cast<std::int64_t>(configs.size())) {
           return Error{fmt::format("{}: table 'kernel_configs' row {}: id {} out of sequence",
@@ -42,7 +47,7 @@ Result<std::vector<KernelConfig>> readConfigs(SqliteDatabase& db, const Trace& t
         }
         const auto u32 = [&s](int column) { return static_cast<std::uint32_t>(s.int64(column)); };
         configs.push_back({static_cast<StringId>(s.int64(1)), u32(2), u32(3), {u32(4), u32(5), u32(6)},
-                           {u32(7), u32(8), u32(9)}, u32(10), u32(11)});
+                           {u32(7), u32(8), u32(9)}, u32(10), u32(11), has_pid ? s.int64(12) : kUnknownPid});
         return {};
       });
   if (!status) return status.error();
@@ -52,7 +57,7 @@ Result<std::vector<KernelConfig>> readConfigs(SqliteDatabase& db, const Trace& t
 }  // namespace
 
 KernelConfig configOf(const Kernel& k) {
-  return {k.name, k.device, k.stream, k.grid, k.block, k.registers_per_thread, k.shared_memory_bytes};
+  return {k.name, k.device, k.stream, k.grid, k.block, k.registers_per_thread, k.shared_memory_bytes, k.pid};
 }
 
 void applyConfig(const KernelConfig& config, Kernel& k) {
@@ -63,6 +68,7 @@ void applyConfig(const KernelConfig& config, Kernel& k) {
   k.block = config.block;
   k.registers_per_thread = config.registers_per_thread;
   k.shared_memory_bytes = config.shared_memory_bytes;
+  k.pid = config.pid;
 }
 
 KernelConfigTable buildKernelConfigs(const std::vector<Kernel>& kernels) {

@@ -25,6 +25,7 @@ struct KernelConfig {
   std::array<std::uint32_t, 3> block{};
   std::uint32_t registers_per_thread = 0;
   std::uint32_t shared_memory_bytes = 0;
+  std::int64_t pid = kUnknownPid;
 
   bool operator==(const KernelConfig&) const = default;
 };

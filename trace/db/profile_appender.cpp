@@ -30,8 +30,8 @@ struct BatchedTable {
   std::string_view name;
   std::size_t columns;
 };
-constexpr BatchedTable kBatchedTables[] = {{"launches", 7}, {"kernels", 4}, {"memory_ops", 10},
-                                           {"synchronizations", 6}, {"ranges", 19}, {"gradient_bins", 5}};
+constexpr BatchedTable kBatchedTables[] = {{"launches", 7}, {"kernels", 4}, {"memory_ops", 11},
+                                           {"synchronizations", 7}, {"ranges", 19}, {"gradient_bins", 5}};
 
 }  // namespace
 
@@ -41,7 +41,7 @@ Result<ProfileAppender> ProfileAppender::create(SqliteDatabase& db) {
       "INSERT INTO strings (id, value) VALUES (?, ?)",
       "INSERT INTO devices VALUES (?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO threads VALUES (?, ?, ?, ?)",
-      "INSERT INTO kernel_configs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO kernel_configs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO counters VALUES (?, ?, ?, ?)",
       "INSERT OR REPLACE INTO import_stats VALUES (?, ?, ?)",
   };
@@ -129,6 +129,7 @@ Status ProfileAppender::kernel(const Kernel& k) {
     }
     c.bind(11, id(config.registers_per_thread));
     c.bind(12, id(config.shared_memory_bytes));
+    c.bind(13, config.pid);
     if (Status stored = c.run(); !stored) {
       configs_.erase(found);
       return stored;
@@ -138,14 +139,14 @@ Status ProfileAppender::kernel(const Kernel& k) {
 }
 
 Status ProfileAppender::memoryOp(const MemoryOp& m) {
-  return batched_[kMemoryOps].add(std::array<std::int64_t, 10>{m.start_ns, m.end_ns, i64(m.correlation_id), i64(m.bytes),
+  return batched_[kMemoryOps].add(std::array<std::int64_t, 11>{m.start_ns, m.end_ns, i64(m.correlation_id), i64(m.bytes),
                                                                 id(m.device), id(m.stream), id(m.kind), id(m.direction),
-                                                                id(m.src_kind), id(m.dst_kind)});
+                                                                id(m.src_kind), id(m.dst_kind), m.pid});
 }
 
 Status ProfileAppender::synchronization(const Synchronization& y) {
   return batched_[kSyncs].add(
-      std::array<std::int64_t, 6>{y.start_ns, y.end_ns, i64(y.correlation_id), id(y.device), id(y.stream), id(y.kind)});
+      std::array<std::int64_t, 7>{y.start_ns, y.end_ns, i64(y.correlation_id), id(y.device), id(y.stream), id(y.kind), y.pid});
 }
 
 Status ProfileAppender::range(const Range& r) {

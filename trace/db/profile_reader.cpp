@@ -68,13 +68,6 @@ Enum enumValue(std::int64_t value) {
   return static_cast<Enum>(static_cast<std::uint8_t>(value));
 }
 
-bool hasColumn(SqliteDatabase& db, std::string_view table, std::string_view column) {
-  for (const std::string& name : db.columns(table)) {
-    if (name == column) return true;
-  }
-  return false;
-}
-
 std::uint32_t u32(std::int64_t value) { return static_cast<std::uint32_t>(value); }
 std::uint64_t u64(std::int64_t value) { return static_cast<std::uint64_t>(value); }
 
@@ -119,7 +112,7 @@ Result<Trace> readProfile(SqliteDatabase& db) {
   const StringIdCheck ids(db, trace.strings);
 
   // Schema 1.0 files lack the columns and table that 1.1 added; they read as their defaults.
-  const bool has_device_kind = hasColumn(db, "devices", "kind");
+  const bool has_device_kind = db.hasColumn("devices", "kind");
   std::vector<std::string_view> device_columns = {"id", "name_id", "compute_major", "compute_minor",
                                                   "sm_count", "total_memory_bytes"};
   if (has_device_kind) device_columns.push_back("kind");
@@ -173,8 +166,12 @@ Result<Trace> readProfile(SqliteDatabase& db) {
   status = readKernelRows(db, trace);
   if (!status) return status.error();
 
-  status = readTableRows(db, "memory_ops", {"start_ns", "end_ns", "correlation_id", "bytes", "device", "stream",
-                      "kind", "direction", "src_kind", "dst_kind"}, trace.memory_ops,
+  // Schema 1.4 adds the process of GPU records; older profiles get it from their launches on import.
+  std::vector<std::string_view> memory_columns = {"start_ns", "end_ns", "correlation_id", "bytes", "device", "stream",
+                                                  "kind", "direction", "src_kind", "dst_kind"};
+  const bool memory_pid = db.hasColumn("memory_ops", "pid");
+  if (memory_pid) memory_columns.push_back("pid");
+  status = readTableRows(db, "memory_ops", memory_columns, trace.memory_ops,
                      [&](std::int64_t, Statement& s, MemoryOp& m) -> Status {
                        m.start_ns = s.int64(0);
                        m.end_ns = s.int64(1);
@@ -186,11 +183,15 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                        m.direction = enumValue<CopyDirection>(s.int64(7));
                        m.src_kind = enumValue<MemoryKind>(s.int64(8));
                        m.dst_kind = enumValue<MemoryKind>(s.int64(9));
+                       if (memory_pid) m.pid = s.int64(10);
                        return {};
                      });
   if (!status) return status.error();
 
-  status = readTableRows(db, "synchronizations", {"start_ns", "end_ns", "correlation_id", "device", "stream", "kind"}, trace.synchronizations,
+  std::vector<std::string_view> sync_columns = {"start_ns", "end_ns", "correlation_id", "device", "stream", "kind"};
+  const bool sync_pid = db.hasColumn("synchronizations", "pid");
+  if (sync_pid) sync_columns.push_back("pid");
+  status = readTableRows(db, "synchronizations", sync_columns, trace.synchronizations,
                      [&](std::int64_t, Statement& s, Synchronization& y) -> Status {
                        y.start_ns = s.int64(0);
                        y.end_ns = s.int64(1);
@@ -198,19 +199,20 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                        y.device = u32(s.int64(3));
                        y.stream = u32(s.int64(4));
                        y.kind = enumValue<SyncKind>(s.int64(5));
+                       if (sync_pid) y.pid = s.int64(6);
                        return {};
                      });
   if (!status) return status.error();
 
-  const bool has_nvtx_columns = hasColumn(db, "ranges", "domain_id");
+  const bool has_nvtx_columns = db.hasColumn("ranges", "domain_id");
   std::vector<std::string_view> range_columns = {"start_ns", "end_ns", "name_id", "thread_id", "kind", "phase", "op_id",
                       "shapes_id", "dtypes_id", "layer_id", "sequence_number", "fwd_thread_tid"};
   if (has_nvtx_columns) range_columns.insert(range_columns.end(), {"domain_id", "category", "payload_id"});
   // Schema 1.2 keeps what the range normaliser read; older profiles are normalised again on import.
-  const bool has_text_columns = has_nvtx_columns && hasColumn(db, "ranges", "text_form");
+  const bool has_text_columns = has_nvtx_columns && db.hasColumn("ranges", "text_form");
   if (has_text_columns) range_columns.insert(range_columns.end(), {"text_form", "module_path_id", "record_op_id"});
   // Schema 1.3 adds the argument values; older profiles have none recorded.
-  const bool has_arguments = has_text_columns && hasColumn(db, "ranges", "arguments_id");
+  const bool has_arguments = has_text_columns && db.hasColumn("ranges", "arguments_id");
   if (has_arguments) range_columns.push_back("arguments_id");
   status = readTableRows(db, "ranges", range_columns, trace.ranges,
                      [&](std::int64_t row, Statement& s, Range& r) -> Status {

@@ -12,7 +12,9 @@ inline constexpr int kSchemaMajor = 1;
 // 1.1: devices.kind, ranges.domain_id/category/payload_id, gradient_bins, import_stats "lost".
 // 1.2: ranges.text_form/module_path_id/record_op_id (what the range normaliser read).
 // 1.3: ranges.arguments_id (the argument values of an operator call).
-inline constexpr int kSchemaMinor = 3;
+// 1.4: kernel_configs.pid, memory_ops.pid, synchronizations.pid (the process of a GPU record:
+//      correlation ids and streams are numbered per process).
+inline constexpr int kSchemaMinor = 4;
 
 // The table that marks a file as an ampscope profile.
 inline constexpr std::string_view kMetaTable = "ampscope_meta";

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace ampscope::trace::db {
@@ -85,6 +87,11 @@ std::vector<std::string> SqliteDatabase::columns(std::string_view table) {
   statement->bind(1, table);
   while (statement->step()) names.emplace_back(statement->text(0));
   return names;
+}
+
+bool SqliteDatabase::hasColumn(std::string_view table, std::string_view column) {
+  const std::vector<std::string> names = columns(table);
+  return std::find(names.begin(), names.end(), column) != names.end();
 }
 
 Result<Statement> selectColumns(SqliteDatabase& db, std::string_view table,

@@ -33,6 +33,7 @@ class SqliteDatabase {
   bool hasTable(std::string_view table);
   // Column names of table, in declaration order (empty when the table does not exist).
   std::vector<std::string> columns(std::string_view table);
+  bool hasColumn(std::string_view table, std::string_view column);
   const std::string& path() const { return path_; }
   sqlite3* handle() { return db_; }
   // "FILE: what failed (SQL): SQLite's message".

@@ -1,0 +1,89 @@
+#pragma once
+// Who sets the pace, the host or the GPU: the launch queue between them, measured. Every GPU item
+// (kernel, memcpy, memset) is queued by an API call and starts later; the items queued but not yet
+// started are the queue. A host that runs ahead of a busy GPU fills it, and once it is full (the
+// driver's push buffer holds on the order of a thousand launches) each launch call blocks until
+// the GPU frees a slot: the host's recorded launch times are then set by the GPU, not by the host.
+// Amdahl replays must give that blocked time back when the GPU gets faster (step_replay.h), and a
+// verdict of "host-bound" needs evidence: a shallow queue and a GPU idle between its kernels.
+//
+// Queues are per process and device: stream numbers and correlation ids are a process's own, and
+// one context's streams share the push buffer.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/iterations.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+// Launch calls lasting longer than the typical asynchronous call by both of these, made while
+// their device's queue held at least kDeepQueueItems items, waited on a full queue. The depth is
+// well under the push buffer's capacity because a kernel with large arguments takes several of
+// its entries, and what the trace counts as "queued" starts at the API call, not in the buffer.
+inline constexpr std::int64_t kBlockedLaunchExtraNs = 10'000;
+inline constexpr double kBlockedLaunchFactor = 2.0;
+inline constexpr int kDeepQueueItems = 32;
+// GPU-bound: busy this share of the window behind a queue at least this deep (median).
+inline constexpr double kGpuBoundBusyShare = 0.90;
+inline constexpr double kDeepMedianDepth = 2.0;
+// Host-bound: a median queue shallower than one item and the GPU idle this share of the window.
+inline constexpr double kHostBoundIdleShare = 0.10;
+
+enum class Pacing : std::uint8_t {
+  kUnknown,    // no GPU work linked to its API calls in the window
+  kGpuBound,   // the GPU is busy behind a deep queue: faster kernels shorten the step
+  kHostBound,  // a shallow queue and a GPU idle between kernels: the host's issue rate sets the step
+  kMixed,      // neither: synchronisation, data waits or a queue that fills and drains
+};
+const char* pacingName(Pacing pacing);  // "gpu_bound", "host_bound", "mixed", "unknown"
+
+struct QueuePoint {
+  std::int64_t time_ns = 0;
+  std::int32_t depth = 0;  // items queued and not started, from time_ns to the next point
+};
+
+// One stream's queue over the whole trace: a step function, for a timeline's counter track.
+struct StreamQueue {
+  std::int64_t pid = trace::kUnknownPid;
+  std::uint32_t device = 0;
+  std::uint32_t stream = 0;
+  std::vector<QueuePoint> points;
+};
+
+struct BlockedLaunches {
+  std::vector<std::uint8_t> blocked;  // per launch call (aligned with Trace::launches): 1 when it
+                                      // waited on a full launch queue
+  std::int64_t typical_call_ns = 0;   // median duration of an asynchronous launch call
+};
+BlockedLaunches findBlockedLaunches(const trace::Trace& trace);
+
+struct LaunchQueue {
+  bool measured = false;
+  std::string note;  // why nothing was measured
+  bool per_step = true;  // false: the trace has no steps; figures cover window_ns of GPU work
+  std::int64_t window_ns = 0;
+  // The time-weighted median depth over the window of the busiest process/device queue.
+  double median_depth = 0.0;
+  std::int64_t max_depth = 0;
+  std::int64_t median_launch_to_start_ns = 0;  // from the API call's start to the item's start
+  std::int64_t typical_launch_call_ns = 0;     // median duration of an asynchronous launch call
+  // Host time blocked by the GPU, per steady iteration (per window without steps): synchronising
+  // calls and blocking copies, and launch calls' time beyond the typical call while the queue was
+  // full.
+  std::int64_t sync_ns_per_iteration = 0;
+  std::int64_t blocked_launch_ns_per_iteration = 0;
+  std::int64_t host_blocked_ns_per_iteration = 0;  // the two together
+  std::uint64_t blocked_launches = 0;              // in the window
+  double gpu_busy_fraction = 0.0;                  // of the window
+  Pacing pacing = Pacing::kUnknown;
+  std::string pacing_evidence;  // the figures the verdict rests on, in words
+  std::vector<StreamQueue> streams;  // every stream that ran GPU work queued by a recorded call
+};
+
+// Expects a correlated trace.
+LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary& iterations);
+
+}  // namespace ampscope::analyzer
