@@ -88,9 +88,13 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     const std::int64_t asked = kernel.launch == trace::kNone
                                    ? kernel.start_ns
                                    : trace.launches[static_cast<std::size_t>(kernel.launch)].start_ns;
-    if (!inWindow(asked)) continue;
-    first = std::min(first, kernel.start_ns);
-    last = std::max(last, kernel.end_ns);
+    // Every kernel gets its speedup (the replay also runs work queued before the window that
+    // starts in it); only the window's count in the parts.
+    const bool in_window = inWindow(asked);
+    if (in_window) {
+      first = std::min(first, kernel.start_ns);
+      last = std::max(last, kernel.end_ns);
+    }
     const TensorCoreVerdict& v = verdicts.of(kernel);
     const std::int32_t r = ops.row_of_kernel[index];
     const OpRow* row = r < 0 ? nullptr : &ops.rows[static_cast<std::size_t>(r)];
@@ -100,11 +104,12 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     else if (v.tensor_core) kind = StepPartKind::kTensorCoreMath;
     else if (row && row->op_class == OpClass::kMatrix && isMatrixKernel(v, true)) kind = StepPartKind::kEligibleFp32Math;
     const double speedup = row && row->predicted_amp_ns ? row->amp_speedup : 1.0;
+    amp.kernel_speedup[index] = speedup;
+    free_math.kernel_speedup[index] = isMatrixMath(kind) ? std::numeric_limits<double>::infinity() : speedup;
+    if (!in_window) continue;
     const double duration = static_cast<double>(kernel.end_ns - kernel.start_ns);
     time[slot(kind)] += duration;
     predicted[slot(kind)] += duration / speedup;
-    amp.kernel_speedup[index] = speedup;
-    free_math.kernel_speedup[index] = isMatrixMath(kind) ? std::numeric_limits<double>::infinity() : speedup;
   }
   for (const trace::MemoryOp& op : trace.memory_ops) {
     if (!inWindow(op.start_ns)) continue;

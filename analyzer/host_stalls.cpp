@@ -16,6 +16,20 @@ bool isSynchronizingCall(std::string_view name) {
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
+std::vector<std::uint8_t> hostBlockingCalls(const trace::Trace& trace) {
+  std::vector<std::uint8_t> blocking(trace.launches.size(), 0);
+  for (std::size_t i = 0; i < trace.launches.size(); ++i) {
+    blocking[i] = isSynchronizingCall(trace.str(trace.launches[i].name)) ? 1 : 0;
+  }
+  for (const trace::MemoryOp& op : trace.memory_ops) {
+    const bool pageable = op.src_kind == trace::MemoryKind::kPageable || op.dst_kind == trace::MemoryKind::kPageable;
+    if (op.launch != trace::kNone && op.kind == trace::MemoryOpKind::kMemcpy && pageable) {
+      blocking[static_cast<std::size_t>(op.launch)] = 1;
+    }
+  }
+  return blocking;
+}
+
 HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& iterations) {
   HostStalls out;
   const std::size_t steady = iterations.steadyCount();

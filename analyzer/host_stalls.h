@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "analyzer/iterations.h"
 #include "trace/trace_model.h"
@@ -23,6 +24,12 @@ struct HostStalls {
 
 // Runtime calls that block the calling thread until the GPU catches up.
 bool isSynchronizingCall(std::string_view name);
+
+// Per launch call (aligned with Trace::launches): 1 when the call waits for the GPU: a
+// synchronising call by name, or an asynchronous copy to or from pageable host memory, which CUDA
+// performs synchronously (a pageable host-to-device copy first synchronises its stream; a
+// device-to-pageable copy returns once it is done). Expects a correlated trace.
+std::vector<std::uint8_t> hostBlockingCalls(const trace::Trace& trace);
 
 HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& iterations);
 

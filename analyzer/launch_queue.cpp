@@ -95,35 +95,51 @@ std::int64_t median(std::vector<std::int64_t> values) {
   return *middle;
 }
 
-// The typical duration of an asynchronous launch call: the median over calls that queued work
-// and do not synchronise.
-std::int64_t typicalLaunchCall(const trace::Trace& trace, const std::vector<Item>& items) {
-  std::vector<std::int64_t> durations;
+// The typical duration of an asynchronous launch call that did not wait: the median over calls
+// made while their queue was far from full (those cannot have waited on it). A run whose queue is
+// always full has none; then the 5th percentile of all calls, since most of them waited. Either
+// way no more than kMaxTypicalLaunchNs.
+std::int64_t typicalLaunchCall(const trace::Trace& trace, const std::vector<Item>& items,
+                               const std::map<QueueKey, std::vector<QueuePoint>>& queues,
+                               const std::vector<std::uint8_t>& waits_for_gpu) {
+  std::vector<std::int64_t> shallow;
+  std::vector<std::int64_t> all;
   std::vector<std::uint8_t> seen(trace.launches.size(), 0);
   for (const Item& item : items) {
     const auto index = static_cast<std::size_t>(item.launch);
-    if (seen[index]) continue;
+    if (seen[index] || waits_for_gpu[index]) continue;
     seen[index] = 1;
     const trace::LaunchCall& call = trace.launches[index];
-    if (!isSynchronizingCall(trace.str(call.name))) durations.push_back(call.end_ns - call.start_ns);
+    all.push_back(call.end_ns - call.start_ns);
+    if (depthBefore(queues.at(item.queue), call.start_ns) < kDeepQueueItems) shallow.push_back(all.back());
   }
-  return median(std::move(durations));
+  std::int64_t typical = 0;
+  if (!shallow.empty()) {
+    typical = median(std::move(shallow));
+  } else if (!all.empty()) {
+    const auto at = all.begin() + static_cast<std::ptrdiff_t>(all.size() / 20);
+    std::nth_element(all.begin(), at, all.end());
+    typical = *at;
+  }
+  return std::min(typical, kMaxTypicalLaunchNs);
 }
 
-std::vector<std::uint8_t> blockedLaunches(const trace::Trace& trace, const std::vector<Item>& items,
-                                          const std::map<QueueKey, std::vector<QueuePoint>>& queues,
-                                          std::int64_t typical) {
-  std::vector<std::uint8_t> blocked(trace.launches.size(), 0);
-  const std::int64_t threshold = std::max(typical + kBlockedLaunchExtraNs,
-                                          static_cast<std::int64_t>(kBlockedLaunchFactor * static_cast<double>(typical)));
+HostBlocking hostBlocking(const trace::Trace& trace, const std::vector<Item>& items,
+                          const std::map<QueueKey, std::vector<QueuePoint>>& queues) {
+  HostBlocking out;
+  out.waits_for_gpu = hostBlockingCalls(trace);
+  out.typical_call_ns = typicalLaunchCall(trace, items, queues, out.waits_for_gpu);
+  out.blocked_on_queue.assign(trace.launches.size(), 0);
+  const std::int64_t threshold =
+      std::max(out.typical_call_ns + kBlockedLaunchExtraNs,
+               static_cast<std::int64_t>(kBlockedLaunchFactor * static_cast<double>(out.typical_call_ns)));
   for (const Item& item : items) {
-    const trace::LaunchCall& call = trace.launches[static_cast<std::size_t>(item.launch)];
-    if (call.end_ns - call.start_ns <= threshold || isSynchronizingCall(trace.str(call.name))) continue;
-    if (depthBefore(queues.at(item.queue), call.start_ns) >= kDeepQueueItems) {
-      blocked[static_cast<std::size_t>(item.launch)] = 1;
-    }
+    const auto index = static_cast<std::size_t>(item.launch);
+    const trace::LaunchCall& call = trace.launches[index];
+    if (call.end_ns - call.start_ns <= threshold || out.waits_for_gpu[index]) continue;
+    if (depthBefore(queues.at(item.queue), call.start_ns) >= kDeepQueueItems) out.blocked_on_queue[index] = 1;
   }
-  return blocked;
+  return out;
 }
 
 // The time-weighted median depth of a step function over [from, to).
@@ -159,6 +175,8 @@ std::pair<std::int64_t, std::int64_t> windowOf(const IterationSummary& iteration
   }
   per_step = from < to;
   if (per_step) return {from, to};
+  // Without steps: the window of GPU work, from the first item's start to the last one's end
+  // (calls made long before, at a program's start, would stretch it over idle time).
   for (const Item& item : items) {
     from = std::min(from, item.start_ns);
     to = std::max(to, item.end_ns);
@@ -173,11 +191,14 @@ void judgePacing(LaunchQueue& q) {
     q.pacing_evidence = fmt::format("the GPU is busy {:.0f}% of the window behind a queue of {:.0f} items (median; "
                                     "a launch waits {} for its item to start)",
                                     busy, q.median_depth, us(q.median_launch_to_start_ns));
-  } else if (q.median_depth < 1.0 && 1.0 - q.gpu_busy_fraction >= kHostBoundIdleShare) {
+  } else if (1.0 - q.gpu_busy_fraction >= kHostBoundIdleShare && q.median_depth < kDeepQueueItems &&
+             q.host_blocked_fraction < kHostBoundMaxBlockedShare) {
     q.pacing = Pacing::kHostBound;
-    q.pacing_evidence = fmt::format("the queue is empty most of the time (median depth {:.0f}) and the GPU idles "
-                                    "{:.0f}% of the window: it runs each item as soon as the host asks for it",
-                                    q.median_depth, 100.0 - busy);
+    q.pacing_evidence = fmt::format("the queue is far from full (median {:.0f} items, launches block from about {}) "
+                                    "and the GPU idles {:.0f}% of the window while the host is blocked by it only "
+                                    "{:.0f}% of the {}: it runs out of work the host has not issued yet",
+                                    q.median_depth, kDeepQueueItems, 100.0 - busy, 100.0 * q.host_blocked_fraction,
+                                    q.per_step ? "step" : "window");
   } else {
     q.pacing = Pacing::kMixed;
     q.pacing_evidence = fmt::format("the GPU is busy {:.0f}% of the window with a median queue of {:.0f} items: "
@@ -205,12 +226,9 @@ const char* pacingName(Pacing pacing) {
   return "unknown";
 }
 
-BlockedLaunches findBlockedLaunches(const trace::Trace& trace) {
+HostBlocking findHostBlocking(const trace::Trace& trace) {
   const std::vector<Item> items = queuedItems(trace);
-  BlockedLaunches out;
-  out.typical_call_ns = typicalLaunchCall(trace, items);
-  out.blocked = blockedLaunches(trace, items, depthSeries(items, &Item::queue), out.typical_call_ns);
-  return out;
+  return hostBlocking(trace, items, depthSeries(items, &Item::queue));
 }
 
 LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary& iterations) {
@@ -223,13 +241,15 @@ LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary
   }
   q.window_ns = to - from;
   const auto queues = depthSeries(items, &Item::queue);
-  q.typical_launch_call_ns = typicalLaunchCall(trace, items);
-  const std::vector<std::uint8_t> blocked = blockedLaunches(trace, items, queues, q.typical_launch_call_ns);
+  const HostBlocking blocking = hostBlocking(trace, items, queues);
+  q.typical_launch_call_ns = blocking.typical_call_ns;
 
   std::map<QueueKey, std::size_t> items_in_window;
   std::vector<std::int64_t> launch_to_start;
   for (const Item& item : items) {
-    if (item.asked_ns < from || item.asked_ns >= to) continue;
+    // A step owns the work its host asked for; a window of GPU work the work that ran in it.
+    const std::int64_t at = q.per_step ? item.asked_ns : item.start_ns;
+    if (at < from || at >= to) continue;
     ++items_in_window[item.queue];
     launch_to_start.push_back(item.start_ns - item.asked_ns);
   }
@@ -241,6 +261,7 @@ LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
   const std::vector<QueuePoint>& main_queue = queues.at(busiest->first);
   q.median_depth = medianDepth(main_queue, from, to);
+  q.max_depth = depthBefore(main_queue, from + 1);
   for (const QueuePoint& p : main_queue) {
     if (p.time_ns >= from && p.time_ns < to) q.max_depth = std::max<std::int64_t>(q.max_depth, p.depth);
   }
@@ -251,9 +272,9 @@ LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary
   for (std::size_t i = 0; i < trace.launches.size(); ++i) {
     const trace::LaunchCall& call = trace.launches[i];
     if (call.start_ns < from || call.start_ns >= to) continue;
-    if (isSynchronizingCall(trace.str(call.name))) {
+    if (blocking.waits_for_gpu[i]) {
       sync_ns += call.end_ns - call.start_ns;
-    } else if (blocked[i]) {
+    } else if (blocking.blocked_on_queue[i]) {
       blocked_ns += std::max<std::int64_t>(0, call.end_ns - call.start_ns - q.typical_launch_call_ns);
       ++q.blocked_launches;
     }
@@ -262,6 +283,8 @@ LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary
   q.sync_ns_per_iteration = sync_ns / per;
   q.blocked_launch_ns_per_iteration = blocked_ns / per;
   q.host_blocked_ns_per_iteration = q.sync_ns_per_iteration + q.blocked_launch_ns_per_iteration;
+  q.host_blocked_fraction = static_cast<double>(q.host_blocked_ns_per_iteration) /
+                            (static_cast<double>(q.window_ns) / static_cast<double>(per));
   q.gpu_busy_fraction = static_cast<double>(GpuActivity(trace).busyWithin(from, to)) / static_cast<double>(q.window_ns);
 
   for (auto& [key, points] : depthSeries(items, &Item::stream)) {

@@ -19,18 +19,26 @@
 
 namespace ampscope::analyzer {
 
-// Launch calls lasting longer than the typical asynchronous call by both of these, made while
-// their device's queue held at least kDeepQueueItems items, waited on a full queue. The depth is
+// Launch calls lasting longer than the typical asynchronous call by both of these (twice it, and
+// 10 us beyond it), made while their device's queue held at least kDeepQueueItems items, waited on
+// a full queue. The depth is
 // well under the push buffer's capacity because a kernel with large arguments takes several of
 // its entries, and what the trace counts as "queued" starts at the API call, not in the buffer.
 inline constexpr std::int64_t kBlockedLaunchExtraNs = 10'000;
+// A launch call costs the host a few microseconds (2-10 us on NVIDIA's drivers, more under a
+// profiler that records every call): the typical call is never taken as longer than this, so a
+// run whose queue is always full cannot make its blocked calls the norm.
+inline constexpr std::int64_t kMaxTypicalLaunchNs = 20'000;
 inline constexpr double kBlockedLaunchFactor = 2.0;
 inline constexpr int kDeepQueueItems = 32;
 // GPU-bound: busy this share of the window behind a queue at least this deep (median).
 inline constexpr double kGpuBoundBusyShare = 0.90;
 inline constexpr double kDeepMedianDepth = 2.0;
-// Host-bound: a median queue shallower than one item and the GPU idle this share of the window.
+// Host-bound: the GPU idle this share of the window while its queue is far from full (a median
+// below kDeepQueueItems: no launch waits on it) and the host is blocked by the GPU for less than
+// this share of the step (a host that waits for the GPU is not what holds the GPU back).
 inline constexpr double kHostBoundIdleShare = 0.10;
+inline constexpr double kHostBoundMaxBlockedShare = 0.10;
 
 enum class Pacing : std::uint8_t {
   kUnknown,    // no GPU work linked to its API calls in the window
@@ -53,12 +61,13 @@ struct StreamQueue {
   std::vector<QueuePoint> points;
 };
 
-struct BlockedLaunches {
-  std::vector<std::uint8_t> blocked;  // per launch call (aligned with Trace::launches): 1 when it
-                                      // waited on a full launch queue
-  std::int64_t typical_call_ns = 0;   // median duration of an asynchronous launch call
+// Host time the GPU held back, per launch call (aligned with Trace::launches).
+struct HostBlocking {
+  std::vector<std::uint8_t> waits_for_gpu;     // 1: a synchronising call or blocking copy (host_stalls.h)
+  std::vector<std::uint8_t> blocked_on_queue;  // 1: a launch call that waited on a full launch queue
+  std::int64_t typical_call_ns = 0;            // median duration of an asynchronous launch call
 };
-BlockedLaunches findBlockedLaunches(const trace::Trace& trace);
+HostBlocking findHostBlocking(const trace::Trace& trace);
 
 struct LaunchQueue {
   bool measured = false;
@@ -71,11 +80,12 @@ struct LaunchQueue {
   std::int64_t median_launch_to_start_ns = 0;  // from the API call's start to the item's start
   std::int64_t typical_launch_call_ns = 0;     // median duration of an asynchronous launch call
   // Host time blocked by the GPU, per steady iteration (per window without steps): synchronising
-  // calls and blocking copies, and launch calls' time beyond the typical call while the queue was
-  // full.
+  // calls and blocking copies (sync_ns), and launch calls' time beyond the typical call while the
+  // queue was full.
   std::int64_t sync_ns_per_iteration = 0;
   std::int64_t blocked_launch_ns_per_iteration = 0;
   std::int64_t host_blocked_ns_per_iteration = 0;  // the two together
+  double host_blocked_fraction = 0.0;              // of the mean step (of the window without steps)
   std::uint64_t blocked_launches = 0;              // in the window
   double gpu_busy_fraction = 0.0;                  // of the window
   Pacing pacing = Pacing::kUnknown;

@@ -53,7 +53,7 @@ class PaddingCauses {
       : s_(s), steps_(static_cast<double>(std::max<std::size_t>(1, s.iterations.iterations.size()))) {}
 
   std::vector<PaddingFinding> run() {
-    std::map<std::pair<std::int64_t, std::int64_t>, PaddingFinding> by_size;
+    std::map<std::int64_t, PaddingFinding> by_size;
     for (const ShapeCheck& c : s_.shape_checks) {
       if (c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
       const Cost cost = costOf(c);
@@ -61,9 +61,8 @@ class PaddingCauses {
       const std::vector<double> parts = splitBetweenSizes(c, sizes);
       std::size_t index = 0;
       for (const auto& [value, findings] : sizes) {
-        PaddingFinding& finding = by_size[{value, findings.front().padded}];
+        PaddingFinding& finding = by_size[value];
         finding.value = value;
-        finding.padded = findings.front().padded;
         PaddedOp op;
         op.check = &c;
         for (const DimensionFinding& f : findings) op.dimensions += (op.dimensions.empty() ? "" : ", ") + f.dimension;
@@ -88,7 +87,13 @@ class PaddingCauses {
         finding.calls += op.check->calls;
         finding.gain_ns += op.gain_ns;
       }
-      finding.required_multiple = finding.ops.front().check->required_multiple;
+      // Ops in different precisions want different multiples (TF32 4, FP16/BF16 8, FP8 16): the
+      // largest serves them all.
+      for (const PaddedOp& op : finding.ops) {
+        finding.required_multiple = std::max(finding.required_multiple, op.check->required_multiple);
+      }
+      const std::int64_t multiple = finding.required_multiple;
+      finding.padded = (finding.value + multiple - 1) / multiple * multiple;
       finding.precision = finding.ops.front().check->precision;
       out.push_back(std::move(finding));
     }

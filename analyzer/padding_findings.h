@@ -28,8 +28,8 @@ struct PaddedOp {
 
 struct PaddingFinding {
   std::int64_t value = 0;
-  std::int64_t padded = 0;
-  int required_multiple = 8;
+  std::int64_t padded = 0;  // the next multiple of required_multiple
+  int required_multiple = 0;  // the largest its ops' precisions want
   MathPrecision precision = MathPrecision::kUnknown;  // of the heaviest op's kernels
   std::vector<PaddedOp> ops;  // heaviest first
   std::int64_t gpu_time_ns = 0;  // of the ops' kernels, over the trace

@@ -10,7 +10,6 @@
 #include <unordered_set>
 
 #include "analyzer/data_pipeline.h"
-#include "analyzer/host_stalls.h"
 #include "analyzer/launch_queue.h"
 
 namespace ampscope::analyzer {
@@ -36,16 +35,29 @@ struct Event {
   std::size_t index = 0;  // into the items, the synchronising calls, or the loading durations
 };
 
-// Launch latency a kernel had with nothing ahead of it: a low percentile of start minus call over
-// the whole trace, so a kernel that waited in a queue is not given its queueing time back.
-std::int64_t typicalLaunchLatency(const std::vector<GpuItem>& items) {
-  std::vector<std::int64_t> latency;
-  latency.reserve(items.size());
-  for (const GpuItem& item : items) latency.push_back(std::max<std::int64_t>(0, item.start_ns - item.asked_ns));
-  if (latency.empty()) return 0;
-  const auto at = latency.begin() + static_cast<std::ptrdiff_t>(latency.size() / 20);
-  std::nth_element(latency.begin(), at, latency.end());
-  return *at;
+// Launch latency an item has with nothing ahead of it: the median of call-to-start over items
+// whose stream was idle when they were asked for (an item behind others would count its queueing
+// time, which in a run behind a full queue is milliseconds); the smallest one when no stream was
+// ever idle.
+std::int64_t typicalLaunchLatency(const std::vector<GpuItem>& items, std::size_t streams) {
+  std::vector<std::vector<const GpuItem*>> by_stream(streams);
+  for (const GpuItem& item : items) by_stream[item.stream].push_back(&item);
+  std::vector<std::int64_t> idle;
+  std::int64_t smallest = std::numeric_limits<std::int64_t>::max();
+  for (auto& stream : by_stream) {
+    std::sort(stream.begin(), stream.end(), [](const GpuItem* a, const GpuItem* b) { return a->start_ns < b->start_ns; });
+    std::int64_t previous_end = std::numeric_limits<std::int64_t>::min();
+    for (const GpuItem* item : stream) {
+      const std::int64_t latency = std::max<std::int64_t>(0, item->start_ns - item->asked_ns);
+      smallest = std::min(smallest, latency);
+      if (previous_end <= item->asked_ns) idle.push_back(latency);
+      previous_end = std::max(previous_end, item->end_ns);
+    }
+  }
+  if (idle.empty()) return smallest == std::numeric_limits<std::int64_t>::max() ? 0 : smallest;
+  const auto middle = idle.begin() + static_cast<std::ptrdiff_t>(idle.size() / 2);
+  std::nth_element(idle.begin(), middle, idle.end());
+  return *middle;
 }
 
 // Dense indices for keys met in any order.
@@ -82,7 +94,7 @@ class Replayer {
   std::string collect(const std::vector<double>& kernel_speedup) {
     std::int64_t unlinked_ns = 0;
     std::int64_t linked_ns = 0;
-    blocked_ = findBlockedLaunches(trace_);
+    blocking_ = findHostBlocking(trace_);
     DenseIndex<std::tuple<std::int64_t, std::uint32_t, std::uint32_t>> streams;
     DenseIndex<std::pair<std::int64_t, std::uint32_t>> queues;
     auto add = [&](const auto& record, double speedup) {
@@ -93,14 +105,16 @@ class Replayer {
       const trace::LaunchCall& call = trace_.launches[static_cast<std::size_t>(record.launch)];
       const std::int64_t pid = processOf(trace_, record.pid, call);
       // A launch that waited on a full queue queued its work when the wait ended.
-      const bool blocked = blocked_.blocked[static_cast<std::size_t>(record.launch)] != 0;
+      const bool blocked = blocking_.blocked_on_queue[static_cast<std::size_t>(record.launch)] != 0;
       GpuItem item{blocked ? call.end_ns : call.start_ns, record.start_ns, record.end_ns,
                    streams.of({pid, record.device, record.stream}), queues.of({pid, record.device}), speedup};
-      if (call.start_ns < window_start_) {
-        // Work queued before the window holds its stream as recorded.
+      if (call.start_ns < window_start_ && record.start_ns < window_start_) {
+        // Work running when the window opens holds its stream as recorded.
         double& ready = initial_ready_[item.stream];
         ready = std::max(ready, static_cast<double>(record.end_ns));
       } else if (call.start_ns < window_end_) {
+        // Work queued before the window that starts in it is replayed too: behind a full queue it
+        // is what the window's first launches wait for, and it runs at the scenario's speed.
         linked_ns += record.end_ns - record.start_ns;
         window_items_.push_back(items_.size());
       }
@@ -120,15 +134,15 @@ class Replayer {
     if (unlinked_ns * 20 > linked_ns + unlinked_ns) {
       return "over 5% of the steady steps' GPU time has no recorded API call to replay it from";
     }
-    launch_latency_ = typicalLaunchLatency(items_);
+    launch_latency_ = typicalLaunchLatency(items_, stream_count_);
 
     std::unordered_set<trace::Index> training_threads;
     for (std::size_t i = 0; i < trace_.launches.size(); ++i) {
       const trace::LaunchCall& call = trace_.launches[i];
       if (call.start_ns < window_start_ || call.start_ns >= window_end_) continue;
       training_threads.insert(call.thread);
-      if (isSynchronizingCall(trace_.str(call.name))) waits_.push_back(&call);
-      else if (blocked_.blocked[i]) blocked_calls_.push_back(&call);
+      if (blocking_.waits_for_gpu[i]) waits_.push_back(&call);
+      else if (blocking_.blocked_on_queue[i]) blocked_calls_.push_back(&call);
     }
     // Only loading on threads that issue GPU work holds the step back; a loader thread of its own
     // already overlaps.
@@ -191,7 +205,7 @@ class Replayer {
           const trace::LaunchCall& call = *blocked_calls_[e.index];
           const std::optional<double> release = releaseTime(call, replayed_start, apply_scenario);
           if (!release) break;
-          const auto own = static_cast<double>(std::min(call.end_ns - call.start_ns, blocked_.typical_call_ns));
+          const auto own = static_cast<double>(std::min(call.end_ns - call.start_ns, blocking_.typical_call_ns));
           const double replayed_end = std::max(static_cast<double>(call.start_ns) + shift + own, *release);
           shift = replayed_end - static_cast<double>(call.end_ns);
           break;
@@ -258,7 +272,7 @@ class Replayer {
   static constexpr std::size_t kNoQueue = static_cast<std::size_t>(-1);
   std::unordered_map<std::size_t, double> initial_ready_;
   std::size_t stream_count_ = 0;
-  BlockedLaunches blocked_;
+  HostBlocking blocking_;
   std::vector<std::vector<std::pair<std::int64_t, std::size_t>>> started_in_queue_;  // (start, item), sorted
   std::vector<std::pair<trace::Index, std::size_t>> queue_of_launch_;  // (launch, queue), sorted
   std::vector<const trace::LaunchCall*> waits_;

@@ -194,6 +194,7 @@ ordered_json queueJson(const analyzer::LaunchQueue& q) {
           {"host_blocked_ns_per_iteration", q.host_blocked_ns_per_iteration},
           {"sync_ns_per_iteration", q.sync_ns_per_iteration},
           {"blocked_launch_ns_per_iteration", q.blocked_launch_ns_per_iteration},
+          {"host_blocked_fraction", q.host_blocked_fraction},
           {"blocked_launches", q.blocked_launches},
           {"gpu_busy_fraction", q.gpu_busy_fraction},
           {"pacing", analyzer::pacingName(q.pacing)},

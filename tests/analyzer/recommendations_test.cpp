@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "../test_support.h"
 #include "analyzer/correlator.h"
 #include "tests/analyzer/imported_trace.h"
@@ -50,7 +52,8 @@ TEST(RecommendationsTest, WorkersZeroGetsAmpAndPipelineAdviceSortedByGain) {
   // The first convolution's 3 input channels are off the multiple of 8 AMP will want.
   bool rgb_input_flagged = false;
   for (const Recommendation& r : all) {
-    rgb_input_flagged |= r.rule == "pad-dimensions" && r.evidence.find("input channels 3 -> 8") != std::string::npos;
+    rgb_input_flagged |= r.rule == "pad-dimensions" && r.target == "size 3" && r.ops.size() == 1 &&
+                         r.ops[0].ends_with("as input channels") && r.action.starts_with("Pad 3 to 8 ");
   }
   EXPECT_TRUE(rgb_input_flagged);
 }
@@ -72,11 +75,38 @@ TEST(RecommendationsTest, A100Tf32ModelGetsHalfPrecisionAndPaddingAdvice) {
   EXPECT_NE(find(all, "tf32-to-half-precision"), nullptr);
   const Recommendation* pad = nullptr;
   for (const Recommendation& r : all) {
-    if (r.rule == "pad-dimensions" && r.evidence.find("9375 -> 9376") != std::string::npos) pad = &r;
+    if (r.rule == "pad-dimensions" && r.target == "size 9375") pad = &r;
   }
   ASSERT_NE(pad, nullptr);
+  EXPECT_TRUE(pad->action.starts_with("Pad 9375 to 9376 (a multiple of 4 for TF32)")) << pad->action;
   EXPECT_NE(pad->evidence.find("align1"), std::string::npos);
   EXPECT_GT(pad->estimated_gain_ns, 0) << pad->evidence;
+}
+
+// Findings by cause: a size is padded once, in the model's configuration, so each misaligned size
+// is one finding listing every op call shape it is a GEMM dimension of, with their summed gain.
+TEST(RecommendationsTest, A100TraceGetsOnePaddingFindingPerSize) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
+  const std::vector<Recommendation> all = recommendationsFor(path);
+  std::set<std::string> sizes;
+  std::size_t findings = 0;
+  std::size_t ops = 0;
+  for (const Recommendation& r : all) {
+    if (r.rule != "pad-dimensions") continue;
+    ++findings;
+    ops += r.ops.size();
+    EXPECT_TRUE(r.target.starts_with("size ")) << r.target;
+    EXPECT_TRUE(sizes.insert(r.target).second) << "two findings for " << r.target;
+    EXPECT_FALSE(r.ops.empty()) << r.target;
+  }
+  EXPECT_GE(findings, 5u);
+  EXPECT_GT(ops, findings);  // sizes shared by several op call shapes are listed once
+  for (const Recommendation& r : all) {
+    if (r.target != "size 9375") continue;
+    // 9375 is K, N or M of six op call shapes (addmm and mm in both passes).
+    EXPECT_EQ(r.ops.size(), 6u);
+    EXPECT_NE(r.evidence.find("6 op call shapes"), std::string::npos) << r.evidence;
+  }
 }
 
 TraceSummary stalledSummary() {
@@ -188,7 +218,9 @@ TEST(RecommendationsTest, CpuProfilesGetNoTensorCoreAdviceButKeepShapeAndPipelin
   }
   const Recommendation* pad = find(all, "pad-dimensions");
   ASSERT_NE(pad, nullptr);
-  EXPECT_EQ(pad->target, "fc1 (linear)");
+  EXPECT_EQ(pad->target, "size 100");
+  ASSERT_FALSE(pad->ops.empty());
+  EXPECT_TRUE(pad->ops[0].starts_with("fc1 linear")) << pad->ops[0];
   EXPECT_EQ(pad->estimated_gain_ns, 0);  // host time says nothing of a GPU's Tensor Core kernels
   EXPECT_NE(pad->evidence.find("recorded on the CPU"), std::string::npos);
   const Recommendation* pipeline = find(all, "hide-input-pipeline");
