@@ -148,25 +148,63 @@ TEST(TensorCoreRulesTest, DeepGemmFp8GemmsAreFp8TensorCoreDespiteTheirBf16Output
                 "deep_gemm::epilogue::transform::EpilogueIdentity>(float*, int*, unsigned int, unsigned int, "
                 "unsigned int, CUtensorMap_st, CUtensorMap_st, CUtensorMap_st, CUtensorMap_st)",
                 "deepgemm-fp8", TensorCoreUse::kYes, MathPrecision::kFp8);
+  expectVerdict("void dpsk::gemm::fp8_gemm_kernel<7168u, 2048u, 128u, 56u, 128u, 6u, 128u, 128u, 1u, "
+                "(dpsk::gemm::GemmType)0>(__nv_bfloat16*, float*, int*, unsigned int, unsigned int, unsigned int, "
+                "unsigned int, CUtensorMap_st, CUtensorMap_st, CUtensorMap_st, CUtensorMap_st)",
+                "deepgemm-fp8", TensorCoreUse::kYes, MathPrecision::kFp8);
+  expectVerdict("void deep_gemm::sm100_fp8_fp4_gemm_1d1d_impl<(cute::UMMA::Major)0, (cute::UMMA::Major)0, 32u, 32u, 0u, "
+                "768u, 6144u, 128u, 128u, 128u, 129u, 128u, 128u, 128u, 8u, 128u, 128u, 2u, true, 148u, true, "
+                "(deep_gemm::GemmType)2, false, cutlass::float_e4m3_t, cutlass::float_e4m3_t, cutlass::bfloat16_t, "
+                "deep_gemm::epilogue::transform::EpilogueIdentity>(int*, unsigned int, unsigned int, unsigned int, "
+                "CUtensorMap_st, CUtensorMap_st, CUtensorMap_st, CUtensorMap_st, CUtensorMap_st)",
+                "deepgemm-fp8", TensorCoreUse::kYes, MathPrecision::kFp8);
 }
 
 TEST(TensorCoreRulesTest, CudnnFusedAttentionEnginesAreTensorCoreOfAnUnstatedPrecision) {
-  expectVerdict("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x", "cudnn-sdpa",
-                TensorCoreUse::kYes, MathPrecision::kUnknown);
-  expectVerdict("cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_64x64x128_1x", "cudnn-sdpa",
-                TensorCoreUse::kYes, MathPrecision::kUnknown);
+  for (const char* name : {"cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x1x1_"
+                           "cga1x1x1_kernel0_0",
+                           "cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_64x64x128_1x4x1_cga1x1x1",
+                           "cudnn_generated_fort_native_sdpa_sm120_flash_fprop_f16_knob_3_64x64x128_4x1x1_cga1x1x1",
+                           "cudnn_generated_oss_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x1x1_cga1x1x1_"
+                           "kernel0_0"}) {
+    expectVerdict(name, "cudnn-sdpa", TensorCoreUse::kYes, MathPrecision::kUnknown);
+  }
 }
 
 TEST(TensorCoreRulesTest, InductorMatmulTemplatesAreLikelyTensorCoreAndItsOtherKernelsAreNot) {
-  for (const char* name : {"triton_tem_fused_mm_0", "triton_tem_fused_bmm_19", "triton_tem_fused_mm_relu_0",
-                           "triton_tem_fused_clone_mm_8", "triton_tem_fused_mm_t_3"}) {
+  for (const char* name : {"triton_tem_fused_addmm_t_view_3", "triton_tem_fused_bmm_19", "triton_tem_fused_mm_relu_0",
+                           "triton_tem_fused_bmm_clone_mm_t_transpose_view_24", "triton_tem_fused_mm_t_3"}) {
     expectVerdict(name, "triton-template-mm", TensorCoreUse::kYes, MathPrecision::kUnknown);
     EXPECT_EQ(builtinRules().classify(name).confidence, Confidence::kMedium);
   }
   // A reduction that computes an mm reduces on CUDA cores (tl.sum, not tl.dot).
   expectVerdict("triton_red_fused_mm_0", "triton-pointwise-reduction", TensorCoreUse::kNo, MathPrecision::kUnknown);
-  expectVerdict("triton_red_fused_argmax_mm_1", "triton-pointwise-reduction", TensorCoreUse::kNo,
-                MathPrecision::kUnknown);
+  for (const char* name : {"triton_red_fused_argmax_mm_1", "triton_poi_fused_add_addmm_mul_sigmoid_3",
+                           "triton_per_fused_addmm_mean_relu_sub_1", "triton_for_fused_0"}) {
+    expectVerdict(name, "triton-pointwise-reduction", TensorCoreUse::kNo, MathPrecision::kUnknown);
+  }
+}
+
+TEST(TensorCoreRulesTest, CutlassThreeKernelsTakeThePrecisionOfTheirMmaAtomNotOfOtherTypesInTheName) {
+  // The rows' examples are whole CUTLASS 3 names; their epilogues name other element types.
+  for (const TensorCoreRule& row : builtinRules().rules()) {
+    if (!row.id.starts_with("cute-")) continue;
+    SCOPED_TRACE(row.id);
+    EXPECT_NE(row.example.find("cutlass::gemm::kernel::GemmUniversal"), std::string::npos);
+    EXPECT_EQ(builtinRules().classify(row.example).rule_id, row.id);
+  }
+  const std::string fp8 = [] {
+    for (const TensorCoreRule& row : builtinRules().rules()) {
+      if (row.id == "cute-mma-fp8") return row.example;
+    }
+    return std::string();
+  }();
+  EXPECT_NE(fp8.find("cutlass::bfloat16_t"), std::string::npos);
+  EXPECT_NE(fp8.find("cutlass::half_t"), std::string::npos);
+  expectVerdict(fp8.c_str(), "cute-mma-fp8", TensorCoreUse::kYes, MathPrecision::kFp8);
+  // The copy atoms beside the MMA atom (SM80_CP_ASYNC..., SM90_U32x4_STSM_N) are no MMA.
+  expectVerdict("cute::Copy_Atom<cute::SM90_U32x4_STSM_N, cutlass::half_t> SM80_CP_ASYNC_CACHEALWAYS", "not-matrix",
+                TensorCoreUse::kNo, MathPrecision::kUnknown);
 }
 
 TEST(TensorCoreRulesTest, CutlassSimtKernelsRunOnCudaCores) {
@@ -174,6 +212,8 @@ TEST(TensorCoreRulesTest, CutlassSimtKernelsRunOnCudaCores) {
                 MathPrecision::kFp16);
   expectVerdict("cutlass_simt_sgemm_128x128_8x2_nn_align1", "sgemm", TensorCoreUse::kNo, MathPrecision::kFp32Simt);
   expectVerdict("cutlass_simt_dgemm_128x128_8x2_nn_align1", "dgemm", TensorCoreUse::kNo, MathPrecision::kFp64);
+  expectVerdict("void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nt_align1>(T1::Params)", "sgemm",
+                TensorCoreUse::kNo, MathPrecision::kFp32Simt);
 }
 
 TEST(TensorCoreRulesTest, MatrixLikeNamesOfUnknownFamiliesAreUnknownAndLookAlikesAreNot) {
