@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <tuple>
 #include <unordered_map>
 
@@ -25,10 +24,12 @@ const TensorCoreRule* ruleNamed(const TensorCoreRules& rules, const std::string&
 
 std::string verdictEvidence(const TensorCoreVerdict& v, const TensorCoreRules& rules) {
   if (v.host) return "ran on the host CPU (the trainer's CPU backend): no Tensor Cores to use";
+  // Verdicts from evidence beyond the rows (and unknown ones) say in words what they rest on.
+  if (!v.evidence.empty()) return fmt::format("{} confidence: {}", confidenceName(v.confidence), v.evidence);
   std::string out;
   const TensorCoreRule* rule = v.rule_id.empty() ? nullptr : ruleNamed(rules, v.rule_id);
   // A row that matches even an empty name is the rules' fallback: no family was recognised.
-  if (rule && !std::regex_search("", rule->regex)) {
+  if (rule && !rule->matches("")) {
     out = fmt::format("{} confidence: the name matches {}", confidenceName(v.confidence), rule->pattern);
   } else {
     out = fmt::format("{} confidence: no kernel family recognised in the name", confidenceName(v.confidence));
@@ -38,8 +39,9 @@ std::string verdictEvidence(const TensorCoreVerdict& v, const TensorCoreRules& r
   return out;
 }
 
-std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribution& attribution) {
-  KernelVerdicts verdicts(trace);
+std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribution& attribution,
+                                        const TensorCoreEvidence* evidence) {
+  KernelVerdicts verdicts(trace, evidence);
   std::vector<KernelRow> rows;
   // A name on a GPU and on the host gets two verdicts, so it is keyed with where it ran.
   std::unordered_map<std::uint64_t, std::size_t> row_of;

@@ -9,6 +9,7 @@
 
 #include "analyzer/layer_attribution.h"
 #include "analyzer/row_performance.h"
+#include "analyzer/tensor_core_evidence.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
@@ -39,6 +40,8 @@ struct KernelRow {
 std::string verdictEvidence(const TensorCoreVerdict& verdict, const TensorCoreRules& rules = TensorCoreRules::builtin());
 
 // Heaviest first.
-std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribution& attribution);
+// `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the trace's own device.
+std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribution& attribution,
+                                        const TensorCoreEvidence* evidence = nullptr);
 
 }  // namespace ampscope::analyzer

@@ -37,7 +37,7 @@ TensorCoreVerdict hostVerdict(std::string_view kernel_name) {
 
 bool isMatrixKernel(const TensorCoreVerdict& verdict, bool under_eligible_op) {
   if (verdict.host) return under_eligible_op;
-  return verdict.tensor_core || verdict.precision == MathPrecision::kFp32Simt ||
+  return verdict.tensor_core == TensorCoreUse::kYes || verdict.precision == MathPrecision::kFp32Simt ||
          verdict.rule_id == rule_ids::kUnknownMatrixKernel;
 }
 
@@ -61,8 +61,13 @@ bool recordedOnCpu(const trace::Trace& trace) {
   return true;
 }
 
-KernelVerdicts::KernelVerdicts(const trace::Trace& trace, const TensorCoreRules& rules)
-    : trace_(trace), rules_(rules) {
+KernelVerdicts::KernelVerdicts(const trace::Trace& trace, const TensorCoreEvidence* evidence,
+                               const TensorCoreRules& rules)
+    : trace_(trace), rules_(rules), evidence_(evidence) {
+  if (!evidence_) {
+    own_evidence_.device = verdictDevice(trace, chooseRecordedDevice(trace, ""));
+    evidence_ = &own_evidence_;
+  }
   for (const trace::Device& device : trace.devices) {
     if (device.kind == trace::DeviceKind::kCpu) cpu_devices_.insert(device.id);
   }
@@ -74,7 +79,13 @@ const TensorCoreVerdict& KernelVerdicts::of(const trace::Kernel& kernel) {
   auto [cached, fresh] = cache.try_emplace(kernel.name);
   if (fresh) {
     const std::string_view name = trace_.str(kernel.name);
-    cached->second = host ? hostVerdict(name) : rules_.classify(name);
+    if (host) {
+      cached->second = hostVerdict(name);
+    } else if (const auto proven = evidence_->by_rate.find(kernel.name); proven != evidence_->by_rate.end()) {
+      cached->second = proven->second;
+    } else {
+      cached->second = withNameEvidence(rules_.classify(name), name, evidence_->device);
+    }
   }
   return cached->second;
 }

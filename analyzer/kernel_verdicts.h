@@ -1,6 +1,8 @@
 #pragma once
 // The Tensor Core verdict of each kernel of one trace, decided once per name and kind of device:
-// GPU kernels by the name rules (tensor_core_rules.h); work on a CPU device (the trainer's CPU
+// GPU kernels by the name rules (tensor_core_rules.h), and where those leave a matrix kernel
+// unknown, by the evidence of tensor_core_evidence.h (its element type on this device, its rate);
+// work on a CPU device (the trainer's CPU
 // backend records its ops as host activity) gets a host verdict, because asking whether a CPU op
 // used Tensor Cores would report "not on Tensor Cores" for every op of a run that had no GPU.
 
@@ -8,12 +10,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analyzer/tensor_core_evidence.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
 
-// host = true, tensor_core = false; precision from the dtype the name carries ("cpu gemm float16
+// host = true, tensor_core = kNo; precision from the dtype the name carries ("cpu gemm float16
 // 64x100x784 NT" -> FP16, "float32" -> FP32), unknown when it names none.
 TensorCoreVerdict hostVerdict(std::string_view kernel_name);
 
@@ -28,8 +31,12 @@ bool recordedOnCpu(const trace::Trace& trace);
 
 class KernelVerdicts {
  public:
-  explicit KernelVerdicts(const trace::Trace& trace,
+  // `evidence`: the analysis' device and the verdicts proven by rate (trace_summary.cpp). Without
+  // it, the device is the one the trace records and no rate evidence applies. Must outlive this.
+  explicit KernelVerdicts(const trace::Trace& trace, const TensorCoreEvidence* evidence = nullptr,
                           const TensorCoreRules& rules = TensorCoreRules::builtin());
+  KernelVerdicts(const KernelVerdicts&) = delete;  // evidence_ may point into this object
+  KernelVerdicts& operator=(const KernelVerdicts&) = delete;
 
   // Valid while this object lives.
   const TensorCoreVerdict& of(const trace::Kernel& kernel);
@@ -38,6 +45,8 @@ class KernelVerdicts {
  private:
   const trace::Trace& trace_;
   const TensorCoreRules& rules_;
+  TensorCoreEvidence own_evidence_;  // when none is given
+  const TensorCoreEvidence* evidence_;
   std::unordered_set<std::uint32_t> cpu_devices_;
   std::unordered_map<trace::StringId, TensorCoreVerdict> gpu_verdicts_;
   std::unordered_map<trace::StringId, TensorCoreVerdict> host_verdicts_;

@@ -103,10 +103,11 @@ double LayerRow::tensorCoreShare() const {
 }
 
 LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribution,
-                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu) {
+                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu,
+                           const TensorCoreEvidence* evidence) {
   LayerTable table;
   table.groups_operators = attribution.groupsOperators();
-  KernelVerdicts verdicts(trace);
+  KernelVerdicts verdicts(trace, evidence);
   std::map<std::pair<std::string, trace::Phase>, Accumulated> groups;
   // Where each op range's kernels add up, found once per op range: the string keys are built per
   // range, not per kernel (a step of a large model launches millions). Map nodes do not move.
@@ -146,7 +147,8 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
     if (isMatrixKernel(v, eligible)) {
       a.matrix_precision_time[v.precision] += ns;
       if (eligible && v.tensor_core) a.row.eligible_tensor_core_ns += ns;
-      if (eligible && !v.tensor_core && !v.host) a.row.eligible_cuda_core_ns += ns;
+      // Unknown verdicts are neither: counting them as CUDA-core time would claim a miss.
+      if (eligible && v.tensor_core == TensorCoreUse::kNo && !v.host) a.row.eligible_cuda_core_ns += ns;
     }
     if (slots.call_shape_time) *slots.call_shape_time += ns;
   }

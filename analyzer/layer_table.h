@@ -13,6 +13,7 @@
 #include "analyzer/op_time_model.h"
 #include "analyzer/row_performance.h"
 #include "analyzer/shape_checks.h"
+#include "analyzer/tensor_core_evidence.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
@@ -56,7 +57,9 @@ struct LayerTable {
 };
 
 // shape_checks: every shape check of the trace (checkShapes), which rows index.
+// `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the trace's own device.
 LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribution,
-                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu);
+                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu,
+                           const TensorCoreEvidence* evidence = nullptr);
 
 }  // namespace ampscope::analyzer

@@ -300,11 +300,12 @@ Index workOpOf(const trace::Trace& trace, const trace::Kernel& kernel, const Ten
 }
 
 OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSummary& iterations,
-                                   const DeviceChoice& device, bool recorded_on_cpu) {
+                                   const DeviceChoice& device, bool recorded_on_cpu,
+                                   const TensorCoreEvidence* evidence) {
   OpPerformance out;
   out.device = device;
   out.row_of_kernel.assign(trace.kernels.size(), -1);
-  KernelVerdicts verdicts(trace);
+  KernelVerdicts verdicts(trace, evidence);
   std::map<Key, Accumulated> rows;
   std::vector<const Key*> key_of_kernel(trace.kernels.size(), nullptr);
   // A run launches millions of kernels over far fewer op ranges and names: the row of each is

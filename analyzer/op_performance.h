@@ -16,6 +16,7 @@
 #include "analyzer/iterations.h"
 #include "analyzer/op_time_model.h"
 #include "analyzer/op_work.h"
+#include "analyzer/tensor_core_evidence.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
@@ -97,8 +98,11 @@ struct OpPerformance {
 
 // `device`: chosen by chooseRecordedDevice (may be unknown: rates and projections are then absent,
 // and the note says how to name the device).
+// `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the
+// trace's own device.
 OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSummary& iterations,
-                                   const DeviceChoice& device, bool recorded_on_cpu);
+                                   const DeviceChoice& device, bool recorded_on_cpu,
+                                   const TensorCoreEvidence* evidence = nullptr);
 
 // The row's key op for a kernel: the innermost Tensor-Core-eligible op with shapes above it when
 // the kernel is matrix work, else the innermost op that launched it; kNone when none.

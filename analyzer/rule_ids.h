@@ -10,6 +10,11 @@ namespace ampscope::analyzer::rule_ids {
 // Tensor Core rules (analyzer/rules/tensor_core_rules.tsv): a matrix kernel of a family the rules
 // do not know. Its math may or may not run on Tensor Cores; the analysis counts it as matrix work.
 inline constexpr std::string_view kUnknownMatrixKernel = "unknown-matrix";
+// Verdicts for such kernels from evidence beyond the rows (tensor_core_evidence.h): a
+// low-precision element type on a device whose Tensor Cores run it (a), or an achieved rate no
+// CUDA core reaches (b). Reports print them where a row's id would be.
+inline constexpr std::string_view kInferredLowPrecisionMatrix = "inferred-low-precision-matrix";
+inline constexpr std::string_view kInferredFromRate = "inferred-rate-above-cuda-cores";
 
 // Recommendations (analyzer/recommendations.h).
 inline constexpr std::string_view kEnableAmp = "enable-amp";

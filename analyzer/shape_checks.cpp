@@ -57,8 +57,8 @@ Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_s
   return kNone;
 }
 
-std::vector<ShapeCheck> checkShapes(const trace::Trace& trace) {
-  KernelVerdicts verdicts(trace);
+std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence) {
+  KernelVerdicts verdicts(trace, evidence);
   std::unordered_map<Index, Index> eligible_of;  // op range -> eligible op range (memo)
   std::map<std::pair<std::string_view, trace::StringId>, Accumulated> by_call_shape;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/tensor_core_evidence.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -31,6 +32,7 @@ struct ShapeCheck {
 trace::Index enclosingEligibleOp(const trace::Trace& trace, trace::Index op_range, bool with_shapes);
 
 // Eligible ops with recorded shapes that launched kernels, by GPU time (largest first).
-std::vector<ShapeCheck> checkShapes(const trace::Trace& trace);
+// `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the trace's own device.
+std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence = nullptr);
 
 }  // namespace ampscope::analyzer

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <array>
@@ -17,14 +18,13 @@ namespace {
 
 constexpr std::string_view kVersionPrefix = "# ampscope tensor core rules, version ";
 constexpr std::string_view kCaseInsensitive = "(?i)";
+// RE2 has no lookahead: a row that needs two tokens anywhere in the name, in either order, joins
+// two expressions that must both match.
+constexpr std::string_view kAllOf = " && ";
 constexpr std::array<std::string_view, 8> kColumns = {
     "id", "pattern", "architecture", "precision", "verdict", "confidence", "example", "note"};
 enum Column : std::size_t {
   kId, kPattern, kArchitecture, kPrecision, kVerdict, kConfidence, kExample, kNote };
-
-// libstdc++'s regex matcher recurses once per character a ".*" consumes; cutting names here keeps
-// the stack bounded. Every type token the rules look for sits well inside the first 8 KiB.
-constexpr std::size_t kMaxClassifiedChars = 8192;
 
 constexpr std::array<std::pair<MathPrecision, std::string_view>, 9> kPrecisionNames = {{
     {MathPrecision::kUnknown, "unknown"}, {MathPrecision::kFp32Simt, "FP32-SIMT"},
@@ -38,26 +38,14 @@ constexpr std::array<std::pair<GpuArchitecture, std::string_view>, 7> kArchitect
     {GpuArchitecture::kTuring, "turing"}, {GpuArchitecture::kAmpere, "ampere"},
     {GpuArchitecture::kAda, "ada"}, {GpuArchitecture::kHopper, "hopper"},
     {GpuArchitecture::kBlackwell, "blackwell"}}};
-constexpr std::array<std::pair<bool, std::string_view>, 2> kVerdictNames = {{
-    {true, "tensor_core"}, {false, "not_tensor_core"}}};
+constexpr std::array<std::pair<TensorCoreUse::Value, std::string_view>, 3> kVerdictNames = {{
+    {TensorCoreUse::kYes, "tensor_core"}, {TensorCoreUse::kNo, "not_tensor_core"},
+    {TensorCoreUse::kUnknown, "unknown"}}};
 
 std::string lowered(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-// False when the name lacks a literal every match of the rule would contain.
-bool mayMatch(const TensorCoreRule& rule, std::string_view name, std::string_view lowered_name) {
-  const bool icase = (rule.regex.flags() & std::regex::icase) == std::regex::icase;
-  const std::string_view text = icase ? lowered_name : name;
-  for (const auto& any_of : rule.required_literals) {
-    const bool found = std::any_of(any_of.begin(), any_of.end(), [&](const std::string& literal) {
-      return text.find(literal) != std::string_view::npos;
-    });
-    if (!found) return false;
-  }
-  return true;
 }
 
 template <typename T, std::size_t N>
@@ -98,14 +86,17 @@ LineFields splitTabs(std::string_view line) {
   return out;
 }
 
-// What any match of a pattern must contain, read from the pattern itself: each group lists
-// literals of which a match holds at least one. std::regex tries every start position of a long
-// name for every row; a substring search first skips most rows at a tenth of the cost. The reading
-// is conservative: whatever it does not understand adds no requirement.
+// What any match of an expression must contain, read from the expression itself: each group lists
+// literals of which a match holds at least one. A substring search skips most rows before RE2
+// runs (measured in docs/tensor_core_rules.md, "Speed"). The reading is conservative: whatever it
+// does not understand adds no requirement.
 class RequiredLiterals {
  public:
   explicit RequiredLiterals(std::string_view pattern) : p_(pattern) {}
-  std::vector<std::vector<std::string>> read() { return alternation(); }
+  std::vector<std::vector<std::string>> read() {
+    Needs needs = alternation();
+    return unreadable_ ? Needs{} : needs;
+  }
 
  private:
   using Needs = std::vector<std::vector<std::string>>;
@@ -165,9 +156,15 @@ class RequiredLiterals {
       const char c = p_[i_++];
       if (c == '(') {
         flush();
-        const std::string_view kind = p_.substr(i_, 2);
-        const bool counts = kind != "?!";  // a negative lookahead requires nothing
-        if (kind == "?:" || kind == "?=" || kind == "?!") i_ += 2;
+        bool counts = true;
+        if (p_.substr(i_, 1) == "?") {  // (?:...), (?P<name>...), (?i:...) or a flag switch (?i)
+          const bool group = p_.substr(i_, 2) == "?:" || p_.substr(i_, 2) == "?P";
+          counts = group;  // flags change what matches (case): literals under them are not required
+          while (i_ < p_.size() && p_[i_] != ':' && p_[i_] != ')' && p_[i_] != '>') ++i_;
+          // "(?i)" inside a pattern changes every literal after it: read nothing from such a pattern.
+          if (i_ < p_.size() && p_[i_] == ')') unreadable_ = true;
+          if (i_ < p_.size() && p_[i_] != ')') ++i_;
+        }
         Needs inner = alternation();
         if (i_ < p_.size()) ++i_;  // ')'
         if (!quantifier() && counts) needs.insert(needs.end(), inner.begin(), inner.end());
@@ -202,6 +199,7 @@ class RequiredLiterals {
 
   std::string_view p_;
   std::size_t i_ = 0;
+  bool unreadable_ = false;
 };
 
 class RuleFileParser {
@@ -286,30 +284,15 @@ class RuleFileParser {
     trace::Status named =
         parseName(line_number, line, kArchitecture, kArchitectureNames, rule.architecture);
     if (named) named = parseName(line_number, line, kPrecision, kPrecisionNames, rule.precision);
-    if (named) named = parseName(line_number, line, kVerdict, kVerdictNames, rule.tensor_core);
+    TensorCoreUse::Value use = TensorCoreUse::kUnknown;
+    if (named) named = parseName(line_number, line, kVerdict, kVerdictNames, use);
+    rule.tensor_core = use;
     if (named) named = parseName(line_number, line, kConfidence, kConfidenceNames, rule.confidence);
     if (!named) return named.error();
-    std::string_view body = rule.pattern;
-    const bool icase = body.substr(0, kCaseInsensitive.size()) == kCaseInsensitive;
-    auto flags = std::regex::ECMAScript | std::regex::optimize | std::regex::nosubs;
-    if (icase) {
-      body.remove_prefix(kCaseInsensitive.size());
-      flags |= std::regex::icase;
+    if (trace::Status compiled = compileExpressions(line_number, line.columns[kPattern], rule); !compiled) {
+      return compiled.error();
     }
-    try {
-      rule.regex = std::regex(body.begin(), body.end(), flags);
-    } catch (const std::regex_error& e) {
-      return error(line_number, line.columns[kPattern],
-                   fmt::format("found the pattern \"{}\" of rule \"{}\", expected an ECMAScript "
-                               "regular expression ({})", rule.pattern, rule.id, e.what()));
-    }
-    rule.required_literals = RequiredLiterals(body).read();
-    if (icase) {
-      for (auto& any_of : rule.required_literals) {
-        for (std::string& literal : any_of) literal = lowered(literal);
-      }
-    }
-    if (!std::regex_search(rule.example, rule.regex)) {
+    if (!rule.matches(rule.example)) {
       return error(line_number, line.columns[kExample],
                    fmt::format("the example of rule \"{}\" does not match its own pattern \"{}\"",
                                rule.id, rule.pattern));
@@ -318,6 +301,48 @@ class RuleFileParser {
   }
 
  private:
+  // The pattern's expressions, split at " && ", each compiled by RE2; an error points at the
+  // column where the expression starts.
+  trace::Status compileExpressions(int line_number, std::size_t pattern_column, TensorCoreRule& rule) const {
+    RE2::Options options;
+    options.set_log_errors(false);
+    options.set_never_capture(true);
+    const std::string_view pattern = rule.pattern;
+    std::size_t start = 0;
+    while (start <= pattern.size()) {
+      std::size_t end = pattern.find(kAllOf, start);
+      if (end == std::string_view::npos) end = pattern.size();
+      RuleExpression expression;
+      expression.text = std::string(pattern.substr(start, end - start));
+      const std::size_t column = pattern_column + start;
+      if (expression.text.empty()) {
+        return error(line_number, column,
+                     fmt::format("found an empty expression in the pattern \"{}\" of rule \"{}\", expected "
+                                 "RE2 expressions joined by \"{}\"", rule.pattern, rule.id, kAllOf));
+      }
+      auto re2 = std::make_shared<const RE2>(expression.text, options);
+      if (!re2->ok()) {
+        return error(line_number, column,
+                     fmt::format("found the expression \"{}\" in the pattern of rule \"{}\", expected an RE2 "
+                                 "regular expression ({}; RE2 has no lookahead: join expressions with \"{}\")",
+                                 expression.text, rule.id, re2->error(), kAllOf));
+      }
+      std::string_view body = expression.text;
+      expression.icase = body.starts_with(kCaseInsensitive);
+      if (expression.icase) body.remove_prefix(kCaseInsensitive.size());
+      expression.required_literals = RequiredLiterals(body).read();
+      if (expression.icase) {
+        for (auto& any_of : expression.required_literals) {
+          for (std::string& literal : any_of) literal = lowered(literal);
+        }
+      }
+      expression.re2 = std::move(re2);
+      rule.expressions.push_back(std::move(expression));
+      start = end + kAllOf.size();
+    }
+    return {};
+  }
+
   std::string_view source_;
 };
 
@@ -399,12 +424,11 @@ trace::Status TensorCoreRules::builtinStatus() { return loadBuiltin().status; }
 
 TensorCoreVerdict TensorCoreRules::classify(std::string_view kernel_name) const {
   TensorCoreVerdict verdict;
+  verdict.tensor_core = TensorCoreUse::kUnknown;  // no row: nothing known
   verdict.alignment = alignmentFromName(kernel_name);
-  const std::string_view text = kernel_name.substr(0, kMaxClassifiedChars);
-  const std::string lowered_text = lowered(text);
+  const std::string lowered_name = lowered(kernel_name);
   for (const TensorCoreRule& rule : rules_) {
-    if (mayMatch(rule, text, lowered_text) &&
-        std::regex_search(text.data(), text.data() + text.size(), rule.regex)) {
+    if (rule.mayMatch(kernel_name, lowered_name) && rule.matches(kernel_name)) {
       verdict.tensor_core = rule.tensor_core;
       verdict.precision = rule.precision;
       verdict.confidence = rule.confidence;
@@ -413,6 +437,25 @@ TensorCoreVerdict TensorCoreRules::classify(std::string_view kernel_name) const 
     }
   }
   return verdict;
+}
+
+bool TensorCoreRule::matches(std::string_view name) const {
+  const re2::StringPiece text(name.data(), name.size());
+  return std::all_of(expressions.begin(), expressions.end(),
+                     [&](const RuleExpression& e) { return RE2::PartialMatch(text, *e.re2); });
+}
+
+bool TensorCoreRule::mayMatch(std::string_view name, std::string_view lowered_name) const {
+  for (const RuleExpression& e : expressions) {
+    const std::string_view text = e.icase ? lowered_name : name;
+    for (const auto& any_of : e.required_literals) {
+      const bool found = std::any_of(any_of.begin(), any_of.end(), [&](const std::string& literal) {
+        return text.find(literal) != std::string_view::npos;
+      });
+      if (!found) return false;
+    }
+  }
+  return true;
 }
 
 int alignmentFromName(std::string_view kernel_name) {
@@ -444,5 +487,6 @@ const char* confidenceName(Confidence confidence) { return nameOf(kConfidenceNam
 const char* architectureName(GpuArchitecture architecture) {
   return nameOf(kArchitectureNames, architecture);
 }
+const char* tensorCoreUseName(TensorCoreUse use) { return nameOf(kVerdictNames, use.value()); }
 
 }  // namespace ampscope::analyzer

@@ -158,9 +158,21 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   }
 
   summary.recorded_on_cpu = recordedOnCpu(trace);
+  // The per-op model comes first: the rate its ops achieved is evidence for the Tensor Core verdict
+  // of kernels no rule knows, and every table below reports the verdicts with that evidence.
+  summary.iterations = findIterations(trace);
+  summary.device = chooseRecordedDevice(trace, options.gpu);
+  TensorCoreEvidence evidence;
+  evidence.device = verdictDevice(trace, summary.device);
+  summary.op_performance =
+      measureOpPerformance(trace, summary.iterations, summary.device, summary.recorded_on_cpu, &evidence);
+  {
+    KernelVerdicts by_name(trace, &evidence);
+    evidence.by_rate = proveByRate(trace, summary.op_performance, by_name);
+  }
   GroupAccumulator by_operator;
   GroupAccumulator by_layer;
-  KernelVerdicts verdicts(trace);
+  KernelVerdicts verdicts(trace, &evidence);
   summary.tensor_cores.rules_version = TensorCoreRules::builtin().version();
   std::unordered_map<Index, Index> top_of;  // op range -> its top-level operator, memoised
   for (const trace::Kernel& kernel : trace.kernels) {
@@ -168,9 +180,16 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
     summary.gpu_kernel_time_ns += duration;
     const std::string kernel_name(trace.str(kernel.name));
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
-    if (verdict.tensor_core) {
+    if (verdict.tensor_core == TensorCoreUse::kYes) {
       summary.tensor_cores.time_ns += duration;
       summary.tensor_cores.by_precision[precisionName(verdict.precision)] += duration;
+      switch (verdict.confidence) {
+        case Confidence::kHigh: summary.tensor_cores.high_confidence_ns += duration; break;
+        case Confidence::kMedium: summary.tensor_cores.medium_confidence_ns += duration; break;
+        case Confidence::kLow: summary.tensor_cores.low_confidence_ns += duration; break;
+      }
+    } else if (verdict.tensor_core == TensorCoreUse::kUnknown) {
+      summary.tensor_cores.unknown_time_ns += duration;
     }
     if (kernel.op_range == kNone) {
       by_operator.add(kernel.launch == kNone ? "(no launch call in the trace)" : "(launched outside any operator)",
@@ -189,17 +208,17 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   if (summary.gpu_kernel_time_ns > 0) {
     summary.tensor_cores.fraction = static_cast<double>(summary.tensor_cores.time_ns) /
                                     static_cast<double>(summary.gpu_kernel_time_ns);
+    summary.tensor_cores.unknown_fraction = static_cast<double>(summary.tensor_cores.unknown_time_ns) /
+                                            static_cast<double>(summary.gpu_kernel_time_ns);
   }
   summary.operators = by_operator.all();
   summary.layers = by_layer.all();
-  summary.shape_checks = checkShapes(trace);
+  summary.shape_checks = checkShapes(trace, &evidence);
   LayerAttribution attribution(trace);
-  summary.layer_table = buildLayerTable(trace, attribution, summary.shape_checks, summary.recorded_on_cpu);
-  summary.kernels = buildKernelTable(trace, attribution);
-  summary.iterations = findIterations(trace);
+  summary.layer_table =
+      buildLayerTable(trace, attribution, summary.shape_checks, summary.recorded_on_cpu, &evidence);
+  summary.kernels = buildKernelTable(trace, attribution, &evidence);
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
-  summary.device = chooseRecordedDevice(trace, options.gpu);
-  summary.op_performance = measureOpPerformance(trace, summary.iterations, summary.device, summary.recorded_on_cpu);
   summary.amdahl = projectAmp(trace, summary.iterations, summary.op_performance);
   summary.what_if = projectWhatIf(summary, options);
   addLayerPerformance(summary.layer_table, trace, attribution, summary.op_performance, summary.what_if, summary.recorded_on_cpu);

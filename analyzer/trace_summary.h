@@ -56,11 +56,19 @@ struct GroupTime {
   std::vector<KernelTime> kernel_times;  // every kernel it launched, heaviest first
 };
 
-// GPU time in kernels that use Tensor Cores, by the kernel-name rules.
+// GPU time in kernels that use Tensor Cores, by the kernel-name rules and the evidence beyond them
+// (tensor_core_evidence.h), and the time whose verdict stays unknown.
 struct TensorCoreTime {
   std::int64_t time_ns = 0;
   double fraction = 0.0;  // of all kernel time
   std::map<std::string, std::int64_t> by_precision;  // Tensor Core time per math precision
+  // Tensor Core time by how sure its verdicts are; the three add up to time_ns.
+  std::int64_t high_confidence_ns = 0;
+  std::int64_t medium_confidence_ns = 0;
+  std::int64_t low_confidence_ns = 0;
+  // Matrix kernels no rule and no evidence can place: neither Tensor Core nor CUDA-core time.
+  std::int64_t unknown_time_ns = 0;
+  double unknown_fraction = 0.0;  // of all kernel time
   int rules_version = 0;
 };
 

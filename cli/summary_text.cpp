@@ -26,9 +26,11 @@ std::string shorten(const std::string& name, std::size_t width) {
   return name.substr(0, width - 3) + "...";
 }
 
-// What a kernel's verdict column says: its Tensor Core precision, "host" for a CPU op, else nothing.
+// What a kernel's verdict column says: its Tensor Core precision, "TC?" where unknown, "host" for a
+// CPU op, else nothing.
 std::string verdictText(const analyzer::TensorCoreVerdict& verdict) {
   if (verdict.host) return "host";
+  if (verdict.tensor_core == analyzer::TensorCoreUse::kUnknown) return "TC?";
   return verdict.tensor_core ? fmt::format("TC {}", analyzer::precisionName(verdict.precision)) : "";
 }
 
@@ -248,8 +250,17 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   if (on_cpu) {
     out += "tensor core not applicable: recorded on the CPU\n";
   } else {
-    out += fmt::format("tensor core {} of kernel time ({:.1f}%){}\n", formatDuration(s.tensor_cores.time_ns),
-                       100.0 * s.tensor_cores.fraction, precisions.empty() ? "" : ": " + precisions);
+    const analyzer::TensorCoreTime& tc = s.tensor_cores;
+    out += fmt::format("tensor core {} of kernel time ({:.1f}%){}\n", formatDuration(tc.time_ns),
+                       100.0 * tc.fraction, precisions.empty() ? "" : ": " + precisions);
+    if (tc.medium_confidence_ns > 0 || tc.low_confidence_ns > 0) {
+      out += fmt::format("            by confidence: high {}, medium {}, low {}\n", formatDuration(tc.high_confidence_ns),
+                         formatDuration(tc.medium_confidence_ns), formatDuration(tc.low_confidence_ns));
+    }
+    if (tc.unknown_time_ns > 0) {
+      out += fmt::format("            unknown {} ({:.1f}%): matrix kernels no rule or evidence places (TC? below)\n",
+                         formatDuration(tc.unknown_time_ns), 100.0 * tc.unknown_fraction);
+    }
   }
   const analyzer::IterationSummary& it = s.iterations;
   if (it.iterations.empty()) {

@@ -61,11 +61,11 @@ std::string kernelsCsv(const analyzer::TraceSummary& summary) {
                                         "confidence", "alignment"}));
   for (const analyzer::KernelRow& row : summary.kernels) {
     csv.add(row.name).add(row.calls).add(row.time_ns);
-    // A host op has no Tensor Core verdict: empty (not known), not "false".
-    if (row.verdict.host) {
+    // A host op has no Tensor Core verdict, and an unknown one is not "false": both empty.
+    if (row.verdict.host || row.verdict.tensor_core == analyzer::TensorCoreUse::kUnknown) {
       csv.add(std::string_view());
     } else {
-      csv.addBool(row.verdict.tensor_core);
+      csv.addBool(row.verdict.tensor_core == analyzer::TensorCoreUse::kYes);
     }
     csv.add(analyzer::precisionName(row.verdict.precision)).add(row.verdict.rule_id);
     csv.add(analyzer::confidenceName(row.verdict.confidence));

@@ -122,8 +122,8 @@ std::string cards(const analyzer::TraceSummary& s) {
     html += card("Tensor Core time", "n/a", "recorded on the CPU: needs a GPU run");
   } else {
     html += card("Tensor Core time", formatPercent(s.tensor_cores.fraction),
-                 fmt::format("{} of {} kernel time", formatDuration(s.tensor_cores.time_ns),
-                             formatDuration(s.gpu_kernel_time_ns)));
+                 fmt::format("{} of {} kernel time{}", formatDuration(s.tensor_cores.time_ns),
+                             formatDuration(s.gpu_kernel_time_ns), unknownTimeText(s.tensor_cores)));
   }
   html += mfuCard(s);
   html += ampCard(s);
@@ -379,8 +379,10 @@ std::string operatorsSection(const analyzer::TraceSummary& s, std::size_t top) {
       html += fmt::format(R"(<tr class="kern"><td class="mono">{}</td><td></td><td class="n">{}</td><td class="n">{}</td>)"
                           R"(<td class="n {}">{}</td><td class="nowrap">{}</td><td class="mono nowrap">{}</td></tr>)",
                           esc(k.name), k.calls, esc(formatDuration(k.time_ns)),
-                          k.verdict.host ? "muted" : k.verdict.tensor_core ? "yes" : "no",
-                          k.verdict.host ? "host" : k.verdict.tensor_core ? "yes" : "no",
+                          k.verdict.host || k.verdict.tensor_core == analyzer::TensorCoreUse::kUnknown ? "muted"
+                          : k.verdict.tensor_core                                                ? "yes"
+                                                                                                 : "no",
+                          k.verdict.host ? "host" : tensorCoreCell(k.verdict.tensor_core),
                           analyzer::precisionName(k.verdict.precision),
                           esc(k.verdict.rule_id));
     }

@@ -65,8 +65,8 @@ void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
   } else {
     md += fmt::format("| GPU kernel time | {} (busy {} of {} span) |\n", formatDuration(s.gpu_kernel_time_ns),
                       formatDuration(s.gpu_busy_ns), formatDuration(s.trace_span_ns));
-    md += fmt::format("| Tensor Core time | {} ({} of kernel time) |\n", formatDuration(s.tensor_cores.time_ns),
-                      formatPercent(s.tensor_cores.fraction));
+    md += fmt::format("| Tensor Core time | {} ({} of kernel time){} |\n", formatDuration(s.tensor_cores.time_ns),
+                      formatPercent(s.tensor_cores.fraction), unknownTimeText(s.tensor_cores));
   }
   for (const auto& [reason, count] : s.import_stats.lost) {
     md += fmt::format("| Lost records | the collector lost {} records: {} |\n", count, cell(reason));
@@ -266,7 +266,7 @@ void appendKernels(std::string& md, const analyzer::TraceSummary& s, std::size_t
   md += "## Kernels\n\n| Kernel | Calls | Time | Tensor Cores | Precision | Rule |\n|---|---:|---:|---|---|---|\n";
   for (const analyzer::KernelRow& k : firstN(s.kernels, top)) {
     md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(k.name), k.calls, formatDuration(k.time_ns),
-                      k.verdict.host ? "host (CPU)" : k.verdict.tensor_core ? "yes" : "no",
+                      k.verdict.host ? "host (CPU)" : tensorCoreCell(k.verdict.tensor_core),
                       analyzer::precisionName(k.verdict.precision),
                       cell(k.verdict.rule_id));
   }

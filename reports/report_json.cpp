@@ -18,8 +18,12 @@ ordered_json tensorCoreNs(const analyzer::TraceSummary& summary, std::int64_t ns
   return summary.recorded_on_cpu ? ordered_json(nullptr) : ordered_json(ns);
 }
 
+// tensor_cores: true or false where known, null for an unknown verdict and for a host op; verdict
+// tells those apart.
 ordered_json verdictFields(const analyzer::TensorCoreVerdict& verdict) {
-  return {{"tensor_cores", verdict.host ? ordered_json(nullptr) : ordered_json(verdict.tensor_core)},
+  const bool known = !verdict.host && verdict.tensor_core != analyzer::TensorCoreUse::kUnknown;
+  return {{"tensor_cores", known ? ordered_json(verdict.tensor_core == analyzer::TensorCoreUse::kYes) : ordered_json(nullptr)},
+          {"verdict", verdict.host ? "host" : analyzer::tensorCoreUseName(verdict.tensor_core)},
           {"precision", analyzer::precisionName(verdict.precision)},
           {"rule", verdict.rule_id},
           {"confidence", analyzer::confidenceName(verdict.confidence)},
@@ -327,6 +331,12 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                          {"fraction", summary.recorded_on_cpu ? ordered_json(nullptr)
                                                               : ordered_json(summary.tensor_cores.fraction)},
                          {"by_precision", mapJson(summary.tensor_cores.by_precision)},
+                         {"by_confidence", {{"high", tensorCoreNs(summary, summary.tensor_cores.high_confidence_ns)},
+                                            {"medium", tensorCoreNs(summary, summary.tensor_cores.medium_confidence_ns)},
+                                            {"low", tensorCoreNs(summary, summary.tensor_cores.low_confidence_ns)}}},
+                         {"unknown_time_ns", tensorCoreNs(summary, summary.tensor_cores.unknown_time_ns)},
+                         {"unknown_fraction", summary.recorded_on_cpu ? ordered_json(nullptr)
+                                                                      : ordered_json(summary.tensor_cores.unknown_fraction)},
                          {"rules_version", summary.tensor_cores.rules_version},
                          {"applicable", !summary.recorded_on_cpu},
                          {"note", summary.recorded_on_cpu ? std::string("recorded on ") + kCpuRunNote : std::string()}};

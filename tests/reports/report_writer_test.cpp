@@ -36,7 +36,7 @@ analyzer::TraceSummary hostileSummary() {
   op.gpu_time_ns = 4'000'000;
   op.tensor_core_time_ns = 1'000'000;
   analyzer::KernelTime tc{"volta_h884gemm_64x64, \"nn\"", 2, 1'000'000, {}};
-  tc.verdict.tensor_core = true;
+  tc.verdict.tensor_core = analyzer::TensorCoreUse::kYes;
   tc.verdict.precision = analyzer::MathPrecision::kFp16;
   tc.verdict.rule_id = "volta-h884";
   analyzer::KernelTime simt{"volta_sgemm_128x64_nn\nsecond line", 1, 3'000'000, {}};
