@@ -158,9 +158,9 @@ TimelineIndex::TimelineIndex(std::shared_ptr<const trace::Trace> trace,
       lane.device = device;
       lane.stream = stream;
       lane.counter = static_cast<std::int32_t>(q);
-      lane.label = several_processes
-                       ? fmt::format("queue depth · pid {} · {}", sq.pid, streamName(t, device, stream))
-                       : fmt::format("queue depth · {}", streamName(t, device, stream));
+      lane.subject = several_processes ? fmt::format("pid {} · {}", sq.pid, streamName(t, device, stream))
+                                       : streamName(t, device, stream);
+      lane.label = fmt::format("{} · {}", kQueueLaneTitle, lane.subject);
       lanes_.push_back(std::move(lane));
       order.push_back(kNoEvents);
     }

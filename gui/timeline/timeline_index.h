@@ -21,11 +21,15 @@ namespace ampscope::gui {
 
 // kQueue: a counter lane (no rows) drawn as a filled step plot of one stream's launch queue depth.
 enum class TimelineLaneKind : std::uint8_t { kStream, kThread, kQueue };
+// What a kQueue lane counts: the first part of its label.
+inline constexpr std::string_view kQueueLaneTitle = "queue depth";
 
 struct TimelineLane {
   TimelineLaneKind kind = TimelineLaneKind::kStream;
   std::string label;                  // "GPU 0 · stream 7", "thread 4242 (python)",
                                       // "queue depth · GPU 0 · stream 7"
+  std::string subject;                // kQueue lanes: the label after the title, "GPU 0 · stream 7"
+                                      // (the lane column writes title and subject on two lines)
   std::uint32_t device = 0;           // kStream and kQueue lanes
   std::uint32_t stream = 0;           // kStream and kQueue lanes
   trace::Index thread = trace::kNone; // kThread lanes: into Trace::threads (kNone: not recorded)

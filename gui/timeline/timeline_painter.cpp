@@ -430,14 +430,22 @@ void TimelinePainter::paintLaneLabels(QPainter& painter, const QSize& size, int 
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const int top = laneTop(i, scroll_y);
     if (top + laneHeight(i) < kAxisHeight || top > size.height()) continue;
-    const QString label = metrics.elidedText(QString::fromStdString(lanes[i].label), Qt::ElideRight,
-                                             kLabelWidth - 12);
-    painter.drawText(QRect(6, top, kLabelWidth - 12, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft, label);
-    if (lanes[i].kind == TimelineLaneKind::kQueue) {
-      // The scale: the plot's top is the counter's maximum, its bottom an empty queue.
-      painter.drawText(QRect(6, top + kRowHeight, kLabelWidth - 12, kRowHeight), Qt::AlignVCenter | Qt::AlignRight,
-                       QStringLiteral("max %1").arg(index_->counterOf(lanes[i]).maxValue()));
+    const QRect first_line(6, top, kLabelWidth - 12, kRowHeight);
+    if (lanes[i].kind != TimelineLaneKind::kQueue) {
+      const QString label = metrics.elidedText(QString::fromStdString(lanes[i].label), Qt::ElideRight,
+                                               first_line.width());
+      painter.drawText(first_line, Qt::AlignVCenter | Qt::AlignLeft, label);
+      continue;
     }
+    // A counter lane is two rows high: the title and the scale (the plot's top is the counter's
+    // maximum, its bottom an empty queue) on the first, the stream on the second, where the whole
+    // label would not fit on one.
+    painter.drawText(first_line, Qt::AlignVCenter | Qt::AlignLeft,
+                     QString::fromUtf8(kQueueLaneTitle.data(), static_cast<qsizetype>(kQueueLaneTitle.size())));
+    painter.drawText(first_line, Qt::AlignVCenter | Qt::AlignRight,
+                     QStringLiteral("max %1").arg(index_->counterOf(lanes[i]).maxValue()));
+    painter.drawText(first_line.translated(0, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                     metrics.elidedText(QString::fromStdString(lanes[i].subject), Qt::ElideRight, first_line.width()));
   }
   painter.setClipping(false);
 }
