@@ -92,7 +92,7 @@ void TimelineCounter::query(std::int64_t start_ns, double ns_per_px, int columns
 }
 
 std::size_t TimelineCounter::memoryBytes() const {
-  std::size_t bytes = sizeof(*this);
+  std::size_t bytes = 0;
   for (const auto& level : levels_) bytes += level.capacity() * sizeof(std::int32_t);
   return bytes;
 }

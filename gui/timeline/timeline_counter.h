@@ -33,6 +33,7 @@ class TimelineCounter {
   // [start_ns + floor(c * ns_per_px), start_ns + floor((c + 1) * ns_per_px)). O(columns · log n).
   void query(std::int64_t start_ns, double ns_per_px, int columns, std::vector<std::int32_t>& out) const;
 
+  // Bytes the counter adds to its points (which the analysis owns): the per-block maxima.
   std::size_t memoryBytes() const;
 
  private:

@@ -340,8 +340,8 @@ std::size_t TimelineIndex::memoryBytes() const {
                       rows_.capacity() * sizeof(TimelineRow) + lanes_.capacity() * sizeof(TimelineLane);
   for (const auto& row : rows_) bytes += row.memoryBytes();
   bytes += counters_.capacity() * sizeof(TimelineCounter);
-  for (const auto& counter : counters_) bytes += counter.memoryBytes() - sizeof(TimelineCounter);
-  for (const auto& lane : lanes_) bytes += lane.label.capacity();
+  for (const auto& counter : counters_) bytes += counter.memoryBytes();
+  for (const auto& lane : lanes_) bytes += lane.label.capacity() + lane.subject.capacity();
   return bytes;
 }
 
