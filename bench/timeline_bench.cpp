@@ -5,7 +5,8 @@
 // Builds a synthetic training trace of about N events (default 1,000,000): kernels on a compute,
 // a communication and a side stream, host-to-device copies, and nested NVTX/operator ranges on a
 // main, an autograd and a data-loader thread, linked the way the analyzer's correlator links them
-// (kernel -> operator range -> layer range). Times the timeline's index build and reports its
+// (launch call -> kernel -> operator range -> layer range), and the analyzer's launch queue of
+// its streams (about two depth changes per kernel) as the timeline's counter lanes. Times the timeline's index build and reports its
 // memory, then renders frames offscreen at 1920x1080 with TimelineView::renderFrame (the widget's
 // own paint code): the whole trace fitted, zoomed to 1% and to 0.01%, a pan at 1% and a wheel zoom
 // from the whole trace down to 0.01%. Prints ms per frame (median and max) per case against the
@@ -33,6 +34,8 @@
 #include <QImage>
 #include <QString>
 
+#include "analyzer/iterations.h"
+#include "analyzer/launch_queue.h"
 #include "bench/process_memory.h"
 #include "bench/stopwatch.h"
 #include "gui/timeline/timeline_index.h"
@@ -97,11 +100,13 @@ class SyntheticTimeline {
     t_.threads.push_back({1, 4250, t_.strings.intern("pt_autograd_0")});
     t_.threads.push_back({1, 4261, t_.strings.intern("pt_data_worker")});
     for (const KernelKind& kind : kKinds) kernel_names_.push_back(t_.strings.intern(kind.name));
+    launch_name_ = t_.strings.intern("cudaLaunchKernel");
     for (int l = 0; l < kLayers; ++l) layer_names_.push_back(t_.strings.intern(fmt::format("encoder.layers.{}", l)));
   }
 
   trace::Trace build() {
-    for (int step = 0; t_.eventCount() < target_; ++step) addStep(step);
+    // Counts what the timeline draws: the launch calls are there for the queue lanes only.
+    for (int step = 0; t_.kernels.size() + t_.memory_ops.size() + t_.ranges.size() < target_; ++step) addStep(step);
     return std::move(t_);
   }
 
@@ -138,9 +143,18 @@ class SyntheticTimeline {
     const trace::Index range = openRange(name, thread, host, parent, phase);
     host += between(2'000, 6'000);
     for (const std::size_t kind : kinds) {
+      trace::LaunchCall call;
+      call.start_ns = host;
       host += between(4'000, 9'000);  // the launch call
+      call.end_ns = host;
+      call.correlation_id = correlation_ + 1;
+      call.name = launch_name_;
+      call.thread = thread;
+      t_.launches.push_back(call);
       std::int64_t& gpu = stream == kNcclStream ? nccl_gpu_ : compute_gpu_;
       trace::Kernel k;
+      k.launch = static_cast<trace::Index>(t_.launches.size() - 1);
+      k.pid = 1;
       k.name = kernel_names_[kind];
       k.stream = stream;
       k.start_ns = std::max(gpu + between(1'000, 3'000), host + 3'000);
@@ -237,6 +251,7 @@ class SyntheticTimeline {
   std::int64_t compute_gpu_ = 0;
   std::int64_t nccl_gpu_ = 0;
   std::uint64_t correlation_ = 0;
+  trace::StringId launch_name_ = trace::StringTable::kEmpty;
 };
 
 // CPU time of this thread, in ms: unlike wall time it leaves out the time other processes held
@@ -316,13 +331,25 @@ int main(int argc, char** argv) {
              trace->eventCount(), trace->kernels.size(), trace->memory_ops.size(), trace->ranges.size(),
              span_ns / 1e9, megabytes(trace->memoryBytes()), build_trace_s);
 
+  // The queue lanes show the analyzer's measurement, made once when the run loads (not the
+  // timeline's cost): timed apart.
+  const Stopwatch queue_watch;
+  auto queue = std::make_shared<const ampscope::analyzer::LaunchQueue>(
+      ampscope::analyzer::measureLaunchQueue(*trace, ampscope::analyzer::findIterations(*trace)));
+  std::size_t queue_points = 0;
+  for (const auto& stream : queue->streams) queue_points += stream.points.size();
+  fmt::print("launch queue (the analyzer's): {} streams, {} depth changes, measured in {:.0f} ms\n",
+             queue->streams.size(), queue_points, queue_watch.seconds() * 1e3);
+
   const std::uint64_t rss_before = currentRssBytes();
   const Stopwatch index_watch;
-  auto index = std::make_shared<const gui::TimelineIndex>(trace);
+  auto index = std::make_shared<const gui::TimelineIndex>(trace, queue);
   const double index_ms = index_watch.seconds() * 1e3;
   const std::uint64_t rss_after = currentRssBytes();
-  fmt::print("index: built in {:.1f} ms; {} lanes, {} rows; {:.1f} MB ({:.1f} bytes per event); RSS +{:.1f} MB\n",
-             index_ms, index->lanes().size(), index->rows().size(), megabytes(index->memoryBytes()),
+  fmt::print("index: built in {:.1f} ms; {} lanes ({} of queue depth), {} rows; {:.1f} MB ({:.1f} bytes per event); "
+             "RSS +{:.1f} MB\n",
+             index_ms, index->lanes().size(), index->counters().size(), index->rows().size(),
+             megabytes(index->memoryBytes()),
              static_cast<double>(index->memoryBytes()) / static_cast<double>(index->eventCount()),
              megabytes(rss_after > rss_before ? rss_after - rss_before : 0));
 

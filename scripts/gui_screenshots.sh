@@ -35,4 +35,8 @@ shoot() {  # name trace compare
 }
 shoot resnet50 "$traces/kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz" \
   "$traces/kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz"
+# The four-worker run's timeline on its own: its launch queue fills deeper (docs/gui.md).
+"$gui" "$traces/kineto-v100-resnet50-workers4/worker0.1623212756351.pt.trace.json.gz" \
+  --screenshot "$out/resnet50_workers4_timeline.png" --tab timeline 2> /dev/null
+echo "$out/resnet50_workers4_timeline.png"
 shoot train "$trained" "$build/screenshots/train_workers2.sqlite"

@@ -82,9 +82,11 @@ void TimelineTab::showEvent(QShowEvent* event) {
 
 void TimelineTab::buildIndex() {
   index_pending_ = false;
-  // The index shares ownership of the run through its trace, so the run outlives the view's use.
+  // The index shares ownership of the run through its trace and its launch queue (the analysis's,
+  // drawn as counter lanes), so the run outlives the view's use.
   view_->setIndex(std::make_shared<const TimelineIndex>(
-      std::shared_ptr<const trace::Trace>(run_, &run_->trace)));
+      std::shared_ptr<const trace::Trace>(run_, &run_->trace),
+      std::shared_ptr<const analyzer::LaunchQueue>(run_, &run_->summary.launch_queue)));
   updateWindowLabel(view_->windowStartNs(), view_->windowEndNs());
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The Timeline tab: the run's GPU streams and host ranges on one time axis (TimelineView) under a
-// small toolbar (fit, zoom in, zoom out, the visible window). Clicking an event that belongs to a
-// layer selects that layer (RunView::layerSelected).
+// The Timeline tab: the run's GPU streams, their launch queue depth and host ranges on one time
+// axis (TimelineView) under a small toolbar (fit, zoom in, zoom out, the visible window). Clicking
+// an event that belongs to a layer selects that layer (RunView::layerSelected).
 
 #include <memory>
 

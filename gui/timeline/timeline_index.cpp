@@ -47,6 +47,14 @@ bool deviceIsCpu(const trace::Trace& trace, std::uint32_t device) {
   return false;
 }
 
+// "GPU 0 · stream 7": a stream lane's label, and the end of its queue lane's.
+std::string streamName(const trace::Trace& trace, std::uint32_t device, std::uint32_t stream) {
+  return fmt::format("{} {} · stream {}", deviceIsCpu(trace, device) ? "CPU" : "GPU", device, stream);
+}
+
+// Marks a lane that has no events of its own (a counter lane) in the lane-to-events order.
+constexpr std::size_t kNoEvents = std::numeric_limits<std::size_t>::max();
+
 // Places each event (sorted by start, longer first on ties so a parent precedes its children) in
 // the lowest free row at or below its preferred one. Rows then never overlap, which is what
 // TimelineRow's binary searches rely on; well-nested ranges keep one row per depth, and the rare
@@ -81,7 +89,9 @@ std::vector<std::vector<TimelineEvent>> assignRows(std::vector<PendingEvent>& pe
 
 }  // namespace
 
-TimelineIndex::TimelineIndex(std::shared_ptr<const trace::Trace> trace) : trace_(std::move(trace)) {
+TimelineIndex::TimelineIndex(std::shared_ptr<const trace::Trace> trace,
+                             std::shared_ptr<const analyzer::LaunchQueue> queue)
+    : trace_(std::move(trace)), queue_(std::move(queue)) {
   if (!trace_) trace_ = std::make_shared<const trace::Trace>();
   const trace::Trace& t = *trace_;
 
@@ -122,17 +132,56 @@ TimelineIndex::TimelineIndex(std::shared_ptr<const trace::Trace> trace) : trace_
                      static_cast<std::uint8_t>(static_cast<int>(m.direction) % kTimelineShadeCount)},
                     0});
   }
-  // Stream lanes come first, ordered by (device, stream); thread lanes follow in thread order.
+  // A counter lane per stream the analysis measured a queue for, rather than one per process and
+  // device: a stream's lane then has its own queue right above it, so a kernel that starts late
+  // lines up with the depth it waited behind, and real runs have a handful of streams, not
+  // hundreds. The queue's streams are per process too (stream numbers are a process's own); in a
+  // trace of several processes each gets a lane above the stream lane they share here.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>> queues_of_stream;
+  bool several_processes = false;
+  if (queue_) {
+    for (std::size_t q = 0; q < queue_->streams.size(); ++q) {
+      const analyzer::StreamQueue& sq = queue_->streams[q];
+      queues_of_stream[{sq.device, sq.stream}].push_back(q);
+      several_processes = several_processes || sq.pid != queue_->streams.front().pid;
+      counters_.emplace_back(sq.points);
+    }
+  }
   std::vector<std::size_t> order;
+  const auto addQueueLanes = [&](std::uint32_t device, std::uint32_t stream) {
+    const auto found = queues_of_stream.find({device, stream});
+    if (found == queues_of_stream.end()) return;
+    for (const std::size_t q : found->second) {
+      const analyzer::StreamQueue& sq = queue_->streams[q];
+      TimelineLane lane;
+      lane.kind = TimelineLaneKind::kQueue;
+      lane.device = device;
+      lane.stream = stream;
+      lane.counter = static_cast<std::int32_t>(q);
+      lane.subject = several_processes ? fmt::format("pid {} · {}", sq.pid, streamName(t, device, stream))
+                                       : streamName(t, device, stream);
+      lane.label = fmt::format("{} · {}", kQueueLaneTitle, lane.subject);
+      lanes_.push_back(std::move(lane));
+      order.push_back(kNoEvents);
+    }
+    queues_of_stream.erase(found);
+  };
+  // Stream lanes come first, ordered by (device, stream), each under its queue; thread lanes
+  // follow in thread order.
   for (const auto& [key, slot] : stream_lanes) {
+    addQueueLanes(key.first, key.second);
     TimelineLane lane;
     lane.kind = TimelineLaneKind::kStream;
     lane.device = key.first;
     lane.stream = key.second;
-    lane.label = fmt::format("{} {} · stream {}", deviceIsCpu(t, key.first) ? "CPU" : "GPU",
-                             key.first, key.second);
+    lane.label = streamName(t, key.first, key.second);
     lanes_.push_back(std::move(lane));
     order.push_back(slot);
+  }
+  // Queues of streams with no events here (the queue came with another trace): after the streams.
+  while (!queues_of_stream.empty()) {
+    const auto [device, stream] = queues_of_stream.begin()->first;
+    addQueueLanes(device, stream);
   }
   for (std::size_t i = 0; i < t.ranges.size(); ++i) {
     const trace::Range& r = t.ranges[i];
@@ -165,15 +214,21 @@ TimelineIndex::TimelineIndex(std::shared_ptr<const trace::Trace> trace) : trace_
   }
 
   bool any = false;
+  const auto extend = [&](std::int64_t start, std::int64_t end) {
+    start_ns_ = any ? std::min(start_ns_, start) : start;
+    end_ns_ = any ? std::max(end_ns_, end) : end;
+    any = true;
+  };
+  for (const TimelineCounter& counter : counters_) {
+    // The queue fills from the launch calls, before the first kernel starts: fitting shows that.
+    if (!counter.points().empty()) extend(counter.points().front().time_ns, counter.points().back().time_ns);
+  }
   for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
-    std::vector<PendingEvent>& events = pending[order[lane]];
-    for (const PendingEvent& p : events) {
-      start_ns_ = any ? std::min(start_ns_, p.event.start_ns) : p.event.start_ns;
-      end_ns_ = any ? std::max(end_ns_, p.event.end_ns) : p.event.end_ns;
-      any = true;
-    }
-    event_count_ += events.size();
     lanes_[lane].first_row = static_cast<std::int32_t>(rows_.size());
+    if (order[lane] == kNoEvents) continue;
+    std::vector<PendingEvent>& events = pending[order[lane]];
+    for (const PendingEvent& p : events) extend(p.event.start_ns, p.event.end_ns);
+    event_count_ += events.size();
     for (auto& row_events : assignRows(events)) {
       rows_.emplace_back(std::move(row_events));
       row_lane_.push_back(static_cast<std::int32_t>(lane));
@@ -265,11 +320,28 @@ std::string TimelineIndex::describe(const TimelineEvent& event) const {
   return text;
 }
 
+std::string TimelineIndex::describeCounter(const TimelineLane& lane, std::int64_t from_ns,
+                                           std::int64_t to_ns) const {
+  if (lane.kind != TimelineLaneKind::kQueue) return {};
+  const TimelineCounter& counter = counterOf(lane);
+  const std::int32_t depth = counter.valueAt(from_ns);
+  const std::int32_t most = counter.maxIn(from_ns, to_ns);
+  // Times count from the first event, as on the axis.
+  std::string text = fmt::format("{}\n{} queued and not started at {}", lane.label, depth,
+                                 formatDurationNs(static_cast<double>(from_ns - start_ns_)));
+  if (most != depth) text += fmt::format("\nup to {} within this pixel ({})", most,
+                                         formatDurationNs(static_cast<double>(to_ns - from_ns)));
+  text += fmt::format("\nscale: 0 – {} (the stream's deepest)", counter.maxValue());
+  return text;
+}
+
 std::size_t TimelineIndex::memoryBytes() const {
   std::size_t bytes = sizeof(*this) + row_lane_.capacity() * sizeof(std::int32_t) +
                       rows_.capacity() * sizeof(TimelineRow) + lanes_.capacity() * sizeof(TimelineLane);
   for (const auto& row : rows_) bytes += row.memoryBytes();
-  for (const auto& lane : lanes_) bytes += lane.label.capacity();
+  bytes += counters_.capacity() * sizeof(TimelineCounter);
+  for (const auto& counter : counters_) bytes += counter.memoryBytes();
+  for (const auto& lane : lanes_) bytes += lane.label.capacity() + lane.subject.capacity();
   return bytes;
 }
 

@@ -27,6 +27,9 @@ const QColor kAlternateLane(246, 247, 249);
 const QColor kChrome(238, 240, 243);
 const QColor kGridLine(228, 230, 234);
 const QColor kChromeText(60, 64, 72);
+// Queue depth: a slate that no event style uses, so a counter never reads as an event.
+const QColor kCounterFill(144, 164, 204);
+const QColor kCounterEdge(57, 73, 171);
 
 struct Palette {
   std::array<QColor, kColorCount> fill;
@@ -126,13 +129,16 @@ void TimelinePainter::setFont(const QFont& font) {
 void TimelinePainter::setIndex(std::shared_ptr<const TimelineIndex> index) {
   index_ = std::move(index);
   row_top_.clear();
+  lane_top_.clear();
   content_height_ = 0;
   names_.clear();
   name_ready_.clear();
   if (!index_) return;
-  for (const TimelineLane& lane : index_->lanes()) {
-    for (std::int32_t r = 0; r < lane.row_count; ++r) row_top_.push_back(content_height_ + r * kRowHeight);
-    content_height_ += lane.row_count * kRowHeight + kLaneGap;
+  for (std::size_t lane = 0; lane < index_->lanes().size(); ++lane) {
+    const TimelineLane& l = index_->lanes()[lane];
+    lane_top_.push_back(content_height_);
+    for (std::int32_t r = 0; r < l.row_count; ++r) row_top_.push_back(content_height_ + r * kRowHeight);
+    content_height_ += laneHeight(lane) + kLaneGap;
   }
   names_.resize(index_->trace().strings.size());
   name_ready_.assign(names_.size(), false);
@@ -151,8 +157,28 @@ std::int32_t TimelinePainter::rowAt(int y, int scroll_y) const {
   const int content_y = y - kAxisHeight + scroll_y;
   if (y < kAxisHeight || row_top_.empty() || content_y < 0) return -1;
   const auto after = std::upper_bound(row_top_.begin(), row_top_.end(), content_y);
+  if (after == row_top_.begin()) return -1;  // above the first row: a counter lane comes first
   const auto row = static_cast<std::int32_t>(after - row_top_.begin()) - 1;
   return content_y < row_top_[static_cast<std::size_t>(row)] + kRowHeight ? row : -1;
+}
+
+int TimelinePainter::laneTop(std::size_t lane, int scroll_y) const {
+  return kAxisHeight + lane_top_[lane] - scroll_y;
+}
+
+int TimelinePainter::laneHeight(std::size_t lane) const {
+  const TimelineLane& l = index_->lanes()[lane];
+  return l.kind == TimelineLaneKind::kQueue ? kCounterHeight : l.row_count * kRowHeight;
+}
+
+std::int32_t TimelinePainter::counterLaneAt(int y, int scroll_y) const {
+  const int content_y = y - kAxisHeight + scroll_y;
+  if (y < kAxisHeight || lane_top_.empty() || content_y < 0) return -1;
+  const auto after = std::upper_bound(lane_top_.begin(), lane_top_.end(), content_y);
+  if (after == lane_top_.begin()) return -1;
+  const auto lane = static_cast<std::size_t>(after - lane_top_.begin()) - 1;
+  if (index_->lanes()[lane].kind != TimelineLaneKind::kQueue) return -1;
+  return content_y < lane_top_[lane] + kCounterHeight ? static_cast<std::int32_t>(lane) : -1;
 }
 
 QColor TimelinePainter::colorOf(TimelineStyle style, int shade) {
@@ -208,8 +234,8 @@ TimelineFrameStats TimelinePainter::paint(QPainter& painter, const QSize& size,
   // Every other lane is shaded, so a lane's rows read as one group.
   const auto& lanes = index_->lanes();
   for (std::size_t i = 1; i < lanes.size(); i += 2) {
-    const int top = rowTop(lanes[i].first_row, frame.scroll_y);
-    const QRect band(0, top - kLaneGap / 2, size.width(), lanes[i].row_count * kRowHeight + kLaneGap);
+    const int top = laneTop(i, frame.scroll_y);
+    const QRect band(0, top - kLaneGap / 2, size.width(), laneHeight(i) + kLaneGap);
     if (band.bottom() >= kAxisHeight && band.top() < size.height()) painter.fillRect(band, kAlternateLane);
   }
   const double span = frame.end_ns - frame.start_ns;
@@ -225,6 +251,7 @@ TimelineFrameStats TimelinePainter::paint(QPainter& painter, const QSize& size,
     }
     painter.setClipRect(plot);
     paintRows(painter, plot, frame, stats);
+    paintCounters(painter, plot, frame);
     painter.setClipping(false);
     paintAxis(painter, size, frame);
   }
@@ -320,6 +347,53 @@ void TimelinePainter::paintRows(QPainter& painter, const QRect& plot, const Time
   }
 }
 
+void TimelinePainter::paintCounters(QPainter& painter, const QRect& plot, const TimelineFrame& frame) {
+  const double ns_per_px = (frame.end_ns - frame.start_ns) / plot.width();
+  // Column c covers [t0 + c · ns_per_px, ...), as the rows' pixels do.
+  const std::int64_t t0 = index_->startNs() + static_cast<std::int64_t>(std::floor(frame.start_ns));
+  const int width = plot.width();
+  const int height = kCounterHeight - 2;
+  if (counter_image_.width() != width || counter_image_.height() != height) {
+    counter_image_ = QImage(width, height, QImage::Format_RGB32);
+  }
+  counter_top_.resize(static_cast<std::size_t>(width));
+  const auto& lanes = index_->lanes();
+  for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
+    if (lanes[lane].kind != TimelineLaneKind::kQueue) continue;
+    const int top = laneTop(lane, frame.scroll_y);
+    if (top + kCounterHeight <= plot.top() || top > plot.bottom()) continue;
+    const TimelineCounter& counter = index_->counterOf(lanes[lane]);
+    counter.query(t0, ns_per_px, width, counter_values_);
+    // The scale is the counter's maximum over the whole trace; any non-zero depth gets a pixel.
+    const double scale = static_cast<double>(height) / std::max(1, counter.maxValue());
+    for (std::size_t x = 0; x < counter_top_.size(); ++x) {
+      const std::int32_t value = counter_values_[x];
+      const int bar = value <= 0 ? 0 : std::clamp(static_cast<int>(std::lround(value * scale)), 1, height);
+      counter_top_[x] = height - bar;
+    }
+    // Drawn by hand as the rows are (an opaque image, lane shading and grid included): a step
+    // plot's outline is its top in each column plus the vertical edge where it changes.
+    const QRgb background = (lane % 2 == 1 ? kAlternateLane : kBackground).rgb();
+    line_.assign(static_cast<std::size_t>(width), background);
+    for (const int x : grid_x_) {
+      if (x >= 0 && x < width) line_[static_cast<std::size_t>(x)] = kGridLine.rgb();
+    }
+    const QRgb fill = kCounterFill.rgb();
+    const QRgb edge = kCounterEdge.rgb();
+    for (int y = 0; y < height; ++y) {
+      auto* pixels = reinterpret_cast<QRgb*>(counter_image_.scanLine(y));
+      int previous = height;
+      for (std::size_t x = 0; x < counter_top_.size(); ++x) {
+        const int bar_top = counter_top_[x];
+        const bool on_edge = (y >= std::min(bar_top, previous) && y < std::max(bar_top, previous)) || y == bar_top;
+        pixels[x] = on_edge ? edge : y > bar_top ? fill : line_[x];
+        previous = bar_top;
+      }
+    }
+    painter.drawImage(QPoint(plot.left(), top + 1), counter_image_);
+  }
+}
+
 void TimelinePainter::paintAxis(QPainter& painter, const QSize& size, const TimelineFrame& frame) {
   const QRect plot = plotRect(size);
   const QRect band(kLabelWidth, 0, size.width() - kLabelWidth, kAxisHeight);
@@ -352,12 +426,26 @@ void TimelinePainter::paintLaneLabels(QPainter& painter, const QSize& size, int 
   const QFontMetrics metrics(font_);
   painter.setClipRect(QRect(0, kAxisHeight, kLabelWidth - 1, size.height() - kAxisHeight));
   painter.setPen(kChromeText);
-  for (const TimelineLane& lane : index_->lanes()) {
-    const int top = rowTop(lane.first_row, scroll_y);
-    if (top + lane.row_count * kRowHeight < kAxisHeight || top > size.height()) continue;
-    const QString label = metrics.elidedText(QString::fromStdString(lane.label), Qt::ElideRight,
-                                             kLabelWidth - 12);
-    painter.drawText(QRect(6, top, kLabelWidth - 12, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft, label);
+  const auto& lanes = index_->lanes();
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    const int top = laneTop(i, scroll_y);
+    if (top + laneHeight(i) < kAxisHeight || top > size.height()) continue;
+    const QRect first_line(6, top, kLabelWidth - 12, kRowHeight);
+    if (lanes[i].kind != TimelineLaneKind::kQueue) {
+      const QString label = metrics.elidedText(QString::fromStdString(lanes[i].label), Qt::ElideRight,
+                                               first_line.width());
+      painter.drawText(first_line, Qt::AlignVCenter | Qt::AlignLeft, label);
+      continue;
+    }
+    // A counter lane is two rows high: the title and the scale (the plot's top is the counter's
+    // maximum, its bottom an empty queue) on the first, the stream on the second, where the whole
+    // label would not fit on one.
+    painter.drawText(first_line, Qt::AlignVCenter | Qt::AlignLeft,
+                     QString::fromUtf8(kQueueLaneTitle.data(), static_cast<qsizetype>(kQueueLaneTitle.size())));
+    painter.drawText(first_line, Qt::AlignVCenter | Qt::AlignRight,
+                     QStringLiteral("max %1").arg(index_->counterOf(lanes[i]).maxValue()));
+    painter.drawText(first_line.translated(0, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                     metrics.elidedText(QString::fromStdString(lanes[i].subject), Qt::ElideRight, first_line.width()));
   }
   painter.setClipping(false);
 }

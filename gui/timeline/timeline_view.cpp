@@ -139,6 +139,19 @@ TimelineHit TimelineView::hitAt(const QPoint& pos) const {
   return index_->hitTest(row, std::llround(t), std::llround(kHitTolerancePx * nsPerPixel()));
 }
 
+QString TimelineView::toolTipAt(const QPoint& pos) const {
+  if (!index_ || pos.x() < TimelinePainter::kLabelWidth) return {};
+  const TimelineHit hit = hitAt(pos);
+  if (hit.valid()) return QString::fromStdString(index_->describe(index_->event(hit)));
+  const std::int32_t lane = painter_.counterLaneAt(pos.y(), scroll_y_);
+  if (lane < 0) return {};
+  // The pixel under the cursor, as the painter's columns cover it.
+  const auto origin = static_cast<double>(index_->startNs());
+  const auto from = std::llround(std::floor(origin + timeAtX(pos.x())));
+  const auto to = std::max<std::int64_t>(from + 1, std::llround(std::floor(origin + timeAtX(pos.x() + 1))));
+  return QString::fromStdString(index_->describeCounter(index_->lanes()[static_cast<std::size_t>(lane)], from, to));
+}
+
 void TimelineView::select(TimelineHit hit) {
   selected_ = hit;
   update();
@@ -159,9 +172,9 @@ bool TimelineView::event(QEvent* event) {
   if (event->type() == QEvent::FontChange) painter_.setFont(font());
   if (event->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(event);
-    const TimelineHit hit = hitAt(help->pos());
-    if (hit.valid()) {
-      QToolTip::showText(help->globalPos(), QString::fromStdString(index_->describe(index_->event(hit))), this);
+    const QString text = toolTipAt(help->pos());
+    if (!text.isEmpty()) {
+      QToolTip::showText(help->globalPos(), text, this);
     } else {
       QToolTip::hideText();
       event->ignore();

@@ -3,7 +3,8 @@
 // zooms around the cursor (Shift+wheel scrolls the lanes), dragging pans; keys: +/- (or W/S)
 // zoom, Left/Right (or A/D) pan, Up/Down/PageUp/PageDown scroll the lanes, Home or 0 fits the
 // whole trace. Clicking an event highlights it and, when it belongs to a layer, emits
-// layerSelected; hovering shows its name, duration and layer. Drawing is TimelinePainter's, so
+// layerSelected; hovering shows its name, duration and layer, and over a queue depth lane the
+// depth at the cursor. Drawing is TimelinePainter's, so
 // renderFrame() gives the benchmark exactly what paintEvent() shows.
 
 #include <memory>
@@ -51,6 +52,9 @@ class TimelineView : public QWidget {
   std::int32_t rowAtY(int y) const;  // -1 off the rows
   int rowCenterY(std::int32_t row) const;
   TimelineHit hitAt(const QPoint& pos) const;
+  // What hovering at pos shows: the event's description, or a counter lane's value in the pixel
+  // under the cursor; empty where there is neither.
+  QString toolTipAt(const QPoint& pos) const;
 
   TimelineHit selection() const { return selected_; }
   // Highlights hit (invalid: clears) and emits layerSelected when its event has a layer.

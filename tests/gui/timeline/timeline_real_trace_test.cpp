@@ -1,6 +1,7 @@
 // The timeline over real traces from other tools (../shared/traces; skipped when absent): every
 // event gets exactly one place, rows never overlap, a fitted frame holds every event in
-// O(pixels) items, and Tensor Core kernels are told apart where the trace has them.
+// O(pixels) items, Tensor Core kernels are told apart where the trace has them, and each stream
+// whose launch queue the analyzer measured has its counter lane above it.
 
 #include <memory>
 #include <string>
@@ -67,10 +68,29 @@ TEST_P(TimelineRealTraceTest, PlacesEveryEventOnceInRowsThatNeverOverlap) {
     EXPECT_LE(static_cast<double>(items.size()), 2.0 * kPixels + 4.0);
   }
 
+  // The analysis's launch queue: a counter lane per measured stream, right above that stream.
+  const auto queued = std::make_shared<const TimelineIndex>(
+      std::shared_ptr<const trace::Trace>(run, &run->trace),
+      std::shared_ptr<const analyzer::LaunchQueue>(run, &run->summary.launch_queue));
+  std::size_t queue_lanes = 0;
+  for (std::size_t i = 0; i < queued->lanes().size(); ++i) {
+    const TimelineLane& lane = queued->lanes()[i];
+    if (lane.kind != TimelineLaneKind::kQueue) continue;
+    ++queue_lanes;
+    std::size_t below = i + 1;
+    while (below < queued->lanes().size() && queued->lanes()[below].kind == TimelineLaneKind::kQueue) ++below;
+    ASSERT_LT(below, queued->lanes().size());
+    EXPECT_EQ(queued->lanes()[below].kind, TimelineLaneKind::kStream) << lane.label;
+    EXPECT_EQ(queued->lanes()[below].stream, lane.stream) << lane.label;
+    EXPECT_EQ(queued->counterOf(lane).maxValue() > 0, !queued->counterOf(lane).points().empty()) << lane.label;
+  }
+  EXPECT_EQ(queue_lanes, run->summary.launch_queue.streams.size());
+  EXPECT_EQ(queued->eventCount(), index.eventCount());
+
   testing::ensureApplication();
   TimelineView view;
   view.resize(1920, 1080);
-  view.setIndex(std::make_shared<const TimelineIndex>(std::shared_ptr<const trace::Trace>(run, &run->trace)));
+  view.setIndex(queued);
   QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
   EXPECT_GT(view.renderFrame(image).items, 0U);
 }

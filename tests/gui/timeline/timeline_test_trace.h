@@ -91,4 +91,43 @@ inline std::shared_ptr<trace::Trace> makeSmallTrace() {
   return t;
 }
 
+// A queue whose depth is known: three kernels on stream 7 launched at 0, 1 and 2 µs that start
+// at 10, 20 and 30 µs and run 5 µs each, so the depth steps 1, 2, 3 up at the launches and 2, 1, 0
+// down at the starts; one 40 µs step holds it all (the analyzer measures the queue over steps).
+// Not yet correlated: analyzer::analyzeTrace links the launches and measures the queue, as it does
+// for a loaded file.
+inline trace::Trace makeQueueTrace() {
+  trace::Trace t;
+  trace::Device gpu;
+  gpu.name = t.strings.intern("Tesla V100-SXM2-16GB");
+  gpu.compute_major = 7;
+  t.devices.push_back(gpu);
+  t.threads.push_back({1, 100, t.strings.intern("main")});
+  trace::Range step;
+  step.name = t.strings.intern("ProfilerStep#1");
+  step.start_ns = kTraceStartNs;
+  step.end_ns = kTraceStartNs + 40'000;
+  step.thread = 0;
+  step.phase = trace::Phase::kStep;
+  t.ranges.push_back(step);
+  for (std::int64_t i = 0; i < 3; ++i) {
+    trace::LaunchCall call;
+    call.start_ns = kTraceStartNs + i * 1'000;
+    call.end_ns = call.start_ns + 500;
+    call.correlation_id = static_cast<std::uint64_t>(i + 1);
+    call.name = t.strings.intern("cudaLaunchKernel");
+    call.thread = 0;
+    t.launches.push_back(call);
+    trace::Kernel k;
+    k.name = t.strings.intern("vectorized_elementwise_kernel");
+    k.correlation_id = call.correlation_id;
+    k.stream = 7;
+    k.pid = 1;
+    k.start_ns = kTraceStartNs + (i + 1) * 10'000;
+    k.end_ns = k.start_ns + 5'000;
+    t.kernels.push_back(k);
+  }
+  return t;
+}
+
 }  // namespace ampscope::gui::testing
