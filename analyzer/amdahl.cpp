@@ -56,7 +56,8 @@ const StepPart* AmdahlProjection::part(StepPartKind kind) const {
   return nullptr;
 }
 
-AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops) {
+AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops,
+                            const TensorCoreEvidence* evidence) {
   AmdahlProjection out;
   if (recordedOnCpu(trace)) {
     // Host ops say nothing about the GPU kernels the same model would run.
@@ -75,7 +76,7 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   std::int64_t last = std::numeric_limits<std::int64_t>::min();
   const auto inWindow = [&](std::int64_t asked) { return !steps || iterations.inSteadyIteration(asked); };
 
-  KernelVerdicts verdicts(trace);
+  KernelVerdicts verdicts(trace, evidence);
   std::array<double, kStepPartKinds.size()> time{};
   std::array<double, kStepPartKinds.size()> predicted{};
   ReplayScenario amp;

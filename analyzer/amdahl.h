@@ -74,7 +74,10 @@ struct AmdahlProjection {
   const StepPart* part(StepPartKind kind) const;
 };
 
-// `ops`: the run's per-op model (its device is the one projected on).
-AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops);
+// `ops`: the run's per-op model (its device is the one projected on); `evidence`: what the Tensor
+// Core verdicts rest on beyond names (the analysis' device, verdicts proven by rate), as the
+// summary's tables use it.
+AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops,
+                            const TensorCoreEvidence* evidence = nullptr);
 
 }  // namespace ampscope::analyzer

@@ -146,7 +146,7 @@ class Recommender {
                               "the host issues the work no faster than the GPU runs it (see host-bound)",
                               reachable, s_.amdahl.replay_ceiling.speedup);
     }
-    add(rule_ids::kEnableAmp, "model", evidence,
+    add(rule_ids::kEnableAmp, "model", evidence + eligibleLayersOffTensorCores(),
         supportsBf16()
             ? "Enable mixed precision: wrap the forward pass and loss in torch.autocast(device_type=\"cuda\", "
               "dtype=torch.bfloat16), so matmul and convolutions run on Tensor Cores (float16 needs a "
@@ -155,6 +155,45 @@ class Recommender {
               "dtype=torch.float16) and scale the loss with torch.amp.GradScaler (this GPU has no BF16 Tensor "
               "Cores), so matmul and convolutions run on Tensor Cores",
         gain);
+    out_.back().ops = eligibleLayerNames();
+  }
+
+  // The layers (or top-level ops) and passes whose Tensor-Core-eligible math ran on CUDA cores,
+  // heaviest first: what DLProf listed as "eligible for Tensor Cores, not using them", so that a
+  // trace of one forward pass names its convolutions and linear layers.
+  std::vector<const LayerRow*> eligibleLayers() const {
+    std::vector<const LayerRow*> rows;
+    for (const LayerRow& row : s_.layer_table.rows) {
+      if (row.state == LayerState::kEligibleNotTensorCore && row.eligible_cuda_core_ns > 0) rows.push_back(&row);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const LayerRow* a, const LayerRow* b) {
+      return a->eligible_cuda_core_ns > b->eligible_cuda_core_ns;
+    });
+    return rows;
+  }
+
+  std::vector<std::string> eligibleLayerNames() const {
+    std::vector<std::string> names;
+    for (const LayerRow* row : eligibleLayers()) {
+      names.push_back(fmt::format("{} {}{}", row->layer, trace::phaseName(row->pass),
+                                  row->ops.empty() || row->ops.front() == row->layer ? "" : " (" + row->ops.front() + ")"));
+    }
+    return names;
+  }
+
+  std::string eligibleLayersOffTensorCores() const {
+    const std::vector<const LayerRow*> rows = eligibleLayers();
+    if (rows.empty()) return {};
+    std::string text;
+    for (std::size_t i = 0; i < rows.size() && i < 5; ++i) {
+      const LayerRow& row = *rows[i];
+      text += fmt::format("{}{} {} {} on CUDA cores", i == 0 ? "" : ", ", row.layer, trace::phaseName(row.pass),
+                          ms(row.eligible_cuda_core_ns));
+      if (row.performance.predicted_amp_ns) text += fmt::format(" (model: {} with AMP)", ms(*row.performance.predicted_amp_ns));
+    }
+    return fmt::format("; {} {} eligible for Tensor Cores and not using them: {}{}", rows.size(),
+                       s_.layer_table.groups_operators ? "op x pass rows are" : "layer x pass rows are", text,
+                       rows.size() > 5 ? fmt::format(" and {} more", rows.size() - 5) : "");
   }
 
   void recommendTf32() {

@@ -219,7 +219,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
       buildLayerTable(trace, attribution, summary.shape_checks, summary.recorded_on_cpu, &evidence);
   summary.kernels = buildKernelTable(trace, attribution, &evidence);
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
-  summary.amdahl = projectAmp(trace, summary.iterations, summary.op_performance);
+  summary.amdahl = projectAmp(trace, summary.iterations, summary.op_performance, &evidence);
   summary.what_if = projectWhatIf(summary, options);
   addLayerPerformance(summary.layer_table, trace, attribution, summary.op_performance, summary.what_if, summary.recorded_on_cpu);
   addKernelPerformance(summary.kernels, trace, summary.op_performance, summary.recorded_on_cpu);

@@ -18,7 +18,11 @@ QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cas
 
 KernelsModel::Verdict verdictOf(const analyzer::TensorCoreVerdict& v) {
   if (v.host) return KernelsModel::Verdict::kHost;
-  return v.tensor_core ? KernelsModel::Verdict::kTensorCore : KernelsModel::Verdict::kNotTensorCore;
+  if (v.tensor_core == analyzer::TensorCoreUse::kYes) return KernelsModel::Verdict::kTensorCore;
+  // Unknown stays unknown: a kernel of a family no rule or evidence places is not "not on Tensor
+  // Cores", and its time is shown as such.
+  if (v.tensor_core == analyzer::TensorCoreUse::kUnknown) return KernelsModel::Verdict::kUnknown;
+  return KernelsModel::Verdict::kNotTensorCore;
 }
 
 }  // namespace
@@ -119,6 +123,7 @@ int KernelsModel::rowOfKernel(const QString& name) const {
 QString KernelsModel::verdictName(Verdict verdict) {
   switch (verdict) {
     case Verdict::kTensorCore: return QStringLiteral("Tensor Cores");
+    case Verdict::kUnknown: return QStringLiteral("unknown");
     case Verdict::kHost: return QStringLiteral("host");
     case Verdict::kNotTensorCore: break;
   }
@@ -128,6 +133,7 @@ QString KernelsModel::verdictName(Verdict verdict) {
 QColor KernelsModel::verdictColor(Verdict verdict) {
   switch (verdict) {
     case Verdict::kTensorCore: return QColor(0x2f8132);
+    case Verdict::kUnknown: return QColor(0xb7791f);
     case Verdict::kHost: return QColor(0x52606d);
     case Verdict::kNotTensorCore: break;
   }

@@ -25,7 +25,7 @@ class KernelsModel : public QAbstractTableModel {
 
  public:
   enum Column { kKernel, kLayer, kCalls, kTime, kShare, kVerdict, kPrecision, kRule, kEvidence, kColumnCount };
-  enum class Verdict { kTensorCore, kNotTensorCore, kHost };
+  enum class Verdict { kTensorCore, kNotTensorCore, kUnknown, kHost };
 
   static constexpr int kSortRole = Qt::UserRole;         // raw value of any column
   static constexpr int kVerdictRole = Qt::UserRole + 1;  // Verdict, as int, any column

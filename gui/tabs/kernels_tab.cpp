@@ -35,7 +35,7 @@ KernelsTab::KernelsTab(QWidget* parent) : RunView(parent) {
   verdict_->setObjectName("verdictFilter");
   verdict_->addItem("All kernels");
   for (const auto verdict : {KernelsModel::Verdict::kTensorCore, KernelsModel::Verdict::kNotTensorCore,
-                             KernelsModel::Verdict::kHost}) {
+                             KernelsModel::Verdict::kUnknown, KernelsModel::Verdict::kHost}) {
     QString label = KernelsModel::verdictName(verdict);
     label[0] = label[0].toUpper();
     verdict_->addItem(verdict == KernelsModel::Verdict::kHost ? QStringLiteral("Host (CPU run)") : label,
