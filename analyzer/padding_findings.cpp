@@ -43,7 +43,11 @@ std::optional<double> paddingCostShare(const DeviceSpec& device, MathPrecision p
 // The distinct misaligned sizes of a call, each with the dimensions it sits in.
 std::map<std::int64_t, std::vector<DimensionFinding>> findingsBySize(const ShapeCheck& c) {
   std::map<std::int64_t, std::vector<DimensionFinding>> by_size;
-  for (const DimensionFinding& f : c.misaligned) by_size[f.value].push_back(f);
+  for (const DimensionFinding& f : c.misaligned) {
+    // A dimension of 1 is a matrix-vector product (a bias, a batch of one): padding it would
+    // multiply the work, never save time.
+    if (f.value > 1) by_size[f.value].push_back(f);
+  }
   return by_size;
 }
 
@@ -56,8 +60,11 @@ class PaddingCauses {
     std::map<std::int64_t, PaddingFinding> by_size;
     for (const ShapeCheck& c : s_.shape_checks) {
       if (c.misaligned.empty() || c.gpu_time_ns <= 0) continue;
-      const Cost cost = costOf(c);
       const auto sizes = findingsBySize(c);
+      if (sizes.empty()) continue;
+      std::vector<DimensionFinding> to_pad;
+      for (const auto& [value, findings] : sizes) to_pad.insert(to_pad.end(), findings.begin(), findings.end());
+      const Cost cost = costOf(c, to_pad);
       const std::vector<double> parts = splitBetweenSizes(c, sizes);
       std::size_t index = 0;
       for (const auto& [value, findings] : sizes) {
@@ -130,7 +137,8 @@ class PaddingCauses {
     return cost;
   }
 
-  Cost costOf(const ShapeCheck& c) const {
+  // The cost of the call's sizes `to_pad`, per step.
+  Cost costOf(const ShapeCheck& c, const std::vector<DimensionFinding>& to_pad) const {
     const DeviceSpec& device = s_.amdahl.device;
     if (s_.recorded_on_cpu) {
       const std::optional<double> cost = whatIfCost(c);
@@ -150,14 +158,14 @@ class PaddingCauses {
                                         rate / 1e3, device.name, precisionName(c.precision))};
     }
     if (onTensorCores(c.precision)) {
-      const std::optional<double> share = paddingCostShare(device, c.precision, c, c.misaligned);
+      const std::optional<double> share = paddingCostShare(device, c.precision, c, to_pad);
       if (!share) return {std::nullopt, "the time model cannot estimate this call's cost"};
       return {static_cast<std::int64_t>(static_cast<double>(c.gpu_time_ns) * *share / steps_),
               fmt::format("the time model puts {:.0f}% of its {} time on {} down to the misalignment (padded, it does "
                           "more work on wider kernels)", 100.0 * *share, precisionName(c.precision), device.name)};
     }
     const MathPrecision amp = ampPrecision(device);
-    if (const std::optional<double> share = paddingCostShare(device, amp, c, c.misaligned)) {
+    if (const std::optional<double> share = paddingCostShare(device, amp, c, to_pad)) {
       return {std::int64_t{0}, fmt::format("on CUDA cores alignment costs nothing now, but once AMP is on the time model "
                                            "puts {:.0f}% of its {} time on {} down to the misalignment",
                                            100.0 * *share, precisionName(amp), device.name)};

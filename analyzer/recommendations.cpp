@@ -156,6 +156,13 @@ class Recommender {
               "Cores), so matmul and convolutions run on Tensor Cores",
         gain);
     out_.back().ops = eligibleLayerNames();
+    if (!s_.layer_table.groups_operators) {
+      for (const LayerRow* row : eligibleLayers()) {
+        if (std::find(out_.back().layers.begin(), out_.back().layers.end(), row->layer) == out_.back().layers.end()) {
+          out_.back().layers.push_back(row->layer);
+        }
+      }
+    }
   }
 
   // The layers (or top-level ops) and passes whose Tensor-Core-eligible math ran on CUDA cores,
@@ -191,8 +198,8 @@ class Recommender {
                           ms(row.eligible_cuda_core_ns));
       if (row.performance.predicted_amp_ns) text += fmt::format(" (model: {} with AMP)", ms(*row.performance.predicted_amp_ns));
     }
-    return fmt::format("; {} {} eligible for Tensor Cores and not using them: {}{}", rows.size(),
-                       s_.layer_table.groups_operators ? "op x pass rows are" : "layer x pass rows are", text,
+    return fmt::format("; {} {} x pass row{} eligible for Tensor Cores and not using them: {}{}", rows.size(),
+                       s_.layer_table.groups_operators ? "op" : "layer", rows.size() == 1 ? " is" : "s are", text,
                        rows.size() > 5 ? fmt::format(" and {} more", rows.size() - 5) : "");
   }
 
@@ -226,6 +233,7 @@ class Recommender {
     for (const PaddingFinding& finding : findPaddingCauses(s_)) {
       std::string ops;
       std::vector<std::string> names;
+      std::vector<std::string> layers;
       for (const PaddedOp& op : finding.ops) {
         const ShapeCheck& c = *op.check;
         const std::string name = fmt::format("{}{} {} as {}", c.layer.empty() ? "" : c.layer + " ", c.op, c.shapes, op.dimensions);
@@ -239,6 +247,7 @@ class Recommender {
                                ? fmt::format("align{} kernels; {}", c.smallest_kernel_alignment, op.cost)
                                : op.cost);
         names.push_back(name);
+        if (!c.layer.empty() && std::find(layers.begin(), layers.end(), c.layer) == layers.end()) layers.push_back(c.layer);
       }
       const MathPrecision p = finding.precision;
       add(rule_ids::kPadDimensions, fmt::format("size {}", finding.value),
@@ -252,6 +261,7 @@ class Recommender {
                           ? "FP16/BF16 once AMP is on" : precisionName(p)),
           capMathGain(finding.gain_ns));
       out_.back().ops = std::move(names);
+      out_.back().layers = std::move(layers);
     }
   }
 

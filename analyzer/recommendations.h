@@ -25,6 +25,9 @@ struct Recommendation {
   // The op call shapes it is about, heaviest first, where it covers several (pad-dimensions: every
   // op with the size as a GEMM dimension, "layer op [shapes] as N"); empty otherwise.
   std::vector<std::string> ops;
+  // The layers it is about, heaviest first, as the normalised ranges name them; empty when it
+  // names none (views select the first one).
+  std::vector<std::string> layers;
 };
 
 std::vector<Recommendation> recommend(const TraceSummary& summary);

@@ -394,7 +394,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
     recs.push_back({{"rule", r.rule}, {"severity", analyzer::severityName(r.severity)}, {"target", r.target},
                     {"evidence", r.evidence}, {"action", r.action},
                     {"estimated_gain_ns", r.estimated_gain_ns}, {"estimated_gain_pct", r.estimated_gain_pct},
-                    {"ops", r.ops}});
+                    {"ops", r.ops}, {"layers", r.layers}});
   }
   doc["recommendations"] = std::move(recs);
   return doc;

@@ -117,7 +117,7 @@ void RecommendationsTab::showSelected() {
   const analyzer::Recommendation* r = model_->at(current.row());
   if (!r || !run_) return;
   detail_->setHtml(recommendationDetailHtml(*r));
-  const QString layer = layerOfTarget(run_->summary, r->target);
+  const QString layer = layerOfRecommendation(run_->summary, *r);
   if (!layer.isEmpty()) emit layerSelected(layer);
 }
 

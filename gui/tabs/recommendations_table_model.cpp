@@ -106,13 +106,14 @@ QVariant RecommendationsTableModel::headerData(int section, Qt::Orientation orie
   return {};
 }
 
-QString layerOfTarget(const analyzer::TraceSummary& summary, std::string_view target) {
-  // Shape checks name "layer (op)"; other rules name the layer alone.
-  const std::size_t paren = target.find(" (");
-  const std::string_view candidate = paren == std::string_view::npos ? target : target.substr(0, paren);
-  if (candidate.empty()) return {};
-  for (const analyzer::GroupTime& layer : summary.layers) {
-    if (layer.name == candidate) return toQString(candidate);
+QString layerOfRecommendation(const analyzer::TraceSummary& summary, const analyzer::Recommendation& recommendation) {
+  // The analysis names the layers a finding is about; some rules name a layer as their target.
+  std::vector<std::string_view> candidates(recommendation.layers.begin(), recommendation.layers.end());
+  candidates.push_back(recommendation.target);
+  for (std::string_view candidate : candidates) {
+    for (const analyzer::GroupTime& layer : summary.layers) {
+      if (!candidate.empty() && layer.name == candidate) return toQString(candidate);
+    }
   }
   return {};
 }

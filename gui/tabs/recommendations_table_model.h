@@ -38,7 +38,7 @@ class RecommendationsTableModel : public QAbstractTableModel {
 // The layer a recommendation is about when its target names one of the summary's layers: "fc1",
 // or "fc1 (aten::linear)" as shape checks write it. Empty for the model, the data loader, a
 // kernel, or a trace without layer names.
-QString layerOfTarget(const analyzer::TraceSummary& summary, std::string_view target);
+QString layerOfRecommendation(const analyzer::TraceSummary& summary, const analyzer::Recommendation& recommendation);
 
 // The whole recommendation as rich text for a detail pane: what, where, how much, why and how.
 QString recommendationDetailHtml(const analyzer::Recommendation& recommendation);

@@ -116,7 +116,7 @@ SummaryTab::SummaryTab(QWidget* parent) : RunView(parent) {
     if (!run_ || selected.isEmpty()) return;
     const std::size_t row = static_cast<std::size_t>(selected.front()->row());
     if (row >= run_->recommendations.size()) return;
-    const QString layer = layerOfTarget(run_->summary, run_->recommendations[row].target);
+    const QString layer = layerOfRecommendation(run_->summary, run_->recommendations[row]);
     if (!layer.isEmpty()) emit layerSelected(layer);
   });
   layout->addStretch(1);

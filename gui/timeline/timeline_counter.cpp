@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "gui/timeline/block_levels.h"
+
 namespace ampscope::gui {
 namespace {
 
@@ -45,18 +47,7 @@ std::int32_t TimelineCounter::maxOfPoints(std::size_t first, std::size_t last) c
     best = std::max(best, level == 0 ? points_[i].depth : levels_[level - 1][i]);
   };
   // Whole blocks are taken from the level above: O(kBranching · log n) values, not last - first.
-  std::size_t lo = first;
-  std::size_t hi = last;
-  for (std::size_t level = 0; lo < hi; ++level) {
-    if (level == levels_.size()) {
-      for (std::size_t i = lo; i < hi; ++i) consider(level, i);
-      break;
-    }
-    while (lo < hi && lo % kBranching != 0) consider(level, lo++);
-    while (lo < hi && hi % kBranching != 0) consider(level, --hi);
-    lo /= kBranching;
-    hi /= kBranching;
-  }
+  visitBlockCover(first, last, levels_.size(), kBranching, consider);
   return best;
 }
 

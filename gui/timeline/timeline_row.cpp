@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "gui/timeline/block_levels.h"
+
 namespace ampscope::gui {
 namespace {
 
@@ -130,19 +132,7 @@ std::size_t TimelineRow::longestIn(std::size_t first, std::size_t last) const {
       best_duration = duration;
     }
   };
-  const std::size_t top = levels_.size();
-  std::size_t lo = first;
-  std::size_t hi = last;
-  for (std::size_t level = 0; lo < hi; ++level) {
-    if (level == top) {
-      for (std::size_t i = lo; i < hi; ++i) consider(level, i);
-      break;
-    }
-    while (lo < hi && lo % kBranching != 0) consider(level, lo++);
-    while (lo < hi && hi % kBranching != 0) consider(level, --hi);
-    lo /= kBranching;
-    hi /= kBranching;
-  }
+  visitBlockCover(first, last, levels_.size(), kBranching, consider);
   return best;
 }
 

@@ -97,9 +97,9 @@ analyzer::TraceSummary hostileSummary() {
 
 std::vector<Recommendation> hostileRecommendations() {
   return {{"pad-dimensions", Severity::kMedium, "aten::addmm", "N=33278, K=1023 in align1 kernels",
-           "pad N to 33280 and K to 1024 (e.g. \"vocab_size=33280\")", 400'000, 4.0},
+           "pad N to 33280 and K to 1024 (e.g. \"vocab_size=33280\")", 400'000, 4.0, {"lm_head aten::addmm <shapes> as N"}, {"lm_head"}},
           {"enable-amp", Severity::kHigh, "model", "3.00 ms of eligible work <FP32 SIMT>",
-           "use torch.autocast(\"cuda\", dtype=torch.float16)", 3'000'000, 30.0}};
+           "use torch.autocast(\"cuda\", dtype=torch.float16)", 3'000'000, 30.0, {}, {}}};
 }
 
 std::vector<std::string> headerOf(const std::string& path) {

@@ -37,7 +37,7 @@ TEST(SharedTraceReportTest, WorkersZeroResnetReportHasSixIterationsAndParseableC
   // recommend() is exercised by the analyzer's tests; here one hand-made row is enough to show
   // it reaches every file.
   const std::vector<analyzer::Recommendation> recommendations = {
-      {"hide-input-pipeline", analyzer::Severity::kHigh, "model", "exposed, per step", "num_workers=4", 1'000, 1.0}};
+      {"hide-input-pipeline", analyzer::Severity::kHigh, "model", "exposed, per step", "num_workers=4", 1'000, 1.0, {}, {}}};
 
   test::ScratchDir dir;
   const trace::Status status = writeReport(summary, recommendations, dir.file("report"));

@@ -197,7 +197,7 @@ TEST(ProfileDatabaseTest, WritesTheRangesArgumentsAndItsSchemaVersion) {
   };
   EXPECT_EQ(text("SELECT value FROM ampscope_meta WHERE key = 'schema_version'"),
             std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
-  EXPECT_EQ(kSchemaMinor, 3);
+  EXPECT_EQ(kSchemaMinor, 4);
   // The column holds a string id, as shapes_id does.
   EXPECT_EQ(text("SELECT s.value FROM ranges r JOIN strings s ON s.id = r.arguments_id "
                  "JOIN strings n ON n.id = r.name_id WHERE n.value = 'aten::conv2d'"),

@@ -129,10 +129,10 @@ TEST(SummaryTabTest, SelectingATopRecommendationAboutALayerSelectsThatLayer) {
   SummaryTab tab;
   const RunPtr run = test::trainerRun();
   tab.showRun(run);
-  // The trainer's fc2 (N = 10) breaks the multiple-of-8 rule: "fc2 (linear)".
+  // The trainer's fc2 (N = 10) breaks the multiple-of-8 rule: the finding for size 10 names it.
   int row = -1;
   for (std::size_t i = 0; i < run->recommendations.size() && i < SummaryTab::kTopRecommendations; ++i) {
-    if (run->recommendations[i].target == "fc2 (linear)") row = static_cast<int>(i);
+    if (run->recommendations[i].target == "size 10") row = static_cast<int>(i);
   }
   ASSERT_GE(row, 0) << "no top recommendation about fc2";
   QSignalSpy selected(&tab, &RunView::layerSelected);
