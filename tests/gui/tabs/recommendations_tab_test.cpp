@@ -30,22 +30,23 @@ using test::child;
 QString qpath(const std::string& path) { return QString::fromStdString(path); }
 
 // A recommendation about a layer, made for the test: the synthetic run's rules may not name one.
-analyzer::Recommendation aboutLayer(const std::string& target) {
+analyzer::Recommendation aboutLayer(const std::string& target, std::vector<std::string> layers = {}) {
   analyzer::Recommendation r;
   r.rule = "pad-dimensions";
   r.severity = analyzer::Severity::kMedium;
   r.target = target;
-  r.evidence = "fc2 linear (GEMM M=64 N=10 K=100): N 10 not a multiple of 8";
-  r.action = "Pad to N 10 -> 16";
+  r.evidence = "10 is not a multiple of 8 and is a GEMM dimension of 1 op call shape: fc2 linear as N";
+  r.action = "Pad 10 to 16";
+  r.layers = std::move(layers);
   r.estimated_gain_ns = 250'000;
   r.estimated_gain_pct = 2.5;
   return r;
 }
 
 // The trainer's run with one extra recommendation about a layer, largest gain last.
-RunPtr runWithLayerRecommendation(const std::string& target) {
+RunPtr runWithLayerRecommendation(const std::string& target, std::vector<std::string> layers = {}) {
   auto run = std::make_shared<analyzer::RunAnalysis>(*test::trainerRun());
-  analyzer::Recommendation r = aboutLayer(target);
+  analyzer::Recommendation r = aboutLayer(target, std::move(layers));
   r.estimated_gain_ns = 0;
   run->recommendations.push_back(r);
   return run;
@@ -96,14 +97,15 @@ TEST(RecommendationsTabTest, SelectingARecommendationShowsItsFullEvidenceAndActi
   const int last = table->model()->rowCount() - 1;
   table->setCurrentIndex(table->model()->index(last, 0));
   const QString shown = child<QTextBrowser>(tab, "recommendationDetail")->toPlainText();
-  EXPECT_TRUE(shown.contains("N 10 not a multiple of 8")) << shown.toStdString();
-  EXPECT_TRUE(shown.contains("Pad to N 10 -> 16"));
+  EXPECT_TRUE(shown.contains("10 is not a multiple of 8")) << shown.toStdString();
+  EXPECT_TRUE(shown.contains("Pad 10 to 16"));
 }
 
 TEST(RecommendationsTabTest, SelectingARecommendationAboutALayerSelectsThatLayer) {
   app();
   RecommendationsTab tab;
-  tab.showRun(runWithLayerRecommendation("fc2 (linear)"));
+  // The analysis names the layers a finding is about; the view selects the first.
+  tab.showRun(runWithLayerRecommendation("size 10", {"fc2"}));
   QSignalSpy selected(&tab, &RunView::layerSelected);
   auto* table = child<QTableView>(tab, "recommendationsTable");
   table->setCurrentIndex(table->model()->index(table->model()->rowCount() - 1, 0));
