@@ -9,6 +9,7 @@
 
 #include "analyzer/gpu_activity.h"
 #include "analyzer/host_stalls.h"
+#include "analyzer/kernel_verdicts.h"
 
 namespace ampscope::analyzer {
 
@@ -233,6 +234,10 @@ HostBlocking findHostBlocking(const trace::Trace& trace) {
 
 LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary& iterations) {
   LaunchQueue q;
+  if (recordedOnCpu(trace)) {
+    q.note = "recorded on the CPU: the CPU backend's ops are not queued to a GPU";
+    return q;
+  }
   const std::vector<Item> items = queuedItems(trace);
   const auto [from, to] = windowOf(iterations, items, q.per_step);
   if (items.empty() || from >= to) {

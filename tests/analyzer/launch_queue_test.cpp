@@ -233,5 +233,14 @@ TEST(LaunchQueueTest, QueueDepthIsAStepFunctionPerStream) {
   EXPECT_EQ(q.median_launch_to_start_ns, 18 * kUs);
 }
 
+TEST(LaunchQueueTest, ACpuRunHasNoLaunchQueue) {
+  trace::Trace trace = pacedRun(LoopPace{});
+  trace.devices[0].kind = trace::DeviceKind::kCpu;
+  const RunAnalysis run = analyzeTrace(std::move(trace), "cpu");
+  EXPECT_FALSE(run.summary.launch_queue.measured);
+  EXPECT_EQ(run.summary.launch_queue.pacing, Pacing::kUnknown);
+  EXPECT_NE(run.summary.launch_queue.note.find("CPU"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer
