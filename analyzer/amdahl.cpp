@@ -23,6 +23,7 @@ const char* stepPartKindName(StepPartKind kind) {
     case StepPartKind::kTensorCoreMath: return "tensor_core_math";
     case StepPartKind::kEligibleFp32Math: return "eligible_fp32_math";
     case StepPartKind::kEligibleTf32Math: return "eligible_tf32_math";
+    case StepPartKind::kUnknownMath: return "unknown_math";
     case StepPartKind::kMemoryBound: return "memory_bound";
     case StepPartKind::kCommunication: return "communication";
     case StepPartKind::kMemcpy: return "memcpy";
@@ -36,6 +37,7 @@ const char* stepPartLabel(StepPartKind kind) {
     case StepPartKind::kTensorCoreMath: return "math already on FP16/BF16 Tensor Cores";
     case StepPartKind::kEligibleFp32Math: return "eligible math in FP32 on CUDA cores";
     case StepPartKind::kEligibleTf32Math: return "eligible math in TF32 on Tensor Cores";
+    case StepPartKind::kUnknownMath: return "matrix math of unknown Tensor Core use";
     case StepPartKind::kMemoryBound: return "memory-bound and other kernels";
     case StepPartKind::kCommunication: return "collectives (NCCL)";
     case StepPartKind::kMemcpy: return "memcpy and memset";
@@ -46,7 +48,7 @@ const char* stepPartLabel(StepPartKind kind) {
 
 bool isMatrixMath(StepPartKind kind) {
   return kind == StepPartKind::kTensorCoreMath || kind == StepPartKind::kEligibleFp32Math ||
-         kind == StepPartKind::kEligibleTf32Math;
+         kind == StepPartKind::kEligibleTf32Math || kind == StepPartKind::kUnknownMath;
 }
 
 const StepPart* AmdahlProjection::part(StepPartKind kind) const {
@@ -103,8 +105,12 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     if (row && row->op_class == OpClass::kCommunication) kind = StepPartKind::kCommunication;
     else if (v.tensor_core && v.precision == MathPrecision::kTf32) kind = StepPartKind::kEligibleTf32Math;
     else if (v.tensor_core) kind = StepPartKind::kTensorCoreMath;
+    else if (v.tensor_core == TensorCoreUse::kUnknown && isMatrixKernel(v, true)) kind = StepPartKind::kUnknownMath;
     else if (row && row->op_class == OpClass::kMatrix && isMatrixKernel(v, true)) kind = StepPartKind::kEligibleFp32Math;
-    const double speedup = row && row->predicted_amp_ns ? row->amp_speedup : 1.0;
+    // Unknown stays unknown: no AMP gain is claimed for math that may already be FP16/BF16.
+    const double speedup = kind == StepPartKind::kUnknownMath ? 1.0
+                           : row && row->predicted_amp_ns ? row->amp_speedup
+                                                          : 1.0;
     amp.kernel_speedup[index] = speedup;
     free_math.kernel_speedup[index] = isMatrixMath(kind) ? std::numeric_limits<double>::infinity() : speedup;
     if (!in_window) continue;

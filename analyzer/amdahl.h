@@ -26,15 +26,17 @@ enum class StepPartKind : std::uint8_t {
   kTensorCoreMath,    // matrix math already on FP16/BF16 (or FP8/FP4) Tensor Cores
   kEligibleFp32Math,  // Tensor-Core-eligible matrix math in FP32 on CUDA cores
   kEligibleTf32Math,  // eligible matrix math in TF32 on Tensor Cores
+  kUnknownMath,       // matrix kernels whose Tensor Core use is unknown (no rule or evidence places
+                      // them): projected at 1x, since they may already run FP16/BF16 Tensor Cores
   kMemoryBound,       // every other kernel: element-wise, norms, reductions, copies in kernels
   kCommunication,     // collectives (NCCL): FP32 gradient reductions stay FP32 under AMP
   kMemcpy,            // memcpy and memset
   kIdle,              // the GPU has no work: host, data loading, launch gaps
 };
-inline constexpr std::array<StepPartKind, 7> kStepPartKinds = {
+inline constexpr std::array<StepPartKind, 8> kStepPartKinds = {
     StepPartKind::kTensorCoreMath, StepPartKind::kEligibleFp32Math, StepPartKind::kEligibleTf32Math,
-    StepPartKind::kMemoryBound,    StepPartKind::kCommunication,    StepPartKind::kMemcpy,
-    StepPartKind::kIdle};
+    StepPartKind::kUnknownMath,    StepPartKind::kMemoryBound,      StepPartKind::kCommunication,
+    StepPartKind::kMemcpy,         StepPartKind::kIdle};
 
 const char* stepPartKindName(StepPartKind kind);   // "tensor_core_math", ... (JSON, CSV)
 const char* stepPartLabel(StepPartKind kind);      // "eligible math in FP32 on CUDA cores", ...

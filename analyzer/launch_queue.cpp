@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/gpu_activity.h"
 #include "analyzer/host_stalls.h"
 #include "analyzer/kernel_verdicts.h"
 
@@ -165,6 +164,27 @@ double medianDepth(const std::vector<QueuePoint>& points, std::int64_t from, std
   return depth;
 }
 
+// How long the queue's device ran its work within [from, to): the union of its items' intervals
+// (a file of several GPUs is judged on the busiest queue's device, not on all of them at once).
+std::int64_t busyWithin(const std::vector<Item>& items, const QueueKey& queue, std::int64_t from, std::int64_t to) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> intervals;
+  for (const Item& item : items) {
+    if (item.queue != queue) continue;
+    const std::int64_t start = std::max(item.start_ns, from);
+    const std::int64_t end = std::min(item.end_ns, to);
+    if (start < end) intervals.emplace_back(start, end);
+  }
+  std::sort(intervals.begin(), intervals.end());
+  std::int64_t busy = 0;
+  std::int64_t covered = std::numeric_limits<std::int64_t>::min();
+  for (const auto& [start, end] : intervals) {
+    if (end <= covered) continue;
+    busy += end - std::max(start, covered);
+    covered = end;
+  }
+  return busy;
+}
+
 std::pair<std::int64_t, std::int64_t> windowOf(const IterationSummary& iterations, const std::vector<Item>& items,
                                                bool& per_step) {
   std::int64_t from = std::numeric_limits<std::int64_t>::max();
@@ -290,7 +310,7 @@ LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary
   q.host_blocked_ns_per_iteration = q.sync_ns_per_iteration + q.blocked_launch_ns_per_iteration;
   q.host_blocked_fraction = static_cast<double>(q.host_blocked_ns_per_iteration) /
                             (static_cast<double>(q.window_ns) / static_cast<double>(per));
-  q.gpu_busy_fraction = static_cast<double>(GpuActivity(trace).busyWithin(from, to)) / static_cast<double>(q.window_ns);
+  q.gpu_busy_fraction = static_cast<double>(busyWithin(items, busiest->first, from, to)) / static_cast<double>(q.window_ns);
 
   for (auto& [key, points] : depthSeries(items, &Item::stream)) {
     q.streams.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::move(points)});

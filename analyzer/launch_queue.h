@@ -87,7 +87,7 @@ struct LaunchQueue {
   std::int64_t host_blocked_ns_per_iteration = 0;  // the two together
   double host_blocked_fraction = 0.0;              // of the mean step (of the window without steps)
   std::uint64_t blocked_launches = 0;              // in the window
-  double gpu_busy_fraction = 0.0;                  // of the window
+  double gpu_busy_fraction = 0.0;                  // of the window, on the busiest queue's device
   Pacing pacing = Pacing::kUnknown;
   std::string pacing_evidence;  // the figures the verdict rests on, in words
   std::vector<StreamQueue> streams;  // every stream that ran GPU work queued by a recorded call

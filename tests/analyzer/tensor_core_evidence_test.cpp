@@ -122,6 +122,12 @@ TEST(TensorCoreEvidenceTest, WithoutEvidenceTheKernelStaysUnknownAndItsTimeIsSho
   EXPECT_DOUBLE_EQ(slow.tensor_cores.unknown_fraction, 1.0);
   EXPECT_NE(slow.kernels[0].evidence.find("only its SASS or its rate can tell"), std::string::npos)
       << slow.kernels[0].evidence;
+  // The projection claims no AMP gain for it either: it may already run BF16 on Tensor Cores.
+  const StepPart* unknown = slow.amdahl.part(StepPartKind::kUnknownMath);
+  ASSERT_NE(unknown, nullptr) << slow.amdahl.note;
+  EXPECT_GT(unknown->ns_per_step, 0);
+  EXPECT_DOUBLE_EQ(unknown->speedup, 1.0);
+  EXPECT_EQ(slow.amdahl.part(StepPartKind::kEligibleFp32Math)->ns_per_step, 0);
 
   // 137.4 GFLOP in 50 us would be 2749 TFLOP/s, above every peak of the H100: an input is wrong,
   // and a wrong input proves nothing.

@@ -43,12 +43,13 @@ TEST(AnalyzeCommandTest, JsonCarriesTheDocumentedKeys) {
   EXPECT_FALSE(doc.at("top_operators").at(0).at("top_kernels").empty());
   // The step parts carry their kind; the label is derived from it.
   const nlohmann::json& parts = doc.at("amdahl").at("parts");
-  ASSERT_EQ(parts.size(), 7u);
+  ASSERT_EQ(parts.size(), 8u);
   EXPECT_EQ(parts.at(0).at("kind"), "tensor_core_math");
   EXPECT_EQ(parts.at(2).at("kind"), "eligible_tf32_math");
   EXPECT_EQ(parts.at(2).at("name"), "eligible math in TF32 on Tensor Cores");
-  EXPECT_EQ(parts.at(4).at("kind"), "communication");
-  EXPECT_EQ(parts.at(6).at("kind"), "idle");
+  EXPECT_EQ(parts.at(3).at("kind"), "unknown_math");
+  EXPECT_EQ(parts.at(5).at("kind"), "communication");
+  EXPECT_EQ(parts.at(7).at("kind"), "idle");
   // The device row and why; the per-op model's table and the layers' figures.
   EXPECT_EQ(doc.at("device").at("row"), "A100 SXM 40GB");
   EXPECT_EQ(doc.at("device").at("basis"), "trace_name");
