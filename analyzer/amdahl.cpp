@@ -171,7 +171,7 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     out.note = fmt::format("no steps found: projected over the trace's {:.1f} ms of GPU work", window_ns / 1e6);
     return out;
   }
-  // The same speedups replayed against the host's recorded launch times.
+  // The same speedups replayed at the host's pace (step_replay.h: blocked host time given back).
   out.replay = replaySteadySteps(trace, iterations, amp);
   out.replay_ceiling = replaySteadySteps(trace, iterations, free_math);
   return out;

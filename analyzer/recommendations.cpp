@@ -118,7 +118,7 @@ class Recommender {
   }
 
   // No change that only makes math kernels faster can gain more than free math would, replayed
-  // against the host's recorded launch times.
+  // at the host's pace.
   std::int64_t capMathGain(std::int64_t gpu_gain_ns) const {
     const StepReplay& free_math = s_.amdahl.replay_ceiling;
     if (!free_math.done || free_math.speedup <= 0) return gpu_gain_ns;
@@ -142,7 +142,7 @@ class Recommender {
                     s_.amdahl.device.name, s_.amdahl.device.fp16_tflops / s_.amdahl.device.fp32_tflops,
                     s_.amdahl.per_step ? "step" : "window", projected, s_.amdahl.ceiling);
     if (reachable < projected * 0.95) {
-      evidence += fmt::format("; replayed against the host's recorded launch times only {:.2f}x (ceiling {:.2f}x): "
+      evidence += fmt::format("; replayed at the host's pace (blocked time given back) only {:.2f}x (ceiling {:.2f}x): "
                               "the host issues the work no faster than the GPU runs it (see host-bound)",
                               reachable, s_.amdahl.replay_ceiling.speedup);
     }
@@ -191,15 +191,19 @@ class Recommender {
   std::string eligibleLayersOffTensorCores() const {
     const std::vector<const LayerRow*> rows = eligibleLayers();
     if (rows.empty()) return {};
+    // Layer rows hold every call in the trace; the finding speaks per step (or per window).
+    const auto steps = static_cast<std::int64_t>(std::max<std::size_t>(1, s_.iterations.iterations.size()));
     std::string text;
     for (std::size_t i = 0; i < rows.size() && i < 5; ++i) {
       const LayerRow& row = *rows[i];
       text += fmt::format("{}{} {} {} on CUDA cores", i == 0 ? "" : ", ", row.layer, trace::phaseName(row.pass),
-                          ms(row.eligible_cuda_core_ns));
-      if (row.performance.predicted_amp_ns) text += fmt::format(" (model: {} with AMP)", ms(*row.performance.predicted_amp_ns));
+                          ms(row.eligible_cuda_core_ns / steps));
+      if (row.performance.predicted_amp_ns) {
+        text += fmt::format(" (model: {} with AMP, all its kernels)", ms(*row.performance.predicted_amp_ns / steps));
+      }
     }
-    return fmt::format("; {} {} x pass row{} eligible for Tensor Cores and not using them: {}{}", rows.size(),
-                       s_.layer_table.groups_operators ? "op" : "layer", rows.size() == 1 ? " is" : "s are", text,
+    return fmt::format("; {} {} x pass row{} eligible for Tensor Cores and not using them, {}: {}{}", rows.size(),
+                       s_.layer_table.groups_operators ? "op" : "layer", rows.size() == 1 ? " is" : "s are", per(), text,
                        rows.size() > 5 ? fmt::format(" and {} more", rows.size() - 5) : "");
   }
 
@@ -322,8 +326,8 @@ class Recommender {
     const std::int64_t gaps = std::max<std::int64_t>(0, idle->ns_per_step - s_.data_pipeline.exposed_ns_per_iteration);
     const std::int64_t busy = step_ns_ - idle->ns_per_step;
     add(rule_ids::kHostBound, "host",
-        fmt::format("the GPU is busy {} of each {} step and the host issues its work no faster: replayed against "
-                    "the host's recorded launch times, AMP gives {:.2f}x instead of {:.2f}x and even free math "
+        fmt::format("the GPU is busy {} of each {} step and the host issues its work no faster: replayed at the "
+                    "host's pace (time it spent blocked by the GPU given back), AMP gives {:.2f}x instead of {:.2f}x and even free math "
                     "{:.2f}x; {} per step of GPU idle time outside data loading; {}", ms(busy), ms(step_ns_),
                     reachableAmpSpeedup(), s_.amdahl.projected_speedup, s_.amdahl.replay_ceiling.speedup, ms(gaps),
                     s_.launch_queue.pacing_evidence),

@@ -296,10 +296,10 @@ std::string summaryToText(const analyzer::TraceSummary& s,
     }
     const analyzer::StepReplay& replay = s.amdahl.replay;
     if (replay.done) {
-      out += fmt::format("            replayed with the host's recorded launch times: {:.2f}x, ceiling {:.2f}x "
-                         "(the replay as recorded: {} for {} recorded)\n", replay.speedup,
-                         s.amdahl.replay_ceiling.speedup, formatDuration(replay.baseline_ns),
-                         formatDuration(replay.original_ns));
+      out += fmt::format("            replayed at the host's pace (time it spent blocked by the GPU given back): "
+                         "{:.2f}x, ceiling {:.2f}x (the replay as recorded: {} for {} recorded); reachable {:.2f}x\n",
+                         replay.speedup, s.amdahl.replay_ceiling.speedup, formatDuration(replay.baseline_ns),
+                         formatDuration(replay.original_ns), s.amdahl.reachableSpeedup());
     } else if (!replay.note.empty()) {
       out += fmt::format("            no replay: {}\n", replay.note);
     }
@@ -307,6 +307,12 @@ std::string summaryToText(const analyzer::TraceSummary& s,
     out += "AMP         no projection: the device is unknown (see the device line)\n";
   } else if (!s.amdahl.note.empty()) {
     out += fmt::format("AMP         no projection: {}\n", s.amdahl.note);
+  }
+  const analyzer::LaunchQueue& queue = s.launch_queue;
+  if (queue.measured) {
+    out += fmt::format("pacing      {}: {}\n", analyzer::pacingName(queue.pacing), queue.pacing_evidence);
+  } else if (!queue.note.empty()) {
+    out += fmt::format("pacing      unknown: {}\n", queue.note);
   }
   appendWhatIf(out, s);
   if (!recommendations.empty()) {

@@ -219,8 +219,9 @@ std::string projectionSection(const analyzer::TraceSummary& s) {
                       R"(the {} if eligible math took no time{}{}.</p></section>)",
                       esc(s.amdahl.device.name), window ? ", " + esc(amdahlScope(s.amdahl)) : std::string(),
                       window ? "window" : "step",
-                      s.amdahl.replay.done ? "; at host pace replays the steps with AMP's kernel speedups against the host's "
-                                             "recorded launch times (the host cannot issue work faster than it did)"
+                      s.amdahl.replay.done ? "; at host pace replays the steps with AMP's kernel speedups at the host's own pace: "
+                                             "the host issues work no faster than it did, but time it spent blocked by the "
+                                             "GPU (synchronising, blocking copies, a full launch queue) is given back"
                                            : "",
                       s.iterations.iterations.empty() ? "" : "; pipeline hidden is the step with exposed data loading overlapped");
   return html;
