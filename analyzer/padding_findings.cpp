@@ -77,8 +77,7 @@ class PaddingCauses {
         op.gain_ns = cost.gain_ns ? static_cast<std::int64_t>(static_cast<double>(*cost.gain_ns) * parts[index]) : 0;
         op.cost = cost.text;
         if (sizes.size() > 1 && op.estimated) {
-          op.cost += fmt::format(" ({:.0f}% of it is this size's, by what padding it alone would save)",
-                                 100.0 * parts[index]);
+          op.cost += fmt::format(" ({:.0f}% of that this size's)", 100.0 * parts[index]);
         }
         finding.ops.push_back(std::move(op));
         ++index;
@@ -137,40 +136,39 @@ class PaddingCauses {
     return cost;
   }
 
-  // The cost of the call's sizes `to_pad`, per step.
+  // The cost of the call's sizes `to_pad`, per step, and its statement in a few words (the
+  // finding says once whose model and which device).
   Cost costOf(const ShapeCheck& c, const std::vector<DimensionFinding>& to_pad) const {
     const DeviceSpec& device = s_.amdahl.device;
     if (s_.recorded_on_cpu) {
       const std::optional<double> cost = whatIfCost(c);
       if (s_.what_if.device.spec && cost) {
-        return {std::nullopt, fmt::format("recorded on the CPU: on {} ({}) the model puts its cost at {:.1f} us per "
-                                          "step in FP16/BF16 (an estimate, not a measurement)",
-                                          s_.what_if.device.spec->name, s_.what_if.device.reason, *cost / 1e3)};
+        return {std::nullopt, fmt::format("recorded on the CPU: {:.1f} us per step in FP16/BF16 on {} ({}; an "
+                                          "estimate, not a measurement)",
+                                          *cost / 1e3, s_.what_if.device.spec->name, s_.what_if.device.reason)};
       }
-      return {std::nullopt, "recorded on the CPU, so the cost on a GPU's Tensor Cores is not estimated"};
+      return {std::nullopt, "recorded on the CPU: its cost on a GPU's Tensor Cores is not estimated"};
     }
-    if (device.name.empty()) return {std::nullopt, "the device is unknown (name it with --gpu NAME), so the cost is not estimated"};
-    if (c.dims.m <= 0) return {std::nullopt, "its output positions are not recorded, so the cost is not estimated"};
+    if (device.name.empty()) return {std::nullopt, "not estimated: the device is unknown (name it with --gpu NAME)"};
+    if (c.dims.m <= 0) return {std::nullopt, "not estimated: its output positions are not recorded"};
     const double rate = flopsOf(c) / static_cast<double>(c.gpu_time_ns);
     if (!physical(rate, c.precision)) {
-      return {std::nullopt, fmt::format("its recorded shapes give {:.1f} TFLOP/s, above {}'s peak in {}, so they do "
-                                        "not describe its work and the cost is not estimated",
+      return {std::nullopt, fmt::format("not estimated: its recorded shapes give {:.1f} TFLOP/s, above {}'s peak in {}, "
+                                        "so they do not describe its work",
                                         rate / 1e3, device.name, precisionName(c.precision))};
     }
     if (onTensorCores(c.precision)) {
       const std::optional<double> share = paddingCostShare(device, c.precision, c, to_pad);
-      if (!share) return {std::nullopt, "the time model cannot estimate this call's cost"};
+      if (!share) return {std::nullopt, "not estimated by the time model"};
       return {static_cast<std::int64_t>(static_cast<double>(c.gpu_time_ns) * *share / steps_),
-              fmt::format("the time model puts {:.0f}% of its {} time on {} down to the misalignment (padded, it does "
-                          "more work on wider kernels)", 100.0 * *share, precisionName(c.precision), device.name)};
+              fmt::format("{:.0f}% of its {} time", 100.0 * *share, precisionName(c.precision))};
     }
     const MathPrecision amp = ampPrecision(device);
     if (const std::optional<double> share = paddingCostShare(device, amp, c, to_pad)) {
-      return {std::int64_t{0}, fmt::format("on CUDA cores alignment costs nothing now, but once AMP is on the time model "
-                                           "puts {:.0f}% of its {} time on {} down to the misalignment",
-                                           100.0 * *share, precisionName(amp), device.name)};
+      return {std::int64_t{0}, fmt::format("nothing on CUDA cores now; {:.0f}% of its {} time once AMP is on",
+                                           100.0 * *share, precisionName(amp))};
     }
-    return {std::nullopt, "the time model cannot estimate this call's cost"};
+    return {std::nullopt, "not estimated by the time model"};
   }
 
   // Each size's part of the call's cost: what padding it alone would save, normalised; equal

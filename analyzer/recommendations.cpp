@@ -241,23 +241,28 @@ class Recommender {
       for (const PaddedOp& op : finding.ops) {
         const ShapeCheck& c = *op.check;
         const std::string name = fmt::format("{}{} {} as {}", c.layer.empty() ? "" : c.layer + " ", c.op, c.shapes, op.dimensions);
-        ops += fmt::format("{}{} (GEMM M={} N={} K={}{}; {}; {} over {} calls; {})", ops.empty() ? "" : "; ", name,
+        ops += fmt::format("{}{} (M={} N={} K={}{}, {}, {} over {} calls{}): {}", ops.empty() ? "" : "; ", name,
                            c.dims.m > 0 ? std::to_string(c.dims.m) : std::string("unknown"), c.dims.n, c.dims.k,
                            c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "",
-                           c.precision == MathPrecision::kUnknown ? "kernels whose names do not tell their precision"
-                                                                  : precisionName(c.precision),
+                           c.precision == MathPrecision::kUnknown ? "precision unknown" : precisionName(c.precision),
                            ms(c.gpu_time_ns), c.calls,
                            c.smallest_kernel_alignment > 0 && c.smallest_kernel_alignment < c.required_multiple
-                               ? fmt::format("align{} kernels; {}", c.smallest_kernel_alignment, op.cost)
-                               : op.cost);
+                               ? fmt::format(", align{} kernels", c.smallest_kernel_alignment)
+                               : "",
+                           op.cost);
         names.push_back(name);
         if (!c.layer.empty() && std::find(layers.begin(), layers.end(), c.layer) == layers.end()) layers.push_back(c.layer);
       }
       const MathPrecision p = finding.precision;
       add(rule_ids::kPadDimensions, fmt::format("size {}", finding.value),
-          fmt::format("{} is not a multiple of {} and is a GEMM dimension of {} op call shape{} ({} over {} calls): {}",
+          fmt::format("{} is not a multiple of {} and is a GEMM dimension of {} op call shape{} ({} over {} calls){}: {}",
                       finding.value, finding.required_multiple, finding.ops.size(), finding.ops.size() == 1 ? "" : "s",
-                      ms(finding.gpu_time_ns), finding.calls, ops),
+                      ms(finding.gpu_time_ns), finding.calls,
+                      s_.recorded_on_cpu || s_.amdahl.device.name.empty()
+                          ? std::string()
+                          : fmt::format("; the share of each call's time the time model puts on the misalignment on "
+                                        "{} (padded, a GEMM does more work on wider kernels)", s_.amdahl.device.name),
+                      ops),
           fmt::format("Pad {} to {} (a multiple of {} for {}) where the model defines it: a vocabulary, hidden or "
                       "feature size, or the batch",
                       finding.value, finding.padded, finding.required_multiple,
