@@ -253,7 +253,20 @@ class Recommender {
         names.push_back(name);
         if (!c.layer.empty() && std::find(layers.begin(), layers.end(), c.layer) == layers.end()) layers.push_back(c.layer);
       }
-      const MathPrecision p = finding.precision;
+      // Which multiple each precision among its ops wants: the padded size serves them all.
+      std::vector<std::pair<std::string, int>> wants;
+      for (const PaddedOp& op : finding.ops) {
+        const MathPrecision p = op.check->precision;
+        const std::string label = p == MathPrecision::kFp32Simt || p == MathPrecision::kFp32 || p == MathPrecision::kUnknown
+                                      ? "FP16/BF16 once AMP is on" : precisionName(p);
+        const std::pair<std::string, int> want{label, op.check->required_multiple};
+        if (std::find(wants.begin(), wants.end(), want) == wants.end()) wants.push_back(want);
+      }
+      std::string wanted;
+      for (const auto& [label, multiple] : wants) {
+        wanted += fmt::format("{}{}{}", wanted.empty() ? "" : ", ", wants.size() == 1 ? "" : std::to_string(multiple) + " for ",
+                              label);
+      }
       add(rule_ids::kPadDimensions, fmt::format("size {}", finding.value),
           fmt::format("{} is not a multiple of {} and is a GEMM dimension of {} op call shape{} ({} over {} calls){}: {}",
                       finding.value, finding.required_multiple, finding.ops.size(), finding.ops.size() == 1 ? "" : "s",
@@ -263,11 +276,10 @@ class Recommender {
                           : fmt::format("; the share of each call's time the time model puts on the misalignment on "
                                         "{} (padded, a GEMM does more work on wider kernels)", s_.amdahl.device.name),
                       ops),
-          fmt::format("Pad {} to {} (a multiple of {} for {}) where the model defines it: a vocabulary, hidden or "
+          fmt::format("Pad {} to {} (a multiple of {}; {}{}) where the model defines it: a vocabulary, hidden or "
                       "feature size, or the batch",
                       finding.value, finding.padded, finding.required_multiple,
-                      p == MathPrecision::kFp32Simt || p == MathPrecision::kFp32 || p == MathPrecision::kUnknown
-                          ? "FP16/BF16 once AMP is on" : precisionName(p)),
+                      wants.size() == 1 ? "for " : "its ops want ", wanted),
           capMathGain(finding.gain_ns));
       out_.back().ops = std::move(names);
       out_.back().layers = std::move(layers);

@@ -78,7 +78,7 @@ TEST(RecommendationsTest, A100Tf32ModelGetsHalfPrecisionAndPaddingAdvice) {
     if (r.rule == "pad-dimensions" && r.target == "size 9375") pad = &r;
   }
   ASSERT_NE(pad, nullptr);
-  EXPECT_TRUE(pad->action.starts_with("Pad 9375 to 9376 (a multiple of 4 for TF32)")) << pad->action;
+  EXPECT_TRUE(pad->action.starts_with("Pad 9375 to 9376 (a multiple of 4; for TF32)")) << pad->action;
   EXPECT_NE(pad->evidence.find("align1"), std::string::npos);
   EXPECT_GT(pad->estimated_gain_ns, 0) << pad->evidence;
 }
@@ -106,6 +106,13 @@ TEST(RecommendationsTest, A100TraceGetsOnePaddingFindingPerSize) {
     // 9375 is K, N or M of six op call shapes (addmm and mm in both passes).
     EXPECT_EQ(r.ops.size(), 6u);
     EXPECT_NE(r.evidence.find("6 op call shapes"), std::string::npos) << r.evidence;
+  }
+  // 15 is a dimension of TF32 calls (which want 4) and of FP32 ones (8 once AMP is on): 16 serves both.
+  for (const Recommendation& r : all) {
+    if (r.target == "size 15") {
+      EXPECT_TRUE(r.action.starts_with("Pad 15 to 16 (a multiple of 8; its ops want 4 for TF32, 8 for FP16/BF16 once AMP is on)"))
+          << r.action;
+    }
   }
 }
 
