@@ -54,6 +54,26 @@ class GpuTraceBuilder {
     return *this;
   }
 
+  // Another kernel launched from the last op (a second launch inside its range), right after
+  // the GPU's previous work.
+  GpuTraceBuilder& alsoKernel(const std::string& kernel, std::int64_t kernel_ns) {
+    const trace::Range& op = trace_.ranges.back();
+    trace::LaunchCall launch;
+    launch.start_ns = op.start_ns + 6 * kUs;
+    launch.end_ns = op.start_ns + 8 * kUs;
+    launch.correlation_id = ++correlation_;
+    launch.name = trace_.strings.intern("cudaLaunchKernel");
+    launch.thread = thread_;
+    trace_.launches.push_back(launch);
+    trace::Kernel k;
+    k.start_ns = gpu_now_ = std::max(gpu_now_, launch.end_ns + kUs);
+    k.end_ns = gpu_now_ += kernel_ns;
+    k.correlation_id = correlation_;
+    k.name = trace_.strings.intern(kernel);
+    trace_.kernels.push_back(k);
+    return *this;
+  }
+
   TraceSummary summary(const AnalysisOptions& options = {}) {
     trace_.sortByTime();
     const CorrelationCounts counts = test::correlateAsImported(trace_);

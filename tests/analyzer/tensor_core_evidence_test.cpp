@@ -110,6 +110,26 @@ TEST(TensorCoreEvidenceTest, ARateNoCudaCoreReachesProvesTensorCoresWithHighConf
   EXPECT_EQ(s.operators[0].tensor_core_time_ns, 300 * kUs);
 }
 
+// A rate proves only that some matrix kernel of the op ran on Tensor Cores: when one of its kernels
+// is already known (an FP16 Tensor Core GEMM here), that one may have done the math, and the
+// unknown kernel beside it proves nothing.
+TEST(TensorCoreEvidenceTest, AKnownMatrixKernelInTheSameOpBlocksTheRateProof) {
+  const TraceSummary s = GpuTraceBuilder(kH100)
+                             .op("aten::mm", kGemmShapes, kBf16Dtypes, kUntypedCustomGemm, 150 * kUs)
+                             .alsoKernel("sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_"
+                                         "execute_segment_k_off_kernel__5x_cublas", 150 * kUs)
+                             .summary();
+  bool saw_unknown = false;
+  for (const KernelRow& k : s.kernels) {
+    if (k.name != kUntypedCustomGemm) continue;
+    saw_unknown = true;
+    EXPECT_EQ(k.verdict.tensor_core, TensorCoreUse::kUnknown) << k.verdict.evidence;
+    EXPECT_NE(k.verdict.rule_id, rule_ids::kInferredFromRate);
+  }
+  EXPECT_TRUE(saw_unknown);
+  EXPECT_EQ(s.tensor_cores.unknown_time_ns, 150 * kUs);
+}
+
 TEST(TensorCoreEvidenceTest, WithoutEvidenceTheKernelStaysUnknownAndItsTimeIsShown) {
   // 137.4 GFLOP in 2 ms is 69 TFLOP/s: CUDA cores could (4 x FP32 = 268), so nothing is proven.
   const TraceSummary slow =
