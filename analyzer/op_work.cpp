@@ -47,8 +47,8 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-// A JSON array of strings (dtypes, Concrete Inputs) -> its elements; elements that are not
-// strings are kept as their text. Anything else -> empty.
+}  // namespace
+
 std::vector<std::string> parseTextArray(std::string_view json) {
   std::vector<std::string> out;
   json = trim(json);
@@ -78,6 +78,8 @@ std::vector<std::string> parseTextArray(std::string_view json) {
   }
   return out;
 }
+
+namespace {
 
 // "[2, 2]" or "2" -> {2, 2} / {2}; nullopt for anything else.
 std::optional<Dims> parseIntList(std::string_view text) {

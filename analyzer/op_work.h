@@ -70,6 +70,10 @@ struct OpWork {
 
 OpWork opWork(const OpCall& call);
 
+// A JSON array of strings (Range::dtypes, Range::arguments) -> its elements; elements that are not
+// strings are kept as their text. Anything else -> empty.
+std::vector<std::string> parseTextArray(std::string_view json);
+
 // Bytes per element of a recorded dtype name ("float" 4, "c10::Half" 2, "c10::BFloat16" 2,
 // "float16" 2, "double" 8, "long int" 8, "bool" 1, ...); 0 when unknown.
 int dtypeBytes(std::string_view dtype);

@@ -153,6 +153,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.gpu_busy_ns = GpuActivity(trace, GpuActivity::Work::kKernelsOnly).busyTotal();
   summary.trace_span_ns = traceSpan(trace);
   summary.import_stats = trace.import_stats;
+  summary.distributed = trace.distributed;
   for (const trace::MemoryOp& op : trace.memory_ops) {
     if (op.kind == trace::MemoryOpKind::kMemcpy) summary.memcpy_time_ns += op.end_ns - op.start_ns;
   }
@@ -226,6 +227,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.step_by_pass = splitStepByPass(trace, summary.iterations, summary.data_pipeline);
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
   summary.launch_queue = measureLaunchQueue(trace, summary.iterations);
+  summary.communication = measureCommunication(trace, summary.iterations);
   summary.amp_numerics = measureAmpNumerics(trace);
   return summary;
 }

@@ -16,6 +16,7 @@
 #include "analyzer/data_pipeline.h"
 #include "analyzer/host_stalls.h"
 #include "analyzer/host_step_split.h"
+#include "analyzer/collectives.h"
 #include "analyzer/iterations.h"
 #include "analyzer/launch_queue.h"
 #include "analyzer/kernel_table.h"
@@ -104,8 +105,10 @@ struct TraceSummary {
   std::vector<PassPart> step_by_pass;  // the steady step by the pass of its ops
   HostStalls host_stalls;
   LaunchQueue launch_queue;         // the queue between host and GPU, and who sets the pace
+  Communication communication;      // collectives: time, overlap with compute, exposed, bandwidth
   AmpNumerics amp_numerics;
   trace::ImportStats import_stats;
+  trace::DistributedInfo distributed;  // the rank and world size the trace records, if any
 };
 
 TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts,

@@ -187,6 +187,24 @@ ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
           {"note", amdahl.note}};
 }
 
+ordered_json communicationJson(const analyzer::Communication& c) {
+  ordered_json collectives = ordered_json::array();
+  for (const analyzer::CollectiveRow& row : c.collectives) {
+    collectives.push_back({{"name", row.name},
+                           {"kind", analyzer::collectiveKindName(row.kind)},
+                           {"calls", row.calls},
+                           {"time_ns", row.time_ns},
+                           {"calls_with_bytes", row.calls_with_bytes},
+                           {"bytes", row.calls_with_bytes > 0 ? ordered_json(row.bytes) : ordered_json(nullptr)},
+                           {"algbw_gbps", row.algbw_gbps ? ordered_json(*row.algbw_gbps) : ordered_json(nullptr)},
+                           {"busbw_gbps", row.busbw_gbps ? ordered_json(*row.busbw_gbps) : ordered_json(nullptr)}});
+  }
+  return {{"per_step", c.per_step}, {"window_ns", c.window_ns},
+          {"ranks", c.ranks > 0 ? ordered_json(c.ranks) : ordered_json(nullptr)},
+          {"time_ns", c.time_ns}, {"overlapped_ns", c.overlapped_ns}, {"exposed_ns", c.exposed_ns},
+          {"collectives", std::move(collectives)}, {"note", c.note}};
+}
+
 ordered_json queueJson(const analyzer::LaunchQueue& q) {
   return {{"measured", q.measured},
           {"per_step", q.per_step},
@@ -351,6 +369,11 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                           {"replay_if_hidden", replayJson(dp.replay_if_hidden)}};
   doc["amdahl"] = amdahlJson(summary.amdahl);
   doc["queue"] = queueJson(summary.launch_queue);
+  doc["communication"] = communicationJson(summary.communication);
+  doc["distributed"] = summary.distributed.known()
+                           ? ordered_json{{"rank", summary.distributed.rank}, {"world_size", summary.distributed.world_size},
+                                          {"backend", summary.distributed.backend}}
+                           : ordered_json(nullptr);
   const analyzer::OpPerformance& ops = summary.op_performance;
   doc["performance"] = {{"flops_per_step", ops.flops_per_step > 0 ? ordered_json(ops.flops_per_step) : ordered_json(nullptr)},
                         {"per_step", ops.per_step},

@@ -234,6 +234,17 @@ struct ImportStats {
   bool operator==(const ImportStats&) const = default;
 };
 
+// Where the file sits in a distributed job, as the recording tool says (Kineto's
+// "distributedInfo"); rank -1 and world size 0 when it does not.
+struct DistributedInfo {
+  std::int32_t rank = -1;
+  std::int32_t world_size = 0;
+  std::string backend;  // "nccl", "gloo", ...
+
+  bool known() const { return rank >= 0 && world_size > 0; }
+  bool operator==(const DistributedInfo&) const = default;
+};
+
 struct Trace {
   TraceFormat format = TraceFormat::kUnknown;         // the file this Trace was read from
   TraceFormat source_format = TraceFormat::kUnknown;  // the tool that recorded the events
@@ -249,6 +260,7 @@ struct Trace {
   std::vector<Counter> counters;
   std::vector<GradientBin> gradient_bins;
   ImportStats import_stats;
+  DistributedInfo distributed;
 
   std::string_view str(StringId id) const { return strings.view(id); }
   // Index of the thread (pid, tid), added when new.

@@ -198,6 +198,29 @@ trace::Status readDevices(const std::string& path, const std::string& raw, trace
   }
   return {};
 }
+// {"backend": "nccl", "rank": 0, "world_size": 8}: where this rank's file sits in its job.
+trace::Status readDistributedInfo(const std::string& path, const std::string& raw, trace::DistributedInfo& out) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (auto error = parser.parse(raw).get(root)) {
+    return trace::Error{fmt::format("{}: \"distributedInfo\" is not valid JSON: {}", path, simdjson::error_message(error))};
+  }
+  std::int64_t rank = -1;
+  std::int64_t world_size = 0;
+  if (root["rank"].get_int64().get(rank) || root["world_size"].get_int64().get(world_size)) {
+    return trace::Error{fmt::format("{}: \"distributedInfo\" lacks a numeric \"rank\" or \"world_size\"", path)};
+  }
+  if (world_size <= 0 || world_size > (1 << 24) || rank < 0 || rank >= world_size) {
+    return trace::Error{fmt::format("{}: \"distributedInfo\" has rank {} of world_size {}; expected 0 <= rank < "
+                                    "world_size", path, rank, world_size)};
+  }
+  out.rank = static_cast<std::int32_t>(rank);
+  out.world_size = static_cast<std::int32_t>(world_size);
+  std::string_view backend;
+  if (!root["backend"].get_string().get(backend)) out.backend = std::string(backend);
+  return {};
+}
+
 }  // namespace
 
 trace::Status readTopLevel(const std::string& path,
@@ -213,6 +236,8 @@ trace::Status readTopLevel(const std::string& path,
                                         "non-negative integer", path, raw.substr(0, 40))};
       }
       info.has_base_time = true;
+    } else if (key == "distributedInfo") {
+      if (trace::Status read = readDistributedInfo(path, raw, out.distributed); !read) return read;
     } else if (key == "schemaVersion") {
       std::from_chars(raw.data(), raw.data() + raw.size(), info.schema_version);
     } else if (key == "displayTimeUnit") {

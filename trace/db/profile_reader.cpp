@@ -94,9 +94,27 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                             [&](std::int64_t, Statement& s) -> Status {
                               if (s.text(0) == "source_format") trace.source_format = formatFromName(s.text(1));
                               if (s.text(0) == "source_detail") trace.format_detail = s.text(1);
+                              // Where the run sits in a distributed job; checked as a whole below.
+                              for (auto [key, field] : {std::pair<std::string_view, std::int32_t*>{"rank", &trace.distributed.rank},
+                                                        {"world_size", &trace.distributed.world_size}}) {
+                                if (s.text(0) != key) continue;
+                                const std::string_view text = s.text(1);
+                                const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *field);
+                                if (ec != std::errc() || end != text.data() + text.size()) {
+                                  return Error{fmt::format("{}: table 'ampscope_meta' key '{}' is '{}'; expected an integer",
+                                                           db.path(), key, text)};
+                                }
+                              }
+                              if (s.text(0) == "backend") trace.distributed.backend = s.text(1);
                               return {};
                             });
   if (!status) return status.error();
+  if ((trace.distributed.rank >= 0 || trace.distributed.world_size > 0) &&
+      (trace.distributed.rank < 0 || trace.distributed.rank >= trace.distributed.world_size)) {
+    return Error{fmt::format("{}: table 'ampscope_meta' has rank {} of world_size {}; expected 0 <= rank < world_size",
+                             db.path(), trace.distributed.rank, trace.distributed.world_size)};
+  }
+  trace.distributed.rank = trace.distributed.world_size > 0 ? trace.distributed.rank : -1;
 
   status = forEachRow(db, "strings", {"id", "value"}, [&](std::int64_t row, Statement& s) -> Status {
     // Ids are dense and in order, so that stored ids stay valid after re-interning.

@@ -48,6 +48,14 @@ Status appendTrace(ProfileAppender& out, const Trace& trace) {
                                    {"source_detail", trace.format_detail}}) {
     if (Status stored = out.meta(key, value); !stored) return stored;
   }
+  if (trace.distributed.known()) {
+    const std::string rank = std::to_string(trace.distributed.rank);
+    const std::string world_size = std::to_string(trace.distributed.world_size);
+    for (const auto& [key, value] : {std::pair<std::string_view, std::string_view>{"rank", rank},
+                                     {"world_size", world_size}, {"backend", trace.distributed.backend}}) {
+      if (Status stored = out.meta(key, value); !stored) return stored;
+    }
+  }
   BatchedAppend batch(out);
   std::vector<StringId> string_ids(trace.strings.size());
   std::iota(string_ids.begin(), string_ids.end(), StringId{0});

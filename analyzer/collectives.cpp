@@ -1,0 +1,228 @@
+#include "analyzer/collectives.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
+#include <unordered_map>
+#include <utility>
+
+#include "analyzer/gemm_shapes.h"
+#include "analyzer/op_work.h"
+
+namespace ampscope::analyzer {
+
+namespace {
+
+using Interval = std::pair<std::int64_t, std::int64_t>;
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+// Sorted, disjoint intervals covering the same time.
+std::vector<Interval> unite(std::vector<Interval> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  std::vector<Interval> out;
+  for (const Interval& i : intervals) {
+    if (!out.empty() && i.first <= out.back().second) out.back().second = std::max(out.back().second, i.second);
+    else out.push_back(i);
+  }
+  return out;
+}
+
+std::int64_t length(const std::vector<Interval>& intervals) {
+  std::int64_t total = 0;
+  for (const auto& [start, end] : intervals) total += end - start;
+  return total;
+}
+
+// Both sorted and disjoint: the time they share.
+std::int64_t shared(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::int64_t total = 0;
+  std::size_t j = 0;
+  for (const Interval& i : a) {
+    while (j < b.size() && b[j].second <= i.first) ++j;
+    for (std::size_t k = j; k < b.size() && b[k].first < i.second; ++k) {
+      total += std::min(i.second, b[k].second) - std::max(i.first, b[k].first);
+    }
+  }
+  return total;
+}
+
+// The kernel family without its argument list: "ncclKernel_AllReduce_RING_LL_Sum_float".
+std::string familyOf(std::string_view name) {
+  const std::size_t paren = name.find('(');
+  if (paren != std::string_view::npos) name = name.substr(0, paren);
+  while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+  return std::string(name);
+}
+
+bool isCommunicationOp(std::string_view op) {
+  return op == "record_param_comms" || op.starts_with("c10d::") || op.starts_with("nccl:");
+}
+
+// The message of the communication op that launched a kernel: its first tensor input's elements
+// times its dtype's size; nullopt where the op recorded no sized tensor (a TensorList, no shapes).
+std::optional<std::uint64_t> messageBytes(const trace::Trace& trace, trace::Index op_range) {
+  for (trace::Index r = op_range; r != trace::kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
+    const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
+    if (!isCommunicationOp(trace.str(range.op))) continue;
+    const std::optional<Shapes> shapes = parseShapes(trace.str(range.shapes));
+    const std::vector<std::string> dtypes = parseTextArray(trace.str(range.dtypes));
+    if (!shapes || shapes->empty() || (*shapes)[0].empty() || dtypes.empty()) return std::nullopt;
+    const int element = dtypeBytes(dtypes[0]);
+    if (element <= 0) return std::nullopt;
+    std::uint64_t elements = 1;
+    for (std::int64_t d : (*shapes)[0]) {
+      if (d < 0) return std::nullopt;
+      elements *= static_cast<std::uint64_t>(d);
+    }
+    return elements * static_cast<std::uint64_t>(element);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const char* collectiveKindName(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::kAllReduce: return "all_reduce";
+    case CollectiveKind::kAllGather: return "all_gather";
+    case CollectiveKind::kReduceScatter: return "reduce_scatter";
+    case CollectiveKind::kBroadcast: return "broadcast";
+    case CollectiveKind::kReduce: return "reduce";
+    case CollectiveKind::kSendRecv: return "send_recv";
+    case CollectiveKind::kAllToAll: return "all_to_all";
+    case CollectiveKind::kOther: break;
+  }
+  return "other";
+}
+
+std::optional<CollectiveKind> collectiveKindOfKernel(std::string_view name) {
+  const bool nccl = name.starts_with("nccl") || contains(name, "ncclKernel") || contains(name, "ncclDevKernel");
+  if (nccl) {
+    // The collective follows the prefix; longer names first ("ReduceScatter" before "Reduce").
+    static constexpr std::array<std::pair<std::string_view, CollectiveKind>, 8> kNames = {{
+        {"AllReduce", CollectiveKind::kAllReduce},
+        {"AllGather", CollectiveKind::kAllGather},
+        {"ReduceScatter", CollectiveKind::kReduceScatter},
+        {"Broadcast", CollectiveKind::kBroadcast},
+        {"AllToAll", CollectiveKind::kAllToAll},
+        {"SendRecv", CollectiveKind::kSendRecv},
+        {"Send", CollectiveKind::kSendRecv},
+        {"Recv", CollectiveKind::kSendRecv},
+    }};
+    for (const auto& [token, kind] : kNames) {
+      if (contains(name, "_" + std::string(token) + "_") || contains(name, "_" + std::string(token) + "(")) return kind;
+    }
+    if (contains(name, "_Reduce_") || contains(name, "_Reduce(")) return CollectiveKind::kReduce;
+    return CollectiveKind::kOther;
+  }
+  // MoE expert-parallel exchanges: DeepEP's dispatch/combine kernels are all-to-alls over NVSHMEM.
+  if (contains(name, "deep_ep::") && (contains(name, "dispatch") || contains(name, "combine"))) {
+    return CollectiveKind::kAllToAll;
+  }
+  if (contains(name, "nvshmem")) return CollectiveKind::kOther;
+  return std::nullopt;
+}
+
+double busBandwidthFactor(CollectiveKind kind, int ranks) {
+  const double n = static_cast<double>(ranks);
+  switch (kind) {
+    case CollectiveKind::kAllReduce: return ranks >= 2 ? 2.0 * (n - 1.0) / n : 1.0;
+    case CollectiveKind::kAllGather:
+    case CollectiveKind::kReduceScatter:
+    case CollectiveKind::kAllToAll: return ranks >= 2 ? (n - 1.0) / n : 1.0;
+    case CollectiveKind::kBroadcast:
+    case CollectiveKind::kReduce:
+    case CollectiveKind::kSendRecv:
+    case CollectiveKind::kOther: break;
+  }
+  return 1.0;
+}
+
+Communication measureCommunication(const trace::Trace& trace, const IterationSummary& iterations) {
+  Communication out;
+  out.ranks = trace.distributed.known() ? trace.distributed.world_size : 0;
+  std::int64_t from = std::numeric_limits<std::int64_t>::max();
+  std::int64_t to = std::numeric_limits<std::int64_t>::min();
+  for (const Iteration& it : iterations.iterations) {
+    if (it.warmup) continue;
+    from = std::min(from, it.start_ns);
+    to = std::max(to, it.end_ns);
+  }
+  out.per_step = from < to;
+  if (!out.per_step) {
+    for (const trace::Kernel& k : trace.kernels) {
+      from = std::min(from, k.start_ns);
+      to = std::max(to, k.end_ns);
+    }
+  }
+  if (from >= to) return out;
+  out.window_ns = to - from;
+
+  std::unordered_map<trace::StringId, std::optional<CollectiveKind>> kind_of_name;
+  std::map<std::string, CollectiveRow> rows;
+  std::map<std::uint32_t, std::pair<std::vector<Interval>, std::vector<Interval>>> by_device;  // (comm, compute)
+  for (const trace::Kernel& k : trace.kernels) {
+    auto [cached, fresh] = kind_of_name.try_emplace(k.name);
+    if (fresh) cached->second = collectiveKindOfKernel(trace.str(k.name));
+    const Interval in_window{std::max(k.start_ns, from), std::min(k.end_ns, to)};
+    auto& [comm, compute] = by_device[k.device];
+    if (!cached->second) {
+      if (in_window.first < in_window.second) compute.push_back(in_window);
+      continue;
+    }
+    if (in_window.first < in_window.second) comm.push_back(in_window);
+    CollectiveRow& row = rows[familyOf(trace.str(k.name))];
+    row.kind = *cached->second;
+    ++row.calls;
+    row.time_ns += k.end_ns - k.start_ns;
+    std::optional<std::uint64_t> bytes = k.op_range == trace::kNone ? std::nullopt : messageBytes(trace, k.op_range);
+    // nccl-tests counts an all-gather by its output: every rank's input.
+    if (bytes && row.kind == CollectiveKind::kAllGather) {
+      bytes = out.ranks > 0 ? std::optional<std::uint64_t>(*bytes * static_cast<std::uint64_t>(out.ranks)) : std::nullopt;
+    }
+    if (bytes) {
+      ++row.calls_with_bytes;
+      row.bytes += *bytes;
+      row.time_with_bytes_ns += k.end_ns - k.start_ns;
+    }
+  }
+  std::int64_t time = 0;
+  std::int64_t overlapped = 0;
+  for (auto& [device, intervals] : by_device) {
+    const std::vector<Interval> comm = unite(std::move(intervals.first));
+    const std::vector<Interval> compute = unite(std::move(intervals.second));
+    time += length(comm);
+    overlapped += shared(comm, compute);
+  }
+  const auto per = static_cast<std::int64_t>(out.per_step ? std::max<std::size_t>(1, iterations.steadyCount()) : 1);
+  out.time_ns = time / per;
+  out.overlapped_ns = overlapped / per;
+  out.exposed_ns = out.time_ns - out.overlapped_ns;
+
+  bool some_without_bytes = false;
+  for (auto& [name, row] : rows) {
+    row.name = name;
+    some_without_bytes |= row.calls_with_bytes < row.calls;
+    if (row.calls_with_bytes > 0 && row.time_with_bytes_ns > 0) {
+      row.algbw_gbps = static_cast<double>(row.bytes) / static_cast<double>(row.time_with_bytes_ns);  // B/ns = GB/s
+      const bool needs_ranks = busBandwidthFactor(row.kind, 8) != 1.0;
+      if (!needs_ranks || out.ranks > 0) row.busbw_gbps = *row.algbw_gbps * busBandwidthFactor(row.kind, out.ranks);
+    }
+    out.collectives.push_back(std::move(row));
+  }
+  std::stable_sort(out.collectives.begin(), out.collectives.end(),
+                   [](const CollectiveRow& a, const CollectiveRow& b) { return a.time_ns > b.time_ns; });
+  if (some_without_bytes) {
+    out.note = "bandwidths cover only the calls whose communication op recorded a sized tensor (record_param_comms "
+               "with a TensorList, or no shapes, gives none)";
+  }
+  if (out.ranks == 0 && !out.collectives.empty()) {
+    out.note += std::string(out.note.empty() ? "" : "; ") +
+                "the job's rank count is not in the trace, so bus bandwidths that depend on it are not given";
+  }
+  return out;
+}
+
+}  // namespace ampscope::analyzer

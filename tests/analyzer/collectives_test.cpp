@@ -1,0 +1,145 @@
+#include "analyzer/collectives.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "../test_support.h"
+#include "analyzer/run_analysis.h"
+#include "tests/analyzer/imported_trace.h"
+
+namespace ampscope::analyzer {
+namespace {
+
+struct FamilyCase {
+  const char* kernel;
+  CollectiveKind kind;
+};
+
+// Names as profilers print them: NCCL before 2.19 (ncclKernel_<Coll>_<Algo>_<Proto>_<Op>_<type>),
+// 2.19+ (ncclDevKernel_<Coll>_<Op>_<type>_<Algo>_<Proto>, send/recv without the rest), DeepEP.
+TEST(CollectivesTest, KernelsAreRecognisedByFamily) {
+  const FamilyCase cases[] = {
+      {"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", CollectiveKind::kAllReduce},
+      {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", CollectiveKind::kAllReduce},
+      {"ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", CollectiveKind::kAllGather},
+      {"ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", CollectiveKind::kReduceScatter},
+      {"ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)", CollectiveKind::kBroadcast},
+      {"ncclKernel_Reduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", CollectiveKind::kReduce},
+      {"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)", CollectiveKind::kSendRecv},
+      {"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", CollectiveKind::kSendRecv},
+      {"void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*, int*)", CollectiveKind::kAllToAll},
+      {"void deep_ep::internode::combine<false, 8, 4, 8, 8>(int4*, float*, int*)", CollectiveKind::kAllToAll},
+  };
+  for (const FamilyCase& c : cases) {
+    const std::optional<CollectiveKind> kind = collectiveKindOfKernel(c.kernel);
+    ASSERT_TRUE(kind.has_value()) << c.kernel;
+    EXPECT_EQ(*kind, c.kind) << c.kernel << " read as " << collectiveKindName(*kind);
+  }
+  EXPECT_FALSE(collectiveKindOfKernel("volta_sgemm_128x64_nn").has_value());
+  EXPECT_FALSE(collectiveKindOfKernel("void at::native::reduce_kernel<512, 1>(...)").has_value());
+}
+
+TEST(CollectivesTest, BusBandwidthFactorsAreNcclTests) {
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveKind::kAllReduce, 8), 2.0 * 7.0 / 8.0);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveKind::kAllGather, 8), 7.0 / 8.0);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveKind::kReduceScatter, 4), 3.0 / 4.0);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveKind::kAllToAll, 2), 0.5);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveKind::kBroadcast, 8), 1.0);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveKind::kReduce, 8), 1.0);
+  EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveKind::kSendRecv, 8), 1.0);
+}
+
+// A compute kernel [0, 100) us on stream 7 and an all-reduce of 1 MiB of floats [50, 150) us on
+// stream 13, launched by record_param_comms, in a job of 4 ranks: 100 us of communication, half
+// of it beside compute.
+TEST(CollectivesTest, OverlapExposureAndBandwidthOfAnAllReduce) {
+  constexpr std::int64_t kUs = 1000;
+  trace::Trace trace;
+  trace.distributed = {1, 4, "nccl"};
+  const trace::Index thread = trace.threadIndex(5, 5);
+  trace::Range op;
+  op.name = trace.strings.intern("record_param_comms");
+  op.thread = thread;
+  op.start_ns = 0;
+  op.end_ns = 40 * kUs;
+  op.shapes = trace.strings.intern("[[262144],[],[]]");
+  op.dtypes = trace.strings.intern(R"(["float","Scalar","Scalar"])");
+  trace.ranges.push_back(op);
+  const auto launch = [&](std::int64_t at, std::uint64_t correlation) {
+    trace::LaunchCall call;
+    call.start_ns = at;
+    call.end_ns = at + kUs;
+    call.correlation_id = correlation;
+    call.name = trace.strings.intern("cudaLaunchKernel");
+    call.thread = thread;
+    trace.launches.push_back(call);
+  };
+  launch(10 * kUs, 1);
+  launch(50 * kUs, 2);  // outside the op: compute
+  trace::Kernel reduce;
+  reduce.name = trace.strings.intern("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)");
+  reduce.start_ns = 50 * kUs;
+  reduce.end_ns = 150 * kUs;
+  reduce.stream = 13;
+  reduce.correlation_id = 1;
+  trace.kernels.push_back(reduce);
+  trace::Kernel gemm;
+  gemm.name = trace.strings.intern("volta_sgemm_128x64_nn");
+  gemm.start_ns = 0;
+  gemm.end_ns = 100 * kUs;
+  gemm.stream = 7;
+  gemm.correlation_id = 2;
+  trace.kernels.push_back(gemm);
+  trace.sortByTime();
+  test::correlateAsImported(trace);
+  const Communication c = measureCommunication(trace, IterationSummary{});
+  EXPECT_FALSE(c.per_step);
+  EXPECT_EQ(c.window_ns, 150 * kUs);
+  EXPECT_EQ(c.ranks, 4);
+  EXPECT_EQ(c.time_ns, 100 * kUs);
+  EXPECT_EQ(c.overlapped_ns, 50 * kUs);
+  EXPECT_EQ(c.exposed_ns, 50 * kUs);
+  ASSERT_EQ(c.collectives.size(), 1u);
+  const CollectiveRow& row = c.collectives[0];
+  EXPECT_EQ(row.kind, CollectiveKind::kAllReduce);
+  EXPECT_EQ(row.name, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+  EXPECT_EQ(row.bytes, 1048576u);
+  ASSERT_TRUE(row.algbw_gbps.has_value());
+  EXPECT_NEAR(*row.algbw_gbps, 1048576.0 / 100'000.0, 1e-9);  // bytes per ns = GB/s
+  ASSERT_TRUE(row.busbw_gbps.has_value());
+  EXPECT_NEAR(*row.busbw_gbps, *row.algbw_gbps * 1.5, 1e-9);  // 2(n-1)/n for 4 ranks
+}
+
+// Each rank of the shared DLRM job ran 5 send/recv and 3 all-reduce kernels; every file says its
+// rank of 8.
+TEST(CollectivesTest, EachRankOfTheSharedDlrmJobShowsItsCollectives) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-dlrm-8ranks");
+  const std::filesystem::path folder(path);
+  std::set<int> ranks;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    auto run = analyzeFile(entry.path().string());
+    ASSERT_TRUE(run) << run.error().message;
+    const TraceSummary& s = run->summary;
+    ASSERT_TRUE(s.distributed.known()) << entry.path();
+    EXPECT_EQ(s.distributed.world_size, 8);
+    ranks.insert(s.distributed.rank);
+    const Communication& c = s.communication;
+    EXPECT_EQ(c.ranks, 8);
+    std::uint64_t send_recv = 0;
+    std::uint64_t all_reduce = 0;
+    for (const CollectiveRow& row : c.collectives) {
+      if (row.kind == CollectiveKind::kSendRecv) send_recv += row.calls;
+      if (row.kind == CollectiveKind::kAllReduce) all_reduce += row.calls;
+    }
+    EXPECT_EQ(send_recv, 5u) << entry.path();
+    EXPECT_EQ(all_reduce, 3u) << entry.path();
+    EXPECT_GT(c.time_ns, 0);
+    EXPECT_EQ(c.time_ns, c.overlapped_ns + c.exposed_ns);
+  }
+  EXPECT_EQ(ranks.size(), 8u);
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer
