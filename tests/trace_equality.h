@@ -36,6 +36,8 @@ inline void expectSameTrace(const trace::Trace& a, const trace::Trace& b) {
   EXPECT_TRUE(a.import_stats == b.import_stats);
   EXPECT_EQ(a.source_format, b.source_format);
   EXPECT_EQ(a.format_detail, b.format_detail);
+  EXPECT_TRUE(a.distributed == b.distributed) << "rank " << a.distributed.rank << " of " << a.distributed.world_size
+                                              << " against rank " << b.distributed.rank << " of " << b.distributed.world_size;
 }
 
 }  // namespace ampscope::test

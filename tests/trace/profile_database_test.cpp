@@ -121,6 +121,18 @@ TEST(ProfileDatabaseTest, WritesAndReadsBackEveryFieldIdentically) {
   test::expectSameTrace(original, *read);
 }
 
+// A rank's place in its job (Kineto's distributedInfo) survives --save-profile.
+TEST(ProfileDatabaseTest, KeepsTheRankAndWorldSizeOfADistributedRun) {
+  test::ScratchDir dir;
+  Trace original = makeSampleTrace();
+  original.distributed = {3, 8, "nccl"};
+  const std::string path = dir.file("rank3.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  test::expectSameTrace(original, *read);
+}
+
 TEST(ProfileDatabaseTest, FinishedProfileIsOneSelfContainedFile) {
   test::ScratchDir dir;
   const std::string path = dir.file("run.sqlite");
