@@ -125,6 +125,22 @@ std::optional<CollectiveKind> collectiveKindOfKernel(std::string_view name) {
   return std::nullopt;
 }
 
+MathPrecision collectiveElementType(std::string_view name) {
+  const std::size_t paren = name.find('(');
+  const std::string_view family = paren == std::string_view::npos ? name : name.substr(0, paren);
+  const auto has = [&](std::string_view token) {
+    for (std::size_t at = family.find(token); at != std::string_view::npos; at = family.find(token, at + 1)) {
+      const std::size_t end = at + token.size();
+      if (at > 0 && family[at - 1] == '_' && (end == family.size() || family[end] == '_')) return true;
+    }
+    return false;
+  };
+  if (has("bf16") || has("_nv_bfloat16") || has("bfloat16")) return MathPrecision::kBf16;
+  if (has("half") || has("f16")) return MathPrecision::kFp16;
+  if (has("float") || has("f32")) return MathPrecision::kFp32;
+  return MathPrecision::kUnknown;
+}
+
 double busBandwidthFactor(CollectiveKind kind, int ranks) {
   const double n = static_cast<double>(ranks);
   switch (kind) {
@@ -175,6 +191,7 @@ Communication measureCommunication(const trace::Trace& trace, const IterationSum
     if (in_window.first < in_window.second) comm.push_back(in_window);
     CollectiveRow& row = rows[familyOf(trace.str(k.name))];
     row.kind = *cached->second;
+    row.element = collectiveElementType(trace.str(k.name));
     ++row.calls;
     row.time_ns += k.end_ns - k.start_ns;
     std::optional<std::uint64_t> bytes = k.op_range == trace::kNone ? std::nullopt : messageBytes(trace, k.op_range);

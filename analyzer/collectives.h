@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analyzer/iterations.h"
+#include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -37,11 +38,17 @@ const char* collectiveKindName(CollectiveKind kind);  // "all_reduce", "all_gath
 // nullopt for kernels that are no communication.
 std::optional<CollectiveKind> collectiveKindOfKernel(std::string_view kernel_name);
 
+// The element type a reduction runs in, from an NCCL kernel name's type token ("_float", "_f32",
+// "_bf16", "_half", "_f16", "__nv_bfloat16"): FP32, BF16 or FP16; kUnknown for other types (the
+// int8_t of send/recv moves bytes, not values) and names without one.
+MathPrecision collectiveElementType(std::string_view kernel_name);
+
 // nccl-tests' bus bandwidth factor for n ranks (1 for n < 2 where the factor needs n).
 double busBandwidthFactor(CollectiveKind kind, int ranks);
 
 struct CollectiveRow {
   CollectiveKind kind = CollectiveKind::kOther;
+  MathPrecision element = MathPrecision::kUnknown;  // what a reduction adds up in, from the name
   std::string name;  // the kernel family as the trace names it: "ncclKernel_AllReduce_RING_LL_Sum_float"
   std::uint64_t calls = 0;
   std::int64_t time_ns = 0;  // over the trace

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/communication_advice.h"
 #include "analyzer/padding_findings.h"
 #include "analyzer/rule_ids.h"
 
@@ -38,6 +39,9 @@ class Recommender {
     recommendHostBound();
     recommendSynchronousCalls();
     recommendLargerBatch();
+    for (CommunicationAdvice& advice : adviseCommunication(s_, step_ns_)) {
+      add(advice.rule, std::move(advice.target), std::move(advice.evidence), std::move(advice.action), advice.gain_ns);
+    }
     recommendLossScaling();
     std::stable_sort(out_.begin(), out_.end(), [](const Recommendation& a, const Recommendation& b) {
       return a.estimated_gain_ns > b.estimated_gain_ns;

@@ -30,5 +30,7 @@ inline constexpr std::string_view kBatchTooSmall = "batch-too-small";
 inline constexpr std::string_view kLossScaleOverflows = "loss-scale-overflows";
 inline constexpr std::string_view kLossScaleAtFloor = "loss-scale-at-floor";
 inline constexpr std::string_view kGradientUnderflow = "gradient-underflow";
+inline constexpr std::string_view kOverlapCommunication = "overlap-communication";
+inline constexpr std::string_view kReduceGradientsInBf16 = "reduce-gradients-in-bf16";
 
 }  // namespace ampscope::analyzer::rule_ids

@@ -6,6 +6,8 @@
 #include <set>
 
 #include "../test_support.h"
+#include "analyzer/recommendations.h"
+#include "analyzer/rule_ids.h"
 #include "analyzer/run_analysis.h"
 #include "tests/analyzer/imported_trace.h"
 
@@ -139,6 +141,77 @@ TEST(CollectivesTest, EachRankOfTheSharedDlrmJobShowsItsCollectives) {
     EXPECT_EQ(c.time_ns, c.overlapped_ns + c.exposed_ns);
   }
   EXPECT_EQ(ranks.size(), 8u);
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer
+
+namespace ampscope::analyzer {
+namespace {
+
+// A 100 ms step with 20 ms of collectives, 10 ms of them exposed; 12 ms of the collective time is
+// an FP32 all-reduce.
+TraceSummary stepWithCommunication(MathPrecision reduction_element) {
+  TraceSummary s;
+  s.iterations.iterations = {{0, 0, 100'000'000, false}, {1, 100'000'000, 200'000'000, false}};
+  s.iterations.steady_mean_ns = 100'000'000;
+  s.communication.time_ns = 20'000'000;
+  s.communication.overlapped_ns = 10'000'000;
+  s.communication.exposed_ns = 10'000'000;
+  CollectiveRow reduce;
+  reduce.kind = CollectiveKind::kAllReduce;
+  reduce.element = reduction_element;
+  reduce.name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+  reduce.calls = 4;
+  reduce.time_ns = 24'000'000;
+  CollectiveRow gather;
+  gather.kind = CollectiveKind::kAllGather;
+  gather.name = "ncclDevKernel_AllGather_RING_LL";
+  gather.calls = 4;
+  gather.time_ns = 16'000'000;
+  s.communication.collectives = {reduce, gather};
+  return s;
+}
+
+const Recommendation* findRule(const std::vector<Recommendation>& all, std::string_view rule) {
+  for (const Recommendation& r : all) {
+    if (r.rule == rule) return &r;
+  }
+  return nullptr;
+}
+
+TEST(CommunicationAdviceTest, ExposedCollectivesAreToOverlapAndFp32ReductionsToHalve) {
+  const std::vector<Recommendation> all = recommend(stepWithCommunication(MathPrecision::kFp32));
+  const Recommendation* overlap = findRule(all, rule_ids::kOverlapCommunication);
+  ASSERT_NE(overlap, nullptr);
+  EXPECT_EQ(overlap->estimated_gain_ns, 5'000'000);  // half the exposed 10 ms, as its evidence says
+  EXPECT_NE(overlap->evidence.find("half the exposed time"), std::string::npos) << overlap->evidence;
+  const Recommendation* bf16 = findRule(all, rule_ids::kReduceGradientsInBf16);
+  ASSERT_NE(bf16, nullptr);
+  // The FP32 all-reduce is 24 of 40 ms of collective time: 6 ms of the 10 exposed, halved.
+  EXPECT_EQ(bf16->estimated_gain_ns, 3'000'000);
+  EXPECT_NE(bf16->action.find("bf16_compress_hook"), std::string::npos);
+}
+
+TEST(CommunicationAdviceTest, ReductionsAlreadyInBf16GetNoHalvingAdvice) {
+  const std::vector<Recommendation> all = recommend(stepWithCommunication(MathPrecision::kBf16));
+  EXPECT_NE(findRule(all, rule_ids::kOverlapCommunication), nullptr);
+  EXPECT_EQ(findRule(all, rule_ids::kReduceGradientsInBf16), nullptr);
+}
+
+TEST(CollectivesTest, ReductionElementTypeComesFromTheKernelName) {
+  EXPECT_EQ(collectiveElementType("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"),
+            MathPrecision::kFp32);
+  EXPECT_EQ(collectiveElementType("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"),
+            MathPrecision::kFp32);
+  EXPECT_EQ(collectiveElementType("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)"),
+            MathPrecision::kBf16);
+  EXPECT_EQ(collectiveElementType("ncclKernel_AllReduce_RING_LL_Sum___nv_bfloat16(ncclDevComm*, unsigned long, ncclWork*)"),
+            MathPrecision::kBf16);
+  EXPECT_EQ(collectiveElementType("ncclKernel_AllReduce_RING_LL_Sum_half(ncclDevComm*, unsigned long, ncclWork*)"),
+            MathPrecision::kFp16);
+  EXPECT_EQ(collectiveElementType("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"),
+            MathPrecision::kUnknown);
 }
 
 }  // namespace
