@@ -308,6 +308,19 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   } else if (!s.amdahl.note.empty()) {
     out += fmt::format("AMP         no projection: {}\n", s.amdahl.note);
   }
+  const analyzer::Communication& comm = s.communication;
+  if (comm.time_ns > 0) {
+    out += fmt::format("comms       {} {} in collectives: {} exposed, {} beside compute{}\n", formatDuration(comm.time_ns),
+                       comm.per_step ? "per step" : "in the window", formatDuration(comm.exposed_ns),
+                       formatDuration(comm.overlapped_ns),
+                       s.distributed.known() ? fmt::format(" (rank {} of {})", s.distributed.rank, s.distributed.world_size)
+                                             : std::string());
+    for (const analyzer::CollectiveRow& row : comm.collectives) {
+      out += fmt::format("            {:>11}  x{:<4} {:<14} {}{}\n", formatDuration(row.time_ns), row.calls,
+                         analyzer::collectiveKindName(row.kind), row.name,
+                         row.busbw_gbps ? fmt::format("  busbw {:.2f} GB/s", *row.busbw_gbps) : std::string());
+    }
+  }
   const analyzer::LaunchQueue& queue = s.launch_queue;
   if (queue.measured) {
     out += fmt::format("pacing      {}: {}\n", analyzer::pacingName(queue.pacing), queue.pacing_evidence);
