@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -161,12 +162,9 @@ Communication measureCommunication(const trace::Trace& trace, const IterationSum
   out.ranks = trace.distributed.known() ? trace.distributed.world_size : 0;
   std::int64_t from = std::numeric_limits<std::int64_t>::max();
   std::int64_t to = std::numeric_limits<std::int64_t>::min();
-  for (const Iteration& it : iterations.iterations) {
-    if (it.warmup) continue;
-    from = std::min(from, it.start_ns);
-    to = std::max(to, it.end_ns);
-  }
-  out.per_step = from < to;
+  const auto steady = iterations.steadyWindow();
+  if (steady) std::tie(from, to) = *steady;
+  out.per_step = steady.has_value();
   if (!out.per_step) {
     for (const trace::Kernel& k : trace.kernels) {
       from = std::min(from, k.start_ns);

@@ -117,6 +117,18 @@ bool IterationSummary::inSteadyIteration(std::int64_t time_ns) const {
   return false;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> IterationSummary::steadyWindow() const {
+  std::optional<std::pair<std::int64_t, std::int64_t>> window;
+  for (const Iteration& it : iterations) {
+    if (it.warmup) continue;
+    if (!window) window = std::pair{it.start_ns, it.end_ns};
+    window->first = std::min(window->first, it.start_ns);
+    window->second = std::max(window->second, it.end_ns);
+  }
+  if (window && window->first >= window->second) window.reset();
+  return window;
+}
+
 IterationSummary findIterations(const trace::Trace& trace) {
   IterationSummary summary;
   summary.iterations = fromStepRanges(trace);

@@ -4,7 +4,9 @@
 // loader's next(), the optimizer step). Warm-up steps are set apart from the steady state.
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trace/trace_model.h"
@@ -31,6 +33,8 @@ struct IterationSummary {
   std::size_t steadyCount() const { return iterations.size() - warmup_count; }
   // True when time_ns falls inside a steady (non-warm-up) iteration.
   bool inSteadyIteration(std::int64_t time_ns) const;
+  // From the first steady iteration's start to the last one's end; nullopt without steady ones.
+  std::optional<std::pair<std::int64_t, std::int64_t>> steadyWindow() const;
 };
 
 // Expects a correlated trace (phases known).

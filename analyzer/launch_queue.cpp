@@ -187,15 +187,13 @@ std::int64_t busyWithin(const std::vector<Item>& items, const QueueKey& queue, s
 
 std::pair<std::int64_t, std::int64_t> windowOf(const IterationSummary& iterations, const std::vector<Item>& items,
                                                bool& per_step) {
+  if (const auto steady = iterations.steadyWindow()) {
+    per_step = true;
+    return *steady;
+  }
+  per_step = false;
   std::int64_t from = std::numeric_limits<std::int64_t>::max();
   std::int64_t to = std::numeric_limits<std::int64_t>::min();
-  for (const Iteration& it : iterations.iterations) {
-    if (it.warmup) continue;
-    from = std::min(from, it.start_ns);
-    to = std::max(to, it.end_ns);
-  }
-  per_step = from < to;
-  if (per_step) return {from, to};
   // Without steps: the window of GPU work, from the first item's start to the last one's end
   // (calls made long before, at a program's start, would stretch it over idle time).
   for (const Item& item : items) {
