@@ -17,7 +17,7 @@ int runReport(const ReportOptions& options, std::ostream& out, std::ostream& err
     return kExitFailure;
   }
   out << "ampscope: report written to " << options.out_dir
-      << " (report.html, report.md, report.json, recommendations.csv, layers.csv, kernels.csv, ops.csv, iterations.csv)\n";
+      << " (report.html, report.md, report.json, recommendations.csv, layers.csv, kernels.csv, ops.csv, iterations.csv, collectives.csv)\n";
   return kExitOk;
 }
 

@@ -127,6 +127,20 @@ std::string iterationsCsv(const analyzer::TraceSummary& summary) {
   return csv.text();
 }
 
+std::string collectivesCsv(const analyzer::TraceSummary& summary) {
+  CsvWriter csv({"name", "kind", "element", "calls", "time_ns", "calls_with_bytes", "bytes", "algbw_gbps", "busbw_gbps"});
+  for (const analyzer::CollectiveRow& row : summary.communication.collectives) {
+    csv.add(row.name).add(analyzer::collectiveKindName(row.kind)).add(analyzer::precisionName(row.element));
+    csv.add(row.calls).add(row.time_ns).add(row.calls_with_bytes);
+    // Empty where no call recorded its message (or the rank count a bus bandwidth needs).
+    csv.add(row.calls_with_bytes > 0 ? std::to_string(row.bytes) : std::string());
+    csv.add(row.algbw_gbps ? rateCell(*row.algbw_gbps) : std::string());
+    csv.add(row.busbw_gbps ? rateCell(*row.busbw_gbps) : std::string());
+    csv.endRow();
+  }
+  return csv.text();
+}
+
 trace::Status writeRecommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations,
                                       const std::filesystem::path& dir) {
   return writeReportFile(dir, "recommendations.csv", recommendationsCsv(recommendations));
@@ -142,6 +156,9 @@ trace::Status writeOpsCsv(const analyzer::TraceSummary& summary, const std::file
 }
 trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
   return writeReportFile(dir, "iterations.csv", iterationsCsv(summary));
+}
+trace::Status writeCollectivesCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
+  return writeReportFile(dir, "collectives.csv", collectivesCsv(summary));
 }
 
 }  // namespace ampscope::reports

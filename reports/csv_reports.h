@@ -18,6 +18,7 @@ std::string layersCsv(const analyzer::TraceSummary& summary);
 std::string kernelsCsv(const analyzer::TraceSummary& summary);
 std::string opsCsv(const analyzer::TraceSummary& summary);  // the per-op model's table (summary.op_performance)
 std::string iterationsCsv(const analyzer::TraceSummary& summary);
+std::string collectivesCsv(const analyzer::TraceSummary& summary);  // summary.communication's collectives
 
 trace::Status writeRecommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations,
                                       const std::filesystem::path& dir);
@@ -25,5 +26,6 @@ trace::Status writeLayersCsv(const analyzer::TraceSummary& summary, const std::f
 trace::Status writeKernelsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeOpsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
+trace::Status writeCollectivesCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 
 }  // namespace ampscope::reports

@@ -39,6 +39,7 @@ trace::Status writeReport(const analyzer::TraceSummary& summary,
       [&] { return writeKernelsCsv(summary, dir); },
       [&] { return writeOpsCsv(summary, dir); },
       [&] { return writeIterationsCsv(summary, dir); },
+      [&] { return writeCollectivesCsv(summary, dir); },
       [&] { return writeJsonReport(summary, recommendations, dir); },
       [&] { return writeMarkdownReport(summary, recommendations, dir, top); },
       [&] { return writeHtmlReport(summary, recommendations, dir, top); }};

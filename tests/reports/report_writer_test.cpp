@@ -112,11 +112,13 @@ TEST(ReportWriterTest, WritesEveryFileWithTheDocumentedCsvHeaders) {
   const std::string out = dir.file("nested/report");  // writeReport creates missing parents
   const trace::Status status = writeReport(hostileSummary(), hostileRecommendations(), out);
   ASSERT_TRUE(status.ok()) << status.error().message;
-  for (const char* name : {"recommendations.csv", "layers.csv", "kernels.csv", "ops.csv", "iterations.csv",
+  for (const char* name : {"recommendations.csv", "layers.csv", "kernels.csv", "ops.csv", "iterations.csv", "collectives.csv",
                            "report.json", "report.md", "report.html"}) {
     EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::path(out) / name)) << name;
   }
   using Header = std::vector<std::string>;
+  EXPECT_EQ(headerOf(out + "/collectives.csv"), (Header{"name", "kind", "element", "calls", "time_ns", "calls_with_bytes",
+                                                        "bytes", "algbw_gbps", "busbw_gbps"}));
   EXPECT_EQ(headerOf(out + "/recommendations.csv"), (Header{"rule", "severity", "target", "evidence", "action",
                                                             "estimated_gain_ns", "estimated_gain_pct"}));
   EXPECT_EQ(headerOf(out + "/layers.csv"),

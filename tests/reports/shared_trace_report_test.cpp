@@ -44,7 +44,7 @@ TEST(SharedTraceReportTest, WorkersZeroResnetReportHasSixIterationsAndParseableC
   ASSERT_TRUE(status.ok()) << status.error().message;
 
   std::map<std::string, test::CsvTable> tables;
-  for (const char* name : {"recommendations.csv", "layers.csv", "kernels.csv", "ops.csv", "iterations.csv"}) {
+  for (const char* name : {"recommendations.csv", "layers.csv", "kernels.csv", "ops.csv", "iterations.csv", "collectives.csv"}) {
     const auto table = test::parseCsv(test::readFile(dir.file(std::string("report/") + name)));
     ASSERT_TRUE(table.has_value()) << name << " is not RFC 4180";
     ASSERT_FALSE(table->empty()) << name;
