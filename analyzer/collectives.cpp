@@ -72,9 +72,11 @@ std::optional<std::uint64_t> messageBytes(const trace::Trace& trace, trace::Inde
     if (!shapes || shapes->empty() || (*shapes)[0].empty() || dtypes.empty()) return std::nullopt;
     const int element = dtypeBytes(dtypes[0]);
     if (element <= 0) return std::nullopt;
+    // A message larger than any GPU's memory (2^50 elements) is a corrupt shape, not a size.
+    constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 50;
     std::uint64_t elements = 1;
     for (std::int64_t d : (*shapes)[0]) {
-      if (d < 0) return std::nullopt;
+      if (d < 0 || (d > 0 && elements > kMaxElements / static_cast<std::uint64_t>(d))) return std::nullopt;
       elements *= static_cast<std::uint64_t>(d);
     }
     return elements * static_cast<std::uint64_t>(element);

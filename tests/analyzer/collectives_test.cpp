@@ -114,6 +114,41 @@ TEST(CollectivesTest, OverlapExposureAndBandwidthOfAnAllReduce) {
   EXPECT_NEAR(*row.busbw_gbps, *row.algbw_gbps * 1.5, 1e-9);  // 2(n-1)/n for 4 ranks
 }
 
+// A shape no GPU could hold is a corrupt record: the call counts, but its bytes are not guessed
+// from a product that overflows.
+TEST(CollectivesTest, AnAbsurdMessageShapeGivesNoBytes) {
+  trace::Trace trace;
+  const trace::Index thread = trace.threadIndex(5, 5);
+  trace::Range op;
+  op.name = trace.strings.intern("record_param_comms");
+  op.thread = thread;
+  op.start_ns = 0;
+  op.end_ns = 10'000;
+  op.shapes = trace.strings.intern("[[4294967296,4294967296,4294967296]]");
+  op.dtypes = trace.strings.intern(R"(["float"])");
+  trace.ranges.push_back(op);
+  trace::LaunchCall call;
+  call.start_ns = 1'000;
+  call.end_ns = 2'000;
+  call.correlation_id = 1;
+  call.name = trace.strings.intern("cudaLaunchKernel");
+  call.thread = thread;
+  trace.launches.push_back(call);
+  trace::Kernel reduce;
+  reduce.name = trace.strings.intern("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)");
+  reduce.start_ns = 3'000;
+  reduce.end_ns = 9'000;
+  reduce.correlation_id = 1;
+  trace.kernels.push_back(reduce);
+  trace.sortByTime();
+  test::correlateAsImported(trace);
+  const Communication c = measureCommunication(trace, IterationSummary{});
+  ASSERT_EQ(c.collectives.size(), 1u);
+  EXPECT_EQ(c.collectives[0].calls, 1u);
+  EXPECT_EQ(c.collectives[0].calls_with_bytes, 0u);
+  EXPECT_FALSE(c.collectives[0].algbw_gbps.has_value());
+}
+
 // Each rank of the shared DLRM job ran 5 send/recv and 3 all-reduce kernels; every file says its
 // rank of 8.
 TEST(CollectivesTest, EachRankOfTheSharedDlrmJobShowsItsCollectives) {
