@@ -9,45 +9,14 @@
 #include <utility>
 
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/intervals.h"
 #include "analyzer/op_work.h"
 
 namespace ampscope::analyzer {
 
 namespace {
 
-using Interval = std::pair<std::int64_t, std::int64_t>;
-
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
-// Sorted, disjoint intervals covering the same time.
-std::vector<Interval> unite(std::vector<Interval> intervals) {
-  std::sort(intervals.begin(), intervals.end());
-  std::vector<Interval> out;
-  for (const Interval& i : intervals) {
-    if (!out.empty() && i.first <= out.back().second) out.back().second = std::max(out.back().second, i.second);
-    else out.push_back(i);
-  }
-  return out;
-}
-
-std::int64_t length(const std::vector<Interval>& intervals) {
-  std::int64_t total = 0;
-  for (const auto& [start, end] : intervals) total += end - start;
-  return total;
-}
-
-// Both sorted and disjoint: the time they share.
-std::int64_t shared(const std::vector<Interval>& a, const std::vector<Interval>& b) {
-  std::int64_t total = 0;
-  std::size_t j = 0;
-  for (const Interval& i : a) {
-    while (j < b.size() && b[j].second <= i.first) ++j;
-    for (std::size_t k = j; k < b.size() && b[k].first < i.second; ++k) {
-      total += std::min(i.second, b[k].second) - std::max(i.first, b[k].first);
-    }
-  }
-  return total;
-}
 
 // The kernel family without its argument list: "ncclKernel_AllReduce_RING_LL_Sum_float".
 std::string familyOf(std::string_view name) {
@@ -189,6 +158,7 @@ Communication measureCommunication(const trace::Trace& trace, const IterationSum
       continue;
     }
     if (in_window.first < in_window.second) comm.push_back(in_window);
+    out.calls.push_back({*cached->second, k.start_ns, k.end_ns});
     CollectiveRow& row = rows[familyOf(trace.str(k.name))];
     row.kind = *cached->second;
     row.element = collectiveElementType(trace.str(k.name));

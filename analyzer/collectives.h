@@ -59,6 +59,14 @@ struct CollectiveRow {
   std::optional<double> busbw_gbps;     // needs the job's rank count
 };
 
+// One collective kernel as it ran: what a job's ranks are matched and aligned by.
+struct CollectiveCall {
+  CollectiveKind kind = CollectiveKind::kOther;
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  bool operator==(const CollectiveCall&) const = default;
+};
+
 struct Communication {
   bool per_step = true;  // false: the trace has no steps; figures are over window_ns of GPU work
   std::int64_t window_ns = 0;
@@ -68,6 +76,7 @@ struct Communication {
   std::int64_t overlapped_ns = 0;  // of which other kernels ran on the same device
   std::int64_t exposed_ns = 0;     // of which nothing else ran on the device
   std::vector<CollectiveRow> collectives;  // by time, largest first
+  std::vector<CollectiveCall> calls;       // every collective kernel of the trace, by start time
   std::string note;  // what the bandwidths could not use
 };
 

@@ -32,5 +32,8 @@ inline constexpr std::string_view kLossScaleAtFloor = "loss-scale-at-floor";
 inline constexpr std::string_view kGradientUnderflow = "gradient-underflow";
 inline constexpr std::string_view kOverlapCommunication = "overlap-communication";
 inline constexpr std::string_view kReduceGradientsInBf16 = "reduce-gradients-in-bf16";
+// A job's recommendations (analyzer/job_analysis.h).
+inline constexpr std::string_view kFixStraggler = "fix-straggler";
+inline constexpr std::string_view kBalanceRanks = "balance-ranks";
 
 }  // namespace ampscope::analyzer::rule_ids

@@ -1,5 +1,7 @@
 #include "analyzer/trace_summary.h"
 
+#include "analyzer/step_split.h"
+
 #include "analyzer/gpu_activity.h"
 #include "analyzer/kernel_verdicts.h"
 #include "analyzer/layer_attribution.h"
@@ -228,6 +230,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
   summary.launch_queue = measureLaunchQueue(trace, summary.iterations);
   summary.communication = measureCommunication(trace, summary.iterations);
+  summary.step_splits = splitSteps(trace, summary.iterations, summary.data_pipeline);
   summary.amp_numerics = measureAmpNumerics(trace);
   return summary;
 }

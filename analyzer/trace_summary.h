@@ -23,6 +23,7 @@
 #include "analyzer/layer_table.h"
 #include "analyzer/op_performance.h"
 #include "analyzer/shape_checks.h"
+#include "analyzer/step_split.h"
 #include "analyzer/tensor_core_rules.h"
 #include "analyzer/what_if_device.h"
 #include "trace/trace_model.h"
@@ -106,6 +107,7 @@ struct TraceSummary {
   HostStalls host_stalls;
   LaunchQueue launch_queue;         // the queue between host and GPU, and who sets the pace
   Communication communication;      // collectives: time, overlap with compute, exposed, bandwidth
+  std::vector<StepSplit> step_splits;  // each iteration: compute, exposed communication, data, idle
   AmpNumerics amp_numerics;
   trace::ImportStats import_stats;
   trace::DistributedInfo distributed;  // the rank and world size the trace records, if any

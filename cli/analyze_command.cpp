@@ -5,9 +5,12 @@
 #include "analyzer/device_table.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
+#include "cli/job_input.h"
+#include "cli/job_text.h"
 #include "cli/progress_bar.h"
-#include "cli/summary_json.h"
 #include "cli/summary_text.h"
+#include "reports/job_json.h"
+#include "reports/report_json.h"
 #include "trace/db/profile_writer.h"
 
 namespace ampscope::cli {
@@ -43,10 +46,24 @@ std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, 
 
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const auto run = analyzeFileForCli(options.trace_path, options.save_profile, {options.gpu}, err, exit_code);
-  if (!run) return exit_code;
-  out << (options.json ? summaryToJson(run->summary, run->recommendations, options.top)
-                       : summaryToText(run->summary, run->recommendations, options.top));
+  const InputOptions input{.save_profile = options.save_profile, .analysis = {options.gpu}, .rank = options.rank,
+                           .threads = options.threads};
+  const auto analysis = analyzeInputsForCli(options.trace_paths, input, err, exit_code);
+  if (!analysis) return exit_code;
+  if (analysis->job) {
+    out << (options.json ? reports::formatJsonDocument(reports::jobToJsonDocument(*analysis->job))
+                         : jobToText(*analysis->job, options.top));
+    return kExitOk;
+  }
+  const analyzer::RunAnalysis& run = *analysis->run;
+  if (options.json) {
+    // The run's document, plus the compact result that `merge` reads back (the map step).
+    nlohmann::ordered_json document = reports::summaryToJsonDocument(run.summary, run.recommendations, options.top);
+    document["rank_result"] = reports::rankResultToJson(analysis->rank_result);
+    out << reports::formatJsonDocument(document);
+  } else {
+    out << summaryToText(run.summary, run.recommendations, options.top);
+  }
   return kExitOk;
 }
 

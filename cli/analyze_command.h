@@ -1,10 +1,13 @@
 #pragma once
-// `ampscope analyze TRACE [--json] [--top N] [--save-profile FILE] [--gpu NAME]`.
+// `ampscope analyze TRACE... [--json] [--top N] [--save-profile FILE] [--gpu NAME] [--rank N]
+// [--threads N]`: one trace, or a job's traces (several files, a folder, a file of several
+// processes) analyzed together.
 
 #include <cstddef>
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analyzer/run_analysis.h"
 #include "cli/exit_codes.h"
@@ -12,11 +15,13 @@
 namespace ampscope::cli {
 
 struct AnalyzeOptions {
-  std::string trace_path;
+  std::vector<std::string> trace_paths;  // files or folders
   bool json = false;
   std::size_t top = 10;  // how many entries of each ranked list to print; the analysis is whole
   std::string save_profile;  // also write the imported trace as an ampscope profile
   std::string gpu;  // --gpu NAME: the device when the trace names none; a what-if device otherwise
+  std::optional<std::int32_t> rank;  // --rank N: one rank's complete analysis
+  unsigned threads = 0;              // --threads N: files read at once (0: every hardware thread)
 };
 
 // Writes the summary to out and errors to err; returns the process exit code.

@@ -8,6 +8,7 @@
 #include "cli/diff_command.h"
 #include "cli/exit_codes.h"
 #include "cli/gui_command.h"
+#include "cli/merge_command.h"
 #include "cli/record_command.h"
 #include "cli/report_command.h"
 #include "cli/train_command.h"
@@ -24,8 +25,12 @@ int main(int argc, char** argv) {
   AnalyzeOptions analyze;
   CLI::App* analyze_cmd = app.add_subcommand(
       "analyze", "Read a trace (PyTorch profiler JSON/.gz, Nsight Systems or nvprof SQLite, "
-                 "ampscope profile) and print a summary");
-  analyze_cmd->add_option("trace", analyze.trace_path, "Trace file")->required();
+                 "ampscope profile) and print a summary; several files or a folder are one distributed job");
+  analyze_cmd->add_option("trace", analyze.trace_paths, "Trace files or folders (several: one job, a rank each)")
+      ->required();
+  analyze_cmd->add_option("--rank", analyze.rank, "Of a job: the full analysis of this rank")->check(CLI::Range(0, 1 << 24));
+  analyze_cmd->add_option("--threads", analyze.threads, "Of a job: traces read at once (default: every hardware thread)")
+      ->check(CLI::Range(1, 1024));
   analyze_cmd->add_flag("--json", analyze.json, "Print the summary as JSON on stdout");
   analyze_cmd->add_option("--top", analyze.top, "How many operators, layers and kernels to list")
       ->check(CLI::Range(1, 1000));
@@ -48,11 +53,23 @@ int main(int argc, char** argv) {
   ReportOptions report;
   CLI::App* report_cmd = app.add_subcommand(
       "report", "Write the analysis of a trace as report.html, report.md, report.json and CSV files");
-  report_cmd->add_option("trace", report.trace_path, "Trace file")->required();
+  report_cmd->add_option("trace", report.trace_paths, "Trace files or folders (several: one job, a rank each)")->required();
+  report_cmd->add_option("--rank", report.rank, "Of a job: the full report of this rank")->check(CLI::Range(0, 1 << 24));
+  report_cmd->add_option("--threads", report.threads, "Of a job: traces read at once (default: every hardware thread)")
+      ->check(CLI::Range(1, 1024));
   report_cmd->add_option("--out", report.out_dir, "Folder to write the report into")->required();
   report_cmd->add_option("--top", report.top, "How many operators, layers and shapes to list")
       ->check(CLI::Range(1, 1000));
   report_cmd->add_option("--gpu", report.gpu, kGpuHelp)->check(checkGpuName);
+
+  MergeOptions merge;
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge", "Analyze a distributed job from its ranks' results (the reduce step): each input is the output of "
+               "`ampscope analyze RANK --json` or of an earlier merge");
+  merge_cmd->add_option("results", merge.inputs, "JSON results of analyze --json or merge --json")->required();
+  merge_cmd->add_flag("--json", merge.json, "Print the job as JSON on stdout");
+  merge_cmd->add_option("--out", merge.out_dir, "Also write the job's report into this folder");
+  merge_cmd->add_option("--top", merge.top, "How many collective families to list")->check(CLI::Range(1, 1000));
 
   TrainOptions train;
   trainer::TrainConfig& tc = train.config;
@@ -126,6 +143,7 @@ int main(int argc, char** argv) {
   }
   if (*analyze_cmd) return runAnalyze(analyze, std::cout, std::cerr);
   if (*diff_cmd) return runDiff(diff, std::cout, std::cerr);
+  if (*merge_cmd) return runMerge(merge, std::cout, std::cerr);
   if (*report_cmd) return runReport(report, std::cout, std::cerr);
   if (*train_cmd) {
     for (int i = 0; i < argc; ++i) train.command_line += (i > 0 ? " " : "") + std::string(argv[i]);

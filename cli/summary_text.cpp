@@ -328,18 +328,7 @@ std::string summaryToText(const analyzer::TraceSummary& s,
     out += fmt::format("pacing      unknown: {}\n", queue.note);
   }
   appendWhatIf(out, s);
-  if (!recommendations.empty()) {
-    out += "\nRecommendations, by estimated gain per step\n";
-    for (std::size_t i = 0; i < recommendations.size() && i < 8; ++i) {
-      const analyzer::Recommendation& r = recommendations[i];
-      out += fmt::format("  {:>6}  {:>5.1f}%  {:<22} {}\n          {}\n          -> {}\n",
-                         analyzer::severityName(r.severity), r.estimated_gain_pct, r.rule, r.target, r.evidence,
-                         r.action);
-    }
-    if (recommendations.size() > 8) {
-      out += fmt::format("  ... {} more in --json\n", recommendations.size() - 8);
-    }
-  }
+  out += recommendationsToText(recommendations);
   appendAmpNumerics(out, s.amp_numerics);
   appendGroups(out,
                on_cpu ? "Top operators by CPU time (host ops under each top-level operator)"
@@ -350,6 +339,18 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   appendLayerPasses(out, s, top, on_cpu);
   appendShapeChecks(out, reports::firstN(s.shape_checks, top), on_cpu);
   appendImportStats(out, s.import_stats);
+  return out;
+}
+
+std::string recommendationsToText(const std::vector<analyzer::Recommendation>& recommendations) {
+  if (recommendations.empty()) return {};
+  std::string out = "\nRecommendations, by estimated gain per step\n";
+  for (std::size_t i = 0; i < recommendations.size() && i < 8; ++i) {
+    const analyzer::Recommendation& r = recommendations[i];
+    out += fmt::format("  {:>6}  {:>5.1f}%  {:<22} {}\n          {}\n          -> {}\n",
+                       analyzer::severityName(r.severity), r.estimated_gain_pct, r.rule, r.target, r.evidence, r.action);
+  }
+  if (recommendations.size() > 8) out += fmt::format("  ... {} more in --json\n", recommendations.size() - 8);
   return out;
 }
 

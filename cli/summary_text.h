@@ -14,4 +14,7 @@ namespace ampscope::cli {
 std::string summaryToText(const analyzer::TraceSummary& summary,
                           const std::vector<analyzer::Recommendation>& recommendations, std::size_t top);
 
+// The recommendations block (the first 8, largest gain first); empty without any.
+std::string recommendationsToText(const std::vector<analyzer::Recommendation>& recommendations);
+
 }  // namespace ampscope::cli

@@ -1,7 +1,9 @@
-// ampscope-gui [TRACE] [--compare TRACE2] [--gpu NAME] [--screenshot FILE.png [--tab NAME]]
+// ampscope-gui [TRACE... | FOLDER] [--compare TRACE2] [--gpu NAME] [--screenshot FILE.png [--tab NAME]]
 //
 // Opens the desktop app, or with --screenshot renders one tab offscreen into a PNG and exits
 // (for documentation and tests; set QT_QPA_PLATFORM=offscreen where there is no display).
+// A folder of traces, several traces, or one trace of several processes is a distributed job:
+// the Ranks tab shows it and the other tabs its slowest rank.
 // --gpu NAME names the GPU as `ampscope analyze --gpu` does: the device of a trace that does not
 // say, or the device of the what-if projection.
 
@@ -19,7 +21,7 @@ namespace {
 constexpr int kExitBadInput = 2;
 
 // Loads the traces on this thread, shows the tab and saves the window as a PNG.
-int screenshot(ampscope::gui::MainWindow& window, const QString& trace, const QString& compare, const QString& tab,
+int screenshot(ampscope::gui::MainWindow& window, const QStringList& traces, const QString& compare, const QString& tab,
                const QString& out) {
   using ampscope::gui::RunLoader;
   if (!tab.isEmpty() && !window.selectTab(tab)) {
@@ -27,17 +29,20 @@ int screenshot(ampscope::gui::MainWindow& window, const QString& trace, const QS
                  qPrintable(ampscope::gui::MainWindow::tabNames().join(", ")));
     return kExitBadInput;
   }
-  for (const QString& path : {trace, compare}) {
-    if (path.isEmpty()) continue;
-    auto run = RunLoader::loadNow(path, window.analysisOptions());
-    if (!run) {
-      std::fprintf(stderr, "ampscope-gui: %s\n", run.error().message.c_str());
+  for (const QStringList& paths : {traces, compare.isEmpty() ? QStringList() : QStringList{compare}}) {
+    if (paths.isEmpty()) continue;
+    auto inputs = RunLoader::loadNow(paths, window.analysisOptions());
+    if (!inputs) {
+      std::fprintf(stderr, "ampscope-gui: %s\n", inputs.error().message.c_str());
       return kExitBadInput;
     }
-    if (path == trace) {
-      window.showRun(*run);
+    if (paths != traces) {
+      window.showComparison(inputs->run);  // a job is compared by the rank it opens with
+    } else if (inputs->job) {
+      window.showJob(inputs->job);
+      window.showRank(inputs->rank, inputs->run);
     } else {
-      window.showComparison(*run);
+      window.showRun(inputs->run);
     }
   }
   if (!tab.isEmpty()) window.selectTab(tab);
@@ -59,7 +64,10 @@ int main(int argc, char** argv) {
   QCommandLineParser parser;
   parser.setApplicationDescription("ampscope: per-layer Tensor Core reports, timelines and recommendations");
   parser.addHelpOption();
-  parser.addPositionalArgument("trace", "A trace to open (any format ampscope analyze reads)", "[TRACE]");
+  parser.addPositionalArgument("trace",
+                               "A trace to open (any format ampscope analyze reads), or a job: a folder of its ranks' "
+                               "traces or several trace files",
+                               "[TRACE...]");
   const QCommandLineOption compare("compare", "A second run to compare the first with", "TRACE2");
   const QCommandLineOption shot("screenshot", "Render a tab into FILE.png and exit", "FILE.png");
   const QCommandLineOption gpu("gpu",
@@ -70,8 +78,7 @@ int main(int argc, char** argv) {
                                "NAME");
   parser.addOptions({compare, gpu, shot, tab});
   parser.process(app);
-  const QStringList positional = parser.positionalArguments();
-  const QString trace = positional.isEmpty() ? QString() : positional.front();
+  const QStringList traces = parser.positionalArguments();
 
   ampscope::gui::MainWindow window;
   if (parser.isSet(gpu)) {
@@ -84,9 +91,9 @@ int main(int argc, char** argv) {
     window.setAnalysisOptions(*options);
   }
   if (parser.isSet(shot)) {
-    return screenshot(window, trace, parser.value(compare), parser.value(tab), parser.value(shot));
+    return screenshot(window, traces, parser.value(compare), parser.value(tab), parser.value(shot));
   }
   window.show();
-  if (!trace.isEmpty()) window.openFile(trace);
+  window.openPaths(traces);
   return QApplication::exec();
 }

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -21,6 +22,7 @@
 #include "gui/tabs/kernels_tab.h"
 #include "gui/tabs/layers_tab.h"
 #include "gui/tabs/numerics_tab.h"
+#include "gui/tabs/ranks_tab.h"
 #include "gui/tabs/recommendations_tab.h"
 #include "gui/tabs/roofline_tab.h"
 #include "gui/tabs/summary_tab.h"
@@ -34,6 +36,20 @@ constexpr int kRecentFiles = 8;
 const char* const kRecentKey = "recentFiles";
 const char* const kTraceFilter =
     "Traces (*.json *.json.gz *.gz *.sqlite *.sqlite3 *.db *.nvvp *.nsys-rep.sqlite);;All files (*)";
+
+// What a job is called in the title: its one file (of several processes), else its ranks' folder.
+QString jobName(const analyzer::JobAnalysis& job) {
+  if (job.rank_results.empty()) return QStringLiteral("job");
+  const std::string& first = job.rank_results.front().file;
+  const QFileInfo info(QString::fromStdString(first));
+  bool one_file = true;
+  bool one_folder = true;
+  for (const analyzer::RankResult& rank : job.rank_results) {
+    one_file = one_file && rank.file == first;
+    one_folder = one_folder && QFileInfo(QString::fromStdString(rank.file)).absolutePath() == info.absolutePath();
+  }
+  return one_file ? info.fileName() : one_folder ? info.absoluteDir().dirName() : QStringLiteral("job");
+}
 
 }  // namespace
 
@@ -56,23 +72,43 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   addTab(recommendations_, "Recommendations");
   addTab(compare_, "Compare");
   connect(compare_, &CompareTab::requestComparisonFile, this, &MainWindow::chooseComparison);
+  // Not a view of one run: it shows the job, and its ranks open as the run of the tabs above.
+  ranks_ = new RanksTab;
+  tabs_->addTab(ranks_, "Ranks");
+  connect(ranks_, &RanksTab::rankActivated, this, &MainWindow::openRank);
 
   loader_ = new RunLoader(this);
   connect(loader_, &RunLoader::progress, this, [this](double fraction) {
     progress_->setRange(0, fraction < 0 ? 0 : 1000);  // 0..0: a busy indicator
     if (fraction >= 0) progress_->setValue(static_cast<int>(fraction * 1000));
   });
-  connect(loader_, &RunLoader::loaded, this, [this](RunPtr run) {
+  // Only what the user opened goes to the recent files, not the ranks picked in a job after it.
+  const auto rememberOpened = [this] {
+    if (opening_.size() == 1) rememberRecent(opening_.front());
+    opening_.clear();
+  };
+  connect(loader_, &RunLoader::loaded, this, [this, rememberOpened](RunPtr run) {
     setLoading(false);
-    rememberRecent(QString::fromStdString(run->path));
+    rememberOpened();
     showRun(std::move(run));
+  });
+  connect(loader_, &RunLoader::jobLoaded, this, [this, rememberOpened](JobPtr job) {
+    rememberOpened();
+    showJob(std::move(job));
+  });
+  connect(loader_, &RunLoader::rankLoaded, this, [this](std::int32_t rank, RunPtr run) {
+    setLoading(false);
+    showRank(rank, std::move(run));
   });
   connect(loader_, &RunLoader::failed, this, &MainWindow::onLoadFailed);
   comparison_loader_ = new RunLoader(this);
-  connect(comparison_loader_, &RunLoader::loaded, this, [this](RunPtr other) {
+  const auto compareWith = [this](RunPtr other) {
     setLoading(false);
     showComparison(std::move(other));
-  });
+  };
+  connect(comparison_loader_, &RunLoader::loaded, this, compareWith);
+  // A job given to compare with is compared by the rank it opens with.
+  connect(comparison_loader_, &RunLoader::rankLoaded, this, [compareWith](std::int32_t, RunPtr other) { compareWith(other); });
   connect(comparison_loader_, &RunLoader::failed, this, &MainWindow::onLoadFailed);
 
   progress_ = new QProgressBar;
@@ -96,7 +132,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 QStringList MainWindow::tabNames() {
-  return {"summary", "layers", "kernels", "roofline", "timeline", "numerics", "recommendations", "compare"};
+  return {"summary", "layers", "kernels", "roofline", "timeline", "numerics", "recommendations", "compare", "ranks"};
 }
 
 bool MainWindow::selectTab(const QString& name) {
@@ -118,6 +154,7 @@ void MainWindow::addTab(RunView* view, const QString& title) {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&Open…", QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+  file->addAction("Open &folder of ranks…", this, &MainWindow::chooseJobFolder);
   recent_menu_ = file->addMenu("Open &Recent");
   refreshRecentMenu();
   file->addAction("&Compare with…", this, &MainWindow::chooseComparison);
@@ -128,17 +165,52 @@ void MainWindow::buildMenus() {
   file->addAction("&Quit", QKeySequence::Quit, qApp, &QApplication::quit);
 }
 
-void MainWindow::openFile(const QString& path) {
-  loading_path_ = path;
-  setLoading(true, "Loading " + QFileInfo(path).fileName() + "…");
-  loader_->load(path);
+void MainWindow::openPaths(const QStringList& paths) {
+  if (paths.isEmpty()) return;
+  opening_ = paths;
+  const QString what = QFileInfo(paths.front()).fileName();
+  setLoading(true, "Loading " + (paths.size() == 1 ? what : QStringLiteral("%1 and %2 more").arg(what).arg(paths.size() - 1)) +
+                       "…");
+  loader_->load(paths);
+}
+
+void MainWindow::openRank(std::int32_t rank) {
+  if (!job_ || (shown_rank_ == rank && !loader_->busy())) return;
+  opening_.clear();
+  setLoading(true, QStringLiteral("Loading rank %1…").arg(rank));
+  loader_->loadRank(job_, rank);
 }
 
 void MainWindow::showRun(RunPtr run) {
+  job_.reset();
+  shown_rank_.reset();
+  ranks_->showJob(nullptr);
+  setRun(run, run ? QFileInfo(QString::fromStdString(run->path)).fileName() : QString());
+}
+
+void MainWindow::showJob(JobPtr job) {
+  job_ = std::move(job);
+  shown_rank_.reset();
+  ranks_->showJob(job_);
+  // The run of another trace must not pass for one of this job's ranks while its rank loads.
+  setRun(nullptr, {});
+  if (job_) {
+    setWindowTitle("ampscope — " + jobName(*job_));
+    tabs_->setCurrentWidget(ranks_);
+  }
+}
+
+void MainWindow::showRank(std::int32_t rank, RunPtr run) {
+  shown_rank_ = rank;
+  ranks_->setOpenRank(rank);
+  setRun(std::move(run), QStringLiteral("%1 · rank %2").arg(job_ ? jobName(*job_) : QStringLiteral("job")).arg(rank));
+}
+
+void MainWindow::setRun(RunPtr run, const QString& title) {
   run_ = run;
   for (RunView* view : views_) view->showRun(run);
   if (run) {
-    setWindowTitle("ampscope — " + QFileInfo(QString::fromStdString(run->path)).fileName());
+    setWindowTitle("ampscope — " + title);
     status_->setText(QString::fromStdString(run->path));
   }
 }
@@ -176,8 +248,14 @@ void MainWindow::onLoadFailed(const QString& message) {
 }
 
 void MainWindow::chooseAndOpen() {
-  const QString path = QFileDialog::getOpenFileName(this, "Open a trace", {}, kTraceFilter);
-  if (!path.isEmpty()) openFile(path);
+  // Several files chosen together are one job's ranks.
+  const QStringList paths = QFileDialog::getOpenFileNames(this, "Open a trace, or a job's traces", {}, kTraceFilter);
+  if (!paths.isEmpty()) openPaths(paths);
+}
+
+void MainWindow::chooseJobFolder() {
+  const QString dir = QFileDialog::getExistingDirectory(this, "Open a folder of a job's rank traces");
+  if (!dir.isEmpty()) openPaths({dir});
 }
 
 void MainWindow::chooseComparison() {
@@ -237,8 +315,12 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  const QList<QUrl> urls = event->mimeData()->urls();
-  if (!urls.isEmpty() && urls.front().isLocalFile()) openFile(urls.front().toLocalFile());
+  // Several files (or a folder) dropped together are one job's ranks.
+  QStringList paths;
+  for (const QUrl& url : event->mimeData()->urls()) {
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  }
+  openPaths(paths);
 }
 
 }  // namespace ampscope::gui

@@ -8,11 +8,14 @@
 #include <QString>
 #include <QWidget>
 
+#include "analyzer/job_analysis.h"
 #include "analyzer/run_analysis.h"
 
 namespace ampscope::gui {
 
 using RunPtr = std::shared_ptr<const analyzer::RunAnalysis>;
+// A distributed job's analysis: the Ranks tab shows it; the other tabs show one rank's run.
+using JobPtr = std::shared_ptr<const analyzer::JobAnalysis>;
 
 class RunView : public QWidget {
   Q_OBJECT

@@ -127,9 +127,9 @@ std::string iterationsCsv(const analyzer::TraceSummary& summary) {
   return csv.text();
 }
 
-std::string collectivesCsv(const analyzer::TraceSummary& summary) {
+std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows) {
   CsvWriter csv({"name", "kind", "element", "calls", "time_ns", "calls_with_bytes", "bytes", "algbw_gbps", "busbw_gbps"});
-  for (const analyzer::CollectiveRow& row : summary.communication.collectives) {
+  for (const analyzer::CollectiveRow& row : rows) {
     csv.add(row.name).add(analyzer::collectiveKindName(row.kind)).add(analyzer::precisionName(row.element));
     csv.add(row.calls).add(row.time_ns).add(row.calls_with_bytes);
     // Empty where no call recorded its message (or the rank count a bus bandwidth needs).
@@ -158,7 +158,7 @@ trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const st
   return writeReportFile(dir, "iterations.csv", iterationsCsv(summary));
 }
 trace::Status writeCollectivesCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
-  return writeReportFile(dir, "collectives.csv", collectivesCsv(summary));
+  return writeReportFile(dir, "collectives.csv", collectivesCsv(summary.communication.collectives));
 }
 
 }  // namespace ampscope::reports

@@ -18,7 +18,7 @@ std::string layersCsv(const analyzer::TraceSummary& summary);
 std::string kernelsCsv(const analyzer::TraceSummary& summary);
 std::string opsCsv(const analyzer::TraceSummary& summary);  // the per-op model's table (summary.op_performance)
 std::string iterationsCsv(const analyzer::TraceSummary& summary);
-std::string collectivesCsv(const analyzer::TraceSummary& summary);  // summary.communication's collectives
+std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows);  // a rank's or a job's collectives
 
 trace::Status writeRecommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations,
                                       const std::filesystem::path& dir);

@@ -133,26 +133,6 @@ std::string cards(const analyzer::TraceSummary& s) {
   return html + "</div>";
 }
 
-std::string recommendationsSection(std::vector<analyzer::Recommendation> recs) {
-  // Sorted here too: the page must read largest gain first whatever order the caller kept.
-  std::stable_sort(recs.begin(), recs.end(), [](const auto& a, const auto& b) {
-    return a.estimated_gain_ns > b.estimated_gain_ns;
-  });
-  std::string html = "<section><h2>Recommendations</h2>";
-  if (recs.empty()) return html + R"(<p class="muted">No rule fired on this trace.</p></section>)";
-  html += R"(<table><tr><th class="n">Gain / step</th><th>Severity</th><th>Rule</th><th>Target</th>)"
-          R"(<th>Evidence</th><th>Action</th></tr>)";
-  for (const analyzer::Recommendation& r : recs) {
-    const char* severity = analyzer::severityName(r.severity);
-    html += fmt::format(
-        R"(<tr><td class="n">{}<br><span class="muted">{:.1f}%</span></td><td><span class="badge {}">{}</span></td>)"
-        R"(<td class="mono nowrap">{}</td><td class="mono tgt">{}</td><td class="wrap">{}</td><td class="wrap">{}</td></tr>)",
-        esc(formatDuration(r.estimated_gain_ns)), r.estimated_gain_pct, esc(severity), esc(severity), esc(r.rule),
-        esc(r.target), esc(r.evidence), esc(r.action));
-  }
-  return html + "</table></section>";
-}
-
 std::string breakdownSection(const analyzer::AmdahlProjection& amdahl) {
   std::vector<ChartBar> parts;
   for (const analyzer::StepPart& p : amdahl.parts) {
@@ -393,6 +373,28 @@ std::string operatorsSection(const analyzer::TraceSummary& s, std::size_t top) {
 
 }  // namespace
 
+const char* htmlStyleSheet() { return kStyle; }
+
+std::string htmlRecommendationsSection(std::vector<analyzer::Recommendation> recs) {
+  // Sorted here too: the page must read largest gain first whatever order the caller kept.
+  std::stable_sort(recs.begin(), recs.end(), [](const auto& a, const auto& b) {
+    return a.estimated_gain_ns > b.estimated_gain_ns;
+  });
+  std::string html = "<section><h2>Recommendations</h2>";
+  if (recs.empty()) return html + R"(<p class="muted">No rule fired on this trace.</p></section>)";
+  html += R"(<table><tr><th class="n">Gain / step</th><th>Severity</th><th>Rule</th><th>Target</th>)"
+          R"(<th>Evidence</th><th>Action</th></tr>)";
+  for (const analyzer::Recommendation& r : recs) {
+    const char* severity = analyzer::severityName(r.severity);
+    html += fmt::format(
+        R"(<tr><td class="n">{}<br><span class="muted">{:.1f}%</span></td><td><span class="badge {}">{}</span></td>)"
+        R"(<td class="mono nowrap">{}</td><td class="mono tgt">{}</td><td class="wrap">{}</td><td class="wrap">{}</td></tr>)",
+        escapeHtml(formatDuration(r.estimated_gain_ns)), r.estimated_gain_pct, escapeHtml(severity), escapeHtml(severity), escapeHtml(r.rule),
+        escapeHtml(r.target), escapeHtml(r.evidence), escapeHtml(r.action));
+  }
+  return html + "</table></section>";
+}
+
 std::string htmlReport(const analyzer::TraceSummary& summary,
                        const std::vector<analyzer::Recommendation>& recommendations, std::size_t top) {
   std::string device = summary.devices.empty() ? std::string("no device") : summary.devices.front().name;
@@ -408,7 +410,7 @@ std::string htmlReport(const analyzer::TraceSummary& summary,
   if (summary.recorded_on_cpu) html += fmt::format(R"(<p class="note"><b>Recorded on {}.</b></p>)", esc(kCpuRunNote));
   html += lostRecordsNotes(summary.import_stats);
   html += cards(summary);
-  html += recommendationsSection(recommendations);
+  html += htmlRecommendationsSection(recommendations);
   html += R"(<div class="grid2">)" + breakdownSection(summary.amdahl) + projectionSection(summary) + "</div><br>";
   html += whatIfSection(summary, top);
   html += rooflineSection(summary);

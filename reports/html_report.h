@@ -21,4 +21,9 @@ trace::Status writeHtmlReport(const analyzer::TraceSummary& summary,
                               const std::vector<analyzer::Recommendation>& recommendations,
                               const std::filesystem::path& dir, std::size_t top = kDefaultTop);
 
+// The page's style sheet, shared by the job's report page.
+const char* htmlStyleSheet();
+// The recommendations table, largest gain first.
+std::string htmlRecommendationsSection(std::vector<analyzer::Recommendation> recommendations);
+
 }  // namespace ampscope::reports

@@ -60,4 +60,17 @@ std::string formatTflops(double tflops) {
   return fmt::format("{:.3g} TFLOP/s", tflops);
 }
 
+trace::Status createReportDirectory(const std::filesystem::path& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return trace::Error{fmt::format("{}: cannot create the report directory: {}", dir.string(), error.message())};
+  }
+  if (!std::filesystem::is_directory(dir, error)) {
+    return trace::Error{fmt::format("{}: exists and is not a directory; expected a directory for the report",
+                                    dir.string())};
+  }
+  return {};
+}
+
 }  // namespace ampscope::reports

@@ -12,6 +12,9 @@
 namespace ampscope::reports {
 
 // Writes text to dir/name, replacing it. The error names the path and the system's reason.
+// Creates dir (and its parents) for a report; fails where it exists as something else.
+trace::Status createReportDirectory(const std::filesystem::path& dir);
+
 trace::Status writeReportFile(const std::filesystem::path& dir, std::string_view name,
                               std::string_view text);
 

@@ -3,6 +3,7 @@
 #include <limits>
 #include <optional>
 
+#include "reports/job_json.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 #include "reports/view_limits.h"
@@ -188,21 +189,10 @@ ordered_json amdahlJson(const analyzer::AmdahlProjection& amdahl) {
 }
 
 ordered_json communicationJson(const analyzer::Communication& c) {
-  ordered_json collectives = ordered_json::array();
-  for (const analyzer::CollectiveRow& row : c.collectives) {
-    collectives.push_back({{"name", row.name},
-                           {"kind", analyzer::collectiveKindName(row.kind)},
-                           {"calls", row.calls},
-                           {"time_ns", row.time_ns},
-                           {"calls_with_bytes", row.calls_with_bytes},
-                           {"bytes", row.calls_with_bytes > 0 ? ordered_json(row.bytes) : ordered_json(nullptr)},
-                           {"algbw_gbps", row.algbw_gbps ? ordered_json(*row.algbw_gbps) : ordered_json(nullptr)},
-                           {"busbw_gbps", row.busbw_gbps ? ordered_json(*row.busbw_gbps) : ordered_json(nullptr)}});
-  }
   return {{"per_step", c.per_step}, {"window_ns", c.window_ns},
           {"ranks", c.ranks > 0 ? ordered_json(c.ranks) : ordered_json(nullptr)},
           {"time_ns", c.time_ns}, {"overlapped_ns", c.overlapped_ns}, {"exposed_ns", c.exposed_ns},
-          {"collectives", std::move(collectives)}, {"note", c.note}};
+          {"collectives", collectivesJson(c.collectives)}, {"note", c.note}};
 }
 
 ordered_json queueJson(const analyzer::LaunchQueue& q) {
@@ -313,6 +303,13 @@ ordered_json kernelsJson(const analyzer::TraceSummary& summary, std::size_t top)
 
 }  // namespace
 
+ordered_json recommendationJson(const analyzer::Recommendation& r) {
+  return {{"rule", r.rule}, {"severity", analyzer::severityName(r.severity)}, {"target", r.target},
+          {"evidence", r.evidence}, {"action", r.action},
+          {"estimated_gain_ns", r.estimated_gain_ns}, {"estimated_gain_pct", r.estimated_gain_pct},
+          {"ops", r.ops}, {"layers", r.layers}};
+}
+
 ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                                    const std::vector<analyzer::Recommendation>& recommendations,
                                    std::optional<std::size_t> top_or_all) {
@@ -413,12 +410,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
   doc["layers"] = layersJson(summary);
   doc["kernels_by_name"] = kernelsJson(summary, top);
   ordered_json recs = ordered_json::array();
-  for (const analyzer::Recommendation& r : recommendations) {
-    recs.push_back({{"rule", r.rule}, {"severity", analyzer::severityName(r.severity)}, {"target", r.target},
-                    {"evidence", r.evidence}, {"action", r.action},
-                    {"estimated_gain_ns", r.estimated_gain_ns}, {"estimated_gain_pct", r.estimated_gain_pct},
-                    {"ops", r.ops}, {"layers", r.layers}});
-  }
+  for (const analyzer::Recommendation& r : recommendations) recs.push_back(recommendationJson(r));
   doc["recommendations"] = std::move(recs);
   return doc;
 }

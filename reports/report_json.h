@@ -28,4 +28,7 @@ nlohmann::ordered_json summaryToJsonDocument(
     const std::vector<analyzer::Recommendation>& recommendations,
     std::optional<std::size_t> top = std::nullopt);
 
+// One recommendation as report.json and the job document list it.
+nlohmann::ordered_json recommendationJson(const analyzer::Recommendation& recommendation);
+
 }  // namespace ampscope::reports

@@ -23,15 +23,7 @@ trace::Status writeJsonReport(const analyzer::TraceSummary& summary,
 trace::Status writeReport(const analyzer::TraceSummary& summary,
                           const std::vector<analyzer::Recommendation>& recommendations,
                           const std::filesystem::path& dir, std::size_t top) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) {
-    return trace::Error{fmt::format("{}: cannot create the report directory: {}", dir.string(), error.message())};
-  }
-  if (!std::filesystem::is_directory(dir, error)) {
-    return trace::Error{fmt::format("{}: exists and is not a directory; expected a directory for the report",
-                                    dir.string())};
-  }
+  if (trace::Status created = createReportDirectory(dir); !created) return created;
   // One at a time so the first failure stops the rest (a full disk fails every file alike).
   const std::function<trace::Status()> writes[] = {
       [&] { return writeRecommendationsCsv(recommendations, dir); },

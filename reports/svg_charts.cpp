@@ -82,6 +82,51 @@ std::string stackedBarChart(const std::vector<ChartBar>& parts, double width) {
   return svg;
 }
 
+std::string stackedRowsChart(const std::vector<StackedRow>& rows, double max_value, double width) {
+  const double label_width = width * 0.16;
+  const double value_width = width * 0.14;
+  const double track = width - label_width - value_width;
+  const double legend_y = 12.0 + static_cast<double>(rows.size()) * kRowHeight;
+  const double height = legend_y + 28.0;
+  std::string svg = fmt::format(R"(<svg class="chart" viewBox="0 0 {0} {1:.0f}" role="img" aria-label="per-rank step">)",
+                                width, height);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const StackedRow& row = rows[i];
+    const double y = 4.0 + static_cast<double>(i) * kRowHeight;
+    svg += fmt::format(R"(<text x="{:.0f}" y="{:.1f}" class="label" text-anchor="end"{}>{}</text>)", label_width - 10.0,
+                       y + kBarHeight - 3.0, row.marked ? R"( font-weight="700")" : "",
+                       escapeHtml(shortLabel(row.label, label_width - 10.0)));
+    double x = label_width;
+    for (std::size_t p = 0; p < row.parts.size(); ++p) {
+      const ChartBar& part = row.parts[p];
+      const double w = max_value > 0.0 ? finiteOrZero(part.value) / max_value * track : 0.0;
+      svg += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="{}"><title>{}: {}</title></rect>)",
+                         x, y, w, kBarHeight, part.color.empty() ? paletteColor(p) : part.color,
+                         escapeHtml(row.label + " " + part.label), escapeHtml(part.value_text));
+      x += w;
+    }
+    if (row.marked) {
+      svg += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="none" stroke="#1f2933" stroke-width="2"/>)",
+                         label_width, y, x - label_width, kBarHeight);
+    }
+    svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="value">{}</text>)", x + 8.0, y + kBarHeight - 3.0,
+                       escapeHtml(row.value_text));
+  }
+  if (!rows.empty()) {
+    double lx = label_width;
+    for (std::size_t p = 0; p < rows.front().parts.size(); ++p) {
+      const ChartBar& part = rows.front().parts[p];
+      svg += fmt::format(R"(<rect x="{:.0f}" y="{:.0f}" width="14" height="14" rx="2" fill="{}"/>)", lx, legend_y,
+                         part.color.empty() ? paletteColor(p) : part.color);
+      svg += fmt::format(R"(<text x="{:.0f}" y="{:.0f}" class="legend">{}</text>)", lx + 20.0, legend_y + 12.0,
+                         escapeHtml(part.label));
+      lx += 40.0 + kCharWidth * static_cast<double>(part.label.size());
+    }
+  }
+  svg += "</svg>";
+  return svg;
+}
+
 std::string horizontalBarChart(const std::vector<ChartBar>& bars, double max_value, double width) {
   const double height = static_cast<double>(std::max<std::size_t>(bars.size(), 1)) * kRowHeight + 8.0;
   const double label_width = width * 0.25;

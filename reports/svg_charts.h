@@ -32,6 +32,17 @@ std::string stackedBarChart(const std::vector<ChartBar>& parts, double width = k
 std::string horizontalBarChart(const std::vector<ChartBar>& bars, double max_value,
                                double width = kFullChartWidth);
 
+// One bar per row, each split into parts on a shared scale of max_value (per-rank step bars);
+// a marked row is drawn with a dark outline and its label in bold (the straggler). The legend
+// takes the part labels and colours of the first row.
+struct StackedRow {
+  std::string label;
+  std::vector<ChartBar> parts;
+  std::string value_text;  // printed after the bar
+  bool marked = false;
+};
+std::string stackedRowsChart(const std::vector<StackedRow>& rows, double max_value, double width = kFullChartWidth);
+
 // True when no bar has a positive, finite value: such a chart draws nothing, and the page says so
 // in a line instead.
 bool allBarsZero(const std::vector<ChartBar>& bars);

@@ -62,7 +62,37 @@ std::string printable(const unsigned char* bytes, std::size_t count) {
   return out;
 }
 
+enum class FileForm { kSqlite, kJsonOrGzip, kOther };
+
+bool readHead(const std::string& path, std::array<unsigned char, 64>& head, std::size_t& got) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) return false;
+  got = std::fread(head.data(), 1, head.size(), file);
+  std::fclose(file);
+  return true;
+}
+
+// What the first bytes say the file is: an SQLite database, JSON (plain, or gzip'd), or neither.
+FileForm formOf(const std::array<unsigned char, 64>& head, std::size_t got) {
+  static constexpr char kSqliteMagic[] = "SQLite format 3";  // 16 bytes with its NUL
+  if (got >= sizeof(kSqliteMagic) && std::memcmp(head.data(), kSqliteMagic, sizeof(kSqliteMagic)) == 0) {
+    return FileForm::kSqlite;
+  }
+  const bool gzip = got >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+  std::size_t first = 0;
+  if (got >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf) first = 3;  // UTF-8 BOM
+  while (first < got && std::strchr(" \t\r\n", head[first]) && head[first] != 0) ++first;
+  const bool json = first < got && (head[first] == '{' || head[first] == '[');
+  return gzip || json ? FileForm::kJsonOrGzip : FileForm::kOther;
+}
+
 }  // namespace
+
+bool looksLikeTraceFile(const std::string& path) {
+  std::array<unsigned char, 64> head{};
+  std::size_t got = 0;
+  return readHead(path, head, got) && got > 0 && formOf(head, got) != FileForm::kOther;
+}
 
 Result<Trace> importTrace(const std::string& path, const ProgressCallback& progress) {
   std::error_code ec;
@@ -73,23 +103,13 @@ Result<Trace> importTrace(const std::string& path, const ProgressCallback& progr
   if (std::filesystem::is_directory(status)) {
     return Error{fmt::format("{}: is a directory; {}", path, kExpected)};
   }
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
   std::array<unsigned char, 64> head{};
-  const std::size_t got = std::fread(head.data(), 1, head.size(), file);
-  std::fclose(file);
+  std::size_t got = 0;
+  if (!readHead(path, head, got)) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
   if (got == 0) return Error{fmt::format("{}: the file is empty; {}", path, kExpected)};
-
-  static constexpr char kSqliteMagic[] = "SQLite format 3";  // 16 bytes with its NUL
-  if (got >= sizeof(kSqliteMagic) && std::memcmp(head.data(), kSqliteMagic, sizeof(kSqliteMagic)) == 0) {
-    return importSqlite(path);
-  }
-  const bool gzip = got >= 2 && head[0] == 0x1f && head[1] == 0x8b;
-  std::size_t first = 0;
-  if (got >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf) first = 3;  // UTF-8 BOM
-  while (first < got && std::strchr(" \t\r\n", head[first]) && head[first] != 0) ++first;
-  const bool json = first < got && (head[first] == '{' || head[first] == '[');
-  if (!gzip && !json) {
+  const FileForm form = formOf(head, got);
+  if (form == FileForm::kSqlite) return importSqlite(path);
+  if (form == FileForm::kOther) {
     return Error{fmt::format("{}: not a trace file (it starts with \"{}\"); {}", path,
                              printable(head.data(), std::min<std::size_t>(got, 16)), kExpected)};
   }

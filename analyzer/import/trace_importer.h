@@ -13,4 +13,8 @@ namespace ampscope::analyzer::import {
 trace::Result<trace::Trace> importTrace(const std::string& path,
                                         const ProgressCallback& progress = {});
 
+// Whether the file's first bytes are those of a format importTrace reads (SQLite, JSON, gzip):
+// how a job's folder tells its traces from other files, by content as importTrace does.
+bool looksLikeTraceFile(const std::string& path);
+
 }  // namespace ampscope::analyzer::import

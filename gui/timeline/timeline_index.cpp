@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/collectives.h"
 #include "analyzer/kernel_verdicts.h"
 
 namespace ampscope::gui {
@@ -50,6 +51,23 @@ bool deviceIsCpu(const trace::Trace& trace, std::uint32_t device) {
 // "GPU 0 · stream 7": a stream lane's label, and the end of its queue lane's.
 std::string streamName(const trace::Trace& trace, std::uint32_t device, std::uint32_t stream) {
   return fmt::format("{} {} · stream {}", deviceIsCpu(trace, device) ? "CPU" : "GPU", device, stream);
+}
+
+// A stream lane label's last part when the stream is the rank's communication stream.
+constexpr std::string_view kCommunicationLaneMark = " · communication";
+
+// A stream whose kernel time is mostly collectives is where the rank communicates (NCCL runs its
+// collectives on a stream of its own). Most, not all: the copy kernels that flatten an all-gather's
+// tensors run on that stream too and do not make it a compute stream.
+bool isCommunicationStream(const std::vector<PendingEvent>& events) {
+  std::int64_t kernel_ns = 0;
+  std::int64_t collective_ns = 0;
+  for (const PendingEvent& p : events) {
+    if (p.event.kind != TimelineEventKind::kKernel) continue;
+    kernel_ns += p.event.durationNs();
+    if (p.event.style == TimelineStyle::kCommunicationKernel) collective_ns += p.event.durationNs();
+  }
+  return collective_ns > 0 && 2 * collective_ns > kernel_ns;
 }
 
 // Marks a lane that has no events of its own (a counter lane) in the lane-to-events order.
@@ -104,7 +122,8 @@ TimelineIndex::TimelineIndex(std::shared_ptr<const trace::Trace> trace,
     return pending[it->second];
   };
 
-  // The verdict is decided once per kernel name; the styles cache it per name id.
+  // Whether a kernel is a collective, and else its Tensor Core verdict, is decided once per kernel
+  // name; the styles cache it per name id.
   analyzer::KernelVerdicts verdicts(t);
   std::vector<std::int8_t> gpu_style(t.strings.size(), -1);
   for (std::size_t i = 0; i < t.kernels.size(); ++i) {
@@ -113,8 +132,10 @@ TimelineIndex::TimelineIndex(std::shared_ptr<const trace::Trace> trace,
     if (!verdicts.onHost(k)) {
       std::int8_t& cached = gpu_style[k.name];
       if (cached < 0) {
-        cached = static_cast<std::int8_t>(verdicts.of(k).tensor_core ? TimelineStyle::kTensorCoreKernel
-                                                                     : TimelineStyle::kKernel);
+        cached = static_cast<std::int8_t>(analyzer::collectiveKindOfKernel(t.str(k.name))
+                                              ? TimelineStyle::kCommunicationKernel
+                                          : verdicts.of(k).tensor_core ? TimelineStyle::kTensorCoreKernel
+                                                                       : TimelineStyle::kKernel);
       }
       style = static_cast<TimelineStyle>(cached);
     }
@@ -174,7 +195,9 @@ TimelineIndex::TimelineIndex(std::shared_ptr<const trace::Trace> trace,
     lane.kind = TimelineLaneKind::kStream;
     lane.device = key.first;
     lane.stream = key.second;
+    lane.communication = isCommunicationStream(pending[slot]);
     lane.label = streamName(t, key.first, key.second);
+    if (lane.communication) lane.label += kCommunicationLaneMark;
     lanes_.push_back(std::move(lane));
     order.push_back(slot);
   }
@@ -288,6 +311,12 @@ std::string TimelineIndex::describe(const TimelineEvent& event) const {
                          formatDurationNs(static_cast<double>(event.durationNs())), k.grid[0],
                          k.grid[1], k.grid[2], k.block[0], k.block[1], k.block[2]);
       if (event.style == TimelineStyle::kTensorCoreKernel) text += "\nTensor Cores (by name)";
+      if (event.style == TimelineStyle::kCommunicationKernel) {
+        // One kernel per tooltip: naming its family again costs less than keeping it per event.
+        const auto kind = analyzer::collectiveKindOfKernel(t.str(k.name));
+        text += fmt::format("\ncommunication: {} (includes waiting for the other ranks)",
+                            kind ? analyzer::collectiveKindName(*kind) : "collective");
+      }
       if (k.op_range != kNone) {
         text += fmt::format("\noperator: {}", t.str(t.ranges[static_cast<std::size_t>(k.op_range)].name));
       }

@@ -1,7 +1,9 @@
 #pragma once
 // The timeline's data, built once per run: lanes of rows of events on one time axis. One lane per
 // (device, stream) for kernels and memory operations, one per host thread for ranges with a row
-// per nesting depth, each row a TimelineRow (sorted, level-of-detail queries, hit tests). Reads
+// per nesting depth, each row a TimelineRow (sorted, level-of-detail queries, hit tests). Kernels
+// are styled by what they are (Tensor Core math, other kernels, collectives), and a stream that
+// mostly runs collectives is marked as communication: a rank's wait for the others shows there. Reads
 // the correlated trace (analyzer::RunAnalysis::trace), so a kernel knows the operator range that
 // launched it and through it its layer. Plain C++: no Qt.
 
@@ -26,12 +28,13 @@ inline constexpr std::string_view kQueueLaneTitle = "queue depth";
 
 struct TimelineLane {
   TimelineLaneKind kind = TimelineLaneKind::kStream;
-  std::string label;                  // "GPU 0 · stream 7", "thread 4242 (python)",
-                                      // "queue depth · GPU 0 · stream 7"
+  std::string label;                  // "GPU 0 · stream 7", "GPU 0 · stream 13 · communication",
+                                      // "thread 4242 (python)", "queue depth · GPU 0 · stream 7"
   std::string subject;                // kQueue lanes: the label after the title, "GPU 0 · stream 7"
                                       // (the lane column writes title and subject on two lines)
   std::uint32_t device = 0;           // kStream and kQueue lanes
   std::uint32_t stream = 0;           // kStream and kQueue lanes
+  bool communication = false;         // kStream lanes: collectives take most of its kernel time
   trace::Index thread = trace::kNone; // kThread lanes: into Trace::threads (kNone: not recorded)
   std::int32_t counter = -1;          // kQueue lanes: into TimelineIndex::counters()
   std::int32_t first_row = 0;         // into TimelineIndex::rows(); a kQueue lane has no rows and

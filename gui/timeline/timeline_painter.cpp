@@ -39,10 +39,12 @@ struct Palette {
 const Palette& palette() {
   static const Palette colors = [] {
     // One hue per style, so kinds and phases read at a glance; Tensor Core kernels green,
-    // other kernels blue, because "which kernels miss Tensor Cores" is the question asked most.
+    // other kernels blue, because "which kernels miss Tensor Cores" is the question asked most;
+    // collectives red, the time a rank spends on (and waiting for) the others.
     const std::array<QColor, kTimelineStyleCount> base = {
         QColor(67, 160, 71),    // kTensorCoreKernel
         QColor(66, 133, 244),   // kKernel
+        QColor(198, 40, 40),    // kCommunicationKernel
         QColor(120, 144, 156),  // kHostOp
         QColor(255, 152, 0),    // kMemcpy
         QColor(205, 170, 60),   // kMemset
@@ -431,6 +433,10 @@ void TimelinePainter::paintLaneLabels(QPainter& painter, const QSize& size, int 
     const int top = laneTop(i, scroll_y);
     if (top + laneHeight(i) < kAxisHeight || top > size.height()) continue;
     const QRect first_line(6, top, kLabelWidth - 12, kRowHeight);
+    if (lanes[i].communication) {
+      // A bar in the collectives' colour beside the label ties the lane to its kernels.
+      painter.fillRect(QRect(1, top + 2, 3, laneHeight(i) - 4), colorOf(TimelineStyle::kCommunicationKernel, 0));
+    }
     if (lanes[i].kind != TimelineLaneKind::kQueue) {
       const QString label = metrics.elidedText(QString::fromStdString(lanes[i].label), Qt::ElideRight,
                                                first_line.width());

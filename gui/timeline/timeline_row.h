@@ -19,6 +19,7 @@ enum class TimelineEventKind : std::uint8_t { kKernel, kMemoryOp, kRange };
 enum class TimelineStyle : std::uint8_t {
   kTensorCoreKernel,
   kKernel,
+  kCommunicationKernel,  // a collective (NCCL, ...): its time includes waiting for other ranks
   kHostOp,  // work of a CPU device (the trainer's CPU backend)
   kMemcpy,
   kMemset,

@@ -20,7 +20,7 @@ nlohmann::json analyzeJson(const std::string& path) {
   std::ostringstream out;
   std::ostringstream err;
   AnalyzeOptions options;
-  options.trace_path = path;
+  options.trace_paths = {path};
   options.json = true;
   EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
   return nlohmann::json::parse(out.str());
@@ -114,7 +114,7 @@ TEST(AnalyzeCommandTest, SaveProfileWritesADatabaseThatAnalyzesTheSame) {
   std::ostringstream out;
   std::ostringstream err;
   AnalyzeOptions options;
-  options.trace_path = path;
+  options.trace_paths = {path};
   options.json = true;
   options.save_profile = dir.file("lm.sqlite");
   ASSERT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
@@ -131,7 +131,7 @@ TEST(AnalyzeCommandTest, TextSummaryNamesDeviceAndTopOperator) {
   std::ostringstream out;
   std::ostringstream err;
   AnalyzeOptions options;
-  options.trace_path = path;
+  options.trace_paths = {path};
   ASSERT_EQ(runAnalyze(options, out, err), kExitOk);
   EXPECT_NE(out.str().find("Tesla V100-SXM2-16GB"), std::string::npos);
   EXPECT_NE(out.str().find("284 kernels"), std::string::npos);
@@ -143,7 +143,7 @@ TEST(AnalyzeCommandTest, TextSummaryNamesTheDeviceRowItsUtilisationAndTheStepPro
   std::ostringstream out;
   std::ostringstream err;
   AnalyzeOptions options;
-  options.trace_path = path;
+  options.trace_paths = {path};
   ASSERT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
   const std::string text = out.str();
   for (const char* expected : {"device      V100 SXM2 row: the trace names \"Tesla V100-DGXS-32GB\"\n",
@@ -161,7 +161,7 @@ TEST(AnalyzeCommandTest, TextSummaryOfATraceWithoutADeviceRowSaysHowToNameItAndW
     std::ostringstream out;
     std::ostringstream err;
     AnalyzeOptions options;
-    options.trace_path = path;
+    options.trace_paths = {path};
     options.gpu = gpu;
     EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
     return out.str();
@@ -199,7 +199,7 @@ std::string analyzeText(const std::string& path) {
   std::ostringstream out;
   std::ostringstream err;
   AnalyzeOptions options;
-  options.trace_path = path;
+  options.trace_paths = {path};
   EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
   return out.str();
 }
@@ -289,7 +289,7 @@ TEST(AnalyzeCommandTest, TopCutsOnlyListsNeverFindingsOnEverySharedTrace) {
     const auto analyze = [&](std::size_t top) {
       std::ostringstream out, err;
       AnalyzeOptions options;
-      options.trace_path = path;
+      options.trace_paths = {path};
       options.json = true;
       options.top = top;
       EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << path << ": " << err.str();

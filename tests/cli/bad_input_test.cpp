@@ -23,7 +23,7 @@ Outcome analyze(const std::string& path) {
   std::ostringstream out;
   std::ostringstream err;
   AnalyzeOptions options;
-  options.trace_path = path;
+  options.trace_paths = {path};
   options.json = true;
   const int code = runAnalyze(options, out, err);
   return {code, out.str(), err.str()};

@@ -1,0 +1,479 @@
+#include "analyzer/job_analysis.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analyzer/rule_ids.h"
+
+namespace ampscope::analyzer {
+
+namespace {
+
+std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6); }
+
+// Collectives every rank of their group joins: what late arrivals are measured at. Send/recv
+// pairs two ranks, unless every rank ran the same sends and receives and they all ended together:
+// the all-to-all NCCL builds from grouped send/recv (measureWaits checks that per call).
+bool isGroupCollective(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::kAllReduce:
+    case CollectiveKind::kAllGather:
+    case CollectiveKind::kReduceScatter:
+    case CollectiveKind::kAllToAll:
+    case CollectiveKind::kBroadcast:
+    case CollectiveKind::kReduce: return true;
+    case CollectiveKind::kSendRecv:
+    case CollectiveKind::kOther: break;
+  }
+  return false;
+}
+
+// The collectives clocks are aligned on: they end on all their ranks together (broadcast and
+// reduce end at the root before the others; send/recv may pair two ranks).
+bool alignsClocks(CollectiveKind kind) {
+  return isGroupCollective(kind) && kind != CollectiveKind::kBroadcast && kind != CollectiveKind::kReduce;
+}
+
+std::int64_t median(std::vector<std::int64_t> values) {
+  if (values.empty()) return 0;
+  const std::size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  return values[mid];
+}
+
+trace::Status numberRanks(std::vector<RankResult>& ranks) {
+  std::map<std::int32_t, const RankResult*> taken;
+  for (const RankResult& r : ranks) {
+    if (r.rank < 0) continue;
+    auto [at, fresh] = taken.emplace(r.rank, &r);
+    if (!fresh) {
+      return trace::Error{fmt::format("{} and {} both say they are rank {}: give each rank's trace once",
+                                      at->second->source, r.source, r.rank)};
+    }
+  }
+  std::int32_t next = 0;
+  for (RankResult& r : ranks) {
+    if (r.rank >= 0) continue;
+    while (taken.contains(next)) ++next;
+    r.rank = next;
+    taken.emplace(next, &r);
+  }
+  std::stable_sort(ranks.begin(), ranks.end(), [](const RankResult& a, const RankResult& b) { return a.rank < b.rank; });
+  return {};
+}
+
+// The calls of one kind, in order; the i-th of every rank is one collective where all ranks ran
+// the same number of them (a rank that joins fewer is in another group; they are not matched).
+using MatchedCalls = std::vector<std::vector<const CollectiveCall*>>;  // [rank][i], one kind
+
+std::map<CollectiveKind, MatchedCalls> matchCollectives(const std::vector<RankResult>& ranks) {
+  std::map<CollectiveKind, MatchedCalls> out;
+  std::set<CollectiveKind> kinds;
+  for (const RankResult& r : ranks) {
+    for (const CollectiveCall& c : r.calls) {
+      if (c.kind != CollectiveKind::kOther) kinds.insert(c.kind);
+    }
+  }
+  for (CollectiveKind kind : kinds) {
+    MatchedCalls matched(ranks.size());
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      for (const CollectiveCall& c : ranks[i].calls) {
+        if (c.kind == kind) matched[i].push_back(&c);
+      }
+    }
+    const bool same_count = std::all_of(matched.begin(), matched.end(),
+                                        [&](const auto& calls) { return calls.size() == matched.front().size(); });
+    if (same_count && !matched.front().empty()) out.emplace(kind, std::move(matched));
+  }
+  return out;
+}
+
+struct Offset {
+  std::int64_t offset_ns = 0;
+  bool consistent = false;
+};
+
+// Per rank: the shift that makes its collectives end with the reference rank's (index 0), the
+// median over the collectives that end together; consistent when the collectives agree on it
+// within kClockToleranceNs.
+std::vector<std::optional<Offset>> collectiveOffsets(const std::map<CollectiveKind, MatchedCalls>& matched,
+                                                     std::size_t ranks) {
+  std::vector<std::optional<Offset>> out(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    std::vector<std::int64_t> differences;
+    for (const auto& [kind, calls] : matched) {
+      if (!alignsClocks(kind)) continue;
+      for (std::size_t i = 0; i < calls[r].size(); ++i) differences.push_back(calls[0][i]->end_ns - calls[r][i]->end_ns);
+    }
+    if (differences.empty()) continue;
+    const std::int64_t mid = median(differences);
+    std::vector<std::int64_t> deviations;
+    for (std::int64_t d : differences) deviations.push_back(std::abs(d - mid));
+    out[r] = Offset{mid, median(deviations) <= kClockToleranceNs};
+  }
+  return out;
+}
+
+std::set<std::int64_t> commonStepNumbers(const std::vector<RankResult>& ranks) {
+  std::set<std::int64_t> common;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    std::set<std::int64_t> numbers;
+    for (const StepSplit& s : ranks[i].steps) numbers.insert(s.number);
+    if (i == 0) {
+      common = std::move(numbers);
+    } else {
+      std::set<std::int64_t> both;
+      std::set_intersection(common.begin(), common.end(), numbers.begin(), numbers.end(),
+                            std::inserter(both, both.begin()));
+      common = std::move(both);
+    }
+  }
+  return common;
+}
+
+void alignClocks(const std::vector<RankResult>& ranks, const std::map<CollectiveKind, MatchedCalls>& matched,
+                 const std::set<std::int64_t>& common_steps, JobAnalysis& job) {
+  const std::vector<std::optional<Offset>> offsets = collectiveOffsets(matched, ranks.size());
+  const auto firstCommonStart = [&](const RankResult& r) -> std::optional<std::int64_t> {
+    for (const StepSplit& s : r.steps) {
+      if (common_steps.contains(s.number)) return s.start_ns;
+    }
+    return std::nullopt;
+  };
+  for (std::size_t i = 1; i < ranks.size(); ++i) {
+    RankRow& row = job.ranks[i];
+    const bool same_clock = ranks[i].clock == ranks[0].clock;
+    const std::optional<Offset>& offset = offsets[i];
+    if (offset && offset->consistent && (!same_clock || std::abs(offset->offset_ns) > kClockToleranceNs)) {
+      row.alignment = ClockAlignment::kCollectives;
+      row.clock_offset_ns = offset->offset_ns;
+      continue;
+    }
+    if (same_clock) continue;  // kRecordedClock
+    const auto reference_start = firstCommonStart(ranks[0]);
+    const auto own_start = firstCommonStart(ranks[i]);
+    if (reference_start && own_start) {
+      row.alignment = ClockAlignment::kStepStarts;
+      row.clock_offset_ns = *reference_start - *own_start;
+    } else {
+      row.alignment = ClockAlignment::kNone;
+    }
+  }
+  const auto count = [&](ClockAlignment a) {
+    return std::count_if(job.ranks.begin(), job.ranks.end(), [&](const RankRow& r) { return r.alignment == a; });
+  };
+  if (count(ClockAlignment::kStepStarts) > 0) {
+    job.notes.push_back(fmt::format("{} rank(s) recorded on another clock with no collectives to match were aligned on "
+                                    "their first common step's start: their step starts are not measured against the others",
+                                    count(ClockAlignment::kStepStarts)));
+  }
+  if (count(ClockAlignment::kNone) > 0) {
+    job.notes.push_back(fmt::format("{} rank(s) recorded on another clock share no collective or step number with "
+                                    "rank {}: they stay on their own clock, and waits at collectives are unknown",
+                                    count(ClockAlignment::kNone), job.ranks.front().rank));
+  }
+}
+
+// The steady steps a rank's means cover: its steady steps that every rank ran, or, where the
+// ranks share no step number, its own steady steps.
+std::vector<const StepSplit*> steadySteps(const RankResult& r, const std::set<std::int64_t>& common) {
+  std::vector<const StepSplit*> out;
+  for (const StepSplit& s : r.steps) {
+    if (!s.warmup && (common.empty() || common.contains(s.number))) out.push_back(&s);
+  }
+  return out;
+}
+
+const StepSplit* stepAt(const std::vector<const StepSplit*>& steps, std::int64_t time_ns) {
+  for (const StepSplit* s : steps) {
+    if (s->start_ns <= time_ns && time_ns < s->end_ns) return s;
+  }
+  return nullptr;
+}
+
+// Whether the i-th calls of a kind ended on every rank within kClockToleranceNs of each other.
+bool endTogether(const MatchedCalls& calls, std::size_t i, const JobAnalysis& job) {
+  std::int64_t first = std::numeric_limits<std::int64_t>::max();
+  std::int64_t last = std::numeric_limits<std::int64_t>::min();
+  for (std::size_t r = 0; r < calls.size(); ++r) {
+    if (job.ranks[r].alignment == ClockAlignment::kNone) continue;
+    const std::int64_t end = calls[r][i]->end_ns + job.ranks[r].clock_offset_ns;
+    first = std::min(first, end);
+    last = std::max(last, end);
+  }
+  return last - first <= kClockToleranceNs;
+}
+
+void measureWaits(const std::vector<RankResult>& ranks, const std::map<CollectiveKind, MatchedCalls>& matched,
+                  const std::set<std::int64_t>& common, JobAnalysis& job) {
+  std::vector<std::int64_t> wait(ranks.size(), 0);
+  std::vector<bool> measured(ranks.size(), false);
+  std::uint64_t pairs_left_out = 0;
+  for (const auto& [kind, calls] : matched) {
+    for (std::size_t i = 0; i < calls[0].size(); ++i) {
+      if (!isGroupCollective(kind) && !endTogether(calls, i, job)) {
+        ++pairs_left_out;
+        continue;
+      }
+      std::int64_t last = std::numeric_limits<std::int64_t>::min();
+      for (std::size_t r = 0; r < ranks.size(); ++r) {
+        if (job.ranks[r].alignment == ClockAlignment::kNone) continue;
+        last = std::max(last, calls[r][i]->start_ns + job.ranks[r].clock_offset_ns);
+      }
+      for (std::size_t r = 0; r < ranks.size(); ++r) {
+        if (job.ranks[r].alignment == ClockAlignment::kNone) continue;
+        measured[r] = true;
+        const CollectiveCall& c = *calls[r][i];
+        if (!stepAt(steadySteps(ranks[r], common), c.start_ns)) continue;
+        const std::int64_t late = last - (c.start_ns + job.ranks[r].clock_offset_ns);
+        wait[r] += std::clamp<std::int64_t>(late, 0, c.end_ns - c.start_ns);
+      }
+    }
+  }
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    RankRow& row = job.ranks[r];
+    if (measured[r]) row.wait_ns = wait[r] / static_cast<std::int64_t>(std::max<std::size_t>(1, row.steady_steps));
+    else if (ranks[r].calls.empty()) row.wait_ns = 0;  // no collective to wait at
+  }
+  const bool unmatched = std::any_of(ranks.begin(), ranks.end(), [&](const RankResult& r) {
+    return std::any_of(r.calls.begin(), r.calls.end(), [&](const CollectiveCall& c) {
+      return c.kind == CollectiveKind::kOther || !matched.contains(c.kind);
+    });
+  });
+  if (pairs_left_out > 0 || unmatched) {
+    job.notes.push_back(fmt::format(
+        "waits are measured at collectives every rank ran alike ({} send/recv call(s) that did not end together on "
+        "all ranks pair ranks the trace does not name; kinds whose count differs between ranks belong to other "
+        "process groups or other windows): their time counts as communication, not wait", pairs_left_out));
+  }
+  if (std::any_of(job.ranks.begin(), job.ranks.end(), [](const RankRow& r) { return !r.wait_ns; })) {
+    job.notes.push_back("some ranks' collectives could not be matched with the others': their waits are unknown");
+  }
+}
+
+void findSlowest(JobAnalysis& job) {
+  if (job.ranks.size() < 2) return;
+  std::vector<std::int64_t> busy;
+  for (const RankRow& r : job.ranks) busy.push_back(r.busy_ns);
+  const auto slowest = std::max_element(job.ranks.begin(), job.ranks.end(),
+                                        [](const RankRow& a, const RankRow& b) { return a.busy_ns < b.busy_ns; });
+  if (slowest->busy_ns <= 0) return;
+  job.slowest_rank = slowest->rank;
+  const double mean = static_cast<double>(std::accumulate(busy.begin(), busy.end(), std::int64_t{0})) /
+                      static_cast<double>(busy.size());
+  job.imbalance = mean > 0 ? static_cast<double>(slowest->busy_ns) / mean : 1.0;
+  const std::int64_t mid = median(busy);
+  for (RankRow& r : job.ranks) {
+    r.straggler = static_cast<double>(r.busy_ns) > static_cast<double>(mid) * (1.0 + kStragglerMargin);
+    if (r.straggler) job.stragglers.push_back(r.rank);
+  }
+  // Its parts against the other ranks' mean: the largest excess is the reason.
+  struct Part {
+    SlowReason reason;
+    std::int64_t RankRow::*field;
+  };
+  const auto communicationAlone = [](const RankRow& r) { return r.exposed_communication_ns - r.wait_ns.value_or(0); };
+  const std::size_t others = job.ranks.size() - 1;
+  const auto othersMean = [&](auto value) {
+    std::int64_t total = 0;
+    for (const RankRow& r : job.ranks) {
+      if (&r != &*slowest) total += value(r);
+    }
+    return total / static_cast<std::int64_t>(others);
+  };
+  std::vector<std::pair<SlowReason, std::int64_t>> excess;
+  for (const Part part : {Part{SlowReason::kCompute, &RankRow::compute_ns}, Part{SlowReason::kDataLoading, &RankRow::data_ns},
+                          Part{SlowReason::kIdle, &RankRow::idle_ns}}) {
+    excess.emplace_back(part.reason, (*slowest).*part.field - othersMean([&](const RankRow& r) { return r.*part.field; }));
+  }
+  excess.emplace_back(SlowReason::kCommunication, communicationAlone(*slowest) - othersMean(communicationAlone));
+  const auto largest = std::max_element(excess.begin(), excess.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+  job.slowest_reason = largest->first;
+  job.slowest_why = fmt::format("rank {} is busy {} per step, the median rank {} ({:.2f}x the mean: imbalance); its {} "
+                                "is {} above the other ranks' mean",
+                                slowest->rank, ms(slowest->busy_ns), ms(mid), job.imbalance, slowReasonName(largest->first),
+                                ms(std::max<std::int64_t>(0, largest->second)));
+}
+
+void recommendForJob(JobAnalysis& job) {
+  if (!job.slowest_rank || job.stragglers.empty()) return;
+  std::vector<std::int64_t> busy;
+  std::int64_t job_step = 0;
+  for (const RankRow& r : job.ranks) {
+    busy.push_back(r.busy_ns);
+    job_step = std::max(job_step, r.steady_step_ns);
+  }
+  const std::int64_t mid = median(busy);
+  const RankRow& slowest = *std::find_if(job.ranks.begin(), job.ranks.end(),
+                                         [&](const RankRow& r) { return r.rank == *job.slowest_rank; });
+  Recommendation rec;
+  // The job steps at its slowest rank's pace: bringing it to the median gives back the difference.
+  rec.estimated_gain_ns = slowest.busy_ns - mid;
+  rec.estimated_gain_pct = job_step > 0 ? 100.0 * static_cast<double>(rec.estimated_gain_ns) / static_cast<double>(job_step) : 0.0;
+  rec.severity = rec.estimated_gain_pct >= 10 ? Severity::kHigh : rec.estimated_gain_pct >= 3 ? Severity::kMedium : Severity::kLow;
+  std::string stragglers;
+  for (std::int32_t r : job.stragglers) stragglers += fmt::format("{}{}", stragglers.empty() ? "" : ", ", r);
+  const char* fix = "";
+  switch (job.slowest_reason) {
+    case SlowReason::kCompute:
+      fix = "it computes more than the others: balance the work per rank (uneven shards, sequence lengths or embedding "
+            "tables), or check its GPU's clocks and temperature";
+      break;
+    case SlowReason::kDataLoading:
+      fix = "its GPU waits for data: give its data loader more workers, pin memory, or check its node's storage";
+      break;
+    case SlowReason::kCommunication:
+      fix = "its communication alone takes longer: check its network link and NCCL's topology for that node";
+      break;
+    case SlowReason::kIdle:
+      fix = "its GPU idles between kernels: its host is slower (CPU contention, Python overhead, launch gaps): "
+            "pin its threads, check other load on that node";
+      break;
+  }
+  if (job.stragglers.size() == 1) {
+    rec.rule = std::string(rule_ids::kFixStraggler);
+    rec.target = fmt::format("rank {}", slowest.rank);
+    rec.action = fmt::format("The other ranks wait for rank {} at each collective; {}.", slowest.rank, fix);
+  } else {
+    rec.rule = std::string(rule_ids::kBalanceRanks);
+    rec.target = fmt::format("ranks {}", stragglers);
+    rec.action = fmt::format("Ranks {} are busy more than {:.0f}% above the median rank; the slowest, rank {}: {}.",
+                             stragglers, 100.0 * kStragglerMargin, slowest.rank, fix);
+  }
+  rec.evidence = job.slowest_why + fmt::format("; the job's step is {}", ms(job_step));
+  job.recommendations.push_back(std::move(rec));
+}
+
+std::vector<CollectiveRow> jobCollectives(const std::vector<RankResult>& ranks, std::int32_t world_size) {
+  std::map<std::string, CollectiveRow> rows;
+  for (const RankResult& r : ranks) {
+    for (const CollectiveRow& c : r.collectives) {
+      CollectiveRow& row = rows[c.name];
+      row.name = c.name;
+      row.kind = c.kind;
+      row.element = c.element;
+      row.calls += c.calls;
+      row.time_ns += c.time_ns;
+      row.calls_with_bytes += c.calls_with_bytes;
+      row.bytes += c.bytes;
+      row.time_with_bytes_ns += c.time_with_bytes_ns;
+    }
+  }
+  std::vector<CollectiveRow> out;
+  for (auto& [name, row] : rows) {
+    if (row.calls_with_bytes > 0 && row.time_with_bytes_ns > 0) {
+      row.algbw_gbps = static_cast<double>(row.bytes) / static_cast<double>(row.time_with_bytes_ns);
+      row.busbw_gbps = *row.algbw_gbps * busBandwidthFactor(row.kind, world_size);
+    }
+    out.push_back(std::move(row));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const CollectiveRow& a, const CollectiveRow& b) { return a.time_ns > b.time_ns; });
+  return out;
+}
+
+}  // namespace
+
+const char* clockAlignmentName(ClockAlignment alignment) {
+  switch (alignment) {
+    case ClockAlignment::kRecordedClock: return "recorded_clock";
+    case ClockAlignment::kCollectives: return "collectives";
+    case ClockAlignment::kStepStarts: return "step_starts";
+    case ClockAlignment::kNone: break;
+  }
+  return "none";
+}
+
+const char* slowReasonName(SlowReason reason) {
+  switch (reason) {
+    case SlowReason::kCompute: return "compute";
+    case SlowReason::kDataLoading: return "data_loading";
+    case SlowReason::kCommunication: return "communication";
+    case SlowReason::kIdle: break;
+  }
+  return "idle";
+}
+
+trace::Result<JobAnalysis> analyzeJob(std::vector<RankResult> ranks) {
+  if (ranks.empty()) return trace::Error{"no rank to analyze"};
+  if (trace::Status numbered = numberRanks(ranks); !numbered) return numbered.error();
+  JobAnalysis job;
+  for (const RankResult& r : ranks) job.world_size = std::max(job.world_size, r.recorded_world_size);
+  if (job.world_size == 0) job.world_size = static_cast<std::int32_t>(ranks.size());
+  if (static_cast<std::int32_t>(ranks.size()) < job.world_size) {
+    job.notes.push_back(fmt::format("{} of the job's {} ranks were given: figures cover those", ranks.size(), job.world_size));
+  }
+  if (std::any_of(ranks.begin(), ranks.end(), [](const RankResult& r) { return r.origin == RankOrigin::kFileOrder; })) {
+    job.notes.push_back("some traces do not say their rank: those are numbered in the order the files were given");
+  }
+  const auto windows = std::count_if(ranks.begin(), ranks.end(), [](const RankResult& r) {
+    return !r.steps.empty() && r.steps.front().whole_window;
+  });
+  if (windows > 0) {
+    job.notes.push_back(fmt::format("{} rank(s) have no training steps in their trace: their figures cover one window, "
+                                    "from their first to their last GPU record", windows));
+  }
+  const std::set<std::int64_t> common = commonStepNumbers(ranks);
+  if (common.empty() && ranks.size() > 1) {
+    job.notes.push_back("the ranks share no step number: each rank's figures cover its own steady steps, unmatched");
+  }
+  for (const RankResult& r : ranks) {
+    RankRow row;
+    row.rank = r.rank;
+    row.origin = r.origin;
+    row.source = r.source;
+    row.device = r.device;
+    row.steps = r.steps.size();
+    const std::vector<const StepSplit*> steady = steadySteps(r, common);
+    row.steady_steps = steady.size();
+    for (const StepSplit* s : steady) {
+      row.steady_step_ns += s->durationNs();
+      row.compute_ns += s->compute_ns;
+      row.communication_ns += s->communication_ns;
+      row.exposed_communication_ns += s->exposed_communication_ns;
+      row.data_ns += s->data_ns;
+      row.idle_ns += s->idle_ns;
+    }
+    const auto n = static_cast<std::int64_t>(std::max<std::size_t>(1, steady.size()));
+    for (std::int64_t* field : {&row.steady_step_ns, &row.compute_ns, &row.communication_ns,
+                                &row.exposed_communication_ns, &row.data_ns, &row.idle_ns}) {
+      *field /= n;
+    }
+    job.ranks.push_back(std::move(row));
+  }
+  const std::map<CollectiveKind, MatchedCalls> matched = matchCollectives(ranks);
+  alignClocks(ranks, matched, common, job);
+  measureWaits(ranks, matched, common, job);
+  for (RankRow& r : job.ranks) r.busy_ns = r.steady_step_ns - r.wait_ns.value_or(0);
+
+  for (std::int64_t number : common) {
+    if (number < 0) continue;  // a window of GPU work, not a step (traces without steps)
+    JobStep step{.number = number, .start_ns = std::numeric_limits<std::int64_t>::max(),
+                 .end_ns = std::numeric_limits<std::int64_t>::min(), .longest_rank = -1};
+    std::int64_t longest = -1;
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      for (const StepSplit& s : ranks[r].steps) {
+        if (s.number != number) continue;
+        step.start_ns = std::min(step.start_ns, s.start_ns + job.ranks[r].clock_offset_ns);
+        step.end_ns = std::max(step.end_ns, s.end_ns + job.ranks[r].clock_offset_ns);
+        if (s.durationNs() > longest) {
+          longest = s.durationNs();
+          step.longest_rank = ranks[r].rank;
+        }
+        break;
+      }
+    }
+    job.steps.push_back(step);
+  }
+  findSlowest(job);
+  recommendForJob(job);
+  job.collectives = jobCollectives(ranks, job.world_size);
+  job.rank_results = std::move(ranks);
+  return job;
+}
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,92 @@
+#pragma once
+// A distributed job, analyzed from its ranks' compact results (rank_result.h): the ranks put on
+// one clock, steps matched by number, each rank's steady step split into compute, exposed
+// communication, data and idle, the wait at each collective for ranks that arrived late, the
+// slowest rank and why, load imbalance, stragglers, the job's collectives with their bandwidths,
+// and what to do. The same function serves a folder of traces and `merge` of per-rank JSON
+// results, so the two agree by construction. docs/distributed.md gives the definitions.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/rank_result.h"
+#include "analyzer/recommendations.h"
+#include "trace/result.h"
+
+namespace ampscope::analyzer {
+
+// How a rank's timestamps were put on the job's clock.
+enum class ClockAlignment : std::uint8_t {
+  kRecordedClock,  // its recorded clock is the job's (same clock as the reference rank, and the
+                   // collectives agree within kClockToleranceNs)
+  kCollectives,    // shifted so that its collectives end when the reference rank's do
+  kStepStarts,     // no matching collectives on another clock: its first matched step starts with the reference's
+  kNone,           // nothing to align on: left on its own clock (said so)
+};
+const char* clockAlignmentName(ClockAlignment alignment);  // "recorded_clock", "collectives", ...
+
+// Collectives whose ends differ by more than this between two ranks on one recorded clock mean
+// the hosts' clocks disagree (NTP keeps hosts within about a millisecond, PTP within
+// microseconds; a collective ends on all its ranks within a few microseconds of each other).
+inline constexpr std::int64_t kClockToleranceNs = 100'000;
+
+// What held the slowest rank's step beyond the others'.
+enum class SlowReason : std::uint8_t { kCompute, kDataLoading, kCommunication, kIdle };
+const char* slowReasonName(SlowReason reason);  // "compute", "data_loading", "communication", "idle"
+
+struct RankRow {
+  std::int32_t rank = -1;
+  RankOrigin origin = RankOrigin::kFileOrder;
+  std::string source;
+  std::string device;
+  ClockAlignment alignment = ClockAlignment::kRecordedClock;
+  std::int64_t clock_offset_ns = 0;  // added to its timestamps to put them on the job's clock
+  std::size_t steps = 0;
+  std::size_t steady_steps = 0;  // the steps the means below cover
+  // Means per steady step.
+  std::int64_t steady_step_ns = 0;
+  std::int64_t compute_ns = 0;
+  std::int64_t communication_ns = 0;
+  std::int64_t exposed_communication_ns = 0;
+  std::int64_t data_ns = 0;
+  std::int64_t idle_ns = 0;
+  // Time its collectives spent waiting for ranks that arrived later (nullopt: its collectives
+  // could not be matched with the other ranks'). Part of communication_ns.
+  std::optional<std::int64_t> wait_ns;
+  std::int64_t busy_ns = 0;  // steady_step_ns - wait_ns: the step it would take alone
+  bool straggler = false;
+};
+
+// One step number that every rank ran, on the job's clock.
+struct JobStep {
+  std::int64_t number = -1;
+  std::int64_t start_ns = 0;  // the earliest rank's start
+  std::int64_t end_ns = 0;    // the latest rank's end
+  std::int32_t longest_rank = -1;  // the rank whose step took longest
+};
+
+struct JobAnalysis {
+  std::int32_t world_size = 0;  // as the traces say it, else the number of ranks given
+  std::vector<RankRow> ranks;   // by rank
+  std::vector<JobStep> steps;   // step numbers all ranks ran, in order
+  std::optional<std::int32_t> slowest_rank;  // the rank the others wait for; none with one rank
+  SlowReason slowest_reason = SlowReason::kCompute;
+  std::string slowest_why;      // the numbers behind slowest_reason
+  double imbalance = 1.0;       // max / mean of the ranks' busy time
+  std::vector<std::int32_t> stragglers;  // ranks busy more than kStragglerMargin above the median
+  std::vector<CollectiveRow> collectives;  // per family over all ranks, bandwidths by the job's size
+  std::vector<std::string> notes;  // what the analysis could not do and why
+  std::vector<Recommendation> recommendations;  // fix-straggler, balance-ranks; largest gain first
+  std::vector<RankResult> rank_results;  // the inputs, numbered: what views open and merge rereads
+};
+
+// A rank is a straggler when its busy time exceeds the median rank's by more than this share.
+inline constexpr double kStragglerMargin = 0.05;
+
+// Numbers the ranks that the traces do not number (by the order given) and analyzes the job.
+// Fails, naming the sources, when two traces claim the same rank.
+trace::Result<JobAnalysis> analyzeJob(std::vector<RankResult> ranks);
+
+}  // namespace ampscope::analyzer

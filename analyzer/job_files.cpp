@@ -1,0 +1,161 @@
+#include "analyzer/job_files.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "analyzer/import/trace_importer.h"
+#include "analyzer/process_split.h"
+
+namespace ampscope::analyzer {
+
+namespace {
+
+// "rank2" < "rank10": runs of digits compare by value.
+bool naturalLess(const std::string& a, const std::string& b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t ei = i;
+      std::size_t ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+      std::string_view da(a.data() + i, ei - i);
+      std::string_view db(b.data() + j, ej - j);
+      while (da.size() > 1 && da.front() == '0') da.remove_prefix(1);
+      while (db.size() > 1 && db.front() == '0') db.remove_prefix(1);
+      if (da.size() != db.size()) return da.size() < db.size();
+      if (da != db) return da < db;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+}  // namespace
+
+trace::Result<std::vector<std::string>> listTraceFiles(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) return trace::Error{fmt::format("{}: no such file or folder", path)};
+    if (!std::filesystem::is_directory(status)) {
+      out.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      if (entry.is_regular_file(ec) && import::looksLikeTraceFile(entry.path().string())) {
+        found.push_back(entry.path().string());
+      }
+    }
+    if (ec) return trace::Error{fmt::format("{}: cannot list the folder: {}", path, ec.message())};
+    if (found.empty()) {
+      return trace::Error{fmt::format("{}: the folder holds no trace file (PyTorch profiler JSON, Nsight Systems or "
+                                      "nvprof SQLite, ampscope profile)", path)};
+    }
+    std::sort(found.begin(), found.end(), naturalLess);
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+std::vector<RankResult> rankResultsOfTrace(trace::Trace trace, const std::string& path, const AnalysisOptions& options) {
+  std::vector<ProcessTrace> parts = splitByProcess(trace);
+  std::vector<RankResult> out;
+  if (parts.empty()) {
+    const std::int64_t pid = trace.kernels.empty() ? trace::kUnknownPid : trace.kernels.front().pid;
+    const RunAnalysis run = analyzeTrace(std::move(trace), path, options);
+    out.push_back(rankResultOf(run.summary, path, path));
+    out.back().pid = pid;
+    return out;
+  }
+  trace = trace::Trace{};  // the parts hold what the ranks need
+  for (ProcessTrace& part : parts) {
+    const RunAnalysis run = analyzeTrace(std::move(part.trace), path, options);
+    RankResult rank = rankResultOf(run.summary, path, fmt::format("{} (process {})", path, part.pid));
+    rank.pid = part.pid;
+    // A rank recorded for the whole file cannot be every process's: the processes are numbered.
+    rank.rank = -1;
+    rank.origin = RankOrigin::kProcess;
+    out.push_back(std::move(rank));
+  }
+  return out;
+}
+
+bool holdsSeveralRanks(const trace::Trace& trace) {
+  std::int64_t first = trace::kUnknownPid;
+  for (const trace::Kernel& k : trace.kernels) {
+    if (k.pid == trace::kUnknownPid) continue;
+    if (first == trace::kUnknownPid) first = k.pid;
+    else if (k.pid != first) return true;
+  }
+  return false;
+}
+
+trace::Result<std::vector<RankResult>> rankResultsOfFile(const std::string& path, const AnalysisOptions& options) {
+  auto imported = import::importTrace(path);
+  if (!imported) return imported.error();
+  return rankResultsOfTrace(std::move(imported).value(), path, options);
+}
+
+trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files, const JobReadOptions& options) {
+  if (files.empty()) return trace::Error{"no trace file given"};
+  std::vector<std::optional<trace::Result<std::vector<RankResult>>>> results(files.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex progress_mutex;
+  std::size_t done = 0;
+  const auto work = [&] {
+    for (std::size_t i = next++; i < files.size() && !failed; i = next++) {
+      results[i] = rankResultsOfFile(files[i], options.analysis);
+      if (!*results[i]) failed = true;
+      if (options.progress) {
+        std::lock_guard lock(progress_mutex);
+        options.progress(++done, files.size());
+      }
+    }
+  };
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = std::min<std::size_t>(files.size(), options.threads == 0 ? hardware : options.threads);
+  std::vector<std::jthread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  pool.clear();  // joins
+
+  std::vector<RankResult> ranks;
+  for (auto& result : results) {
+    if (!result) continue;  // not read: an earlier file failed
+    if (!*result) return result->error();
+  }
+  for (auto& result : results) {
+    for (RankResult& r : **result) ranks.push_back(std::move(r));
+  }
+  return analyzeJob(std::move(ranks));
+}
+
+trace::Result<RunAnalysis> analyzeRank(const RankResult& rank, const AnalysisOptions& options) {
+  auto imported = import::importTrace(rank.file);
+  if (!imported) return imported.error();
+  if (rank.pid != trace::kUnknownPid) {
+    for (ProcessTrace& part : splitByProcess(*imported)) {
+      if (part.pid == rank.pid) return analyzeTrace(std::move(part.trace), rank.file, options);
+    }
+  }
+  return analyzeTrace(std::move(imported).value(), rank.file, options);
+}
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,26 @@
+#pragma once
+// A file that holds several processes' GPU work (an Nsight Systems export of a multi-process
+// job: one process per GPU) is several ranks. This splits an imported, not yet correlated trace
+// into one trace per process that ran kernels, each with its own launches, ranges, copies and
+// synchronisations (the processes' correlation ids, threads and streams are their own).
+
+#include <cstdint>
+#include <vector>
+
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+struct ProcessTrace {
+  std::int64_t pid = trace::kUnknownPid;
+  std::uint32_t first_device = 0;  // the lowest device id it ran kernels on
+  trace::Trace trace;
+};
+
+// The processes with kernels, ordered by their first device, then pid; empty when the trace has
+// fewer than two (it is one rank as it is). GPU records of no known process, and processes
+// without kernels (a launcher, data loader workers), belong to no rank and are left out, counted
+// in each part's import_stats.skipped. Counters (no process) go with every part.
+std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace);
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,72 @@
+#include "analyzer/rank_result.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace ampscope::analyzer {
+
+namespace {
+
+// Timestamps above 10^18 ns (September 2001) count from the Unix epoch: no recording session runs
+// that long, and every epoch-based recorder (Kineto's microseconds since 1970, CUPTI's clock)
+// writes such values.
+constexpr std::int64_t kEpochThresholdNs = 1'000'000'000'000'000'000;
+
+// The earliest time the rank's results hold (its steps and collectives): what tells its clock.
+std::int64_t firstTimestamp(const TraceSummary& summary) {
+  std::int64_t first = std::numeric_limits<std::int64_t>::max();
+  if (!summary.iterations.iterations.empty()) first = summary.iterations.iterations.front().start_ns;
+  if (!summary.communication.calls.empty()) first = std::min(first, summary.communication.calls.front().start_ns);
+  return first;
+}
+
+std::string devicesOf(const TraceSummary& summary) {
+  std::string out;
+  for (const DeviceSummary& d : summary.devices) {
+    if (d.kernels == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += d.name.empty() ? fmt::format("device {}", d.id) : fmt::format("{} (device {})", d.name, d.id);
+  }
+  return out.empty() ? "no device ran work" : out;
+}
+
+}  // namespace
+
+const char* rankOriginName(RankOrigin origin) {
+  switch (origin) {
+    case RankOrigin::kDistributedInfo: return "distributed_info";
+    case RankOrigin::kProcess: return "process";
+    case RankOrigin::kFileOrder: break;
+  }
+  return "file_order";
+}
+
+RankResult rankResultOf(const TraceSummary& summary, const std::string& path, std::string source) {
+  RankResult out;
+  if (summary.distributed.known()) {
+    out.rank = summary.distributed.rank;
+    out.origin = RankOrigin::kDistributedInfo;
+  }
+  out.recorded_world_size = summary.distributed.world_size;
+  out.backend = summary.distributed.backend;
+  out.device = devicesOf(summary);
+  const std::int64_t first = firstTimestamp(summary);
+  out.clock = first != std::numeric_limits<std::int64_t>::max() && first >= kEpochThresholdNs
+                  ? std::string(kUnixEpochClock)
+                  : "session:" + path;
+  out.source = std::move(source);
+  out.file = path;
+  out.steps_source = summary.iterations.source;
+  out.steps = summary.step_splits;
+  out.collectives = summary.communication.collectives;
+  for (CollectiveRow& row : out.collectives) {
+    row.algbw_gbps.reset();
+    row.busbw_gbps.reset();
+  }
+  out.calls = summary.communication.calls;
+  return out;
+}
+
+}  // namespace ampscope::analyzer

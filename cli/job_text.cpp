@@ -1,0 +1,49 @@
+#include "cli/job_text.h"
+
+#include <fmt/format.h>
+
+#include "cli/summary_text.h"
+#include "reports/report_file.h"
+#include "reports/view_limits.h"
+
+namespace ampscope::cli {
+
+using reports::formatDuration;
+
+std::string jobToText(const analyzer::JobAnalysis& job, std::size_t top) {
+  std::string out = fmt::format("job         {} rank(s) given of world size {}; {} step number(s) run by every rank\n",
+                                job.ranks.size(), job.world_size, job.steps.size());
+  if (job.slowest_rank) {
+    out += fmt::format("slowest     rank {} ({}): {}\n", *job.slowest_rank, analyzer::slowReasonName(job.slowest_reason),
+                       job.slowest_why);
+  }
+  out += fmt::format("imbalance   {:.2f}x (busiest rank over the mean){}\n", job.imbalance,
+                     job.stragglers.empty() ? std::string()
+                                            : fmt::format("; stragglers: {}", fmt::join(job.stragglers, ", ")));
+  out += "\nRanks, per steady step (busy = step - wait for late ranks at collectives)\n";
+  out += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {:<14} {:<24} {}\n", "rank",
+                     "step", "compute", "exposed", "wait", "data", "idle", "busy", "comm", "clock", "device", "source");
+  for (const analyzer::RankRow& r : job.ranks) {
+    out += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {:<14} {:<24} {}{}\n", r.rank,
+                       formatDuration(r.steady_step_ns), formatDuration(r.compute_ns),
+                       formatDuration(r.exposed_communication_ns), r.wait_ns ? formatDuration(*r.wait_ns) : "unknown",
+                       formatDuration(r.data_ns), formatDuration(r.idle_ns), formatDuration(r.busy_ns),
+                       formatDuration(r.communication_ns), analyzer::clockAlignmentName(r.alignment), r.device, r.source,
+                       r.straggler ? "  <- straggler" : "");
+  }
+  if (!job.collectives.empty()) {
+    out += "\nCollectives over all ranks\n";
+    for (const analyzer::CollectiveRow& row : reports::firstN(job.collectives, top)) {
+      out += fmt::format("  {:>11}  x{:<5} {:<14} {}{}\n", formatDuration(row.time_ns), row.calls,
+                         analyzer::collectiveKindName(row.kind), row.name,
+                         row.busbw_gbps ? fmt::format("  algbw {:.2f} GB/s, busbw {:.2f} GB/s", *row.algbw_gbps, *row.busbw_gbps)
+                                        : std::string());
+    }
+  }
+  for (const std::string& note : job.notes) out += fmt::format("note        {}\n", note);
+  out += recommendationsToText(job.recommendations);
+  out += "\nOne rank's full analysis: add --rank N.\n";
+  return out;
+}
+
+}  // namespace ampscope::cli

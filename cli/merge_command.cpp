@@ -1,0 +1,50 @@
+#include "cli/merge_command.h"
+
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "analyzer/job_analysis.h"
+#include "cli/exit_codes.h"
+#include "cli/job_text.h"
+#include "reports/job_json.h"
+#include "reports/job_report.h"
+#include "reports/report_json.h"
+
+namespace ampscope::cli {
+
+int runMerge(const MergeOptions& options, std::ostream& out, std::ostream& err) {
+  std::vector<analyzer::RankResult> ranks;
+  for (const std::string& input : options.inputs) {
+    std::ifstream file(input, std::ios::binary);
+    if (!file) {
+      err << "ampscope: " << input << ": cannot open\n";
+      return kExitBadInput;
+    }
+    std::ostringstream text;
+    text << file.rdbuf();
+    auto results = reports::rankResultsFromDocument(text.str(), input);
+    if (!results) {
+      err << "ampscope: " << results.error().message << "\n";
+      return kExitBadInput;
+    }
+    for (analyzer::RankResult& r : *results) ranks.push_back(std::move(r));
+  }
+  auto job = analyzer::analyzeJob(std::move(ranks));
+  if (!job) {
+    err << "ampscope: " << job.error().message << "\n";
+    return kExitBadInput;
+  }
+  if (!options.out_dir.empty()) {
+    if (trace::Status written = reports::writeJobReport(*job, options.out_dir, options.top); !written) {
+      err << "ampscope: " << written.error().message << "\n";
+      return kExitFailure;
+    }
+    err << "ampscope: job report written to " << options.out_dir << " (" << reports::kJobReportFiles << ")\n";
+  }
+  if (options.json) out << reports::formatJsonDocument(reports::jobToJsonDocument(*job));
+  else if (options.out_dir.empty()) out << jobToText(*job, options.top);
+  return kExitOk;
+}
+
+}  // namespace ampscope::cli

@@ -1,0 +1,295 @@
+#include "reports/job_json.h"
+
+#include <fmt/format.h>
+
+#include "reports/report_json.h"
+
+namespace ampscope::reports {
+
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+ordered_json orNull(const std::optional<double>& value) { return value ? ordered_json(*value) : ordered_json(nullptr); }
+
+constexpr analyzer::CollectiveKind kCollectiveKinds[] = {
+    analyzer::CollectiveKind::kAllReduce, analyzer::CollectiveKind::kAllGather, analyzer::CollectiveKind::kReduceScatter,
+    analyzer::CollectiveKind::kBroadcast, analyzer::CollectiveKind::kReduce,    analyzer::CollectiveKind::kSendRecv,
+    analyzer::CollectiveKind::kAllToAll,  analyzer::CollectiveKind::kOther};
+constexpr analyzer::MathPrecision kPrecisions[] = {
+    analyzer::MathPrecision::kUnknown, analyzer::MathPrecision::kFp32Simt, analyzer::MathPrecision::kTf32,
+    analyzer::MathPrecision::kFp16,    analyzer::MathPrecision::kBf16,     analyzer::MathPrecision::kFp8,
+    analyzer::MathPrecision::kInt8,    analyzer::MathPrecision::kFp4,      analyzer::MathPrecision::kFp64,
+    analyzer::MathPrecision::kFp32};
+constexpr analyzer::RankOrigin kOrigins[] = {analyzer::RankOrigin::kDistributedInfo, analyzer::RankOrigin::kProcess,
+                                             analyzer::RankOrigin::kFileOrder};
+
+// Reads a JSON value and names the key in every error, so that a bad result file says where.
+class Reader {
+ public:
+  explicit Reader(std::string where) : where_(std::move(where)) {}
+  const std::string& error() const { return error_; }
+  bool ok() const { return error_.empty(); }
+
+  const json* member(const json& object, const char* key, const std::string& path) {
+    if (!ok()) return nullptr;
+    if (!object.is_object()) return fail(path, "is not an object");
+    const auto at = object.find(key);
+    if (at == object.end()) return fail(path + "." + key, "is missing");
+    return &*at;
+  }
+  template <typename Int>
+  Int integer(const json& object, const char* key, const std::string& path) {
+    const json* value = member(object, key, path);
+    if (!value) return 0;
+    if (!value->is_number_integer()) return fail(path + "." + key, "is not an integer"), Int{};
+    if constexpr (std::is_unsigned_v<Int>) {
+      if (value->is_number_unsigned()) return static_cast<Int>(value->get<std::uint64_t>());
+      if (value->get<std::int64_t>() < 0) return fail(path + "." + key, "is negative"), Int{};
+    }
+    const auto v = value->get<std::int64_t>();
+    if (v < static_cast<std::int64_t>(std::numeric_limits<Int>::min()) ||
+        (v > 0 && static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()))) {
+      return fail(path + "." + key, "is out of range"), Int{};
+    }
+    return static_cast<Int>(v);
+  }
+  std::string text(const json& object, const char* key, const std::string& path) {
+    const json* value = member(object, key, path);
+    if (!value) return {};
+    if (!value->is_string()) return fail(path + "." + key, "is not a string"), std::string{};
+    return value->get<std::string>();
+  }
+  bool flag(const json& object, const char* key, const std::string& path) {
+    const json* value = member(object, key, path);
+    if (!value) return false;
+    if (!value->is_boolean()) return fail(path + "." + key, "is not true or false"), false;
+    return value->get<bool>();
+  }
+  const json* array(const json& object, const char* key, const std::string& path) {
+    const json* value = member(object, key, path);
+    if (value && !value->is_array()) return fail(path + "." + key, "is not an array");
+    return value;
+  }
+  template <typename Enum, std::size_t N>
+  Enum named(const json& object, const char* key, const std::string& path, const Enum (&all)[N],
+             const char* (*name)(Enum)) {
+    const std::string value = text(object, key, path);
+    for (Enum e : all) {
+      if (value == name(e)) return e;
+    }
+    if (ok()) fail(path + "." + key, fmt::format("is \"{}\", not a value ampscope writes", value));
+    return all[0];
+  }
+  std::nullptr_t fail(const std::string& path, const std::string& what) {
+    if (ok()) error_ = fmt::format("{}: {} {}", where_, path, what);
+    return nullptr;
+  }
+
+ private:
+  std::string where_;
+  std::string error_;
+};
+
+}  // namespace
+
+ordered_json collectivesJson(const std::vector<analyzer::CollectiveRow>& rows) {
+  ordered_json out = ordered_json::array();
+  for (const analyzer::CollectiveRow& row : rows) {
+    out.push_back({{"name", row.name},
+                   {"kind", analyzer::collectiveKindName(row.kind)},
+                   {"element", analyzer::precisionName(row.element)},
+                   {"calls", row.calls},
+                   {"time_ns", row.time_ns},
+                   {"calls_with_bytes", row.calls_with_bytes},
+                   {"bytes", row.calls_with_bytes > 0 ? ordered_json(row.bytes) : ordered_json(nullptr)},
+                   {"algbw_gbps", orNull(row.algbw_gbps)},
+                   {"busbw_gbps", orNull(row.busbw_gbps)}});
+  }
+  return out;
+}
+
+ordered_json rankResultToJson(const analyzer::RankResult& rank) {
+  ordered_json steps = ordered_json::array();
+  for (const analyzer::StepSplit& s : rank.steps) {
+    steps.push_back({{"number", s.number}, {"start_ns", s.start_ns}, {"end_ns", s.end_ns}, {"warmup", s.warmup},
+                     {"whole_window", s.whole_window}, {"compute_ns", s.compute_ns}, {"communication_ns", s.communication_ns},
+                     {"exposed_communication_ns", s.exposed_communication_ns}, {"data_ns", s.data_ns},
+                     {"idle_ns", s.idle_ns}});
+  }
+  ordered_json collectives = ordered_json::array();
+  for (const analyzer::CollectiveRow& c : rank.collectives) {
+    collectives.push_back({{"name", c.name}, {"kind", analyzer::collectiveKindName(c.kind)},
+                           {"element", analyzer::precisionName(c.element)}, {"calls", c.calls},
+                           {"time_ns", c.time_ns}, {"calls_with_bytes", c.calls_with_bytes}, {"bytes", c.bytes},
+                           {"time_with_bytes_ns", c.time_with_bytes_ns}});
+  }
+  // Calls as [kind, start_ns, end_ns]: a job holds one per collective kernel.
+  ordered_json calls = ordered_json::array();
+  for (const analyzer::CollectiveCall& c : rank.calls) {
+    calls.push_back(ordered_json::array({analyzer::collectiveKindName(c.kind), c.start_ns, c.end_ns}));
+  }
+  return {{"rank", rank.rank},
+          {"origin", analyzer::rankOriginName(rank.origin)},
+          {"recorded_world_size", rank.recorded_world_size},
+          {"backend", rank.backend},
+          {"source", rank.source},
+          {"file", rank.file},
+          {"pid", rank.pid},
+          {"device", rank.device},
+          {"clock", rank.clock},
+          {"steps_source", rank.steps_source},
+          {"steps", std::move(steps)},
+          {"collectives", std::move(collectives)},
+          {"calls", std::move(calls)}};
+}
+
+trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const std::string& where) {
+  Reader in(where);
+  analyzer::RankResult out;
+  const std::string at = "rank_result";
+  out.rank = in.integer<std::int32_t>(value, "rank", at);
+  out.origin = in.named(value, "origin", at, kOrigins, analyzer::rankOriginName);
+  out.recorded_world_size = in.integer<std::int32_t>(value, "recorded_world_size", at);
+  out.backend = in.text(value, "backend", at);
+  out.source = in.text(value, "source", at);
+  out.file = in.text(value, "file", at);
+  out.pid = in.integer<std::int64_t>(value, "pid", at);
+  out.device = in.text(value, "device", at);
+  out.clock = in.text(value, "clock", at);
+  out.steps_source = in.text(value, "steps_source", at);
+  if (const json* steps = in.array(value, "steps", at)) {
+    for (std::size_t i = 0; i < steps->size() && in.ok(); ++i) {
+      const json& s = (*steps)[i];
+      const std::string path = fmt::format("{}.steps[{}]", at, i);
+      analyzer::StepSplit step;
+      step.number = in.integer<std::int64_t>(s, "number", path);
+      step.start_ns = in.integer<std::int64_t>(s, "start_ns", path);
+      step.end_ns = in.integer<std::int64_t>(s, "end_ns", path);
+      step.warmup = in.flag(s, "warmup", path);
+      step.whole_window = in.flag(s, "whole_window", path);
+      step.compute_ns = in.integer<std::int64_t>(s, "compute_ns", path);
+      step.communication_ns = in.integer<std::int64_t>(s, "communication_ns", path);
+      step.exposed_communication_ns = in.integer<std::int64_t>(s, "exposed_communication_ns", path);
+      step.data_ns = in.integer<std::int64_t>(s, "data_ns", path);
+      step.idle_ns = in.integer<std::int64_t>(s, "idle_ns", path);
+      if (in.ok() && step.end_ns < step.start_ns) in.fail(path, "ends before it starts");
+      out.steps.push_back(step);
+    }
+  }
+  if (const json* collectives = in.array(value, "collectives", at)) {
+    for (std::size_t i = 0; i < collectives->size() && in.ok(); ++i) {
+      const json& c = (*collectives)[i];
+      const std::string path = fmt::format("{}.collectives[{}]", at, i);
+      analyzer::CollectiveRow row;
+      row.name = in.text(c, "name", path);
+      row.kind = in.named(c, "kind", path, kCollectiveKinds, analyzer::collectiveKindName);
+      row.element = in.named(c, "element", path, kPrecisions, analyzer::precisionName);
+      row.calls = in.integer<std::uint64_t>(c, "calls", path);
+      row.time_ns = in.integer<std::int64_t>(c, "time_ns", path);
+      row.calls_with_bytes = in.integer<std::uint64_t>(c, "calls_with_bytes", path);
+      row.bytes = in.integer<std::uint64_t>(c, "bytes", path);
+      row.time_with_bytes_ns = in.integer<std::int64_t>(c, "time_with_bytes_ns", path);
+      out.collectives.push_back(std::move(row));
+    }
+  }
+  if (const json* calls = in.array(value, "calls", at)) {
+    for (std::size_t i = 0; i < calls->size() && in.ok(); ++i) {
+      const json& c = (*calls)[i];
+      const std::string path = fmt::format("{}.calls[{}]", at, i);
+      if (!c.is_array() || c.size() != 3 || !c[0].is_string() || !c[1].is_number_integer() ||
+          !c[2].is_number_integer()) {
+        in.fail(path, "is not [kind, start_ns, end_ns]");
+        break;
+      }
+      const json call = {{"kind", c[0]}, {"start_ns", c[1]}, {"end_ns", c[2]}};
+      analyzer::CollectiveCall out_call;
+      out_call.kind = in.named(call, "kind", path, kCollectiveKinds, analyzer::collectiveKindName);
+      out_call.start_ns = in.integer<std::int64_t>(call, "start_ns", path);
+      out_call.end_ns = in.integer<std::int64_t>(call, "end_ns", path);
+      out.calls.push_back(out_call);
+    }
+  }
+  if (!in.ok()) return trace::Error{in.error()};
+  return out;
+}
+
+trace::Result<std::vector<analyzer::RankResult>> rankResultsFromDocument(const std::string& text,
+                                                                         const std::string& file) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return trace::Error{fmt::format("{}: not JSON (byte {}): expected the output of `ampscope analyze --json` or "
+                                    "`ampscope merge --json`", file, e.byte)};
+  }
+  std::vector<analyzer::RankResult> out;
+  if (document.is_object() && document.contains("rank_result")) {
+    auto rank = rankResultFromJson(document["rank_result"], file);
+    if (!rank) return rank.error();
+    out.push_back(std::move(rank).value());
+    return out;
+  }
+  if (document.is_object() && document.contains("rank_results") && document["rank_results"].is_array()) {
+    const json& ranks = document["rank_results"];
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      auto rank = rankResultFromJson(ranks[i], fmt::format("{}: rank_results[{}]", file, i));
+      if (!rank) return rank.error();
+      out.push_back(std::move(rank).value());
+    }
+    return out;
+  }
+  return trace::Error{fmt::format("{}: holds no \"rank_result\" or \"rank_results\": expected the output of "
+                                  "`ampscope analyze --json` or `ampscope merge --json`", file)};
+}
+
+ordered_json jobToJsonDocument(const analyzer::JobAnalysis& job) {
+  ordered_json ranks = ordered_json::array();
+  for (const analyzer::RankRow& r : job.ranks) {
+    ranks.push_back({{"rank", r.rank},
+                     {"origin", analyzer::rankOriginName(r.origin)},
+                     {"source", r.source},
+                     {"device", r.device},
+                     {"clock_alignment", analyzer::clockAlignmentName(r.alignment)},
+                     {"clock_offset_ns", r.clock_offset_ns},
+                     {"steps", r.steps},
+                     {"steady_steps", r.steady_steps},
+                     {"steady_step_ns", r.steady_step_ns},
+                     {"compute_ns", r.compute_ns},
+                     {"communication_ns", r.communication_ns},
+                     {"exposed_communication_ns", r.exposed_communication_ns},
+                     {"wait_ns", r.wait_ns ? ordered_json(*r.wait_ns) : ordered_json(nullptr)},
+                     {"data_ns", r.data_ns},
+                     {"idle_ns", r.idle_ns},
+                     {"busy_ns", r.busy_ns},
+                     {"straggler", r.straggler}});
+  }
+  ordered_json steps = ordered_json::array();
+  for (const analyzer::JobStep& s : job.steps) {
+    steps.push_back({{"number", s.number}, {"start_ns", s.start_ns}, {"end_ns", s.end_ns},
+                     {"duration_ns", s.end_ns - s.start_ns}, {"longest_rank", s.longest_rank}});
+  }
+  ordered_json recs = ordered_json::array();
+  for (const analyzer::Recommendation& r : job.recommendations) recs.push_back(recommendationJson(r));
+  ordered_json results = ordered_json::array();
+  for (const analyzer::RankResult& r : job.rank_results) results.push_back(rankResultToJson(r));
+  ordered_json doc;
+  doc["format"] = "job";
+  doc["world_size"] = job.world_size;
+  doc["ranks_given"] = job.ranks.size();
+  doc["slowest_rank"] = job.slowest_rank ? ordered_json(*job.slowest_rank) : ordered_json(nullptr);
+  doc["slowest_reason"] = job.slowest_rank ? ordered_json(analyzer::slowReasonName(job.slowest_reason)) : ordered_json(nullptr);
+  doc["slowest_why"] = job.slowest_why;
+  doc["imbalance"] = job.imbalance;
+  doc["stragglers"] = job.stragglers;
+  doc["ranks"] = std::move(ranks);
+  doc["steps"] = std::move(steps);
+  doc["collectives"] = collectivesJson(job.collectives);
+  doc["notes"] = job.notes;
+  doc["recommendations"] = std::move(recs);
+  doc["rank_results"] = std::move(results);
+  return doc;
+}
+
+}  // namespace ampscope::reports
