@@ -57,6 +57,8 @@ struct CollectiveRow {
   std::int64_t time_with_bytes_ns = 0;  // their time
   std::optional<double> algbw_gbps;     // bytes / time over those calls
   std::optional<double> busbw_gbps;     // needs the job's rank count
+
+  bool operator==(const CollectiveRow&) const = default;
 };
 
 // One collective kernel as it ran: what a job's ranks are matched and aligned by.

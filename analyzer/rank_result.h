@@ -43,6 +43,8 @@ struct RankResult {
   std::vector<StepSplit> steps;           // every iteration, warm-up ones flagged
   std::vector<CollectiveRow> collectives; // per family; bandwidths are the job's to compute
   std::vector<CollectiveCall> calls;      // every collective kernel, by start time
+
+  bool operator==(const RankResult&) const = default;
 };
 
 // The compact result of one analyzed rank, from its summary (of the trace read from path).

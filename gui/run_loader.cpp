@@ -27,7 +27,9 @@ trace::Result<RunLoader::Inputs> readInputs(const QStringList& paths, const anal
   if (files->size() > 1) {
     analyzer::JobReadOptions read{.analysis = options,
                                   .threads = 0,
-                                  .progress = [&](std::size_t done, std::size_t total) { progress(done, total); }};
+                                  .progress = [&](std::size_t done, std::size_t total) {
+                                    if (progress) progress(done, total);
+                                  }};
     auto job = analyzer::analyzeJobFiles(*files, read);
     if (!job) return job.error();
     out.job = std::make_shared<const analyzer::JobAnalysis>(std::move(job).value());

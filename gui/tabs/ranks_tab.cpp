@@ -50,8 +50,6 @@ const std::array<StepPart, 4>& stepParts() {
   return parts;
 }
 
-enum Column { kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kStraggler, kDevice, kSource, kColumnCount };
-
 // "data_loading" -> "data loading": the enum's name, read as words.
 QString words(const char* name) { return QString::fromLatin1(name).replace('_', ' '); }
 
@@ -252,7 +250,11 @@ void RanksTab::showChart(const analyzer::JobAnalysis& job) {
   auto* ranks = new QBarCategoryAxis;
   ranks->append(categories);
   auto* ms = new QValueAxis;
-  ms->setTitleText("ms per steady step");
+  // A rank whose trace has no steps is measured over its window of GPU work (the notes say so).
+  const bool windows = std::any_of(job.ranks.begin(), job.ranks.end(),
+                                   [](const analyzer::RankRow& row) { return row.steady_steps == 0; });
+  ms->setTitleText(windows ? "ms per steady step (a rank without steps: over its window of GPU work)"
+                           : "ms per steady step");
   ms->setRange(0, static_cast<double>(longest) / kNsPerMs);
   ms->applyNiceNumbers();
   ms->setLabelFormat(ms->max() >= 20 ? "%.0f" : "%.1f");
@@ -284,7 +286,8 @@ void RanksTab::showTable(const analyzer::JobAnalysis& job) {
     }
     table_->setItem(row, kRank, rank);
     auto* step = duration(r.steady_step_ns);
-    step->setToolTip(QStringLiteral("mean of %1 steady step(s) of %2").arg(r.steady_steps).arg(r.steps));
+    step->setToolTip(r.steady_steps == 0 ? QStringLiteral("no steps: over its window of GPU work")
+                                         : QStringLiteral("mean of %1 steady step(s) of %2").arg(r.steady_steps).arg(r.steps));
     table_->setItem(row, kStep, step);
     table_->setItem(row, kCompute, duration(r.compute_ns));
     table_->setItem(row, kExposed, duration(r.exposed_communication_ns));

@@ -53,8 +53,9 @@ std::string streamName(const trace::Trace& trace, std::uint32_t device, std::uin
   return fmt::format("{} {} · stream {}", deviceIsCpu(trace, device) ? "CPU" : "GPU", device, stream);
 }
 
-// A stream lane label's last part when the stream is the rank's communication stream.
-constexpr std::string_view kCommunicationLaneMark = " · communication";
+// A stream lane label's last part when the stream is the rank's communication stream: short, so that
+// the label column (TimelinePainter::kLabelWidth) shows it whole.
+constexpr std::string_view kCommunicationLaneMark = " · comm";
 
 // A stream whose kernel time is mostly collectives is where the rank communicates (NCCL runs its
 // collectives on a stream of its own). Most, not all: the copy kernels that flatten an all-gather's

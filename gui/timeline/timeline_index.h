@@ -28,7 +28,7 @@ inline constexpr std::string_view kQueueLaneTitle = "queue depth";
 
 struct TimelineLane {
   TimelineLaneKind kind = TimelineLaneKind::kStream;
-  std::string label;                  // "GPU 0 · stream 7", "GPU 0 · stream 13 · communication",
+  std::string label;                  // "GPU 0 · stream 7", "GPU 0 · stream 13 · comm",
                                       // "thread 4242 (python)", "queue depth · GPU 0 · stream 7"
   std::string subject;                // kQueue lanes: the label after the title, "GPU 0 · stream 7"
                                       // (the lane column writes title and subject on two lines)

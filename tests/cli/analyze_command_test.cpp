@@ -155,6 +155,7 @@ TEST(AnalyzeCommandTest, TextSummaryNamesTheDeviceRowItsUtilisationAndTheStepPro
   EXPECT_EQ(text.find("what-if"), std::string::npos) << "no what-if without --gpu on a GPU run";
 }
 
+// One rank (process) of the two-process export: its full analysis.
 TEST(AnalyzeCommandTest, TextSummaryOfATraceWithoutADeviceRowSaysHowToNameItAndWithItProjectsTheWindow) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
   const auto text = [&](const std::string& gpu) {
@@ -163,6 +164,7 @@ TEST(AnalyzeCommandTest, TextSummaryOfATraceWithoutADeviceRowSaysHowToNameItAndW
     AnalyzeOptions options;
     options.trace_paths = {path};
     options.gpu = gpu;
+    options.rank = 0;
     EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
     return out.str();
   };
@@ -297,6 +299,12 @@ TEST(AnalyzeCommandTest, TopCutsOnlyListsNeverFindingsOnEverySharedTrace) {
     };
     const nlohmann::json two = analyze(2);
     const nlohmann::json all = analyze(200);
+    if (two.at("format") == "job") {  // a file of several processes: its ranks
+      for (const char* key : {"recommendations", "ranks", "collectives", "rank_results"}) {
+        EXPECT_EQ(two.at(key), all.at(key)) << path << ": " << key;
+      }
+      continue;
+    }
     for (const char* key : {"recommendations", "amdahl", "tensor_cores", "layers", "layer_passes"}) {
       EXPECT_EQ(two.at(key), all.at(key)) << path << ": " << key;
     }

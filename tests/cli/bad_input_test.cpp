@@ -80,7 +80,8 @@ TEST(BadInputTest, MissingPath) {
 
 TEST(BadInputTest, Directory) {
   test::ScratchDir dir;
-  expectBadInput(analyze(dir.file("")), dir.file(""), "is a directory");
+  // A folder is a job's traces; one without any says so.
+  expectBadInput(analyze(dir.file("")), dir.file(""), "the folder holds no trace file");
 }
 
 TEST(BadInputTest, EmptyFile) {

@@ -1,5 +1,6 @@
-// The main window opening every shared trace and a corrupt file, offscreen, as a user would:
-// through openFile (off the GUI thread), waiting for the load, then looking at what it shows.
+// The main window opening every shared trace, a distributed job (a folder of ranks, a file of
+// several processes) and a corrupt file, offscreen, as a user would: through openFile (off the GUI
+// thread), waiting for the load, then looking at what it shows.
 
 #include <QApplication>
 #include <QMessageBox>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/device_table.h"
+#include "analyzer/run_analysis.h"
 #include "gui/main_window.h"
 #include "gui/run_loader.h"
 #include "tests/test_support.h"
@@ -52,6 +54,7 @@ TEST_P(MainWindowSharedTraceTest, OpensTheTraceOffTheGuiThreadAndShowsItInEveryT
     EXPECT_FALSE(window.grab().isNull()) << tab.toStdString();
   }
   EXPECT_EQ(window.findChild<QMessageBox*>("loadError"), nullptr);
+  EXPECT_EQ(window.job(), nullptr);  // one process: a run of its own
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedTraces, MainWindowSharedTraceTest,
@@ -60,6 +63,92 @@ INSTANTIATE_TEST_SUITE_P(SharedTraces, MainWindowSharedTraceTest,
                                            "kineto-a100-dlrm-tf32/control.json.gz",
                                            "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
                                            "nvprof-v100-transformer-lm/net.sql"));
+
+TEST(MainWindowJobTest, OpensAFolderOfRanksAsAJobWithItsSlowestRankInTheOtherTabsThenAnyRankPicked) {
+  app();
+  AMPSCOPE_REQUIRE_SHARED_TRACE(folder, "kineto-v100-dlrm-8ranks");
+  MainWindow window;
+  window.show();
+  window.openFile(QString::fromStdString(folder));
+  ASSERT_TRUE(waitForLoad(window));
+  ASSERT_NE(window.job(), nullptr);
+  const analyzer::JobAnalysis& job = *window.job();
+  ASSERT_EQ(job.ranks.size(), 8U);
+  ASSERT_TRUE(job.slowest_rank.has_value());
+  auto* tabs = window.findChild<QTabWidget*>();
+  EXPECT_EQ(tabs->tabText(tabs->currentIndex()), "Ranks");
+  // The slowest rank is the run the other tabs show: its own file, analyzed whole.
+  ASSERT_NE(window.run(), nullptr);
+  EXPECT_EQ(window.shownRank(), job.slowest_rank);
+  const auto fileOfRank = [&](std::int32_t rank) {
+    for (const analyzer::RankResult& r : job.rank_results) {
+      if (r.rank == rank) return r.file;
+    }
+    return std::string();
+  };
+  EXPECT_EQ(window.run()->path, fileOfRank(*job.slowest_rank));
+  EXPECT_FALSE(window.run()->trace.kernels.empty());
+  EXPECT_TRUE(window.windowTitle().endsWith(QStringLiteral("kineto-v100-dlrm-8ranks · rank %1").arg(*job.slowest_rank)))
+      << window.windowTitle().toStdString();
+
+  // Picking another rank (as the Ranks tab asks) loads it off the GUI thread; the job stays.
+  const std::int32_t other = *job.slowest_rank == 0 ? 1 : 0;
+  window.openRank(other);
+  EXPECT_TRUE(window.loading());
+  ASSERT_TRUE(waitForLoad(window));
+  EXPECT_EQ(window.shownRank(), other);
+  ASSERT_NE(window.run(), nullptr);
+  EXPECT_EQ(window.run()->path, fileOfRank(other));
+  EXPECT_EQ(window.job().get(), &job);
+  for (const QString& tab : MainWindow::tabNames()) {
+    ASSERT_TRUE(window.selectTab(tab)) << tab.toStdString();
+    QApplication::processEvents();
+    EXPECT_FALSE(window.grab().isNull()) << tab.toStdString();
+  }
+
+  // A trace of one process afterwards is a run of its own again.
+  AMPSCOPE_REQUIRE_SHARED_TRACE(single, "kineto-a100-dlrm-tf32/control.json.gz");
+  window.openFile(QString::fromStdString(single));
+  ASSERT_TRUE(waitForLoad(window));
+  EXPECT_EQ(window.job(), nullptr);
+  EXPECT_EQ(window.shownRank(), std::nullopt);
+  ASSERT_NE(window.run(), nullptr);
+  EXPECT_EQ(window.run()->path, single);
+}
+
+TEST(MainWindowJobTest, OneFileOfSeveralProcessesOpensAsAJobToo) {
+  app();
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
+  MainWindow window;
+  window.show();
+  window.openFile(QString::fromStdString(path));
+  ASSERT_TRUE(waitForLoad(window));
+  ASSERT_NE(window.job(), nullptr);
+  EXPECT_EQ(window.job()->ranks.size(), 2U);
+  ASSERT_NE(window.run(), nullptr);
+  ASSERT_TRUE(window.shownRank().has_value());
+  // The rank's run is its process's part of the file, not the whole file.
+  const auto whole = analyzer::analyzeFile(path);
+  ASSERT_TRUE(whole) << whole.error().message;
+  EXPECT_GT(window.run()->trace.kernels.size(), 0U);
+  EXPECT_LT(window.run()->trace.kernels.size(), whole->trace.kernels.size());
+}
+
+TEST(MainWindowJobTest, TheScreenshotPathLoadsAJobAndItsFirstRankOnTheCallingThread) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(folder, "kineto-v100-dlrm-8ranks");
+  const auto inputs = RunLoader::loadNow({QString::fromStdString(folder)});
+  ASSERT_TRUE(inputs) << inputs.error().message;
+  ASSERT_NE(inputs->job, nullptr);
+  EXPECT_EQ(inputs->job->ranks.size(), 8U);
+  ASSERT_TRUE(inputs->job->slowest_rank.has_value());
+  EXPECT_EQ(inputs->rank, *inputs->job->slowest_rank);
+  EXPECT_EQ(RunLoader::firstRankToOpen(*inputs->job), *inputs->job->slowest_rank);
+  ASSERT_NE(inputs->run, nullptr);
+  EXPECT_FALSE(inputs->run->trace.kernels.empty());
+  const auto missing = RunLoader::loadRankNow(*inputs->job, 99);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("rank 99"), std::string::npos) << missing.error().message;
+}
 
 TEST(MainWindowTest, ACorruptFileShowsTheAnalyzersErrorAndLeavesTheWindowUsable) {
   app();

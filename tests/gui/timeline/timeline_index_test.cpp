@@ -1,9 +1,11 @@
 #include "gui/timeline/timeline_index.h"
 
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
+#include "gui/timeline/timeline_painter.h"
 #include "tests/gui/timeline/timeline_test_trace.h"
 
 namespace ampscope::gui {
@@ -29,7 +31,7 @@ TEST(TimelineIndexTest, MakesOneLanePerStreamThenOnePerThreadWithRanges) {
   const TimelineIndex index(makeSmallTrace());
   ASSERT_EQ(index.lanes().size(), 5U);
   EXPECT_EQ(index.lanes()[0].label, "GPU 0 · stream 7");
-  EXPECT_EQ(index.lanes()[1].label, "GPU 0 · stream 13");
+  EXPECT_EQ(index.lanes()[1].label, "GPU 0 · stream 13 · comm");  // it runs the all-reduce
   EXPECT_EQ(index.lanes()[2].label, "GPU 0 · stream 14");
   EXPECT_EQ(index.lanes()[3].label, "thread 100 (main)");
   EXPECT_EQ(index.lanes()[4].label, "thread 101 (autograd)");
@@ -95,6 +97,51 @@ TEST(TimelineIndexTest, ColoursKernelsByTheirTensorCoreVerdictAndRangesByPhase) 
   EXPECT_EQ(index.rows()[static_cast<std::size_t>(main.first_row + 1)][0].style, TimelineStyle::kRangeForward);
   EXPECT_EQ(index.rows()[static_cast<std::size_t>(index.lanes()[4].first_row)][0].style,
             TimelineStyle::kRangeBackward);
+}
+
+TEST(TimelineIndexTest, MarksAStreamOfCollectivesAsCommunicationAndDrawsThemApart) {
+  const TimelineIndex index(makeSmallTrace());
+  const TimelineLane& stream13 = index.lanes()[1];
+  ASSERT_EQ(stream13.stream, 13U);
+  EXPECT_TRUE(stream13.communication);
+  const TimelineEvent& all_reduce = index.rows()[static_cast<std::size_t>(stream13.first_row)][0];
+  ASSERT_EQ(all_reduce.source, kAllReduce);
+  EXPECT_EQ(all_reduce.style, TimelineStyle::kCommunicationKernel);
+  const std::string text = index.describe(all_reduce);
+  EXPECT_NE(text.find("communication: all_reduce"), std::string::npos) << text;
+  // The compute stream and the copy stream are not communication.
+  EXPECT_FALSE(index.lanes()[0].communication);
+  EXPECT_EQ(index.lanes()[0].label, "GPU 0 · stream 7");
+  EXPECT_FALSE(index.lanes()[2].communication);
+  EXPECT_NE(TimelinePainter::colorOf(TimelineStyle::kCommunicationKernel, 0),
+            TimelinePainter::colorOf(TimelineStyle::kKernel, 0));
+}
+
+TEST(TimelineIndexTest, AStreamIsCommunicationOnlyWhereCollectivesTakeMostOfItsKernelTime) {
+  // The all-reduce on stream 13 runs 650 us; compute beside it on that stream, shorter or longer.
+  for (const auto& [compute_us, communication] : {std::pair{240, true}, std::pair{700, false}}) {
+    auto trace = makeSmallTrace();
+    trace::Kernel compute = trace->kernels[kSimtGemm];
+    compute.stream = 13;
+    compute.start_ns = 1'000'000;
+    compute.end_ns = compute.start_ns + compute_us * 1'000;
+    trace->kernels.push_back(compute);
+    // A short collective on the compute stream (NCCL on the default stream) leaves it compute.
+    trace::Kernel broadcast = trace->kernels[kAllReduce];
+    broadcast.stream = 7;
+    broadcast.start_ns = 1'800'000;
+    broadcast.end_ns = 1'810'000;
+    broadcast.name = trace->strings.intern("ncclDevKernel_Broadcast_RING_LL");
+    trace->kernels.push_back(broadcast);
+    const TimelineIndex index(trace);
+    EXPECT_EQ(index.lanes()[1].communication, communication) << compute_us << " us of compute";
+    const TimelineLane& stream7 = index.lanes()[0];
+    EXPECT_FALSE(stream7.communication);
+    const TimelineRow& row = index.rows()[static_cast<std::size_t>(stream7.first_row)];
+    ASSERT_EQ(row.size(), 4U);
+    EXPECT_EQ(nameOf(index, row[3]), "ncclDevKernel_Broadcast_RING_LL");
+    EXPECT_EQ(row[3].style, TimelineStyle::kCommunicationKernel);  // drawn as what it is all the same
+  }
 }
 
 TEST(TimelineIndexTest, KernelsTakeTheLayerOfTheirOperatorOrItsEnclosingRanges) {

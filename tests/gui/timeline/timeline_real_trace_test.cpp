@@ -1,10 +1,12 @@
 // The timeline over real traces from other tools (../shared/traces; skipped when absent): every
 // event gets exactly one place, rows never overlap, a fitted frame holds every event in
 // O(pixels) items, Tensor Core kernels are told apart where the trace has them, and each stream
-// whose launch queue the analyzer measured has its counter lane above it.
+// whose launch queue the analyzer measured has its counter lane above it; a rank's NCCL stream is
+// marked as communication.
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <QImage>
 
@@ -104,6 +106,31 @@ INSTANTIATE_TEST_SUITE_P(
         RealTrace{"KinetoV100Resnet50Fp32", "kineto-v100-resnet50-workers0/worker0.1623143089861.pt.trace.json.gz", false},
         RealTrace{"NvprofV100TransformerLmFp32", "nvprof-v100-transformer-lm/net.sql", false}),
     [](const ::testing::TestParamInfo<RealTrace>& param_info) { return std::string(param_info.param.name); });
+
+// One rank of the DLRM job: NCCL runs its 5 send/recv and 3 all-reduce kernels on stream 84 of its
+// own (SOURCES.md); that lane alone is communication, and those kernels alone are drawn as such.
+TEST(TimelineRealTraceTest, MarksTheNcclStreamOfADistributedRankAsCommunication) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-v100-dlrm-8ranks/worker0_step_12.1694128201545.pt.trace.json");
+  auto analyzed = analyzer::analyzeFile(path);
+  ASSERT_TRUE(analyzed.ok()) << analyzed.error().message;
+  const auto run = std::make_shared<const analyzer::RunAnalysis>(std::move(analyzed).value());
+  const TimelineIndex index(std::shared_ptr<const trace::Trace>(run, &run->trace));
+  std::vector<std::string> communication_lanes;
+  std::size_t collectives = 0;
+  for (const TimelineLane& lane : index.lanes()) {
+    if (lane.communication) communication_lanes.push_back(lane.label);
+    for (std::int32_t r = lane.first_row; r < lane.first_row + lane.row_count; ++r) {
+      for (const TimelineEvent& event : index.rows()[static_cast<std::size_t>(r)].events()) {
+        if (event.style != TimelineStyle::kCommunicationKernel) continue;
+        ++collectives;
+        EXPECT_TRUE(lane.communication) << lane.label;
+        EXPECT_EQ(index.trace().str(index.nameOf(event)).substr(0, 11), "ncclKernel_");
+      }
+    }
+  }
+  EXPECT_EQ(communication_lanes, std::vector<std::string>{"GPU 0 · stream 84 · comm"});
+  EXPECT_EQ(collectives, 8U);
+}
 
 }  // namespace
 }  // namespace ampscope::gui
