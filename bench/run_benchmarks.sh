@@ -23,9 +23,10 @@ source_trace="${AMPSCOPE_BENCH_SOURCE:-$default_source}"
 
 import_bench="$build/bench/ampscope_import_bench"
 db_bench="$build/bench/ampscope_profile_db_bench"
-for exe in "$import_bench" "$db_bench"; do
+job_bench="$build/bench/ampscope_job_bench"
+for exe in "$import_bench" "$db_bench" "$job_bench"; do
   if [[ ! -x "$exe" ]]; then
-    echo "error: $exe is not built; build the targets ampscope_import_bench and" \
+    echo "error: $exe is not built; build the targets ampscope_import_bench, ampscope_job_bench and" \
          "ampscope_profile_db_bench (Release) and pass the build folder" >&2
     exit 1
   fi
@@ -57,6 +58,15 @@ echo
 
 echo "== import of the shared source trace (gzip, best of 3)"
 "$import_bench" "$source_trace" --repeat 3
+echo
+
+# Eight ranks of the large trace: eight names of one file (symbolic links), read as eight ranks.
+echo "== job: one rank of the large trace, then eight ranks of it (fresh process each)"
+ranks_dir="$bench_dir/job_8_ranks"
+mkdir -p "$ranks_dir"
+for r in 0 1 2 3 4 5 6 7; do ln -sf "$large" "$ranks_dir/rank$r.json"; done
+"$job_bench" "$ranks_dir/rank0.json"
+"$job_bench" "$ranks_dir"/rank{0..7}.json
 echo
 
 echo "== profile database: $kernels kernels + one launch each"

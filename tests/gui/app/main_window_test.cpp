@@ -229,10 +229,12 @@ TEST(MainWindowTest, TheGpuOptionReachesTheAnalysisOfTheOpenedRunAndOfScreenshot
   ASSERT_NE(window.run()->summary.what_if.device.spec, nullptr);
   EXPECT_EQ(window.run()->summary.what_if.device.spec->name, "H100 SXM");
   // The screenshot path loads on the calling thread with the same options.
-  const auto now = RunLoader::loadNow(QString::fromStdString(path), window.analysisOptions());
+  const auto now = RunLoader::loadNow({QString::fromStdString(path)}, window.analysisOptions());
   ASSERT_TRUE(now) << now.error().message;
-  ASSERT_NE((*now)->summary.what_if.device.spec, nullptr);
-  EXPECT_EQ((*now)->summary.what_if.device.spec->name, "H100 SXM");
+  EXPECT_EQ(now->job, nullptr);
+  ASSERT_NE(now->run, nullptr);
+  ASSERT_NE(now->run->summary.what_if.device.spec, nullptr);
+  EXPECT_EQ(now->run->summary.what_if.device.spec->name, "H100 SXM");
 }
 
 }  // namespace
