@@ -66,6 +66,20 @@ RankResult rankResultOf(const TraceSummary& summary, const std::string& path, st
     row.busbw_gbps.reset();
   }
   out.calls = summary.communication.calls;
+  // A file that says where its clock starts (an Nsight export's session start) is put on the
+  // epoch here, so that ranks recorded in separate sessions share a clock.
+  if (summary.epoch_offset_ns && out.clock != kUnixEpochClock) {
+    const std::int64_t offset = *summary.epoch_offset_ns;
+    for (StepSplit& s : out.steps) {
+      s.start_ns += offset;
+      s.end_ns += offset;
+    }
+    for (CollectiveCall& c : out.calls) {
+      c.start_ns += offset;
+      c.end_ns += offset;
+    }
+    out.clock = std::string(kUnixEpochClock);
+  }
   return out;
 }
 

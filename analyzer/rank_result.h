@@ -38,7 +38,8 @@ struct RankResult {
   std::string file;                      // the trace file it was read from
   std::int64_t pid = trace::kUnknownPid; // its process where the file holds several (else unknown)
   std::string device;  // the GPUs (or the CPU) it ran on, as the trace names them
-  std::string clock;   // kUnixEpochClock or "session:<file>"
+  std::string clock;   // kUnixEpochClock or "session:<file>"; the times below count on it (a
+                       // trace whose file gives its session's epoch start is shifted onto the epoch)
   std::string steps_source;               // IterationSummary::source
   std::vector<StepSplit> steps;           // every iteration, warm-up ones flagged
   std::vector<CollectiveRow> collectives; // per family; bandwidths are the job's to compute

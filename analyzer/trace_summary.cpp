@@ -231,6 +231,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.launch_queue = measureLaunchQueue(trace, summary.iterations);
   summary.communication = measureCommunication(trace, summary.iterations);
   summary.step_splits = splitSteps(trace, summary.iterations, summary.data_pipeline);
+  summary.epoch_offset_ns = trace.epoch_offset_ns;
   summary.amp_numerics = measureAmpNumerics(trace);
   return summary;
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,7 @@ struct TraceSummary {
   AmpNumerics amp_numerics;
   trace::ImportStats import_stats;
   trace::DistributedInfo distributed;  // the rank and world size the trace records, if any
+  std::optional<std::int64_t> epoch_offset_ns;  // trace::Trace::epoch_offset_ns: timestamps + it = Unix epoch
 };
 
 TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts,

@@ -108,7 +108,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   };
   connect(comparison_loader_, &RunLoader::loaded, this, compareWith);
   // A job given to compare with is compared by the rank it opens with.
-  connect(comparison_loader_, &RunLoader::rankLoaded, this, [compareWith](std::int32_t, RunPtr other) { compareWith(other); });
+  connect(comparison_loader_, &RunLoader::rankLoaded, this,
+          [compareWith](std::int32_t, RunPtr other) { compareWith(std::move(other)); });
   connect(comparison_loader_, &RunLoader::failed, this, &MainWindow::onLoadFailed);
 
   progress_ = new QProgressBar;
@@ -168,9 +169,9 @@ void MainWindow::buildMenus() {
 void MainWindow::openPaths(const QStringList& paths) {
   if (paths.isEmpty()) return;
   opening_ = paths;
-  const QString what = QFileInfo(paths.front()).fileName();
-  setLoading(true, "Loading " + (paths.size() == 1 ? what : QStringLiteral("%1 and %2 more").arg(what).arg(paths.size() - 1)) +
-                       "…");
+  const QString first = QFileInfo(paths.front()).fileName();
+  const QString what = paths.size() == 1 ? first : QStringLiteral("%1 and %2 more").arg(first).arg(paths.size() - 1);
+  setLoading(true, "Loading " + what + "…");
   loader_->load(paths);
 }
 

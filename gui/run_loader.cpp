@@ -44,7 +44,8 @@ trace::Result<RunLoader::Inputs> readInputs(const QStringList& paths, const anal
     out.job = std::make_shared<const analyzer::JobAnalysis>(std::move(job).value());
     return out;
   }
-  out.run = std::make_shared<const analyzer::RunAnalysis>(analyzer::analyzeTrace(std::move(imported).value(), path, options));
+  out.run = std::make_shared<const analyzer::RunAnalysis>(
+      analyzer::analyzeTrace(std::move(imported).value(), path, options));
   return out;
 }
 
@@ -74,7 +75,8 @@ std::int32_t RunLoader::firstRankToOpen(const analyzer::JobAnalysis& job) {
   return job.ranks.empty() ? 0 : job.ranks.front().rank;
 }
 
-trace::Result<RunLoader::Inputs> RunLoader::loadNow(const QStringList& paths, const analyzer::AnalysisOptions& options) {
+trace::Result<RunLoader::Inputs> RunLoader::loadNow(const QStringList& paths,
+                                                    const analyzer::AnalysisOptions& options) {
   auto inputs = readInputs(paths, options, {});
   if (!inputs || !inputs->job) return inputs;
   inputs->rank = firstRankToOpen(*inputs->job);
@@ -149,7 +151,9 @@ void RunLoader::load(const QStringList& paths) {
 }
 
 void RunLoader::loadRank(JobPtr job, std::int32_t rank) {
-  start([this, job = std::move(job), rank, options = options_](const Post& post) { readRank(post, *job, rank, options); });
+  start([this, job = std::move(job), rank, options = options_](const Post& post) {
+    readRank(post, *job, rank, options);
+  });
 }
 
 void RunLoader::readRank(const Post& post, const analyzer::JobAnalysis& job, std::int32_t rank,

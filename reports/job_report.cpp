@@ -118,7 +118,7 @@ std::string jobHtmlReport(const analyzer::JobAnalysis& job, std::size_t top) {
   html += htmlRecommendationsSection(job.recommendations);
   html += "<section><h2>Steady step per rank</h2>" + rankChart(job) +
           R"(<p class="note">Per steady step. Wait (time a rank's collectives waited for ranks that arrived later) )"
-          R"(is part of exposed communication; busy = step - wait, the step a rank would take alone.</p>)" +
+          R"(is part of its communication (overlapped or exposed); busy = step - wait, the step a rank would take alone.</p>)" +
           ranksTable(job) + "</section>";
   html += "<section><h2>Collectives over all ranks</h2>" + collectivesTable(job, top) + "</section>";
   if (!job.notes.empty()) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -261,6 +262,10 @@ struct Trace {
   std::vector<GradientBin> gradient_bins;
   ImportStats import_stats;
   DistributedInfo distributed;
+  // What to add to this trace's timestamps to count from the Unix epoch, where the file says it
+  // (an Nsight Systems export: its session's start, TARGET_INFO_SESSION_START_TIME). nullopt where
+  // the file does not say; Kineto and CUPTI timestamps already count from the epoch.
+  std::optional<std::int64_t> epoch_offset_ns;
 
   std::string_view str(StringId id) const { return strings.view(id); }
   // Index of the thread (pid, tid), added when new.

@@ -427,6 +427,16 @@ std::string formatDetail(SqliteDatabase& db) {
   return detail;
 }
 
+// The session's start in nanoseconds since the Unix epoch (TARGET_INFO_SESSION_START_TIME.utcEpochNs):
+// the export's timestamps count from it. nullopt where the export does not have it.
+std::optional<std::int64_t> sessionStartEpochNs(SqliteDatabase& db) {
+  if (!db.hasTable("TARGET_INFO_SESSION_START_TIME")) return std::nullopt;
+  auto statement = db.prepare("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1");
+  if (!statement || !statement->step() || statement->isNull(0)) return std::nullopt;
+  const std::int64_t start = statement->int64(0);
+  return start > 0 ? std::optional<std::int64_t>(start) : std::nullopt;
+}
+
 }  // namespace
 
 bool isNsightSystemsDatabase(SqliteDatabase& db) {
@@ -438,6 +448,7 @@ trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db) {
   out.format = trace::TraceFormat::kNsightSystems;
   out.source_format = trace::TraceFormat::kNsightSystems;
   out.format_detail = formatDetail(db);
+  out.epoch_offset_ns = sessionStartEpochNs(db);
   NsysReader reader(db, out);
   if (Status status = reader.run(); !status) return status.error();
   out.sortByTime();

@@ -198,7 +198,9 @@ void RanksTab::clear() {
 
 void RanksTab::showCards(const analyzer::JobAnalysis& job) {
   ranks_card_->setFigure(QString::number(job.ranks.size()),
-                         QStringLiteral("world size %1 · %2 step(s) every rank ran").arg(job.world_size).arg(job.steps.size()));
+                         QStringLiteral("world size %1 · %2 step(s) every rank ran")
+                             .arg(job.world_size)
+                             .arg(job.steps.size()));
   if (job.slowest_rank) {
     slowest_card_->setFigure(QStringLiteral("rank %1").arg(*job.slowest_rank),
                              "held by " + words(analyzer::slowReasonName(job.slowest_reason)));
@@ -286,8 +288,9 @@ void RanksTab::showTable(const analyzer::JobAnalysis& job) {
     }
     table_->setItem(row, kRank, rank);
     auto* step = duration(r.steady_step_ns);
-    step->setToolTip(r.steady_steps == 0 ? QStringLiteral("no steps: over its window of GPU work")
-                                         : QStringLiteral("mean of %1 steady step(s) of %2").arg(r.steady_steps).arg(r.steps));
+    step->setToolTip(r.steady_steps == 0
+                         ? QStringLiteral("no steps: over its window of GPU work")
+                         : QStringLiteral("mean of %1 steady step(s) of %2").arg(r.steady_steps).arg(r.steps));
     table_->setItem(row, kStep, step);
     table_->setItem(row, kCompute, duration(r.compute_ns));
     table_->setItem(row, kExposed, duration(r.exposed_communication_ns));

@@ -40,7 +40,9 @@ class RanksTab : public QWidget {
   // The name of row's bar and row: "rank 3 (slowest, straggler)", "rank 5 (straggler)", "rank 0".
   static QString rankLabel(const analyzer::JobAnalysis& job, const analyzer::RankRow& row);
   // The ranks table's columns, and the role of its first that holds the row's RankRow::rank.
-  enum Column { kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kStraggler, kDevice, kSource, kColumnCount };
+  enum Column {
+    kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kStraggler, kDevice, kSource, kColumnCount
+  };
   static constexpr int kRankRole = Qt::UserRole + 1;
 
  signals:

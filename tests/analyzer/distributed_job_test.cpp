@@ -168,6 +168,10 @@ TEST(DistributedJobTest, AnNsightExportOfTwoProcessesIsTwoRanks) {
     pids.insert(r.pid);
     ASSERT_EQ(r.steps.size(), 1u);
     EXPECT_GT(r.steps[0].compute_ns, 0);
+    // The export's session started at utcEpochNs 1779630014975716426 (2026-05-24T13:40:14):
+    // its session-relative times are put on the epoch.
+    EXPECT_EQ(r.clock, kUnixEpochClock);
+    EXPECT_GT(r.steps[0].start_ns, 1779630014975716426);
   }
   EXPECT_EQ(devices, (std::set<std::string>{"device 0", "device 1"}));
   EXPECT_EQ(pids.size(), 2u);

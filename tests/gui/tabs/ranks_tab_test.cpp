@@ -139,7 +139,8 @@ TEST(RanksTabTest, MarksTheSlowestRankAndTheStragglersTheJobAnalysisNames) {
   ASSERT_EQ(table->rowCount(), 8);
   const int row = rowOfRank(*table, slowest);
   ASSERT_GE(row, 0);
-  EXPECT_EQ(table->item(row, RanksTab::kRank)->text(), RanksTab::rankLabel(*job, job->ranks[static_cast<std::size_t>(slowest)]));
+  EXPECT_EQ(table->item(row, RanksTab::kRank)->text(),
+            RanksTab::rankLabel(*job, job->ranks[static_cast<std::size_t>(slowest)]));
   EXPECT_TRUE(table->item(row, RanksTab::kRank)->font().bold());
   for (const analyzer::RankRow& r : job->ranks) {
     const int at = rowOfRank(*table, r.rank);
