@@ -84,7 +84,10 @@ RanksTab::RanksTab(QWidget* parent) : QWidget(parent) {
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(title_);
 
-  auto* cards = new QGridLayout;
+  // Without a job the cards would only show dashes: they go with the job.
+  cards_ = new QWidget(content);
+  auto* cards = new QGridLayout(cards_);
+  cards->setContentsMargins(0, 0, 0, 0);
   cards->setSpacing(12);
   ranks_card_ = new FigureCard("Ranks", "rankCountValue");
   slowest_card_ = new FigureCard("Slowest rank", "slowestRankValue");
@@ -95,7 +98,7 @@ RanksTab::RanksTab(QWidget* parent) : QWidget(parent) {
     cards->addWidget(card, 0, column);
     cards->setColumnStretch(column++, 1);
   }
-  layout->addLayout(cards);
+  layout->addWidget(cards_);
   why_ = makeNote({}, "slowestWhy", content);
   layout->addWidget(why_);
   notes_ = makeNote({}, "jobNotes", content);
@@ -163,6 +166,7 @@ void RanksTab::showJob(JobPtr job) {
                                  "size %2</span>")
                       .arg(j.ranks.size())
                       .arg(j.world_size));
+  cards_->show();
   showCards(j);
   showNotes(j);
   showChart(j);
@@ -183,6 +187,7 @@ void RanksTab::setOpenRank(std::optional<std::int32_t> rank) {
 void RanksTab::clear() {
   title_->setText("No job loaded");
   for (FigureCard* card : {ranks_card_, slowest_card_, imbalance_card_, stragglers_card_}) card->clear();
+  cards_->hide();
   why_->setText("Open a job to compare its ranks: a folder of their traces (File > Open folder of ranks), several "
                 "trace files, or one trace of several processes.");
   notes_->hide();

@@ -61,6 +61,7 @@ class RanksTab : public QWidget {
   std::optional<std::int32_t> open_rank_;
   QLabel* title_ = nullptr;
   QLabel* open_hint_ = nullptr;
+  QWidget* cards_ = nullptr;
   FigureCard* ranks_card_ = nullptr;
   FigureCard* slowest_card_ = nullptr;
   FigureCard* imbalance_card_ = nullptr;
