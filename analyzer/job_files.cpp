@@ -158,4 +158,41 @@ trace::Result<RunAnalysis> analyzeRank(const RankResult& rank, const AnalysisOpt
   return analyzeTrace(std::move(imported).value(), rank.file, options);
 }
 
+trace::Result<RunAnalysis> analyzeRankOfJob(const JobAnalysis& job, std::int32_t rank, const AnalysisOptions& options) {
+  for (const RankResult& result : job.rank_results) {
+    if (result.rank == rank) return analyzeRank(result, options);
+  }
+  std::string ranks;
+  for (const RankResult& result : job.rank_results) ranks += fmt::format("{}{}", ranks.empty() ? "" : ", ", result.rank);
+  return trace::Error{fmt::format("rank {} is not in the job: it has ranks {}", rank, ranks)};
+}
+
+trace::Result<RunOrJob> analyzeRunOrJob(const std::vector<std::string>& paths, const JobReadOptions& options,
+                                        const import::ProgressCallback& import_progress,
+                                        const std::function<trace::Status(const trace::Trace&)>& after_import) {
+  auto files = listTraceFiles(paths);
+  if (!files) return files.error();
+  RunOrJob out;
+  if (files->size() > 1) {
+    auto job = analyzeJobFiles(*files, options);
+    if (!job) return job.error();
+    out.job = std::move(job).value();
+    return out;
+  }
+  const std::string& path = files->front();
+  auto imported = import::importTrace(path, import_progress);
+  if (!imported) return imported.error();
+  if (after_import) {
+    if (trace::Status kept = after_import(*imported); !kept) return kept.error();
+  }
+  if (holdsSeveralRanks(*imported)) {
+    auto job = analyzeJob(rankResultsOfTrace(std::move(imported).value(), path, options.analysis));
+    if (!job) return job.error();
+    out.job = std::move(job).value();
+    return out;
+  }
+  out.run = analyzeTrace(std::move(imported).value(), path, options.analysis);
+  return out;
+}
+
 }  // namespace ampscope::analyzer

@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzer/analysis_options.h"
+#include "analyzer/import/import_options.h"
 #include "analyzer/job_analysis.h"
 #include "analyzer/run_analysis.h"
 #include "trace/result.h"
@@ -43,5 +45,20 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
 // The complete analysis of one rank of a job, for a view that opens it: its file, or its
 // process's part of the file.
 trace::Result<RunAnalysis> analyzeRank(const RankResult& rank, const AnalysisOptions& options);
+// The same for the job's rank numbered `rank`; fails listing the job's ranks where it has none.
+trace::Result<RunAnalysis> analyzeRankOfJob(const JobAnalysis& job, std::int32_t rank, const AnalysisOptions& options);
+
+// What the paths a user gave hold, analyzed, as every view reads them: one run (one file of one
+// process), or a job (several files, a folder, a file of several processes).
+struct RunOrJob {
+  std::optional<RunAnalysis> run;
+  std::optional<JobAnalysis> job;
+};
+// import_progress reports a single file's import; options.progress the files of a job.
+// after_import, when given, sees a single file's imported trace before it is analyzed (to keep
+// it as a profile); its error stops the analysis and is the result.
+trace::Result<RunOrJob> analyzeRunOrJob(const std::vector<std::string>& paths, const JobReadOptions& options,
+                                        const import::ProgressCallback& import_progress = {},
+                                        const std::function<trace::Status(const trace::Trace&)>& after_import = {});
 
 }  // namespace ampscope::analyzer

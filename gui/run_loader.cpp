@@ -21,31 +21,16 @@ trace::Result<RunLoader::Inputs> readInputs(const QStringList& paths, const anal
                                             const Progress& progress) {
   std::vector<std::string> given;
   for (const QString& path : paths) given.push_back(path.toStdString());
-  auto files = analyzer::listTraceFiles(given);
-  if (!files) return files.error();
+  const analyzer::JobReadOptions read{.analysis = options,
+                                      .threads = 0,
+                                      .progress = [&](std::size_t done, std::size_t total) {
+                                        if (progress) progress(done, total);
+                                      }};
+  auto analyzed = analyzer::analyzeRunOrJob(given, read, progress);
+  if (!analyzed) return analyzed.error();
   RunLoader::Inputs out;
-  if (files->size() > 1) {
-    analyzer::JobReadOptions read{.analysis = options,
-                                  .threads = 0,
-                                  .progress = [&](std::size_t done, std::size_t total) {
-                                    if (progress) progress(done, total);
-                                  }};
-    auto job = analyzer::analyzeJobFiles(*files, read);
-    if (!job) return job.error();
-    out.job = std::make_shared<const analyzer::JobAnalysis>(std::move(job).value());
-    return out;
-  }
-  const std::string& path = files->front();
-  auto imported = analyzer::import::importTrace(path, progress);
-  if (!imported) return imported.error();
-  if (analyzer::holdsSeveralRanks(*imported)) {
-    auto job = analyzer::analyzeJob(analyzer::rankResultsOfTrace(std::move(imported).value(), path, options));
-    if (!job) return job.error();
-    out.job = std::make_shared<const analyzer::JobAnalysis>(std::move(job).value());
-    return out;
-  }
-  out.run = std::make_shared<const analyzer::RunAnalysis>(
-      analyzer::analyzeTrace(std::move(imported).value(), path, options));
+  if (analyzed->job) out.job = std::make_shared<const analyzer::JobAnalysis>(std::move(*analyzed->job));
+  if (analyzed->run) out.run = std::make_shared<const analyzer::RunAnalysis>(std::move(*analyzed->run));
   return out;
 }
 
@@ -88,13 +73,9 @@ trace::Result<RunLoader::Inputs> RunLoader::loadNow(const QStringList& paths,
 
 trace::Result<RunPtr> RunLoader::loadRankNow(const analyzer::JobAnalysis& job, std::int32_t rank,
                                              const analyzer::AnalysisOptions& options) {
-  for (const analyzer::RankResult& result : job.rank_results) {
-    if (result.rank != rank) continue;
-    auto run = analyzer::analyzeRank(result, options);
-    if (!run) return run.error();
-    return RunPtr(std::make_shared<const analyzer::RunAnalysis>(std::move(run).value()));
-  }
-  return trace::Error{fmt::format("rank {} is not one of the job's {} ranks", rank, job.rank_results.size())};
+  auto run = analyzer::analyzeRankOfJob(job, rank, options);
+  if (!run) return run.error();
+  return RunPtr(std::make_shared<const analyzer::RunAnalysis>(std::move(run).value()));
 }
 
 void RunLoader::start(std::function<void(const Post&)> work) {

@@ -117,7 +117,7 @@ TEST(JobCommandsTest, AnalyzeOfAFolderPrintsTheRanksAndRankNOpensOne) {
   options.trace_paths = {folder};
   options.rank = 9;
   EXPECT_EQ(runAnalyze(options, out, err), kExitBadInput);
-  EXPECT_NE(err.str().find("--rank 9: the job has ranks 0, 1, 2, 3, 4, 5, 6, 7"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("rank 9 is not in the job: it has ranks 0, 1, 2, 3, 4, 5, 6, 7"), std::string::npos) << err.str();
 }
 
 TEST(JobCommandsTest, ReportOfAJobWritesRanksAndCollectives) {
