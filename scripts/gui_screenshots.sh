@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders every tab of the GUI offscreen into docs/screenshots/: on a shared real trace (a
-# ResNet-50 run recorded by the PyTorch profiler, compared with its 4-worker run) and on a profile
+# ResNet-50 run recorded by the PyTorch profiler, compared with its 4-worker run; the 8 ranks of a DLRM job) and on a profile
 # made by `ampscope train --profile`.
 #
 #   scripts/gui_screenshots.sh [BUILD_DIR]
@@ -40,3 +40,8 @@ shoot resnet50 "$traces/kineto-v100-resnet50-workers0/worker0.1623143089861.pt.t
   --screenshot "$out/resnet50_workers4_timeline.png" --tab timeline 2> /dev/null
 echo "$out/resnet50_workers4_timeline.png"
 shoot train "$trained" "$build/screenshots/train_workers2.sqlite"
+# A distributed job: the 8 DLRM ranks' Ranks tab, and the slowest rank's timeline with its NCCL stream.
+for tab in ranks timeline; do
+  "$gui" "$traces/kineto-v100-dlrm-8ranks" --screenshot "$out/dlrm8_${tab}.png" --tab "$tab" 2> /dev/null
+  echo "$out/dlrm8_${tab}.png"
+done
