@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -200,6 +201,16 @@ bool NumberItem::operator<(const QTableWidgetItem& other) const {
   const QVariant theirs = other.data(Qt::UserRole);
   if (!theirs.isValid()) return QTableWidgetItem::operator<(other);
   return data(Qt::UserRole).toDouble() < theirs.toDouble();
+}
+
+void setScrollingPage(QWidget* tab, QWidget* content) {
+  auto* scroll = new QScrollArea(tab);
+  scroll->setWidget(content);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* outer = new QVBoxLayout(tab);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
 }
 
 }  // namespace ampscope::gui

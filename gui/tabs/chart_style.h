@@ -53,6 +53,9 @@ void fitHeightToRows(QTableView* table);
 QLabel* makeNote(const QString& text, const QString& object_name, QWidget* parent = nullptr);
 // A bold section heading.
 QLabel* makeHeading(const QString& text, QWidget* parent = nullptr);
+// Makes content the page of tab, scrolling vertically when taller than the tab (the Summary and
+// Ranks pages).
+void setScrollingPage(QWidget* tab, QWidget* content);
 
 // One labelled figure: a small caption, a large value and a detail line. The value label is named
 // object_name and the detail label object_name + "Detail", so tests can read what is shown.

@@ -144,13 +144,7 @@ RanksTab::RanksTab(QWidget* parent) : QWidget(parent) {
   layout->addWidget(advice_);
   layout->addStretch(1);
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(content);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  auto* outer = new QVBoxLayout(this);
-  outer->setContentsMargins(0, 0, 0, 0);
-  outer->addWidget(scroll);
+  setScrollingPage(this, content);
   clear();
 }
 

@@ -121,13 +121,7 @@ SummaryTab::SummaryTab(QWidget* parent) : RunView(parent) {
   });
   layout->addStretch(1);
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(content);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  auto* outer = new QVBoxLayout(this);
-  outer->setContentsMargins(0, 0, 0, 0);
-  outer->addWidget(scroll);
+  setScrollingPage(this, content);
   clear();
 }
 
