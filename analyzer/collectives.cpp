@@ -30,27 +30,71 @@ bool isCommunicationOp(std::string_view op) {
   return op == "record_param_comms" || op.starts_with("c10d::") || op.starts_with("nccl:");
 }
 
-// The message of the communication op that launched a kernel: its first tensor input's elements
-// times its dtype's size; nullopt where the op recorded no sized tensor (a TensorList, no shapes).
-std::optional<std::uint64_t> messageBytes(const trace::Trace& trace, trace::Index op_range) {
+// What the communication op that launched a kernel recorded of its message.
+struct CallMessage {
+  std::optional<std::uint64_t> bytes;  // nccl-tests' count for the collective, where known
+  bool bytes_are_gathered = false;     // bytes already count an all-gather's output
+  std::int32_t group_size = 0;         // 0: not recorded
+  std::string group;                   // the process group's name; "" not recorded
+};
+
+// A message larger than any GPU's memory (2^50 elements) is a corrupt record, not a size.
+constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 50;
+
+// An element's size: a tensor dtype as Kineto's "Input type" names it, or (a communication
+// message's "dtype") PyTorch's ScalarType name. In "Input type", "Int" and "Bool" name Python
+// scalars, so dtypeBytes does not read ScalarType names; a message's dtype is always a tensor's.
+int elementBytes(std::string_view dtype, bool scalar_type_name) {
+  if (scalar_type_name) {
+    struct Size {
+      std::string_view name;
+      int bytes;
+    };
+    static constexpr Size kScalarTypes[] = {{"Double", 8}, {"Long", 8}, {"Int", 4}, {"Short", 2},
+                                            {"Char", 1},   {"Byte", 1}, {"Bool", 1}};
+    for (const Size& size : kScalarTypes) {
+      if (size.name == dtype) return size.bytes;
+    }
+  }
+  return dtypeBytes(dtype);
+}
+
+std::optional<std::uint64_t> bytesOf(std::uint64_t elements, std::string_view dtype, bool scalar_type_name) {
+  const int element = elementBytes(dtype, scalar_type_name);
+  if (element <= 0 || elements > kMaxElements) return std::nullopt;
+  return elements * static_cast<std::uint64_t>(element);
+}
+
+// From the op's recorded message (PyTorch 2.1+: elements in and out, dtype, group), else from its
+// first tensor input's shape and dtype; nothing where it recorded no sized tensor (a TensorList).
+// nccl-tests counts the larger side: an all-gather's output, a reduce-scatter's input.
+CallMessage callMessage(const trace::Trace& trace, trace::Index op_range) {
+  CallMessage out;
   for (trace::Index r = op_range; r != trace::kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
     const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
     if (!isCommunicationOp(trace.str(range.op))) continue;
+    if (const trace::CommunicationMessage* m = trace.messageOf(range)) {
+      out.group_size = m->group_size;
+      out.group = std::string(trace.str(m->group));
+      const std::int64_t elements = std::max(m->in_elements, m->out_elements);
+      if (elements >= 0 && m->dtype != trace::StringTable::kEmpty) {
+        out.bytes = bytesOf(static_cast<std::uint64_t>(elements), trace.str(m->dtype), true);
+        out.bytes_are_gathered = true;
+        return out;
+      }
+    }
     const std::optional<Shapes> shapes = parseShapes(trace.str(range.shapes));
     const std::vector<std::string> dtypes = parseTextArray(trace.str(range.dtypes));
-    if (!shapes || shapes->empty() || (*shapes)[0].empty() || dtypes.empty()) return std::nullopt;
-    const int element = dtypeBytes(dtypes[0]);
-    if (element <= 0) return std::nullopt;
-    // A message larger than any GPU's memory (2^50 elements) is a corrupt shape, not a size.
-    constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 50;
+    if (!shapes || shapes->empty() || (*shapes)[0].empty() || dtypes.empty()) return out;
     std::uint64_t elements = 1;
     for (std::int64_t d : (*shapes)[0]) {
-      if (d < 0 || (d > 0 && elements > kMaxElements / static_cast<std::uint64_t>(d))) return std::nullopt;
+      if (d < 0 || (d > 0 && elements > kMaxElements / static_cast<std::uint64_t>(d))) return out;
       elements *= static_cast<std::uint64_t>(d);
     }
-    return elements * static_cast<std::uint64_t>(element);
+    out.bytes = bytesOf(elements, dtypes[0], false);
+    return out;
   }
-  return std::nullopt;
+  return out;
 }
 
 }  // namespace
@@ -146,7 +190,7 @@ Communication measureCommunication(const trace::Trace& trace, const IterationSum
   out.window_ns = to - from;
 
   std::unordered_map<trace::StringId, std::optional<CollectiveKind>> kind_of_name;
-  std::map<std::string, CollectiveRow> rows;
+  std::map<std::pair<std::string, std::int32_t>, CollectiveRow> rows;  // by family and group size
   std::map<std::uint32_t, std::pair<std::vector<Interval>, std::vector<Interval>>> by_device;  // (comm, compute)
   for (const trace::Kernel& k : trace.kernels) {
     auto [cached, fresh] = kind_of_name.try_emplace(k.name);
@@ -158,16 +202,20 @@ Communication measureCommunication(const trace::Trace& trace, const IterationSum
       continue;
     }
     if (in_window.first < in_window.second) comm.push_back(in_window);
-    out.calls.push_back({*cached->second, k.start_ns, k.end_ns});
-    CollectiveRow& row = rows[familyOf(trace.str(k.name))];
+    const CallMessage message = k.op_range == trace::kNone ? CallMessage{} : callMessage(trace, k.op_range);
+    out.calls.push_back({*cached->second, k.start_ns, k.end_ns, message.group});
+    const std::string family = familyOf(trace.str(k.name));
+    CollectiveRow& row = rows[{family, message.group_size}];
     row.kind = *cached->second;
     row.element = collectiveElementType(trace.str(k.name));
+    row.group_size = message.group_size;
     ++row.calls;
     row.time_ns += k.end_ns - k.start_ns;
-    std::optional<std::uint64_t> bytes = k.op_range == trace::kNone ? std::nullopt : messageBytes(trace, k.op_range);
+    std::optional<std::uint64_t> bytes = message.bytes;
     // nccl-tests counts an all-gather by its output: every rank's input.
-    if (bytes && row.kind == CollectiveKind::kAllGather) {
-      bytes = out.ranks > 0 ? std::optional<std::uint64_t>(*bytes * static_cast<std::uint64_t>(out.ranks)) : std::nullopt;
+    if (bytes && row.kind == CollectiveKind::kAllGather && !message.bytes_are_gathered) {
+      const int n = message.group_size > 0 ? message.group_size : out.ranks;
+      bytes = n > 0 ? std::optional<std::uint64_t>(*bytes * static_cast<std::uint64_t>(n)) : std::nullopt;
     }
     if (bytes) {
       ++row.calls_with_bytes;
@@ -189,13 +237,15 @@ Communication measureCommunication(const trace::Trace& trace, const IterationSum
   out.exposed_ns = out.time_ns - out.overlapped_ns;
 
   bool some_without_bytes = false;
-  for (auto& [name, row] : rows) {
-    row.name = name;
+  for (auto& [key, row] : rows) {
+    row.name = key.first;
     some_without_bytes |= row.calls_with_bytes < row.calls;
     if (row.calls_with_bytes > 0 && row.time_with_bytes_ns > 0) {
       row.algbw_gbps = static_cast<double>(row.bytes) / static_cast<double>(row.time_with_bytes_ns);  // B/ns = GB/s
+      // The group's size where the op recorded it (a tensor-parallel group is not the world).
+      const int n = row.group_size > 0 ? row.group_size : out.ranks;
       const bool needs_ranks = busBandwidthFactor(row.kind, 8) != 1.0;
-      if (!needs_ranks || out.ranks > 0) row.busbw_gbps = *row.algbw_gbps * busBandwidthFactor(row.kind, out.ranks);
+      if (!needs_ranks || n > 0) row.busbw_gbps = *row.algbw_gbps * busBandwidthFactor(row.kind, n);
     }
     out.collectives.push_back(std::move(row));
   }

@@ -7,7 +7,9 @@
 //   all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast, reduce,
 //   send/recv 1.
 // For all-gather the bytes are the gathered output (n x each rank's input), as nccl-tests counts
-// them; for reduce-scatter the input. A message size the trace does not record gives no bandwidth.
+// them; for reduce-scatter the input. The message comes from the op's recorded elements and dtype
+// (PyTorch 2.1+), else its first tensor's shape; n is the op's recorded group size, else the
+// job's world size. A message size the trace does not record gives no bandwidth.
 
 #include <cstdint>
 #include <optional>
@@ -50,6 +52,7 @@ struct CollectiveRow {
   CollectiveKind kind = CollectiveKind::kOther;
   MathPrecision element = MathPrecision::kUnknown;  // what a reduction adds up in, from the name
   std::string name;  // the kernel family as the trace names it: "ncclKernel_AllReduce_RING_LL_Sum_float"
+  std::int32_t group_size = 0;  // the process group's size where the ops recorded it; 0 unknown
   std::uint64_t calls = 0;
   std::int64_t time_ns = 0;  // over the trace
   std::uint64_t calls_with_bytes = 0;
@@ -66,6 +69,7 @@ struct CollectiveCall {
   CollectiveKind kind = CollectiveKind::kOther;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
+  std::string group;  // its process group's name where the op recorded it (the same on every rank)
   bool operator==(const CollectiveCall&) const = default;
 };
 

@@ -66,28 +66,36 @@ trace::Status numberRanks(std::vector<RankResult>& ranks) {
   return {};
 }
 
-// The calls of one kind, in order; the i-th of every rank is one collective where all ranks ran
-// the same number of them (a rank that joins fewer is in another group; they are not matched).
-using MatchedCalls = std::vector<std::vector<const CollectiveCall*>>;  // [rank][i], one kind
+// One collective series: the calls of one kind in one process group (by its recorded name; ""
+// where the trace does not name groups), on every rank that ran any. The i-th call of each
+// participant is one collective where they all ran the same number; a series whose counts differ
+// (other groups not named, traces of different windows) is not matched.
+struct CollectiveSeries {
+  std::vector<std::size_t> ranks;                          // participants, indices into the job's ranks
+  std::vector<std::vector<const CollectiveCall*>> calls;   // [participant][i]
+};
+using SeriesKey = std::pair<CollectiveKind, std::string>;  // kind, process group
 
-std::map<CollectiveKind, MatchedCalls> matchCollectives(const std::vector<RankResult>& ranks) {
-  std::map<CollectiveKind, MatchedCalls> out;
-  std::set<CollectiveKind> kinds;
-  for (const RankResult& r : ranks) {
-    for (const CollectiveCall& c : r.calls) {
-      if (c.kind != CollectiveKind::kOther) kinds.insert(c.kind);
+std::map<SeriesKey, CollectiveSeries> matchCollectives(const std::vector<RankResult>& ranks) {
+  std::map<SeriesKey, std::map<std::size_t, std::vector<const CollectiveCall*>>> by_key;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    for (const CollectiveCall& c : ranks[r].calls) {
+      if (c.kind != CollectiveKind::kOther) by_key[{c.kind, c.group}][r].push_back(&c);
     }
   }
-  for (CollectiveKind kind : kinds) {
-    MatchedCalls matched(ranks.size());
-    for (std::size_t i = 0; i < ranks.size(); ++i) {
-      for (const CollectiveCall& c : ranks[i].calls) {
-        if (c.kind == kind) matched[i].push_back(&c);
-      }
+  std::map<SeriesKey, CollectiveSeries> out;
+  for (auto& [key, per_rank] : by_key) {
+    if (per_rank.size() < 2) continue;  // nothing to match a rank's calls with
+    const std::size_t count = per_rank.begin()->second.size();
+    if (!std::all_of(per_rank.begin(), per_rank.end(), [&](const auto& entry) { return entry.second.size() == count; })) {
+      continue;
     }
-    const bool same_count = std::all_of(matched.begin(), matched.end(),
-                                        [&](const auto& calls) { return calls.size() == matched.front().size(); });
-    if (same_count && !matched.front().empty()) out.emplace(kind, std::move(matched));
+    CollectiveSeries series;
+    for (auto& [rank, calls] : per_rank) {
+      series.ranks.push_back(rank);
+      series.calls.push_back(std::move(calls));
+    }
+    out.emplace(key, std::move(series));
   }
   return out;
 }
@@ -98,21 +106,26 @@ struct Offset {
 };
 
 // Per rank: the shift that makes its collectives end with the reference rank's (index 0), the
-// median over the collectives that end together; consistent when the collectives agree on it
-// within kClockToleranceNs.
-std::vector<std::optional<Offset>> collectiveOffsets(const std::map<CollectiveKind, MatchedCalls>& matched,
+// median over the collectives both ran that end together; consistent when the collectives agree
+// on it within kClockToleranceNs. nullopt for a rank that shares no such collective with it.
+std::vector<std::optional<Offset>> collectiveOffsets(const std::map<SeriesKey, CollectiveSeries>& matched,
                                                      std::size_t ranks) {
-  std::vector<std::optional<Offset>> out(ranks);
-  for (std::size_t r = 0; r < ranks; ++r) {
-    std::vector<std::int64_t> differences;
-    for (const auto& [kind, calls] : matched) {
-      if (!alignsClocks(kind)) continue;
-      for (std::size_t i = 0; i < calls[r].size(); ++i) differences.push_back(calls[0][i]->end_ns - calls[r][i]->end_ns);
+  std::vector<std::vector<std::int64_t>> differences(ranks);
+  for (const auto& [key, series] : matched) {
+    if (!alignsClocks(key.first) || series.ranks.front() != 0) continue;  // participants are sorted
+    const auto& reference = series.calls.front();
+    for (std::size_t p = 1; p < series.ranks.size(); ++p) {
+      for (std::size_t i = 0; i < reference.size(); ++i) {
+        differences[series.ranks[p]].push_back(reference[i]->end_ns - series.calls[p][i]->end_ns);
+      }
     }
-    if (differences.empty()) continue;
-    const std::int64_t mid = median(differences);
+  }
+  std::vector<std::optional<Offset>> out(ranks);
+  for (std::size_t r = 1; r < ranks; ++r) {
+    if (differences[r].empty()) continue;
+    const std::int64_t mid = median(differences[r]);
     std::vector<std::int64_t> deviations;
-    for (std::int64_t d : differences) deviations.push_back(std::abs(d - mid));
+    for (std::int64_t d : differences[r]) deviations.push_back(std::abs(d - mid));
     out[r] = Offset{mid, median(deviations) <= kClockToleranceNs};
   }
   return out;
@@ -135,7 +148,7 @@ std::set<std::int64_t> commonStepNumbers(const std::vector<RankResult>& ranks) {
   return common;
 }
 
-void alignClocks(const std::vector<RankResult>& ranks, const std::map<CollectiveKind, MatchedCalls>& matched,
+void alignClocks(const std::vector<RankResult>& ranks, const std::map<SeriesKey, CollectiveSeries>& matched,
                  const std::set<std::int64_t>& common_steps, JobAnalysis& job) {
   const std::vector<std::optional<Offset>> offsets = collectiveOffsets(matched, ranks.size());
   const auto firstCommonStart = [&](const RankResult& r) -> std::optional<std::int64_t> {
@@ -195,41 +208,45 @@ const StepSplit* stepAt(const std::vector<const StepSplit*>& steps, std::int64_t
   return nullptr;
 }
 
-// Whether the i-th calls of a kind ended on every rank within kClockToleranceNs of each other.
-bool endTogether(const MatchedCalls& calls, std::size_t i, const JobAnalysis& job) {
+// Whether the i-th calls of a series ended on all its aligned participants within
+// kClockToleranceNs of each other.
+bool endTogether(const CollectiveSeries& series, std::size_t i, const JobAnalysis& job) {
   std::int64_t first = std::numeric_limits<std::int64_t>::max();
   std::int64_t last = std::numeric_limits<std::int64_t>::min();
-  for (std::size_t r = 0; r < calls.size(); ++r) {
-    if (job.ranks[r].alignment == ClockAlignment::kNone) continue;
-    const std::int64_t end = calls[r][i]->end_ns + job.ranks[r].clock_offset_ns;
+  for (std::size_t p = 0; p < series.ranks.size(); ++p) {
+    const RankRow& row = job.ranks[series.ranks[p]];
+    if (row.alignment == ClockAlignment::kNone) continue;
+    const std::int64_t end = series.calls[p][i]->end_ns + row.clock_offset_ns;
     first = std::min(first, end);
     last = std::max(last, end);
   }
   return last - first <= kClockToleranceNs;
 }
 
-void measureWaits(const std::vector<RankResult>& ranks, const std::map<CollectiveKind, MatchedCalls>& matched,
+void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey, CollectiveSeries>& matched,
                   const std::set<std::int64_t>& common, JobAnalysis& job) {
   std::vector<std::int64_t> wait(ranks.size(), 0);
   std::vector<bool> measured(ranks.size(), false);
   std::uint64_t pairs_left_out = 0;
-  for (const auto& [kind, calls] : matched) {
-    for (std::size_t i = 0; i < calls[0].size(); ++i) {
-      if (!isGroupCollective(kind) && !endTogether(calls, i, job)) {
+  for (const auto& [key, series] : matched) {
+    for (std::size_t i = 0; i < series.calls.front().size(); ++i) {
+      if (!isGroupCollective(key.first) && !endTogether(series, i, job)) {
         ++pairs_left_out;
         continue;
       }
       std::int64_t last = std::numeric_limits<std::int64_t>::min();
-      for (std::size_t r = 0; r < ranks.size(); ++r) {
-        if (job.ranks[r].alignment == ClockAlignment::kNone) continue;
-        last = std::max(last, calls[r][i]->start_ns + job.ranks[r].clock_offset_ns);
+      for (std::size_t p = 0; p < series.ranks.size(); ++p) {
+        const RankRow& row = job.ranks[series.ranks[p]];
+        if (row.alignment != ClockAlignment::kNone) last = std::max(last, series.calls[p][i]->start_ns + row.clock_offset_ns);
       }
-      for (std::size_t r = 0; r < ranks.size(); ++r) {
-        if (job.ranks[r].alignment == ClockAlignment::kNone) continue;
+      for (std::size_t p = 0; p < series.ranks.size(); ++p) {
+        const std::size_t r = series.ranks[p];
+        const RankRow& row = job.ranks[r];
+        if (row.alignment == ClockAlignment::kNone) continue;
         measured[r] = true;
-        const CollectiveCall& c = *calls[r][i];
+        const CollectiveCall& c = *series.calls[p][i];
         if (!stepAt(steadySteps(ranks[r], common), c.start_ns)) continue;
-        const std::int64_t late = last - (c.start_ns + job.ranks[r].clock_offset_ns);
+        const std::int64_t late = last - (c.start_ns + row.clock_offset_ns);
         wait[r] += std::clamp<std::int64_t>(late, 0, c.end_ns - c.start_ns);
       }
     }
@@ -241,14 +258,15 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<Collectiv
   }
   const bool unmatched = std::any_of(ranks.begin(), ranks.end(), [&](const RankResult& r) {
     return std::any_of(r.calls.begin(), r.calls.end(), [&](const CollectiveCall& c) {
-      return c.kind == CollectiveKind::kOther || !matched.contains(c.kind);
+      return c.kind == CollectiveKind::kOther || !matched.contains({c.kind, c.group});
     });
   });
   if (pairs_left_out > 0 || unmatched) {
     job.notes.push_back(fmt::format(
-        "waits are measured at collectives every rank ran alike ({} send/recv call(s) that did not end together on "
-        "all ranks pair ranks the trace does not name; kinds whose count differs between ranks belong to other "
-        "process groups or other windows): their time counts as communication, not wait", pairs_left_out));
+        "waits are measured at collectives every participant ran alike ({} send/recv call(s) that did not end "
+        "together pair ranks the trace does not name; a kind whose count differs between ranks of one process group "
+        "(or between ranks, where the trace names no groups) is not matched): their time counts as communication, "
+        "not wait", pairs_left_out));
   }
   if (std::any_of(job.ranks.begin(), job.ranks.end(), [](const RankRow& r) { return !r.wait_ns; })) {
     job.notes.push_back("some ranks' collectives could not be matched with the others': their waits are unknown");
@@ -350,13 +368,14 @@ void recommendForJob(JobAnalysis& job) {
 }
 
 std::vector<CollectiveRow> jobCollectives(const std::vector<RankResult>& ranks, std::int32_t world_size) {
-  std::map<std::string, CollectiveRow> rows;
+  std::map<std::pair<std::string, std::int32_t>, CollectiveRow> rows;  // by family and group size
   for (const RankResult& r : ranks) {
     for (const CollectiveRow& c : r.collectives) {
-      CollectiveRow& row = rows[c.name];
+      CollectiveRow& row = rows[{c.name, c.group_size}];
       row.name = c.name;
       row.kind = c.kind;
       row.element = c.element;
+      row.group_size = c.group_size;
       row.calls += c.calls;
       row.time_ns += c.time_ns;
       row.calls_with_bytes += c.calls_with_bytes;
@@ -365,10 +384,11 @@ std::vector<CollectiveRow> jobCollectives(const std::vector<RankResult>& ranks, 
     }
   }
   std::vector<CollectiveRow> out;
-  for (auto& [name, row] : rows) {
+  for (auto& [key, row] : rows) {
     if (row.calls_with_bytes > 0 && row.time_with_bytes_ns > 0) {
       row.algbw_gbps = static_cast<double>(row.bytes) / static_cast<double>(row.time_with_bytes_ns);
-      row.busbw_gbps = *row.algbw_gbps * busBandwidthFactor(row.kind, world_size);
+      // The group's size where the ops recorded it, else the job's.
+      row.busbw_gbps = *row.algbw_gbps * busBandwidthFactor(row.kind, row.group_size > 0 ? row.group_size : world_size);
     }
     out.push_back(std::move(row));
   }
@@ -445,7 +465,7 @@ trace::Result<JobAnalysis> analyzeJob(std::vector<RankResult> ranks) {
     }
     job.ranks.push_back(std::move(row));
   }
-  const std::map<CollectiveKind, MatchedCalls> matched = matchCollectives(ranks);
+  const std::map<SeriesKey, CollectiveSeries> matched = matchCollectives(ranks);
   alignClocks(ranks, matched, common, job);
   measureWaits(ranks, matched, common, job);
   for (RankRow& r : job.ranks) r.busy_ns = r.steady_step_ns - r.wait_ns.value_or(0);

@@ -53,6 +53,7 @@ std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace) {
     others += copyOwn(trace.synchronizations, t.synchronizations, pid, byPid);
     others += copyOwn(trace.launches, t.launches, pid, byThread);
     others += copyOwn(trace.ranges, t.ranges, pid, byThread);
+    copyOwn(trace.communication_messages, t.communication_messages, pid, byThread);  // they go with their ranges
     if (others > 0) t.import_stats.skipped["events of the file's other processes (other ranks)"] += others;
     out.push_back(std::move(part));
   }

@@ -1,8 +1,8 @@
 #pragma once
 // A file that holds several processes' GPU work (an Nsight Systems export of a multi-process
 // job: one process per GPU) is several ranks. This splits an imported, not yet correlated trace
-// into one trace per process that ran kernels, each with its own launches, ranges, copies and
-// synchronisations (the processes' correlation ids, threads and streams are their own).
+// into one trace per process that ran kernels, each with its own launches, ranges (and their
+// communication messages), copies and synchronisations (the processes' correlation ids, threads and streams are their own).
 
 #include <cstdint>
 #include <vector>

@@ -128,9 +128,11 @@ std::string iterationsCsv(const analyzer::TraceSummary& summary) {
 }
 
 std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows) {
-  CsvWriter csv({"name", "kind", "element", "calls", "time_ns", "calls_with_bytes", "bytes", "algbw_gbps", "busbw_gbps"});
+  CsvWriter csv({"name", "kind", "element", "group_size", "calls", "time_ns", "calls_with_bytes", "bytes", "algbw_gbps",
+                 "busbw_gbps"});
   for (const analyzer::CollectiveRow& row : rows) {
     csv.add(row.name).add(analyzer::collectiveKindName(row.kind)).add(analyzer::precisionName(row.element));
+    csv.add(row.group_size > 0 ? std::to_string(row.group_size) : std::string());  // empty: not recorded
     csv.add(row.calls).add(row.time_ns).add(row.calls_with_bytes);
     // Empty where no call recorded its message (or the rank count a bus bandwidth needs).
     csv.add(row.calls_with_bytes > 0 ? std::to_string(row.bytes) : std::string());

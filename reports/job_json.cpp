@@ -100,6 +100,7 @@ ordered_json collectivesJson(const std::vector<analyzer::CollectiveRow>& rows) {
     out.push_back({{"name", row.name},
                    {"kind", analyzer::collectiveKindName(row.kind)},
                    {"element", analyzer::precisionName(row.element)},
+                   {"group_size", row.group_size > 0 ? ordered_json(row.group_size) : ordered_json(nullptr)},
                    {"calls", row.calls},
                    {"time_ns", row.time_ns},
                    {"calls_with_bytes", row.calls_with_bytes},
@@ -121,14 +122,18 @@ ordered_json rankResultToJson(const analyzer::RankResult& rank) {
   ordered_json collectives = ordered_json::array();
   for (const analyzer::CollectiveRow& c : rank.collectives) {
     collectives.push_back({{"name", c.name}, {"kind", analyzer::collectiveKindName(c.kind)},
-                           {"element", analyzer::precisionName(c.element)}, {"calls", c.calls},
+                           {"element", analyzer::precisionName(c.element)}, {"group_size", c.group_size},
+                           {"calls", c.calls},
                            {"time_ns", c.time_ns}, {"calls_with_bytes", c.calls_with_bytes}, {"bytes", c.bytes},
                            {"time_with_bytes_ns", c.time_with_bytes_ns}});
   }
-  // Calls as [kind, start_ns, end_ns]: a job holds one per collective kernel.
+  // Calls as [kind, start_ns, end_ns], with the process group's name fourth where recorded: a job
+  // holds one per collective kernel.
   ordered_json calls = ordered_json::array();
   for (const analyzer::CollectiveCall& c : rank.calls) {
-    calls.push_back(ordered_json::array({analyzer::collectiveKindName(c.kind), c.start_ns, c.end_ns}));
+    ordered_json call = ordered_json::array({analyzer::collectiveKindName(c.kind), c.start_ns, c.end_ns});
+    if (!c.group.empty()) call.push_back(c.group);
+    calls.push_back(std::move(call));
   }
   return {{"rank", rank.rank},
           {"origin", analyzer::rankOriginName(rank.origin)},
@@ -186,6 +191,7 @@ trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const 
       row.name = in.text(c, "name", path);
       row.kind = in.named(c, "kind", path, kCollectiveKinds, analyzer::collectiveKindName);
       row.element = in.named(c, "element", path, kPrecisions, analyzer::precisionName);
+      row.group_size = in.integer<std::int32_t>(c, "group_size", path);
       row.calls = in.integer<std::uint64_t>(c, "calls", path);
       row.time_ns = in.integer<std::int64_t>(c, "time_ns", path);
       row.calls_with_bytes = in.integer<std::uint64_t>(c, "calls_with_bytes", path);
@@ -198,9 +204,9 @@ trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const 
     for (std::size_t i = 0; i < calls->size() && in.ok(); ++i) {
       const json& c = (*calls)[i];
       const std::string path = fmt::format("{}.calls[{}]", at, i);
-      if (!c.is_array() || c.size() != 3 || !c[0].is_string() || !c[1].is_number_integer() ||
-          !c[2].is_number_integer()) {
-        in.fail(path, "is not [kind, start_ns, end_ns]");
+      if (!c.is_array() || c.size() < 3 || c.size() > 4 || !c[0].is_string() || !c[1].is_number_integer() ||
+          !c[2].is_number_integer() || (c.size() == 4 && !c[3].is_string())) {
+        in.fail(path, "is not [kind, start_ns, end_ns] or [kind, start_ns, end_ns, group]");
         break;
       }
       const json call = {{"kind", c[0]}, {"start_ns", c[1]}, {"end_ns", c[2]}};
@@ -208,6 +214,7 @@ trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const 
       out_call.kind = in.named(call, "kind", path, kCollectiveKinds, analyzer::collectiveKindName);
       out_call.start_ns = in.integer<std::int64_t>(call, "start_ns", path);
       out_call.end_ns = in.integer<std::int64_t>(call, "end_ns", path);
+      if (c.size() == 4) out_call.group = c[3].get<std::string>();
       out.calls.push_back(out_call);
     }
   }

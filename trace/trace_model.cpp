@@ -98,6 +98,19 @@ void Trace::sortByTime() {
                    [](const Counter& a, const Counter& b) { return a.time_ns < b.time_ns; });
   std::stable_sort(gradient_bins.begin(), gradient_bins.end(),
                    [](const GradientBin& a, const GradientBin& b) { return a.time_ns < b.time_ns; });
+  std::stable_sort(communication_messages.begin(), communication_messages.end(),
+                   [](const CommunicationMessage& a, const CommunicationMessage& b) {
+                     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.thread < b.thread;
+                   });
+}
+
+const CommunicationMessage* Trace::messageOf(const Range& range) const {
+  const auto at = std::lower_bound(communication_messages.begin(), communication_messages.end(), range,
+                                   [](const CommunicationMessage& m, const Range& r) {
+                                     return m.start_ns != r.start_ns ? m.start_ns < r.start_ns : m.thread < r.thread;
+                                   });
+  return at != communication_messages.end() && at->start_ns == range.start_ns && at->thread == range.thread ? &*at
+                                                                                                           : nullptr;
 }
 
 void Trace::assignLaunchingProcesses() {
@@ -138,7 +151,8 @@ std::size_t Trace::memoryBytes() const {
          kernels.capacity() * sizeof(Kernel) + memory_ops.capacity() * sizeof(MemoryOp) +
          synchronizations.capacity() * sizeof(Synchronization) +
          ranges.capacity() * sizeof(Range) + counters.capacity() * sizeof(Counter) +
-         gradient_bins.capacity() * sizeof(GradientBin);
+         gradient_bins.capacity() * sizeof(GradientBin) +
+         communication_messages.capacity() * sizeof(CommunicationMessage);
 }
 
 }  // namespace ampscope::trace

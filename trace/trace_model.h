@@ -195,6 +195,24 @@ struct Range {
   bool operator==(const Range&) const = default;
 };
 
+// The message a framework's communication op recorded (PyTorch's record_param_comms in Kineto
+// traces since 2.1: "Collective name", "dtype", "In/Out msg nelems", "Group size", "Process Group
+// Name", "Process Group Ranks"). Few per step, so it is held beside the ranges, not in every one:
+// it belongs to the range on `thread` that starts at `start_ns` (a key that survives sorting).
+struct CommunicationMessage {
+  Index thread = kNone;
+  std::int64_t start_ns = 0;
+  StringId collective = StringTable::kEmpty;  // "allreduce", "_allgather_base", ...
+  StringId dtype = StringTable::kEmpty;       // PyTorch's scalar type name: "Float", "BFloat16"
+  std::int64_t in_elements = -1;              // -1: not recorded
+  std::int64_t out_elements = -1;
+  std::int32_t group_size = 0;                // 0: not recorded
+  StringId group = StringTable::kEmpty;        // the process group's name, the same on every rank
+  StringId group_ranks = StringTable::kEmpty;  // its ranks as recorded: "[0, 1, 2, 3]" (long lists are cut)
+
+  bool operator==(const CommunicationMessage&) const = default;
+};
+
 // A sampled value over time: loss scale, skipped steps, gradient statistics.
 struct Counter {
   std::int64_t time_ns = 0;
@@ -260,6 +278,7 @@ struct Trace {
   std::vector<Range> ranges;
   std::vector<Counter> counters;
   std::vector<GradientBin> gradient_bins;
+  std::vector<CommunicationMessage> communication_messages;  // by (start_ns, thread)
   ImportStats import_stats;
   DistributedInfo distributed;
   // What to add to this trace's timestamps to count from the Unix epoch, where the file says it
@@ -268,6 +287,8 @@ struct Trace {
   std::optional<std::int64_t> epoch_offset_ns;
 
   std::string_view str(StringId id) const { return strings.view(id); }
+  // The communication message recorded with a range; nullptr where it has none.
+  const CommunicationMessage* messageOf(const Range& range) const;
   // Index of the thread (pid, tid), added when new.
   Index threadIndex(std::int64_t pid, std::int64_t tid);
   // Sorts every event vector by start time (stable, so equal starts keep import order).

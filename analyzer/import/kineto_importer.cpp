@@ -50,6 +50,14 @@ struct EventFields {
   std::array<std::uint32_t, 3> grid{};
   std::array<std::uint32_t, 3> block{};
   std::string_view input_dims, input_type, concrete_inputs, module_hierarchy, arg_name;
+  // A communication op's message (record_param_comms): trace::CommunicationMessage.
+  std::string_view collective_name, comm_dtype, group_name, group_ranks;
+  std::int64_t in_elements = -1;
+  std::int64_t out_elements = -1;
+  std::int64_t group_size = -1;
+  bool hasMessage() const {
+    return !collective_name.empty() || in_elements >= 0 || out_elements >= 0 || group_size >= 0 || !group_name.empty();
+  }
 };
 
 class KinetoEventParser {
@@ -66,6 +74,9 @@ class KinetoEventParser {
   void finish(std::int64_t base_ns);
 
  private:
+  // Keeps a communication op's message beside its range (trace::CommunicationMessage).
+  void addMessage(const trace::Range& range, const EventFields& event);
+
   Error eventError(const TraceEventText& text, std::string_view what) const {
     return Error{fmt::format("{}: traceEvents element #{} at byte offset {}: {}", path_, text.index,
                              text.byte_offset, what)};
@@ -129,6 +140,24 @@ simdjson::error_code readDim3(od::value value, std::array<std::uint32_t, 3>& out
   return simdjson::SUCCESS;
 }
 
+// A value that some versions write as a string and others as a number or an array (a process
+// group's name and ranks): the string's text, else the value's JSON text.
+simdjson::error_code readTextOrRaw(od::value value, std::string_view& out) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::string) return value.get_string().get(out);
+  if (type == od::json_type::array) {
+    od::array array;
+    if (auto error = value.get_array().get(array)) return error;
+    return array.raw_json().get(out);
+  }
+  out = value.raw_json_token();
+  while (!out.empty() && (out.back() == ' ' || out.back() == '\n' || out.back() == '\r' || out.back() == '\t')) {
+    out.remove_suffix(1);
+  }
+  return simdjson::SUCCESS;
+}
+
 // The raw JSON text of an array value (shapes, dtypes and argument values are kept as text).
 simdjson::error_code rawArray(od::value value, std::string_view& out) {
   od::array array;
@@ -165,6 +194,13 @@ Status KinetoEventParser::parseArgs(const TraceEventText& text, od::object args,
     else if (key == "Concrete Inputs") error = rawArray(value, event.concrete_inputs);
     else if (key == "Module Hierarchy") error = value.get_string().get(event.module_hierarchy);
     else if (key == "name") error = value.get_string().get(event.arg_name);
+    else if (key == "Collective name") error = value.get_string().get(event.collective_name);
+    else if (key == "dtype") error = readTextOrRaw(value, event.comm_dtype);
+    else if (key == "In msg nelems") error = readInt(value, event.in_elements);
+    else if (key == "Out msg nelems") error = readInt(value, event.out_elements);
+    else if (key == "Group size") error = readInt(value, event.group_size);
+    else if (key == "Process Group Name") error = readTextOrRaw(value, event.group_name);
+    else if (key == "Process Group Ranks") error = readTextOrRaw(value, event.group_ranks);
     if (error) {
       return eventError(text, fmt::format("args.\"{}\" has an unexpected value: {}", key,
                                           simdjson::error_message(error)));
@@ -345,6 +381,7 @@ Status KinetoEventParser::dispatch(const TraceEventText& text, const EventFields
       if (!event.module_hierarchy.empty()) r.module_path = out_.strings.intern(event.module_hierarchy);
       r.sequence_number = event.sequence;
       r.fwd_thread_tid = event.fwd_tid;
+      if (category == EventCategory::kOperator && event.hasMessage()) addMessage(r, event);
       break;
     }
     case EventCategory::kIgnored:
@@ -353,6 +390,22 @@ Status KinetoEventParser::dispatch(const TraceEventText& text, const EventFields
   }
   ++stats.events_imported;
   return {};
+}
+
+void KinetoEventParser::addMessage(const trace::Range& range, const EventFields& event) {
+  trace::CommunicationMessage& m = out_.communication_messages.emplace_back();
+  m.thread = range.thread;
+  m.start_ns = range.start_ns;
+  if (!event.collective_name.empty()) m.collective = out_.strings.intern(event.collective_name);
+  if (!event.comm_dtype.empty()) m.dtype = out_.strings.intern(event.comm_dtype);
+  m.in_elements = event.in_elements;
+  m.out_elements = event.out_elements;
+  // A group of more than 2^31 ranks is no group: left unknown.
+  if (event.group_size > 0 && event.group_size <= std::numeric_limits<std::int32_t>::max()) {
+    m.group_size = static_cast<std::int32_t>(event.group_size);
+  }
+  if (!event.group_name.empty()) m.group = out_.strings.intern(event.group_name);
+  if (!event.group_ranks.empty()) m.group_ranks = out_.strings.intern(event.group_ranks);
 }
 
 void KinetoEventParser::finish(std::int64_t base_ns) {
@@ -366,6 +419,7 @@ void KinetoEventParser::finish(std::int64_t base_ns) {
   for (auto& e : out_.memory_ops) { e.start_ns += base_ns; e.end_ns += base_ns; }
   for (auto& e : out_.synchronizations) { e.start_ns += base_ns; e.end_ns += base_ns; }
   for (auto& e : out_.ranges) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out_.communication_messages) e.start_ns += base_ns;
 }
 
 }  // namespace

@@ -251,3 +251,49 @@ TEST(CollectivesTest, ReductionElementTypeComesFromTheKernelName) {
 
 }  // namespace
 }  // namespace ampscope::analyzer
+
+namespace ampscope::analyzer {
+namespace {
+
+// PyTorch 2.1+ records a communication op's message on record_param_comms: an all-gather of 1 Mi
+// BF16 elements per rank into 4 Mi (group of 4 in a world of 8). nccl-tests counts the gathered
+// output: 8 MiB, with the group's size (4), not the world's, in the bus bandwidth factor; each
+// call carries its process group's name.
+TEST(CollectivesTest, TheRecordedMessageGivesBytesGroupSizeAndGroup) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("trace.json", R"json({"schemaVersion": 1,
+  "distributedInfo": {"backend": "nccl", "rank": 1, "world_size": 8},
+  "traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 7, "tid": 7, "ts": 100.0, "dur": 20,
+   "args": {"Input Dims": [[], [], []], "Input type": ["TensorList", "Scalar", "Scalar"],
+            "Collective name": "_allgather_base", "dtype": "BFloat16", "In msg nelems": 1048576,
+            "Out msg nelems": 4194304, "Group size": 4, "Process Group Name": "3",
+            "Process Group Ranks": "[0, 2, 4, 6]"}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": 7, "ts": 105.0, "dur": 5,
+   "args": {"correlation": 11}},
+  {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+   "pid": 0, "tid": 13, "ts": 110.0, "dur": 100.0, "args": {"device": 0, "stream": 13, "correlation": 11}}
+]})json");
+  auto run = analyzeFile(path);
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_EQ(run->trace.communication_messages.size(), 1u);
+  const trace::CommunicationMessage& m = run->trace.communication_messages[0];
+  EXPECT_EQ(run->trace.str(m.collective), "_allgather_base");
+  EXPECT_EQ(m.in_elements, 1048576);
+  EXPECT_EQ(m.out_elements, 4194304);
+  EXPECT_EQ(m.group_size, 4);
+  EXPECT_EQ(run->trace.str(m.group_ranks), "[0, 2, 4, 6]");
+  const Communication& c = run->summary.communication;
+  ASSERT_EQ(c.collectives.size(), 1u);
+  const CollectiveRow& row = c.collectives[0];
+  EXPECT_EQ(row.group_size, 4);
+  EXPECT_EQ(row.bytes, 8u * 1024 * 1024);
+  ASSERT_TRUE(row.algbw_gbps && row.busbw_gbps);
+  EXPECT_DOUBLE_EQ(*row.algbw_gbps, 8.0 * 1024 * 1024 / 100000.0);
+  EXPECT_DOUBLE_EQ(*row.busbw_gbps, *row.algbw_gbps * 3.0 / 4.0);
+  ASSERT_EQ(c.calls.size(), 1u);
+  EXPECT_EQ(c.calls[0].group, "3");
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer

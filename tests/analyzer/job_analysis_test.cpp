@@ -32,7 +32,7 @@ RankResult rankOf(std::int32_t rank, std::string clock, std::int64_t origin, std
     s.exposed_communication_ns = s.communication_ns;
     s.idle_ns = 10 * kMs - compute - s.exposed_communication_ns;
     r.steps.push_back(s);
-    r.calls.push_back({CollectiveKind::kAllReduce, comm_start, comm_end});
+    r.calls.push_back({CollectiveKind::kAllReduce, comm_start, comm_end, ""});
   }
   r.collectives.push_back({.kind = CollectiveKind::kAllReduce, .element = MathPrecision::kFp32,
                            .name = "ncclKernel_AllReduce_RING_LL_Sum_float", .calls = static_cast<std::uint64_t>(steps),
@@ -171,8 +171,8 @@ TEST(JobAnalysisTest, SendRecvCountsAsACollectiveOnlyWhereItEndsTogether) {
   for (const bool together : {true, false}) {
     std::vector<RankResult> ranks = {rankOf(0, "unix-epoch", 0, 6 * kMs, 6 * kMs, 1),
                                      rankOf(1, "unix-epoch", 0, 6 * kMs, 6 * kMs, 1)};
-    ranks[0].calls.push_back({CollectiveKind::kSendRecv, 1 * kMs, 3 * kMs});
-    ranks[1].calls.push_back({CollectiveKind::kSendRecv, 2 * kMs, together ? 3 * kMs : 5 * kMs});
+    ranks[0].calls.push_back({CollectiveKind::kSendRecv, 1 * kMs, 3 * kMs, ""});
+    ranks[1].calls.push_back({CollectiveKind::kSendRecv, 2 * kMs, together ? 3 * kMs : 5 * kMs, ""});
     for (RankResult& r : ranks) {
       std::sort(r.calls.begin(), r.calls.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
     }
@@ -197,6 +197,39 @@ TEST(JobAnalysisTest, StepsAreMatchedByNumber) {
 }
 
 TEST(JobAnalysisTest, NoRankIsAnError) { EXPECT_FALSE(analyzeJob({})); }
+
+}  // namespace
+}  // namespace ampscope::analyzer
+
+namespace ampscope::analyzer {
+namespace {
+
+// Tensor-parallel pairs {0, 1} and {2, 3}, each with its own process group: the pairs run
+// different numbers of all-reduces (3 and 5), so matching by kind alone would fail; by group, each
+// pair is matched within itself. Rank 1 reaches each of its group's all-reduces 1 ms after rank 0;
+// ranks 2 and 3 arrive together.
+TEST(JobAnalysisTest, CollectivesAreMatchedWithinTheirProcessGroup) {
+  std::vector<RankResult> ranks;
+  for (std::int32_t r = 0; r < 4; ++r) {
+    RankResult rank = rankOf(r, "unix-epoch", 0, 6 * kMs, 6 * kMs, 1);
+    rank.calls.clear();
+    const int count = r < 2 ? 3 : 5;
+    for (int i = 0; i < count; ++i) {
+      const std::int64_t start = (1 + i) * kMs + (r == 1 ? 500 * kUs : 0);
+      rank.calls.push_back({CollectiveKind::kAllReduce, start, (2 + i) * kMs, r < 2 ? "tp0" : "tp1"});
+    }
+    ranks.push_back(std::move(rank));
+  }
+  auto job = analyzeJob(ranks);
+  ASSERT_TRUE(job) << job.error().message;
+  for (std::int32_t r = 0; r < 4; ++r) ASSERT_TRUE(rowOf(*job, r).wait_ns.has_value()) << r;
+  EXPECT_EQ(*rowOf(*job, 0).wait_ns, 3 * 500 * kUs);  // waits for rank 1 at each of its group's three
+  EXPECT_EQ(*rowOf(*job, 1).wait_ns, 0);
+  EXPECT_EQ(*rowOf(*job, 2).wait_ns, 0);
+  EXPECT_EQ(*rowOf(*job, 3).wait_ns, 0);
+  // Ranks 2 and 3 share no group with rank 0: they stay on the recorded (epoch) clock.
+  EXPECT_EQ(rowOf(*job, 2).alignment, ClockAlignment::kRecordedClock);
+}
 
 }  // namespace
 }  // namespace ampscope::analyzer

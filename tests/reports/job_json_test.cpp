@@ -31,7 +31,7 @@ TEST(JobJsonTest, ARankResultSurvivesJsonExactly) {
                               .calls_with_bytes = 2, .bytes = (std::uint64_t{1} << 60) + 1, .time_with_bytes_ns = 50,
                               .algbw_gbps = std::nullopt, .busbw_gbps = std::nullopt});
   rank.calls.push_back({analyzer::CollectiveKind::kReduceScatter, std::numeric_limits<std::int64_t>::max() - 10,
-                        std::numeric_limits<std::int64_t>::max()});
+                        std::numeric_limits<std::int64_t>::max(), "3"});
   const std::string text = formatJsonDocument(nlohmann::ordered_json{{"rank_result", rankResultToJson(rank)}});
   auto back = rankResultsFromDocument(text, "r.json");
   ASSERT_TRUE(back) << back.error().message;

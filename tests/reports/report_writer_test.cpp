@@ -117,7 +117,7 @@ TEST(ReportWriterTest, WritesEveryFileWithTheDocumentedCsvHeaders) {
     EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::path(out) / name)) << name;
   }
   using Header = std::vector<std::string>;
-  EXPECT_EQ(headerOf(out + "/collectives.csv"), (Header{"name", "kind", "element", "calls", "time_ns", "calls_with_bytes",
+  EXPECT_EQ(headerOf(out + "/collectives.csv"), (Header{"name", "kind", "element", "group_size", "calls", "time_ns", "calls_with_bytes",
                                                         "bytes", "algbw_gbps", "busbw_gbps"}));
   EXPECT_EQ(headerOf(out + "/recommendations.csv"), (Header{"rule", "severity", "target", "evidence", "action",
                                                             "estimated_gain_ns", "estimated_gain_pct"}));
