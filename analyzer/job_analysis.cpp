@@ -247,7 +247,7 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey
         const CollectiveCall& c = *series.calls[p][i];
         if (!stepAt(steadySteps(ranks[r], common), c.start_ns)) continue;
         const std::int64_t late = last - (c.start_ns + row.clock_offset_ns);
-        wait[r] += std::clamp<std::int64_t>(late, 0, c.end_ns - c.start_ns);
+        wait[r] += std::max<std::int64_t>(0, std::min(late, c.end_ns - c.start_ns));
       }
     }
   }
@@ -450,19 +450,19 @@ trace::Result<JobAnalysis> analyzeJob(std::vector<RankResult> ranks) {
     row.steps = r.steps.size();
     const std::vector<const StepSplit*> steady = steadySteps(r, common);
     row.steady_steps = steady.size();
-    for (const StepSplit* s : steady) {
-      row.steady_step_ns += s->durationNs();
-      row.compute_ns += s->compute_ns;
-      row.communication_ns += s->communication_ns;
-      row.exposed_communication_ns += s->exposed_communication_ns;
-      row.data_ns += s->data_ns;
-      row.idle_ns += s->idle_ns;
-    }
-    const auto n = static_cast<std::int64_t>(std::max<std::size_t>(1, steady.size()));
-    for (std::int64_t* field : {&row.steady_step_ns, &row.compute_ns, &row.communication_ns,
-                                &row.exposed_communication_ns, &row.data_ns, &row.idle_ns}) {
-      *field /= n;
-    }
+    // Summed in long double: exact for any sum below 2^64, and no overflow from absurd results
+    // read back by merge.
+    const auto mean = [&](auto field) {
+      long double total = 0;
+      for (const StepSplit* s : steady) total += static_cast<long double>(field(*s));
+      return static_cast<std::int64_t>(total / static_cast<long double>(std::max<std::size_t>(1, steady.size())));
+    };
+    row.steady_step_ns = mean([](const StepSplit& s) { return s.durationNs(); });
+    row.compute_ns = mean([](const StepSplit& s) { return s.compute_ns; });
+    row.communication_ns = mean([](const StepSplit& s) { return s.communication_ns; });
+    row.exposed_communication_ns = mean([](const StepSplit& s) { return s.exposed_communication_ns; });
+    row.data_ns = mean([](const StepSplit& s) { return s.data_ns; });
+    row.idle_ns = mean([](const StepSplit& s) { return s.idle_ns; });
     job.ranks.push_back(std::move(row));
   }
   const std::map<SeriesKey, CollectiveSeries> matched = matchCollectives(ranks);

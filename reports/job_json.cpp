@@ -92,6 +92,13 @@ class Reader {
   std::string error_;
 };
 
+// Timestamps beyond 2^62 ns (the year 2116 from the epoch) are corrupt: refused, so that the
+// differences the job takes between ranks cannot overflow.
+void checkTime(Reader& in, std::int64_t ns, const std::string& path) {
+  constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+  if (in.ok() && (ns > kLimit || ns < -kLimit)) in.fail(path, fmt::format("is {}, beyond 2^62 ns", ns));
+}
+
 }  // namespace
 
 ordered_json collectivesJson(const std::vector<analyzer::CollectiveRow>& rows) {
@@ -180,6 +187,8 @@ trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const 
       step.data_ns = in.integer<std::int64_t>(s, "data_ns", path);
       step.idle_ns = in.integer<std::int64_t>(s, "idle_ns", path);
       if (in.ok() && step.end_ns < step.start_ns) in.fail(path, "ends before it starts");
+      checkTime(in, step.start_ns, path + ".start_ns");
+      checkTime(in, step.end_ns, path + ".end_ns");
       out.steps.push_back(step);
     }
   }
@@ -215,6 +224,9 @@ trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const 
       out_call.start_ns = in.integer<std::int64_t>(call, "start_ns", path);
       out_call.end_ns = in.integer<std::int64_t>(call, "end_ns", path);
       if (c.size() == 4) out_call.group = c[3].get<std::string>();
+      if (in.ok() && out_call.end_ns < out_call.start_ns) in.fail(path, "ends before it starts");
+      checkTime(in, out_call.start_ns, path + ".start_ns");
+      checkTime(in, out_call.end_ns, path + ".end_ns");
       out.calls.push_back(out_call);
     }
   }

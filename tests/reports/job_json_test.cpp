@@ -10,7 +10,7 @@ namespace ampscope::reports {
 namespace {
 
 // The map step's output read back is the same rank, to the nanosecond and the byte: merge depends
-// on it. Extremes included (epoch nanoseconds, unknown pid, counts past 2^53).
+// on it. Extremes included (the latest time accepted, 2^62 ns; unknown pid; counts past 2^53).
 TEST(JobJsonTest, ARankResultSurvivesJsonExactly) {
   analyzer::RankResult rank;
   rank.rank = 5;
@@ -30,13 +30,22 @@ TEST(JobJsonTest, ARankResultSurvivesJsonExactly) {
                               .name = "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL", .calls = 3, .time_ns = 99,
                               .calls_with_bytes = 2, .bytes = (std::uint64_t{1} << 60) + 1, .time_with_bytes_ns = 50,
                               .algbw_gbps = std::nullopt, .busbw_gbps = std::nullopt});
-  rank.calls.push_back({analyzer::CollectiveKind::kReduceScatter, std::numeric_limits<std::int64_t>::max() - 10,
-                        std::numeric_limits<std::int64_t>::max(), "3"});
+  rank.calls.push_back({analyzer::CollectiveKind::kReduceScatter, (std::int64_t{1} << 62) - 10, std::int64_t{1} << 62,
+                        "3"});
   const std::string text = formatJsonDocument(nlohmann::ordered_json{{"rank_result", rankResultToJson(rank)}});
   auto back = rankResultsFromDocument(text, "r.json");
   ASSERT_TRUE(back) << back.error().message;
   ASSERT_EQ(back->size(), 1u);
   EXPECT_EQ(back->front(), rank);
+}
+
+TEST(JobJsonTest, AbsurdTimesAreRefusedWithTheirPlace) {
+  const std::string text = R"({"rank_result": {"rank": 0, "origin": "distributed_info", "recorded_world_size": 2,
+      "backend": "", "source": "x", "file": "x", "pid": 1, "device": "d", "clock": "unix-epoch", "steps_source": "",
+      "steps": [], "collectives": [], "calls": [["all_reduce", 9223372036854775000, 9223372036854775807]]}})";
+  auto back = rankResultsFromDocument(text, "r.json");
+  ASSERT_FALSE(back);
+  EXPECT_EQ(back.error().message, "r.json: rank_result.calls[0].start_ns is 9223372036854775000, beyond 2^62 ns");
 }
 
 TEST(JobJsonTest, AnUnknownKindIsNamedWithItsPlace) {
