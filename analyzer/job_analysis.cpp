@@ -228,17 +228,29 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey
   std::vector<std::int64_t> wait(ranks.size(), 0);
   std::vector<bool> measured(ranks.size(), false);
   std::uint64_t pairs_left_out = 0;
+  std::size_t steady_steps = 1;  // the steps the series' waits are per: the most any rank covers
+  for (const RankRow& row : job.ranks) steady_steps = std::max(steady_steps, row.steady_steps);
   for (const auto& [key, series] : matched) {
+    CollectiveWait summary{.kind = key.first, .group = key.second, .ranks = series.ranks.size(), .calls = 0,
+                           .wait_ns = 0, .last_rank = -1, .last_rank_calls = 0};
+    std::map<std::int32_t, std::size_t> last_counts;
     for (std::size_t i = 0; i < series.calls.front().size(); ++i) {
       if (!isGroupCollective(key.first) && !endTogether(series, i, job)) {
         ++pairs_left_out;
         continue;
       }
       std::int64_t last = std::numeric_limits<std::int64_t>::min();
+      std::int32_t last_rank = -1;
       for (std::size_t p = 0; p < series.ranks.size(); ++p) {
         const RankRow& row = job.ranks[series.ranks[p]];
-        if (row.alignment != ClockAlignment::kNone) last = std::max(last, series.calls[p][i]->start_ns + row.clock_offset_ns);
+        if (row.alignment == ClockAlignment::kNone) continue;
+        const std::int64_t arrival = series.calls[p][i]->start_ns + row.clock_offset_ns;
+        if (arrival > last) {
+          last = arrival;
+          last_rank = row.rank;
+        }
       }
+      bool steady = false;
       for (std::size_t p = 0; p < series.ranks.size(); ++p) {
         const std::size_t r = series.ranks[p];
         const RankRow& row = job.ranks[r];
@@ -246,11 +258,28 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey
         measured[r] = true;
         const CollectiveCall& c = *series.calls[p][i];
         if (!stepAt(steadySteps(ranks[r], common), c.start_ns)) continue;
-        const std::int64_t late = last - (c.start_ns + row.clock_offset_ns);
-        wait[r] += std::max<std::int64_t>(0, std::min(late, c.end_ns - c.start_ns));
+        steady = true;
+        const std::int64_t waited = std::max<std::int64_t>(0, std::min(last - (c.start_ns + row.clock_offset_ns),
+                                                                        c.end_ns - c.start_ns));
+        wait[r] += waited;
+        summary.wait_ns += waited;
+      }
+      if (steady) {
+        ++summary.calls;
+        ++last_counts[last_rank];
       }
     }
+    for (const auto& [rank, count] : last_counts) {
+      if (count > summary.last_rank_calls) {
+        summary.last_rank = rank;
+        summary.last_rank_calls = count;
+      }
+    }
+    summary.wait_ns /= static_cast<std::int64_t>(steady_steps);
+    if (summary.calls > 0) job.collective_waits.push_back(std::move(summary));
   }
+  std::stable_sort(job.collective_waits.begin(), job.collective_waits.end(),
+                   [](const CollectiveWait& a, const CollectiveWait& b) { return a.wait_ns > b.wait_ns; });
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     RankRow& row = job.ranks[r];
     if (measured[r]) row.wait_ns = wait[r] / static_cast<std::int64_t>(std::max<std::size_t>(1, row.steady_steps));

@@ -67,6 +67,18 @@ struct JobStep {
   std::int32_t longest_rank = -1;  // the rank whose step took longest
 };
 
+// The waits at one matched series of collectives (one kind in one process group), over the
+// steady steps: who arrived last, and how long the others waited for it.
+struct CollectiveWait {
+  CollectiveKind kind = CollectiveKind::kOther;
+  std::string group;          // the process group's name; "" where the trace names none
+  std::size_t ranks = 0;      // participants
+  std::size_t calls = 0;      // collectives in the steady steps (each ran on every participant)
+  std::int64_t wait_ns = 0;   // summed over participants and calls, per steady step
+  std::int32_t last_rank = -1;      // the rank that arrived last most often
+  std::size_t last_rank_calls = 0;  // how often
+};
+
 struct JobAnalysis {
   std::int32_t world_size = 0;  // as the traces say it, else the number of ranks given
   std::vector<RankRow> ranks;   // by rank
@@ -77,6 +89,7 @@ struct JobAnalysis {
   double imbalance = 1.0;       // max / mean of the ranks' busy time
   std::vector<std::int32_t> stragglers;  // ranks busy more than kStragglerMargin above the median
   std::vector<CollectiveRow> collectives;  // per family over all ranks, bandwidths by the job's size
+  std::vector<CollectiveWait> collective_waits;  // per matched series, largest wait first
   std::vector<std::string> notes;  // what the analysis could not do and why
   std::vector<Recommendation> recommendations;  // fix-straggler, balance-ranks; largest gain first
   std::vector<RankResult> rank_results;  // the inputs, numbered: what views open and merge rereads

@@ -40,6 +40,15 @@ std::string jobToText(const analyzer::JobAnalysis& job, std::size_t top) {
                                         : std::string());
     }
   }
+  if (!job.collective_waits.empty()) {
+    out += "\nWaits at collectives, per steady step (summed over the ranks that waited)\n";
+    for (const analyzer::CollectiveWait& w : reports::firstN(job.collective_waits, top)) {
+      out += fmt::format("  {:>11}  {:<14} {:<10} {} ranks, {} calls; last to arrive: rank {} ({} of {})\n",
+                         formatDuration(w.wait_ns), analyzer::collectiveKindName(w.kind),
+                         w.group.empty() ? std::string("-") : "group " + w.group, w.ranks, w.calls, w.last_rank,
+                         w.last_rank_calls, w.calls);
+    }
+  }
   for (const std::string& note : job.notes) out += fmt::format("note        {}\n", note);
   out += recommendationsToText(job.recommendations);
   out += "\nOne rank's full analysis: add --rank N.\n";

@@ -305,6 +305,13 @@ ordered_json jobToJsonDocument(const analyzer::JobAnalysis& job) {
   doc["ranks"] = std::move(ranks);
   doc["steps"] = std::move(steps);
   doc["collectives"] = collectivesJson(job.collectives);
+  ordered_json waits = ordered_json::array();
+  for (const analyzer::CollectiveWait& w : job.collective_waits) {
+    waits.push_back({{"kind", analyzer::collectiveKindName(w.kind)}, {"group", w.group}, {"ranks", w.ranks},
+                     {"calls", w.calls}, {"wait_ns", w.wait_ns}, {"last_rank", w.last_rank},
+                     {"last_rank_calls", w.last_rank_calls}});
+  }
+  doc["collective_waits"] = std::move(waits);
   doc["notes"] = job.notes;
   doc["recommendations"] = std::move(recs);
   doc["rank_results"] = std::move(results);

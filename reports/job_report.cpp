@@ -83,6 +83,20 @@ std::string collectivesTable(const analyzer::JobAnalysis& job, std::size_t top) 
   return html + "</table>";
 }
 
+std::string waitsTable(const analyzer::JobAnalysis& job, std::size_t top) {
+  if (job.collective_waits.empty()) return R"(<p class="muted">No collective could be matched across ranks.</p>)";
+  std::string html = R"(<table><tr><th class="n">Wait / step</th><th>Kind</th><th>Group</th><th class="n">Ranks</th>)"
+                     R"(<th class="n">Calls</th><th>Last to arrive</th></tr>)";
+  for (const analyzer::CollectiveWait& w : firstN(job.collective_waits, top)) {
+    html += fmt::format(R"(<tr><td class="n">{}</td><td>{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
+                        R"(<td>rank {} ({} of {})</td></tr>)",
+                        formatDuration(w.wait_ns), analyzer::collectiveKindName(w.kind),
+                        w.group.empty() ? std::string("-") : esc(w.group), w.ranks, w.calls, w.last_rank,
+                        w.last_rank_calls, w.calls);
+  }
+  return html + "</table>";
+}
+
 }  // namespace
 
 std::string ranksCsv(const analyzer::JobAnalysis& job) {
@@ -120,7 +134,8 @@ std::string jobHtmlReport(const analyzer::JobAnalysis& job, std::size_t top) {
           R"(<p class="note">Per steady step. Wait (time a rank's collectives waited for ranks that arrived later) )"
           R"(is part of its communication (overlapped or exposed); busy = step - wait, the step a rank would take alone.</p>)" +
           ranksTable(job) + "</section>";
-  html += "<section><h2>Collectives over all ranks</h2>" + collectivesTable(job, top) + "</section>";
+  html += "<section><h2>Collectives over all ranks</h2>" + collectivesTable(job, top) +
+          "<h3>Waits for the last rank to arrive</h3>" + waitsTable(job, top) + "</section>";
   if (!job.notes.empty()) {
     html += "<section><h2>Notes</h2><ul>";
     for (const std::string& note : job.notes) html += "<li>" + esc(note) + "</li>";

@@ -105,6 +105,15 @@ TEST(JobAnalysisTest, TheStragglerIsTheRankTheOthersWaitFor) {
   EXPECT_FALSE(rowOf(*job, 0).straggler);
   EXPECT_EQ(*rowOf(*job, 0).wait_ns, 1500 * kUs);
   EXPECT_EQ(*rowOf(*job, 2).wait_ns, 0);
+  // The all-reduces' series: rank 2 arrives last at all three; three ranks wait 1.5 ms each.
+  ASSERT_EQ(job->collective_waits.size(), 1u);
+  const CollectiveWait& waits = job->collective_waits.front();
+  EXPECT_EQ(waits.kind, CollectiveKind::kAllReduce);
+  EXPECT_EQ(waits.ranks, 4u);
+  EXPECT_EQ(waits.calls, 3u);
+  EXPECT_EQ(waits.last_rank, 2);
+  EXPECT_EQ(waits.last_rank_calls, 3u);
+  EXPECT_EQ(waits.wait_ns, 3 * 1500 * kUs);
   // Busy: 10 ms for rank 2, 8.5 ms for the others; imbalance 10 / 8.875.
   EXPECT_NEAR(job->imbalance, 10.0 / 8.875, 1e-9);
   ASSERT_EQ(job->recommendations.size(), 1u);
