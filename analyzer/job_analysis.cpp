@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -310,8 +309,9 @@ void findSlowest(JobAnalysis& job) {
                                         [](const RankRow& a, const RankRow& b) { return a.busy_ns < b.busy_ns; });
   if (slowest->busy_ns <= 0) return;
   job.slowest_rank = slowest->rank;
-  const double mean = static_cast<double>(std::accumulate(busy.begin(), busy.end(), std::int64_t{0})) /
-                      static_cast<double>(busy.size());
+  long double total_busy = 0;  // long double: no overflow from absurd results read back by merge
+  for (std::int64_t b : busy) total_busy += static_cast<long double>(b);
+  const double mean = static_cast<double>(total_busy / static_cast<long double>(busy.size()));
   job.imbalance = mean > 0 ? static_cast<double>(slowest->busy_ns) / mean : 1.0;
   const std::int64_t mid = median(busy);
   for (RankRow& r : job.ranks) {
@@ -326,12 +326,18 @@ void findSlowest(JobAnalysis& job) {
   const auto communicationAlone = [](const RankRow& r) { return r.exposed_communication_ns - r.wait_ns.value_or(0); };
   const std::size_t others = job.ranks.size() - 1;
   const auto othersMean = [&](auto value) {
-    std::int64_t total = 0;
+    long double total = 0;
     for (const RankRow& r : job.ranks) {
-      if (&r != &*slowest) total += value(r);
+      if (&r != &*slowest) total += static_cast<long double>(value(r));
     }
-    return total / static_cast<std::int64_t>(others);
+    return static_cast<std::int64_t>(total / static_cast<long double>(others));
   };
+  if (!slowest->straggler) {
+    job.slowest_why = fmt::format("rank {} is the busiest, {} per step, within {:.0f}% of the median rank's {}: the "
+                                  "ranks are even",
+                                  slowest->rank, ms(slowest->busy_ns), 100.0 * kStragglerMargin, ms(mid));
+    return;
+  }
   std::vector<std::pair<SlowReason, std::int64_t>> excess;
   for (const Part part : {Part{SlowReason::kCompute, &RankRow::compute_ns}, Part{SlowReason::kDataLoading, &RankRow::data_ns},
                           Part{SlowReason::kIdle, &RankRow::idle_ns}}) {
@@ -367,6 +373,9 @@ void recommendForJob(JobAnalysis& job) {
   for (std::int32_t r : job.stragglers) stragglers += fmt::format("{}{}", stragglers.empty() ? "" : ", ", r);
   const char* fix = "";
   switch (job.slowest_reason) {
+    case SlowReason::kNone:
+      fix = "look at its timeline against another rank's";
+      break;
     case SlowReason::kCompute:
       fix = "it computes more than the others: balance the work per rank (uneven shards, sequence lengths or embedding "
             "tables), or check its GPU's clocks and temperature";
@@ -439,6 +448,7 @@ const char* clockAlignmentName(ClockAlignment alignment) {
 
 const char* slowReasonName(SlowReason reason) {
   switch (reason) {
+    case SlowReason::kNone: return "none";
     case SlowReason::kCompute: return "compute";
     case SlowReason::kDataLoading: return "data_loading";
     case SlowReason::kCommunication: return "communication";

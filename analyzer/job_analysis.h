@@ -32,9 +32,10 @@ const char* clockAlignmentName(ClockAlignment alignment);  // "recorded_clock", 
 // microseconds; a collective ends on all its ranks within a few microseconds of each other).
 inline constexpr std::int64_t kClockToleranceNs = 100'000;
 
-// What held the slowest rank's step beyond the others'.
-enum class SlowReason : std::uint8_t { kCompute, kDataLoading, kCommunication, kIdle };
-const char* slowReasonName(SlowReason reason);  // "compute", "data_loading", "communication", "idle"
+// What held the slowest rank's step beyond the others'; kNone where it is no straggler (the
+// ranks are even within kStragglerMargin).
+enum class SlowReason : std::uint8_t { kNone, kCompute, kDataLoading, kCommunication, kIdle };
+const char* slowReasonName(SlowReason reason);  // "none", "compute", "data_loading", "communication", "idle"
 
 struct RankRow {
   std::int32_t rank = -1;
@@ -84,7 +85,7 @@ struct JobAnalysis {
   std::vector<RankRow> ranks;   // by rank
   std::vector<JobStep> steps;   // step numbers all ranks ran, in order
   std::optional<std::int32_t> slowest_rank;  // the rank the others wait for; none with one rank
-  SlowReason slowest_reason = SlowReason::kCompute;
+  SlowReason slowest_reason = SlowReason::kNone;
   std::string slowest_why;      // the numbers behind slowest_reason
   double imbalance = 1.0;       // max / mean of the ranks' busy time
   std::vector<std::int32_t> stragglers;  // ranks busy more than kStragglerMargin above the median

@@ -11,8 +11,10 @@ namespace ampscope::cli {
 using reports::formatDuration;
 
 std::string jobToText(const analyzer::JobAnalysis& job, std::size_t top) {
-  std::string out = fmt::format("job         {} rank(s) given of world size {}; {} step number(s) run by every rank\n",
-                                job.ranks.size(), job.world_size, job.steps.size());
+  std::string out = fmt::format("job         {} rank(s) given of world size {}; {}\n", job.ranks.size(),
+                                job.world_size,
+                                job.steps.empty() ? std::string("no step number run by every rank")
+                                                  : fmt::format("{} step number(s) run by every rank", job.steps.size()));
   if (job.slowest_rank) {
     out += fmt::format("slowest     rank {} ({}): {}\n", *job.slowest_rank, analyzer::slowReasonName(job.slowest_reason),
                        job.slowest_why);

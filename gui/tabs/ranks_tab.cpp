@@ -202,7 +202,9 @@ void RanksTab::showCards(const analyzer::JobAnalysis& job) {
                              .arg(job.steps.size()));
   if (job.slowest_rank) {
     slowest_card_->setFigure(QStringLiteral("rank %1").arg(*job.slowest_rank),
-                             "held by " + words(analyzer::slowReasonName(job.slowest_reason)));
+                             job.slowest_reason == analyzer::SlowReason::kNone
+                                 ? QStringLiteral("the ranks are even")
+                                 : "held by " + words(analyzer::slowReasonName(job.slowest_reason)));
   } else {
     slowest_card_->setFigure("none", "one rank: nothing to compare");
   }

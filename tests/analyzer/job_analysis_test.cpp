@@ -145,6 +145,9 @@ TEST(JobAnalysisTest, EvenRanksHaveNoStraggler) {
   EXPECT_TRUE(job->stragglers.empty());
   EXPECT_TRUE(job->recommendations.empty());
   EXPECT_DOUBLE_EQ(job->imbalance, 1.0);
+  ASSERT_TRUE(job->slowest_rank.has_value());  // named, but held by nothing in particular
+  EXPECT_EQ(job->slowest_reason, SlowReason::kNone);
+  EXPECT_NE(job->slowest_why.find("the ranks are even"), std::string::npos) << job->slowest_why;
 }
 
 TEST(JobAnalysisTest, TwoTracesOfOneRankAreRefusedNamingBoth) {
