@@ -101,6 +101,8 @@ RanksTab::RanksTab(QWidget* parent) : QWidget(parent) {
   layout->addWidget(cards_);
   why_ = makeNote({}, "slowestWhy", content);
   layout->addWidget(why_);
+  waits_ = makeNote({}, "collectiveWaits", content);
+  layout->addWidget(waits_);
   notes_ = makeNote({}, "jobNotes", content);
   layout->addWidget(notes_);
 
@@ -185,6 +187,7 @@ void RanksTab::clear() {
   why_->setText("Open a job to compare its ranks: a folder of their traces (File > Open folder of ranks), several "
                 "trace files, or one trace of several processes.");
   notes_->hide();
+  waits_->hide();
   resetChart(chart_view_, kChartTitle);
   chart_view_->hide();
   open_hint_->hide();
@@ -221,6 +224,18 @@ void RanksTab::showNotes(const analyzer::JobAnalysis& job) {
   for (const std::string& note : job.notes) notes << toQString(note);
   notes_->setText("Notes: " + notes.join("; ") + ".");
   notes_->setVisible(!notes.isEmpty());
+  QStringList waits;
+  for (const analyzer::CollectiveWait& w : job.collective_waits) {
+    waits << QStringLiteral("rank %1 at %2 of %3 %4%5 (the others wait %6 per step)")
+                 .arg(w.last_rank)
+                 .arg(w.last_rank_calls)
+                 .arg(w.calls)
+                 .arg(toQString(analyzer::collectiveKindName(w.kind)))
+                 .arg(w.group.empty() ? QString() : " in group " + toQString(w.group))
+                 .arg(durationText(w.wait_ns));
+  }
+  waits_->setText("Last to arrive at the collectives: " + waits.join("; ") + ".");
+  waits_->setVisible(!waits.isEmpty());
 }
 
 void RanksTab::showChart(const analyzer::JobAnalysis& job) {

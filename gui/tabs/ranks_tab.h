@@ -68,6 +68,7 @@ class RanksTab : public QWidget {
   FigureCard* stragglers_card_ = nullptr;
   QLabel* why_ = nullptr;
   QLabel* notes_ = nullptr;
+  QLabel* waits_ = nullptr;  // who arrived last at each series of collectives
   QChartView* chart_view_ = nullptr;
   QTableWidget* table_ = nullptr;
   QLabel* advice_heading_ = nullptr;

@@ -155,6 +155,16 @@ TEST(RanksTabTest, MarksTheSlowestRankAndTheStragglersTheJobAnalysisNames) {
   EXPECT_EQ(child<QLabel>(tab, "imbalanceValue")->text(), speedupText(job->imbalance));
   EXPECT_EQ(child<QLabel>(tab, "slowestWhy")->text(), QString::fromStdString(job->slowest_why));
   EXPECT_FALSE(job->slowest_why.empty());
+  // Who the others waited for at each series of collectives, as the analyzer found it.
+  ASSERT_FALSE(job->collective_waits.empty());
+  const analyzer::CollectiveWait& first = job->collective_waits.front();
+  EXPECT_TRUE(child<QLabel>(tab, "collectiveWaits")
+                  ->text()
+                  .startsWith(QStringLiteral("Last to arrive at the collectives: rank %1 at %2 of %3 ")
+                                  .arg(first.last_rank)
+                                  .arg(first.last_rank_calls)
+                                  .arg(first.calls)))
+      << child<QLabel>(tab, "collectiveWaits")->text().toStdString();
 }
 
 TEST(RanksTabTest, ClickingARanksBarOrRowAsksToOpenThatRank) {
