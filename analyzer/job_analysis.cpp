@@ -225,6 +225,7 @@ bool endTogether(const CollectiveSeries& series, std::size_t i, const JobAnalysi
 void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey, CollectiveSeries>& matched,
                   const std::set<std::int64_t>& common, JobAnalysis& job) {
   std::vector<std::int64_t> wait(ranks.size(), 0);
+  std::vector<std::int64_t> late(ranks.size(), 0);
   std::vector<bool> measured(ranks.size(), false);
   std::uint64_t pairs_left_out = 0;
   std::size_t steady_steps = 1;  // the steps the series' waits are per: the most any rank covers
@@ -240,15 +241,21 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey
       }
       std::int64_t last = std::numeric_limits<std::int64_t>::min();
       std::int32_t last_rank = -1;
+      std::vector<std::int64_t> arrivals;
       for (std::size_t p = 0; p < series.ranks.size(); ++p) {
         const RankRow& row = job.ranks[series.ranks[p]];
         if (row.alignment == ClockAlignment::kNone) continue;
         const std::int64_t arrival = series.calls[p][i]->start_ns + row.clock_offset_ns;
+        arrivals.push_back(arrival);
         if (arrival > last) {
           last = arrival;
           last_rank = row.rank;
         }
       }
+      // The last rank held the collective up by its lead over the next-latest one: what the job
+      // would gain if it came with that one (several late together hold it up as a group).
+      std::sort(arrivals.begin(), arrivals.end());
+      const std::int64_t held_up = arrivals.size() >= 2 ? arrivals.back() - arrivals[arrivals.size() - 2] : 0;
       bool steady = false;
       for (std::size_t p = 0; p < series.ranks.size(); ++p) {
         const std::size_t r = series.ranks[p];
@@ -262,6 +269,7 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey
                                                                         c.end_ns - c.start_ns));
         wait[r] += waited;
         summary.wait_ns += waited;
+        if (row.rank == last_rank) late[r] += held_up;
       }
       if (steady) {
         ++summary.calls;
@@ -281,8 +289,13 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey
                    [](const CollectiveWait& a, const CollectiveWait& b) { return a.wait_ns > b.wait_ns; });
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     RankRow& row = job.ranks[r];
-    if (measured[r]) row.wait_ns = wait[r] / static_cast<std::int64_t>(std::max<std::size_t>(1, row.steady_steps));
-    else if (ranks[r].calls.empty()) row.wait_ns = 0;  // no collective to wait at
+    const auto per_step = static_cast<std::int64_t>(std::max<std::size_t>(1, row.steady_steps));
+    if (measured[r]) {
+      row.wait_ns = wait[r] / per_step;
+      row.late_ns = late[r] / per_step;
+    } else if (ranks[r].calls.empty()) {
+      row.wait_ns = 0;  // no collective to wait at
+    }
   }
   const bool unmatched = std::any_of(ranks.begin(), ranks.end(), [&](const RankResult& r) {
     return std::any_of(r.calls.begin(), r.calls.end(), [&](const CollectiveCall& c) {
@@ -304,18 +317,33 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey
 void findSlowest(JobAnalysis& job) {
   if (job.ranks.size() < 2) return;
   std::vector<std::int64_t> busy;
-  for (const RankRow& r : job.ranks) busy.push_back(r.busy_ns);
-  const auto slowest = std::max_element(job.ranks.begin(), job.ranks.end(),
-                                        [](const RankRow& a, const RankRow& b) { return a.busy_ns < b.busy_ns; });
-  if (slowest->busy_ns <= 0) return;
-  job.slowest_rank = slowest->rank;
+  std::vector<std::int64_t> steps;
+  for (const RankRow& r : job.ranks) {
+    busy.push_back(r.busy_ns);
+    steps.push_back(r.steady_step_ns);
+  }
   long double total_busy = 0;  // long double: no overflow from absurd results read back by merge
   for (std::int64_t b : busy) total_busy += static_cast<long double>(b);
   const double mean = static_cast<double>(total_busy / static_cast<long double>(busy.size()));
-  job.imbalance = mean > 0 ? static_cast<double>(slowest->busy_ns) / mean : 1.0;
   const std::int64_t mid = median(busy);
+  const auto busiest = std::max_element(job.ranks.begin(), job.ranks.end(),
+                                        [](const RankRow& a, const RankRow& b) { return a.busy_ns < b.busy_ns; });
+  job.imbalance = mean > 0 ? static_cast<double>(busiest->busy_ns) / mean : 1.0;
+  // The rank the others wait for shows where they wait: at the collectives it reaches last. Step
+  // ranges are each host's own and may start at different points of the GPU's work, so busy time
+  // (step - wait) is only the fallback.
+  const auto latest = std::max_element(job.ranks.begin(), job.ranks.end(), [](const RankRow& a, const RankRow& b) {
+    return a.late_ns.value_or(0) < b.late_ns.value_or(0);
+  });
+  const bool by_arrival = latest->late_ns.value_or(0) > 0;
+  job.slowest_basis = by_arrival ? SlowestBasis::kArrivals : SlowestBasis::kBusyTime;
+  const auto slowest = by_arrival ? latest : busiest;
+  if (!by_arrival && slowest->busy_ns <= 0) return;
+  job.slowest_rank = slowest->rank;
+  const double late_limit = kStragglerMargin * static_cast<double>(median(steps));
   for (RankRow& r : job.ranks) {
-    r.straggler = static_cast<double>(r.busy_ns) > static_cast<double>(mid) * (1.0 + kStragglerMargin);
+    r.straggler = by_arrival ? static_cast<double>(r.late_ns.value_or(0)) > late_limit
+                             : static_cast<double>(r.busy_ns) > static_cast<double>(mid) * (1.0 + kStragglerMargin);
     if (r.straggler) job.stragglers.push_back(r.rank);
   }
   // Its parts against the other ranks' mean: the largest excess is the reason.
@@ -332,10 +360,14 @@ void findSlowest(JobAnalysis& job) {
     }
     return static_cast<std::int64_t>(total / static_cast<long double>(others));
   };
+  const std::string behind =
+      by_arrival ? fmt::format("rank {} holds the collectives up {} per step, arriving last", slowest->rank,
+                               ms(*slowest->late_ns))
+                 : fmt::format("rank {} is busy {} per step, the median rank {}", slowest->rank, ms(slowest->busy_ns),
+                               ms(mid));
   if (!slowest->straggler) {
-    job.slowest_why = fmt::format("rank {} is the busiest, {} per step, within {:.0f}% of the median rank's {}: the "
-                                  "ranks are even",
-                                  slowest->rank, ms(slowest->busy_ns), 100.0 * kStragglerMargin, ms(mid));
+    job.slowest_why = fmt::format("{}: within {:.0f}% of {}, the ranks are even", behind, 100.0 * kStragglerMargin,
+                                  by_arrival ? "the median step" : "it");
     return;
   }
   std::vector<std::pair<SlowReason, std::int64_t>> excess;
@@ -346,11 +378,13 @@ void findSlowest(JobAnalysis& job) {
   excess.emplace_back(SlowReason::kCommunication, communicationAlone(*slowest) - othersMean(communicationAlone));
   const auto largest = std::max_element(excess.begin(), excess.end(),
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (largest->second <= 0) {
+    job.slowest_why = behind + "; no part of its step exceeds the other ranks' (it starts its steps later)";
+    return;
+  }
   job.slowest_reason = largest->first;
-  job.slowest_why = fmt::format("rank {} is busy {} per step, the median rank {} ({:.2f}x the mean: imbalance); its {} "
-                                "is {} above the other ranks' mean",
-                                slowest->rank, ms(slowest->busy_ns), ms(mid), job.imbalance, slowReasonName(largest->first),
-                                ms(std::max<std::int64_t>(0, largest->second)));
+  job.slowest_why = fmt::format("{}; its {} is {} above the other ranks' mean", behind, slowReasonName(largest->first),
+                                ms(largest->second));
 }
 
 void recommendForJob(JobAnalysis& job) {
@@ -361,12 +395,14 @@ void recommendForJob(JobAnalysis& job) {
     busy.push_back(r.busy_ns);
     job_step = std::max(job_step, r.steady_step_ns);
   }
-  const std::int64_t mid = median(busy);
   const RankRow& slowest = *std::find_if(job.ranks.begin(), job.ranks.end(),
                                          [&](const RankRow& r) { return r.rank == *job.slowest_rank; });
   Recommendation rec;
-  // The job steps at its slowest rank's pace: bringing it to the median gives back the difference.
-  rec.estimated_gain_ns = slowest.busy_ns - mid;
+  // The job steps at its slowest rank's pace: bringing it in line gives back what the others wait
+  // for it alone (by arrivals: its lead at the collectives it reaches last; else its busy time over
+  // the median's).
+  rec.estimated_gain_ns = job.slowest_basis == SlowestBasis::kArrivals ? slowest.late_ns.value_or(0)
+                                                                        : slowest.busy_ns - median(busy);
   rec.estimated_gain_pct = job_step > 0 ? 100.0 * static_cast<double>(rec.estimated_gain_ns) / static_cast<double>(job_step) : 0.0;
   rec.severity = rec.estimated_gain_pct >= 10 ? Severity::kHigh : rec.estimated_gain_pct >= 3 ? Severity::kMedium : Severity::kLow;
   std::string stragglers;
@@ -374,7 +410,8 @@ void recommendForJob(JobAnalysis& job) {
   const char* fix = "";
   switch (job.slowest_reason) {
     case SlowReason::kNone:
-      fix = "look at its timeline against another rank's";
+      fix = "no part of its step is larger than the others': it starts its steps late, so look at what it does "
+            "between steps (checkpointing, logging, evaluation, a slower host) against another rank's timeline";
       break;
     case SlowReason::kCompute:
       fix = "it computes more than the others: balance the work per rank (uneven shards, sequence lengths or embedding "
@@ -398,7 +435,7 @@ void recommendForJob(JobAnalysis& job) {
   } else {
     rec.rule = std::string(rule_ids::kBalanceRanks);
     rec.target = fmt::format("ranks {}", stragglers);
-    rec.action = fmt::format("Ranks {} are busy more than {:.0f}% above the median rank; the slowest, rank {}: {}.",
+    rec.action = fmt::format("Ranks {} are more than {:.0f}% of a step behind the others; the slowest, rank {}: {}.",
                              stragglers, 100.0 * kStragglerMargin, slowest.rank, fix);
   }
   rec.evidence = job.slowest_why + fmt::format("; the job's step is {}", ms(job_step));
@@ -444,6 +481,10 @@ const char* clockAlignmentName(ClockAlignment alignment) {
     case ClockAlignment::kNone: break;
   }
   return "none";
+}
+
+const char* slowestBasisName(SlowestBasis basis) {
+  return basis == SlowestBasis::kArrivals ? "arrivals" : "busy_time";
 }
 
 const char* slowReasonName(SlowReason reason) {

@@ -37,6 +37,11 @@ inline constexpr std::int64_t kClockToleranceNs = 100'000;
 enum class SlowReason : std::uint8_t { kNone, kCompute, kDataLoading, kCommunication, kIdle };
 const char* slowReasonName(SlowReason reason);  // "none", "compute", "data_loading", "communication", "idle"
 
+// What named the slowest rank: its late arrivals at the collectives the others waited at, or,
+// where no collective could be matched, its busy time.
+enum class SlowestBasis : std::uint8_t { kArrivals, kBusyTime };
+const char* slowestBasisName(SlowestBasis basis);  // "arrivals", "busy_time"
+
 struct RankRow {
   std::int32_t rank = -1;
   RankOrigin origin = RankOrigin::kFileOrder;
@@ -57,6 +62,10 @@ struct RankRow {
   // could not be matched with the other ranks'). Part of communication_ns.
   std::optional<std::int64_t> wait_ns;
   std::int64_t busy_ns = 0;  // steady_step_ns - wait_ns: the step it would take alone
+  // How long it held the matched collectives up, per steady step: at each it reached last, its
+  // lead over the next-latest rank (nullopt: not matched). What the job would gain if it came on
+  // time with the others; ranks late together hold up as a group and show none of it here.
+  std::optional<std::int64_t> late_ns;
   bool straggler = false;
 };
 
@@ -86,9 +95,10 @@ struct JobAnalysis {
   std::vector<JobStep> steps;   // step numbers all ranks ran, in order
   std::optional<std::int32_t> slowest_rank;  // the rank the others wait for; none with one rank
   SlowReason slowest_reason = SlowReason::kNone;
+  SlowestBasis slowest_basis = SlowestBasis::kBusyTime;
   std::string slowest_why;      // the numbers behind slowest_reason
   double imbalance = 1.0;       // max / mean of the ranks' busy time
-  std::vector<std::int32_t> stragglers;  // ranks busy more than kStragglerMargin above the median
+  std::vector<std::int32_t> stragglers;  // by slowest_basis, more than kStragglerMargin behind the median rank
   std::vector<CollectiveRow> collectives;  // per family over all ranks, bandwidths by the job's size
   std::vector<CollectiveWait> collective_waits;  // per matched series, largest wait first
   std::vector<std::string> notes;  // what the analysis could not do and why
@@ -96,8 +106,11 @@ struct JobAnalysis {
   std::vector<RankResult> rank_results;  // the inputs, numbered: what views open and merge rereads
 };
 
-// A rank is a straggler when its busy time exceeds the median rank's by more than this share.
+// A rank is a straggler when it holds the collectives up (late_ns) by more than this share of the
+// median rank's step, or, where no rank holds them up on its own (none matched, or late ones
+// arriving together), when its busy time exceeds the median rank's by more than this share.
 inline constexpr double kStragglerMargin = 0.05;
+
 
 // Numbers the ranks that the traces do not number (by the order given) and analyzes the job.
 // Fails, naming the sources, when two traces claim the same rank.

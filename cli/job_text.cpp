@@ -16,20 +16,23 @@ std::string jobToText(const analyzer::JobAnalysis& job, std::size_t top) {
                                 job.steps.empty() ? std::string("no step number run by every rank")
                                                   : fmt::format("{} step number(s) run by every rank", job.steps.size()));
   if (job.slowest_rank) {
-    out += fmt::format("slowest     rank {} ({}): {}\n", *job.slowest_rank, analyzer::slowReasonName(job.slowest_reason),
+    out += fmt::format("slowest     rank {} (by {}; held by {}): {}\n", *job.slowest_rank,
+                       analyzer::slowestBasisName(job.slowest_basis), analyzer::slowReasonName(job.slowest_reason),
                        job.slowest_why);
   }
   out += fmt::format("imbalance   {:.2f}x (busiest rank over the mean){}\n", job.imbalance,
                      job.stragglers.empty() ? std::string()
                                             : fmt::format("; stragglers: {}", fmt::join(job.stragglers, ", ")));
-  out += "\nRanks, per steady step (busy = step - wait for late ranks at collectives)\n";
-  out += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {:<14} {:<24} {}\n", "rank",
-                     "step", "compute", "exposed", "wait", "data", "idle", "busy", "comm", "clock", "device", "source");
+  out += "\nRanks, per steady step (busy = step - wait for late ranks at collectives; late = how long it held collectives up, arriving last)\n";
+  out += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {:<14} {:<24} {}\n",
+                     "rank", "step", "compute", "exposed", "wait", "data", "idle", "busy", "late", "comm", "clock",
+                     "device", "source");
   for (const analyzer::RankRow& r : job.ranks) {
-    out += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {:<14} {:<24} {}{}\n", r.rank,
-                       formatDuration(r.steady_step_ns), formatDuration(r.compute_ns),
+    out += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {:<14} {:<24} {}{}\n",
+                       r.rank, formatDuration(r.steady_step_ns), formatDuration(r.compute_ns),
                        formatDuration(r.exposed_communication_ns), r.wait_ns ? formatDuration(*r.wait_ns) : "unknown",
                        formatDuration(r.data_ns), formatDuration(r.idle_ns), formatDuration(r.busy_ns),
+                       r.late_ns ? formatDuration(*r.late_ns) : "unknown",
                        formatDuration(r.communication_ns), analyzer::clockAlignmentName(r.alignment), r.device, r.source,
                        r.straggler ? "  <- straggler" : "");
   }

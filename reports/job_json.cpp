@@ -282,6 +282,7 @@ ordered_json jobToJsonDocument(const analyzer::JobAnalysis& job) {
                      {"data_ns", r.data_ns},
                      {"idle_ns", r.idle_ns},
                      {"busy_ns", r.busy_ns},
+                     {"late_ns", r.late_ns ? ordered_json(*r.late_ns) : ordered_json(nullptr)},
                      {"straggler", r.straggler}});
   }
   ordered_json steps = ordered_json::array();
@@ -299,6 +300,7 @@ ordered_json jobToJsonDocument(const analyzer::JobAnalysis& job) {
   doc["ranks_given"] = job.ranks.size();
   doc["slowest_rank"] = job.slowest_rank ? ordered_json(*job.slowest_rank) : ordered_json(nullptr);
   doc["slowest_reason"] = job.slowest_rank ? ordered_json(analyzer::slowReasonName(job.slowest_reason)) : ordered_json(nullptr);
+  doc["slowest_basis"] = job.slowest_rank ? ordered_json(analyzer::slowestBasisName(job.slowest_basis)) : ordered_json(nullptr);
   doc["slowest_why"] = job.slowest_why;
   doc["imbalance"] = job.imbalance;
   doc["stragglers"] = job.stragglers;

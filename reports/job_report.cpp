@@ -52,16 +52,16 @@ std::string rankChart(const analyzer::JobAnalysis& job) {
 std::string ranksTable(const analyzer::JobAnalysis& job) {
   std::string html = R"(<table><tr><th>Rank</th><th>Source</th><th>Device</th><th class="n">Step</th>)"
                      R"(<th class="n">Compute</th><th class="n">Exposed comm.</th><th class="n">Wait</th>)"
-                     R"(<th class="n">Data</th><th class="n">Idle</th><th class="n">Busy</th><th>Clock</th></tr>)";
+                     R"(<th class="n">Data</th><th class="n">Idle</th><th class="n">Busy</th><th class="n">Late</th><th>Clock</th></tr>)";
   for (const analyzer::RankRow& r : job.ranks) {
     html += fmt::format(
         R"(<tr><td class="nowrap">{}</td><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
-        R"(<td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td>{}</td></tr>)",
+        R"(<td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td>{}</td></tr>)",
         r.straggler ? fmt::format("<b>{}</b>", esc(rankLabel(job, r))) : esc(rankLabel(job, r)), esc(r.source),
         esc(r.device), formatDuration(r.steady_step_ns), formatDuration(r.compute_ns),
         formatDuration(r.exposed_communication_ns), r.wait_ns ? formatDuration(*r.wait_ns) : "unknown",
         formatDuration(r.data_ns), formatDuration(r.idle_ns), formatDuration(r.busy_ns),
-        esc(analyzer::clockAlignmentName(r.alignment)));
+        r.late_ns ? formatDuration(*r.late_ns) : "unknown", esc(analyzer::clockAlignmentName(r.alignment)));
   }
   return html + "</table>";
 }
@@ -102,14 +102,16 @@ std::string waitsTable(const analyzer::JobAnalysis& job, std::size_t top) {
 std::string ranksCsv(const analyzer::JobAnalysis& job) {
   CsvWriter csv({"rank", "origin", "source", "device", "clock_alignment", "clock_offset_ns", "steps", "steady_steps",
                  "steady_step_ns", "compute_ns", "communication_ns", "exposed_communication_ns", "wait_ns", "data_ns",
-                 "idle_ns", "busy_ns", "straggler", "slowest"});
+                 "idle_ns", "busy_ns", "late_ns", "straggler", "slowest"});
   for (const analyzer::RankRow& r : job.ranks) {
     csv.add(static_cast<std::int64_t>(r.rank)).add(analyzer::rankOriginName(r.origin)).add(r.source).add(r.device);
     csv.add(analyzer::clockAlignmentName(r.alignment)).add(r.clock_offset_ns);
     csv.add(static_cast<std::uint64_t>(r.steps)).add(static_cast<std::uint64_t>(r.steady_steps));
     csv.add(r.steady_step_ns).add(r.compute_ns).add(r.communication_ns).add(r.exposed_communication_ns);
     csv.add(r.wait_ns ? std::to_string(*r.wait_ns) : std::string());  // empty: unknown
-    csv.add(r.data_ns).add(r.idle_ns).add(r.busy_ns).addBool(r.straggler);
+    csv.add(r.data_ns).add(r.idle_ns).add(r.busy_ns);
+    csv.add(r.late_ns ? std::to_string(*r.late_ns) : std::string());  // empty: unknown
+    csv.addBool(r.straggler);
     csv.addBool(job.slowest_rank && *job.slowest_rank == r.rank);
     csv.endRow();
   }
@@ -132,7 +134,8 @@ std::string jobHtmlReport(const analyzer::JobAnalysis& job, std::size_t top) {
   html += htmlRecommendationsSection(job.recommendations);
   html += "<section><h2>Steady step per rank</h2>" + rankChart(job) +
           R"(<p class="note">Per steady step. Wait (time a rank's collectives waited for ranks that arrived later) )"
-          R"(is part of its communication (overlapped or exposed); busy = step - wait, the step a rank would take alone.</p>)" +
+          R"(is part of its communication (overlapped or exposed); busy = step - wait, the step a rank would take alone; )"
+          R"(late = how long it held the collectives up, arriving last ahead of the next-latest rank.</p>)" +
           ranksTable(job) + "</section>";
   html += "<section><h2>Collectives over all ranks</h2>" + collectivesTable(job, top) +
           "<h3>Waits for the last rank to arrive</h3>" + waitsTable(job, top) + "</section>";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -120,10 +121,11 @@ RanksTab::RanksTab(QWidget* parent) : QWidget(parent) {
   headers[kData] = "Data";
   headers[kIdle] = "Idle";
   headers[kBusy] = "Busy";
+  headers[kLate] = "Held up";
   headers[kStraggler] = "Straggler";
   headers[kDevice] = "Device";
   headers[kSource] = "Source";
-  table_ = makeTable(headers, "ranksTable", content, {kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy});
+  table_ = makeTable(headers, "ranksTable", content, {kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kLate});
   layout->addWidget(table_);
   connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
     const QList<QTableWidgetItem*> selected = table_->selectedItems();
@@ -213,7 +215,9 @@ void RanksTab::showCards(const analyzer::JobAnalysis& job) {
   }
   imbalance_card_->setFigure(speedupText(job.imbalance), "1.00x: every rank equally busy");
   stragglers_card_->setFigure(job.stragglers.empty() ? QStringLiteral("none") : QString::number(job.stragglers.size()),
-                              QStringLiteral("%1busy over %2 above the median rank")
+                              QString(job.slowest_basis == analyzer::SlowestBasis::kArrivals
+                                          ? "%1holding collectives up over %2 of a step"
+                                          : "%1busy over %2 above the median rank")
                                   .arg(job.stragglers.empty() ? QString() : "rank " + rankList(job.stragglers) + ": ")
                                   .arg(percentText(analyzer::kStragglerMargin)));
 }
@@ -310,13 +314,14 @@ void RanksTab::showTable(const analyzer::JobAnalysis& job) {
     table_->setItem(row, kStep, step);
     table_->setItem(row, kCompute, duration(r.compute_ns));
     table_->setItem(row, kExposed, duration(r.exposed_communication_ns));
-    if (r.wait_ns) {
-      table_->setItem(row, kWait, duration(*r.wait_ns));
-    } else {
+    const auto durationOrUnknown = [&](const std::optional<std::int64_t>& ns) -> QTableWidgetItem* {
+      if (ns) return duration(*ns);
       auto* unknown = new NumberItem("–", -1.0);
       unknown->setToolTip("its collectives could not be matched with the other ranks'");
-      table_->setItem(row, kWait, unknown);
-    }
+      return unknown;
+    };
+    table_->setItem(row, kWait, durationOrUnknown(r.wait_ns));
+    table_->setItem(row, kLate, durationOrUnknown(r.late_ns));
     table_->setItem(row, kData, duration(r.data_ns));
     table_->setItem(row, kIdle, duration(r.idle_ns));
     table_->setItem(row, kBusy, duration(r.busy_ns));

@@ -41,7 +41,7 @@ class RanksTab : public QWidget {
   static QString rankLabel(const analyzer::JobAnalysis& job, const analyzer::RankRow& row);
   // The ranks table's columns, and the role of its first that holds the row's RankRow::rank.
   enum Column {
-    kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kStraggler, kDevice, kSource, kColumnCount
+    kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kLate, kStraggler, kDevice, kSource, kColumnCount
   };
   static constexpr int kRankRole = Qt::UserRole + 1;
 

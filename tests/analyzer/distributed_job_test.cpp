@@ -131,9 +131,15 @@ TEST(DistributedJobTest, TheEightDlrmRanksAreOneJobOnOneClock) {
   ASSERT_EQ(job->steps.size(), 1u);
   EXPECT_EQ(job->steps[0].number, 10);
   ASSERT_TRUE(job->slowest_rank.has_value());
-  // The slowest is the rank the others wait for: no rank waits less at the collectives.
+  // The slowest is the rank the others wait for: the one that reaches the collectives latest after
+  // the median rank, named by its arrivals (the collectives matched on every rank).
+  EXPECT_EQ(job->slowest_basis, SlowestBasis::kArrivals);
   const RankRow& slowest = job->ranks[static_cast<std::size_t>(*job->slowest_rank)];
-  for (const RankRow& row : job->ranks) EXPECT_LE(row.busy_ns, slowest.busy_ns);
+  for (const RankRow& row : job->ranks) {
+    ASSERT_TRUE(row.late_ns.has_value()) << row.rank;
+    EXPECT_LE(*row.late_ns, *slowest.late_ns);
+  }
+  EXPECT_TRUE(slowest.straggler);
   EXPECT_GE(job->imbalance, 1.0);
   ASSERT_EQ(job->collectives.size(), 2u);
   std::set<CollectiveKind> kinds;
