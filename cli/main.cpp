@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/analyze_command.h"
+#include "cli/command_line_errors.h"
 #include "cli/diff_command.h"
 #include "cli/exit_codes.h"
 #include "cli/gui_command.h"
@@ -21,6 +22,8 @@ int main(int argc, char** argv) {
   namespace trainer = ampscope::trainer;
   CLI::App app{"ampscope: a profiler and performance advisor for mixed-precision GPU training"};
   app.require_subcommand(1);
+  // --help shows every option's default (subcommands inherit this).
+  app.option_defaults()->always_capture_default();
 
   AnalyzeOptions analyze;
   CLI::App* analyze_cmd = app.add_subcommand(
@@ -29,8 +32,8 @@ int main(int argc, char** argv) {
   analyze_cmd->add_option("trace", analyze.trace_paths, "Trace files or folders (several: one job, a rank each)")
       ->required();
   analyze_cmd->add_option("--rank", analyze.rank, "Of a job: the full analysis of this rank")->check(CLI::Range(0, 1 << 24));
-  analyze_cmd->add_option("--threads", analyze.threads, "Of a job: traces read at once (default: every hardware thread)")
-      ->check(CLI::Range(1, 1024));
+  analyze_cmd->add_option("--threads", analyze.threads, "Of a job: traces read at once (0: every hardware thread)")
+      ->check(CLI::Range(0, 1024));
   analyze_cmd->add_flag("--json", analyze.json, "Print the summary as JSON on stdout");
   analyze_cmd->add_option("--top", analyze.top, "How many operators, layers and kernels to list")
       ->check(CLI::Range(1, 1000));
@@ -55,8 +58,8 @@ int main(int argc, char** argv) {
       "report", "Write the analysis of a trace as report.html, report.md, report.json and CSV files");
   report_cmd->add_option("trace", report.trace_paths, "Trace files or folders (several: one job, a rank each)")->required();
   report_cmd->add_option("--rank", report.rank, "Of a job: the full report of this rank")->check(CLI::Range(0, 1 << 24));
-  report_cmd->add_option("--threads", report.threads, "Of a job: traces read at once (default: every hardware thread)")
-      ->check(CLI::Range(1, 1024));
+  report_cmd->add_option("--threads", report.threads, "Of a job: traces read at once (0: every hardware thread)")
+      ->check(CLI::Range(0, 1024));
   report_cmd->add_option("--out", report.out_dir, "Folder to write the report into")->required();
   report_cmd->add_option("--top", report.top, "How many operators, layers and shapes to list")
       ->check(CLI::Range(1, 1000));
@@ -121,6 +124,8 @@ int main(int argc, char** argv) {
       "gui", "Open the desktop app (usage: ampscope gui [TRACE] [--compare TRACE2] [--gpu NAME] [--screenshot FILE.png --tab NAME])");
   gui_cmd->allow_extras();
   gui_cmd->prefix_command();
+  // The app parses its own options: `gui --help` is its help (options and tab names).
+  gui_cmd->set_help_flag();
 
   RecordOptions record;
   CLI::App* record_cmd = app.add_subcommand(
@@ -137,9 +142,15 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitBadInput;
+    std::cerr << commandLineError(app, e, argc, argv);
+    return kExitBadInput;
   }
   if (*analyze_cmd) return runAnalyze(analyze, std::cout, std::cerr);
   if (*diff_cmd) return runDiff(diff, std::cout, std::cerr);

@@ -200,9 +200,14 @@ std::unique_ptr<Backend> makeCudaBackend(std::string* why_not) {
   int count = 0;
   if (const cudaError_t status = cudaGetDeviceCount(&count); status != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
-    reason = fmt::format("no CUDA device: cudaGetDeviceCount returned '{}'", cudaGetErrorString(status));
+    // cudart's words for "no driver" (cudaErrorInsufficientDriver: "CUDA driver version is
+    // insufficient for CUDA runtime version") read like a broken install; on a machine without a
+    // GPU they only mean that there is none.
+    reason = status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice
+                 ? fmt::format("no GPU: no NVIDIA driver or device here (cudaGetDeviceCount: {})", cudaGetErrorName(status))
+                 : fmt::format("no usable GPU: cudaGetDeviceCount returned '{}'", cudaGetErrorString(status));
   } else if (count == 0) {
-    reason = "no CUDA device: cudaGetDeviceCount found none";
+    reason = "no GPU: cudaGetDeviceCount found none";
   } else {
     int device = 0;
     try {

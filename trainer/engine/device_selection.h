@@ -12,7 +12,7 @@ namespace ampscope::trainer {
 
 struct SelectedBackend {
   std::unique_ptr<Backend> backend;
-  std::string note;  // "using the CPU: no CUDA device (...)"; empty when nothing needs saying
+  std::string note;  // "using the CPU: no GPU: ..."; empty when nothing needs saying
 };
 
 // "cuda" fails with the reason when there is no usable GPU or the build has no CUDA backend;

@@ -49,8 +49,8 @@ TEST(GpuActivitySourceOnDeviceTest, RecordsAKernelAndItsRuntimeLaunchWithTheSame
   auto started = GpuActivitySource::start();
   int devices = 0;
   const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess) GTEST_SKIP() << "no usable CUDA device: " << cudaGetErrorString(status);
-  if (devices == 0) GTEST_SKIP() << "no CUDA device: cudaGetDeviceCount gives 0";
+  if (status != cudaSuccess) GTEST_SKIP() << "no GPU here (cudaGetDeviceCount: " << cudaGetErrorName(status) << ")";
+  if (devices == 0) GTEST_SKIP() << "no GPU: cudaGetDeviceCount gives 0";
   ASSERT_TRUE(started) << started.error().message;
   GpuActivitySource& source = **started;
   const std::int64_t before_ns = collectorNowNs();
