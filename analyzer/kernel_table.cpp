@@ -55,6 +55,7 @@ std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribut
     if (fresh) {
       KernelRow& row = rows.emplace_back();
       row.name = std::string(trace.str(kernel.name));
+      if (const auto mangled = trace.mangledName(kernel.name)) row.mangled_name = std::string(*mangled);
       row.verdict = verdicts.of(kernel);
       row.evidence = verdictEvidence(row.verdict);
     }

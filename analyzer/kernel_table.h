@@ -25,6 +25,7 @@ struct KernelUse {
 
 struct KernelRow {
   std::string name;
+  std::string mangled_name;  // the symbol the file gave, where the importer demangled it; "" otherwise
   TensorCoreVerdict verdict;
   std::string evidence;  // why the verdict: the rule's pattern and note, its confidence, alignment
   std::uint64_t calls = 0;

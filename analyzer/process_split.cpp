@@ -46,6 +46,7 @@ std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace) {
     t.import_stats = trace.import_stats;
     t.distributed = trace.distributed;
     t.epoch_offset_ns = trace.epoch_offset_ns;
+    t.mangled_names = trace.mangled_names;
     const auto byPid = [](const auto& e) { return e.pid; };
     const auto byThread = [&](const auto& e) { return pidOfThread(trace, e.thread); };
     std::uint64_t others = copyOwn(trace.kernels, t.kernels, pid, byPid);

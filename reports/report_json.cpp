@@ -294,6 +294,7 @@ ordered_json kernelsJson(const analyzer::TraceSummary& summary, std::size_t top)
   ordered_json out = ordered_json::array();
   for (const analyzer::KernelRow& row : firstN(summary.kernels, top)) {
     ordered_json entry = {{"name", row.name}, {"calls", row.calls}, {"total_ns", row.time_ns}};
+    if (!row.mangled_name.empty()) entry["mangled_name"] = row.mangled_name;
     entry.update(verdictFields(row.verdict));
     entry.update(rowPerformanceJson(row.performance));
     out.push_back(std::move(entry));

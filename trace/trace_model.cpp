@@ -104,6 +104,13 @@ void Trace::sortByTime() {
                    });
 }
 
+std::optional<std::string_view> Trace::mangledName(StringId name) const {
+  for (const auto& [readable, mangled] : mangled_names) {
+    if (readable == name) return str(mangled);
+  }
+  return std::nullopt;
+}
+
 const CommunicationMessage* Trace::messageOf(const Range& range) const {
   const auto at = std::lower_bound(communication_messages.begin(), communication_messages.end(), range,
                                    [](const CommunicationMessage& m, const Range& r) {
@@ -152,7 +159,8 @@ std::size_t Trace::memoryBytes() const {
          synchronizations.capacity() * sizeof(Synchronization) +
          ranges.capacity() * sizeof(Range) + counters.capacity() * sizeof(Counter) +
          gradient_bins.capacity() * sizeof(GradientBin) +
-         communication_messages.capacity() * sizeof(CommunicationMessage);
+         communication_messages.capacity() * sizeof(CommunicationMessage) +
+         mangled_names.capacity() * sizeof(std::pair<StringId, StringId>);
 }
 
 }  // namespace ampscope::trace

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trace/string_table.h"
@@ -279,6 +280,8 @@ struct Trace {
   std::vector<Counter> counters;
   std::vector<GradientBin> gradient_bins;
   std::vector<CommunicationMessage> communication_messages;  // by (start_ns, thread)
+  // Kernel names an importer demangled: (the name kernels carry, the mangled symbol the file gave).
+  std::vector<std::pair<StringId, StringId>> mangled_names;
   ImportStats import_stats;
   DistributedInfo distributed;
   // What to add to this trace's timestamps to count from the Unix epoch, where the file says it
@@ -289,6 +292,8 @@ struct Trace {
   std::string_view str(StringId id) const { return strings.view(id); }
   // The communication message recorded with a range; nullptr where it has none.
   const CommunicationMessage* messageOf(const Range& range) const;
+  // The mangled symbol a demangled kernel name came from; nullopt where the file gave it readable.
+  std::optional<std::string_view> mangledName(StringId name) const;
   // Index of the thread (pid, tid), added when new.
   Index threadIndex(std::int64_t pid, std::int64_t tid);
   // Sorts every event vector by start time (stable, so equal starts keep import order).

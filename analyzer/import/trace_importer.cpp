@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/import/byte_source.h"
+#include "analyzer/import/demangle.h"
 #include "analyzer/import/kineto_importer.h"
 #include "analyzer/import/nsys_importer.h"
 #include "analyzer/import/nvprof_importer.h"
@@ -86,6 +87,9 @@ FileForm formOf(const std::array<unsigned char, 64>& head, std::size_t got) {
   return gzip || json ? FileForm::kJsonOrGzip : FileForm::kOther;
 }
 
+// Reads the file in whichever format its content says; importTrace then demangles its kernels.
+Result<Trace> importAnyFormat(const std::string& path, const ProgressCallback& progress);
+
 }  // namespace
 
 bool looksLikeTraceFile(const std::string& path) {
@@ -95,6 +99,14 @@ bool looksLikeTraceFile(const std::string& path) {
 }
 
 Result<Trace> importTrace(const std::string& path, const ProgressCallback& progress) {
+  auto trace = importAnyFormat(path, progress);
+  if (trace) demangleKernelNames(*trace);
+  return trace;
+}
+
+namespace {
+
+Result<Trace> importAnyFormat(const std::string& path, const ProgressCallback& progress) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
@@ -117,5 +129,7 @@ Result<Trace> importTrace(const std::string& path, const ProgressCallback& progr
   if (!source) return source.error();
   return importKineto(**source, progress);
 }
+
+}  // namespace
 
 }  // namespace ampscope::analyzer::import

@@ -45,7 +45,7 @@ analyzer::TraceSummary hostileSummary() {
   s.operators.push_back(op);
   // The analysis's kernel and layer tables of the same run (no layer names: rows are operators).
   for (const analyzer::KernelTime& k : op.kernel_times) {
-    s.kernels.push_back({k.name, k.verdict, "evidence", k.calls, k.time_ns,
+    s.kernels.push_back({k.name, "", k.verdict, "evidence", k.calls, k.time_ns,
                          {{op.name, trace::Phase::kForward, k.calls, k.time_ns}}, op.name, 1, {}});
   }
   std::swap(s.kernels[0], s.kernels[1]);  // heaviest first, as the analysis orders them
