@@ -32,4 +32,8 @@ struct Recommendation {
 
 std::vector<Recommendation> recommend(const TraceSummary& summary);
 
+// A finding with no gain to claim (a CPU run's padding advice, an estimate the trace cannot
+// give) is a note, not an action: views list it apart from the recommendations.
+inline bool isNote(const Recommendation& recommendation) { return recommendation.estimated_gain_ns <= 0; }
+
 }  // namespace ampscope::analyzer

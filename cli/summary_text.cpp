@@ -232,9 +232,10 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                        formatDuration(s.trace_span_ns), formatDuration(s.gpu_busy_ns),
                        formatDuration(s.gpu_kernel_time_ns));
   }
-  out += fmt::format("kernels     {}: {} linked to a launch call ({}), {} attributed to an operator ({})\n",
-                     c.kernels, c.kernels_linked_to_launch, percent(c.kernels_linked_to_launch, c.kernels),
-                     c.kernels_attributed_to_op, percent(c.kernels_attributed_to_op, c.kernels));
+  out += fmt::format("{}{}: {} linked to a launch call ({}), {} attributed to an operator ({})\n",
+                     on_cpu ? "host ops    " : "kernels     ", c.kernels, c.kernels_linked_to_launch,
+                     percent(c.kernels_linked_to_launch, c.kernels), c.kernels_attributed_to_op,
+                     percent(c.kernels_attributed_to_op, c.kernels));
   out += fmt::format("memory ops  {} ({} linked), memcpy time {}\n", c.memory_ops,
                      c.memory_ops_linked_to_launch, formatDuration(s.memcpy_time_ns));
   out += fmt::format("host        {} threads, {} ranges/operators, {} API calls ({} inside an operator)\n",
@@ -344,13 +345,23 @@ std::string summaryToText(const analyzer::TraceSummary& s,
 
 std::string recommendationsToText(const std::vector<analyzer::Recommendation>& recommendations) {
   if (recommendations.empty()) return {};
-  std::string out = "\nRecommendations, by estimated gain per step\n";
-  for (std::size_t i = 0; i < recommendations.size() && i < 8; ++i) {
-    const analyzer::Recommendation& r = recommendations[i];
+  std::string out;
+  std::size_t shown = 0;
+  std::size_t actions = 0;
+  for (const analyzer::Recommendation& r : recommendations) {
+    if (analyzer::isNote(r)) continue;
+    if (++actions > 8) continue;
+    if (shown++ == 0) out += "\nRecommendations, by estimated gain per step\n";
     out += fmt::format("  {:>6}  {:>5.1f}%  {:<22} {}\n          {}\n          -> {}\n",
                        analyzer::severityName(r.severity), r.estimated_gain_pct, r.rule, r.target, r.evidence, r.action);
   }
-  if (recommendations.size() > 8) out += fmt::format("  ... {} more in --json\n", recommendations.size() - 8);
+  if (actions > 8) out += fmt::format("  ... {} more in --json\n", actions - 8);
+  std::size_t notes = 0;
+  for (const analyzer::Recommendation& r : recommendations) {
+    if (!analyzer::isNote(r)) continue;
+    if (notes++ == 0) out += "\nNotes (no gain estimated)\n";
+    out += fmt::format("  {:<22} {}: {}\n", r.rule, r.target, r.action);
+  }
   return out;
 }
 

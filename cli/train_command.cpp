@@ -125,9 +125,12 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
     profile->recordSetting("train_model", trainer::describeModel(options.config.model));
   }
   if (!options.json) {
-    out << fmt::format("training {} in {} on {}; {} training and {} test images from {}\n",
-                       trainer::describeModel(options.config.model), options.precision, backend.description(),
-                       data->first.count, data->second.count, data->first.source)
+    const std::int64_t used = trainer::trainingImagesUsed(options.config, data->first.count);
+    out << fmt::format("training {} in {} on {}; {} training images{} and {} test images from {}\n",
+                       trainer::describeModel(options.config.model), options.precision, backend.description(), used,
+                       used < data->first.count ? fmt::format(" (the first of {}: --train-limit)", data->first.count)
+                                                : std::string(),
+                       data->second.count, data->first.source)
         << std::flush;
   }
   trainer::TrainingRun run(backend, options.config, std::move(data->first), std::move(data->second));

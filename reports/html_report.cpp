@@ -129,7 +129,7 @@ std::string cards(const analyzer::TraceSummary& s) {
   html += ampCard(s);
   html += card("Exposed data loading", formatPercent(s.data_pipeline.exposed_fraction),
                fmt::format("{} per step", formatDuration(s.data_pipeline.exposed_ns_per_iteration)));
-  html += card("Pipeline hidden", formatSpeedup(s.data_pipeline.speedup_if_hidden), "if loading overlapped the GPU");
+  html += card("Pipeline hidden", formatSpeedup(s.data_pipeline.speedup_if_hidden), s.recorded_on_cpu ? "if loading overlapped the host ops" : "if loading overlapped the GPU");
   return html + "</div>";
 }
 
@@ -245,12 +245,16 @@ std::string tensorCoreShareSection(const analyzer::TraceSummary& s, std::size_t 
 }
 
 std::string devicesSection(const analyzer::TraceSummary& s) {
-  std::string html = R"(<section><h2>Devices</h2><table><tr><th>Id</th><th>Name</th><th>Compute capability</th>)"
-                     R"(<th class="n">SMs</th><th class="n">Kernels</th><th class="n">Kernel time</th></tr>)";
+  // A CPU run's "kernels" are host ops; a device that does not say its SM count shows none, not 0.
+  std::string html = fmt::format(
+      R"(<section><h2>Devices</h2><table><tr><th>Id</th><th>Name</th><th>Compute capability</th>)"
+      R"(<th class="n">SMs</th><th class="n">{}</th><th class="n">{}</th></tr>)",
+      s.recorded_on_cpu ? "Host ops" : "Kernels", s.recorded_on_cpu ? "Host op time" : "Kernel time");
   for (const analyzer::DeviceSummary& d : s.devices) {
     html += fmt::format(R"(<tr><td>{}</td><td>{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
                         R"(<td class="n">{}</td></tr>)",
-                        d.id, esc(d.name), esc(d.compute_capability), d.sm_count, d.kernels,
+                        d.id, esc(d.name), esc(d.compute_capability),
+                        d.sm_count > 0 ? std::to_string(d.sm_count) : std::string("–"), d.kernels,
                         esc(formatDuration(d.kernel_time_ns)));
   }
   html += "</table>";
@@ -263,11 +267,12 @@ std::string devicesSection(const analyzer::TraceSummary& s) {
   return html + "</section>";
 }
 
-std::string shapeChecksSection(std::span<const analyzer::ShapeCheck> checks) {
+std::string shapeChecksSection(std::span<const analyzer::ShapeCheck> checks, bool on_cpu) {
   std::string html = "<section><h2>Shape checks</h2>";
   if (checks.empty()) return html + R"(<p class="muted">No eligible op with recorded shapes.</p></section>)";
-  html += R"(<table><tr><th>Op</th><th>Layer</th><th>Shapes</th><th class="n">M × N × K</th><th>Precision</th>)"
-          R"(<th>Misaligned → padded</th><th class="n">Kernel align</th><th class="n">GPU time</th></tr>)";
+  html += fmt::format(R"(<table><tr><th>Op</th><th>Layer</th><th>Shapes</th><th class="n">M × N × K</th><th>Precision</th>)"
+                      R"(<th>Misaligned → padded</th><th class="n">{}</th><th class="n">{}</th></tr>)",
+                      on_cpu ? "Op align" : "Kernel align", on_cpu ? "Host time" : "GPU time");
   for (const analyzer::ShapeCheck& c : checks) {
     const std::string violation = violationText(c);
     html += fmt::format(
@@ -348,9 +353,12 @@ std::string lostRecordsNotes(const trace::ImportStats& stats) {
 }
 
 std::string operatorsSection(const analyzer::TraceSummary& s, std::size_t top) {
-  std::string html = R"(<section><h2>Top operators and their kernels</h2><table><tr><th>Operator / kernel</th>)"
-                     R"(<th>Phase</th><th class="n">Calls</th><th class="n">GPU time</th><th class="n">Tensor Cores</th>)"
-                     R"(<th>Precision</th><th>Rule</th></tr>)";
+  const bool cpu = s.recorded_on_cpu;
+  std::string html = fmt::format(
+      R"(<section><h2>Top operators and their {}</h2><table><tr><th>Operator / {}</th>)"
+      R"(<th>Phase</th><th class="n">Calls</th><th class="n">{}</th><th class="n">Tensor Cores</th>)"
+      R"(<th>Precision</th><th>Rule</th></tr>)",
+      cpu ? "host ops" : "kernels", cpu ? "host op" : "kernel", cpu ? "Host time" : "GPU time");
   for (const analyzer::GroupTime& op : firstN(s.operators, top)) {
     html += fmt::format(R"(<tr class="op"><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
                         R"(<td class="n">{}</td><td></td><td></td></tr>)",
@@ -380,19 +388,34 @@ std::string htmlRecommendationsSection(std::vector<analyzer::Recommendation> rec
   std::stable_sort(recs.begin(), recs.end(), [](const auto& a, const auto& b) {
     return a.estimated_gain_ns > b.estimated_gain_ns;
   });
+  const auto notes_begin = std::find_if(recs.begin(), recs.end(), analyzer::isNote);
   std::string html = "<section><h2>Recommendations</h2>";
   if (recs.empty()) return html + R"(<p class="muted">No rule fired on this trace.</p></section>)";
-  html += R"(<table><tr><th class="n">Gain / step</th><th>Severity</th><th>Rule</th><th>Target</th>)"
-          R"(<th>Evidence</th><th>Action</th></tr>)";
-  for (const analyzer::Recommendation& r : recs) {
-    const char* severity = analyzer::severityName(r.severity);
-    html += fmt::format(
-        R"(<tr><td class="n">{}<br><span class="muted">{:.1f}%</span></td><td><span class="badge {}">{}</span></td>)"
-        R"(<td class="mono nowrap">{}</td><td class="mono tgt">{}</td><td class="wrap">{}</td><td class="wrap">{}</td></tr>)",
-        escapeHtml(formatDuration(r.estimated_gain_ns)), r.estimated_gain_pct, escapeHtml(severity), escapeHtml(severity), escapeHtml(r.rule),
-        escapeHtml(r.target), escapeHtml(r.evidence), escapeHtml(r.action));
+  if (notes_begin == recs.begin()) {
+    html += R"(<p class="muted">Nothing with a gain to claim on this trace; the notes below say what was found.</p>)";
+  } else {
+    html += R"(<table><tr><th class="n">Gain / step</th><th>Severity</th><th>Rule</th><th>Target</th>)"
+            R"(<th>Evidence</th><th>Action</th></tr>)";
+    for (auto r = recs.begin(); r != notes_begin; ++r) {
+      const char* severity = analyzer::severityName(r->severity);
+      html += fmt::format(
+          R"(<tr><td class="n">{}<br><span class="muted">{:.1f}%</span></td><td><span class="badge {}">{}</span></td>)"
+          R"(<td class="mono nowrap">{}</td><td class="mono tgt">{}</td><td class="wrap">{}</td><td class="wrap">{}</td></tr>)",
+          escapeHtml(formatDuration(r->estimated_gain_ns)), r->estimated_gain_pct, escapeHtml(severity),
+          escapeHtml(severity), escapeHtml(r->rule), escapeHtml(r->target), escapeHtml(r->evidence),
+          escapeHtml(r->action));
+    }
+    html += "</table>";
   }
-  return html + "</table></section>";
+  if (notes_begin != recs.end()) {
+    html += R"(<h3>Notes (no gain estimated)</h3><ul class="note">)";
+    for (auto r = notes_begin; r != recs.end(); ++r) {
+      html += fmt::format(R"(<li><span class="mono">{}</span> {}: {}</li>)", escapeHtml(r->rule),
+                          escapeHtml(r->target), escapeHtml(r->evidence));
+    }
+    html += "</ul>";
+  }
+  return html + "</section>";
 }
 
 std::string htmlReport(const analyzer::TraceSummary& summary,
@@ -417,7 +440,7 @@ std::string htmlReport(const analyzer::TraceSummary& summary,
   html += ampNumericsSection(summary.amp_numerics);
   html += tensorCoreShareSection(summary, top);
   html += layerPassesSection(summary, top);
-  html += shapeChecksSection(firstN(summary.shape_checks, top));
+  html += shapeChecksSection(firstN(summary.shape_checks, top), summary.recorded_on_cpu);
   html += operatorsSection(summary, top);
   html += devicesSection(summary);
   html += "</main></body></html>\n";

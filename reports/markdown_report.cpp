@@ -110,13 +110,29 @@ void appendRecommendations(std::string& md, const std::vector<analyzer::Recommen
     md += "None: no rule fired on this trace.\n\n";
     return;
   }
-  md += "| Gain/step | % | Severity | Rule | Target | Evidence | Action |\n|---:|---:|---|---|---|---|---|\n";
+  bool any_action = false;
   for (const analyzer::Recommendation& r : recs) {
+    if (analyzer::isNote(r)) continue;
+    if (!any_action) {
+      md += "| Gain/step | % | Severity | Rule | Target | Evidence | Action |\n|---:|---:|---|---|---|---|---|\n";
+      any_action = true;
+    }
     md += fmt::format("| {} | {:.1f}% | {} | {} | {} | {} | {} |\n", formatDuration(r.estimated_gain_ns),
                       r.estimated_gain_pct, analyzer::severityName(r.severity), cell(r.rule), cell(r.target),
                       cell(r.evidence), cell(r.action));
   }
+  if (!any_action) md += "Nothing with a gain to claim on this trace.\n";
   md += "\n";
+  bool any_note = false;
+  for (const analyzer::Recommendation& r : recs) {
+    if (!analyzer::isNote(r)) continue;
+    if (!any_note) {
+      md += "Notes (no gain estimated):\n\n";
+      any_note = true;
+    }
+    md += fmt::format("- `{}` {}: {}\n", r.rule, r.target, r.evidence);
+  }
+  if (any_note) md += "\n";
 }
 
 void appendStepBreakdown(std::string& md, const analyzer::AmdahlProjection& amdahl) {
@@ -250,10 +266,11 @@ void appendAmpNumerics(std::string& md, const analyzer::AmpNumerics& n) {
   md += "\n";
 }
 
-void appendShapeChecks(std::string& md, std::span<const analyzer::ShapeCheck> checks) {
+void appendShapeChecks(std::string& md, std::span<const analyzer::ShapeCheck> checks, bool on_cpu) {
   if (checks.empty()) return;
-  md += "## Shape checks\n\n| Op | Layer | M x N x K | Precision | Needs multiple of | Misaligned -> padded |"
-        " Kernel align | GPU time |\n|---|---|---|---|---:|---|---:|---:|\n";
+  md += fmt::format("## Shape checks\n\n| Op | Layer | M x N x K | Precision | Needs multiple of | Misaligned -> padded |"
+                    " {} | {} |\n|---|---|---|---|---:|---|---:|---:|\n",
+                    on_cpu ? "Op align" : "Kernel align", on_cpu ? "Host time" : "GPU time");
   for (const analyzer::ShapeCheck& c : checks) {
     md += fmt::format("| {} | {} | {} x {} x {} | {} | {} | {} | {} | {} |\n", cell(c.op), cell(c.layer), c.dims.m,
                       c.dims.n, c.dims.k, analyzer::precisionName(c.precision), c.required_multiple,
@@ -285,7 +302,7 @@ std::string markdownReport(const analyzer::TraceSummary& summary,
   appendAmpNumerics(md, summary.amp_numerics);
   appendLayers(md, summary, top);
   appendLayerPasses(md, summary, top);
-  appendShapeChecks(md, firstN(summary.shape_checks, top));
+  appendShapeChecks(md, firstN(summary.shape_checks, top), summary.recorded_on_cpu);
   appendKernels(md, summary, top);
   return md;
 }

@@ -105,6 +105,10 @@ std::string TrainingRun::failureText(std::string_view failure) const {
   return fmt::format("{}{}{}: {}", where, op.empty() ? "" : ", ", op, failure);
 }
 
+std::int64_t trainingImagesUsed(const TrainConfig& config, std::int64_t available) {
+  return config.train_limit > 0 && config.train_limit < available ? config.train_limit : available;
+}
+
 Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
   stage_ = Stage::kSetup;
   backend_.setTf32(plan_.tf32);
@@ -119,7 +123,7 @@ Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
   summary_.precision = precisionModeName(config_.precision);
   summary_.model = describeModel(config_.model);
 
-  if (config_.train_limit > 0 && config_.train_limit < train_.count) keepFirst(train_, config_.train_limit);
+  if (const std::int64_t used = trainingImagesUsed(config_, train_.count); used < train_.count) keepFirst(train_, used);
   PipelineConfig data = config_.data;
   data.seed = config_.seed;
   // Each batch's decoding and augmentation is a range on the thread that does it.

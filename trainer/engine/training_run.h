@@ -70,6 +70,9 @@ struct TrainSummary {
 };
 
 // Called after every step; a sink may stop the run by returning false.
+// How many of the available training images a run uses: all, or the first train_limit of them.
+std::int64_t trainingImagesUsed(const TrainConfig& config, std::int64_t available);
+
 using StepCallback = std::function<bool(const StepRecord&, std::int64_t steps_total)>;
 
 class TrainingRun {
