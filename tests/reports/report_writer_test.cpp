@@ -227,6 +227,22 @@ TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) 
   EXPECT_EQ(html.find("row of the device table"), std::string::npos);
   EXPECT_NE(html.find("No AMP projection for this run"), std::string::npos);
   EXPECT_NE(html.find("Not split: recorded on the CPU"), std::string::npos);
+  // Host ops and host time, never GPU words, and no SM count the CPU does not have.
+  for (const char* gpu_word : {">GPU time<", ">Kernel time<", ">Kernels<", ">Kernel align<", "overlapped the GPU",
+                               R"(<td class="n">0</td><td class="n">)"}) {
+    EXPECT_EQ(html.find(gpu_word), std::string::npos) << gpu_word;
+  }
+  EXPECT_NE(html.find(">Host ops<"), std::string::npos);
+  EXPECT_EQ(md.find("| GPU time |"), std::string::npos);
+  // Findings without a gain (a CPU run's padding) are notes, apart from the recommendations.
+  ASSERT_TRUE(std::any_of(recs.begin(), recs.end(), analyzer::isNote));  // fc1's width of 100, padded on a CPU run
+  EXPECT_NE(html.find("Notes (no gain estimated)"), std::string::npos);
+  EXPECT_NE(md.find("Notes (no gain estimated)"), std::string::npos);
+  for (const Recommendation& r : recs) {
+    if (analyzer::isNote(r)) {
+      EXPECT_EQ(md.find("| " + r.rule + " |"), std::string::npos) << r.rule;
+    }
+  }
 
   test::ScratchDir dir;
   ASSERT_TRUE(writeReport(s, recs, dir.file("r")).ok());
