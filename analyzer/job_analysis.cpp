@@ -197,14 +197,17 @@ std::vector<const StepSplit*> steadySteps(const RankResult& r, const std::set<st
   for (const StepSplit& s : r.steps) {
     if (!s.warmup && (common.empty() || common.contains(s.number))) out.push_back(&s);
   }
+  // Results read back by merge may list them in any order; inSteps searches them by start.
+  std::stable_sort(out.begin(), out.end(), [](const StepSplit* a, const StepSplit* b) { return a->start_ns < b->start_ns; });
   return out;
 }
 
-const StepSplit* stepAt(const std::vector<const StepSplit*>& steps, std::int64_t time_ns) {
-  for (const StepSplit* s : steps) {
-    if (s->start_ns <= time_ns && time_ns < s->end_ns) return s;
-  }
-  return nullptr;
+// Whether time_ns falls in one of steps (in time order, not overlapping): a binary search, as a
+// job has a collective call for every kernel of every rank.
+bool inSteps(const std::vector<const StepSplit*>& steps, std::int64_t time_ns) {
+  const auto after = std::upper_bound(steps.begin(), steps.end(), time_ns,
+                                      [](std::int64_t t, const StepSplit* s) { return t < s->start_ns; });
+  return after != steps.begin() && time_ns < (*std::prev(after))->end_ns;
 }
 
 // Whether the i-th calls of a series ended on all its aligned participants within
@@ -222,8 +225,9 @@ bool endTogether(const CollectiveSeries& series, std::size_t i, const JobAnalysi
   return last - first <= kClockToleranceNs;
 }
 
+// steady_of_rank: each rank's steady steps (steadySteps), computed once.
 void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey, CollectiveSeries>& matched,
-                  const std::set<std::int64_t>& common, JobAnalysis& job) {
+                  const std::vector<std::vector<const StepSplit*>>& steady_of_rank, JobAnalysis& job) {
   std::vector<std::int64_t> wait(ranks.size(), 0);
   std::vector<std::int64_t> late(ranks.size(), 0);
   std::vector<bool> measured(ranks.size(), false);
@@ -263,7 +267,7 @@ void measureWaits(const std::vector<RankResult>& ranks, const std::map<SeriesKey
         if (row.alignment == ClockAlignment::kNone) continue;
         measured[r] = true;
         const CollectiveCall& c = *series.calls[p][i];
-        if (!stepAt(steadySteps(ranks[r], common), c.start_ns)) continue;
+        if (!inSteps(steady_of_rank[r], c.start_ns)) continue;
         steady = true;
         const std::int64_t waited = std::max<std::int64_t>(0, std::min(last - (c.start_ns + row.clock_offset_ns),
                                                                         c.end_ns - c.start_ns));
@@ -521,6 +525,7 @@ trace::Result<JobAnalysis> analyzeJob(std::vector<RankResult> ranks) {
   if (common.empty() && ranks.size() > 1) {
     job.notes.push_back("the ranks share no step number: each rank's figures cover its own steady steps, unmatched");
   }
+  std::vector<std::vector<const StepSplit*>> steady_of_rank;
   for (const RankResult& r : ranks) {
     RankRow row;
     row.rank = r.rank;
@@ -528,7 +533,7 @@ trace::Result<JobAnalysis> analyzeJob(std::vector<RankResult> ranks) {
     row.source = r.source;
     row.device = r.device;
     row.steps = r.steps.size();
-    const std::vector<const StepSplit*> steady = steadySteps(r, common);
+    const std::vector<const StepSplit*>& steady = steady_of_rank.emplace_back(steadySteps(r, common));
     row.steady_steps = steady.size();
     // Summed in long double: exact for any sum below 2^64, and no overflow from absurd results
     // read back by merge.
@@ -547,7 +552,7 @@ trace::Result<JobAnalysis> analyzeJob(std::vector<RankResult> ranks) {
   }
   const std::map<SeriesKey, CollectiveSeries> matched = matchCollectives(ranks);
   alignClocks(ranks, matched, common, job);
-  measureWaits(ranks, matched, common, job);
+  measureWaits(ranks, matched, steady_of_rank, job);
   for (RankRow& r : job.ranks) r.busy_ns = r.steady_step_ns - r.wait_ns.value_or(0);
 
   for (std::int64_t number : common) {

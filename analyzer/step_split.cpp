@@ -1,6 +1,7 @@
 #include "analyzer/step_split.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 
@@ -29,11 +30,15 @@ std::vector<StepSplit> splitSteps(const trace::Trace& trace, const IterationSumm
   std::vector<Iteration> steps = iterations.iterations;
   const bool whole_window = steps.empty();
   if (whole_window) {
-    if (compute.empty() && communication.empty()) return out;
-    const std::int64_t first = std::min(compute.empty() ? communication.front().first : compute.front().first,
-                                        communication.empty() ? compute.front().first : communication.front().first);
-    const std::int64_t last = std::max(compute.empty() ? communication.back().second : compute.back().second,
-                                       communication.empty() ? compute.back().second : communication.back().second);
+    // Both unions are sorted: the window runs from the earlier front to the later back.
+    std::int64_t first = std::numeric_limits<std::int64_t>::max();
+    std::int64_t last = std::numeric_limits<std::int64_t>::min();
+    for (const std::vector<Interval>* busy : {&compute, &communication}) {
+      if (busy->empty()) continue;
+      first = std::min(first, busy->front().first);
+      last = std::max(last, busy->back().second);
+    }
+    if (first > last) return out;  // no GPU record
     steps.push_back({.number = -1, .start_ns = first, .end_ns = last, .warmup = false});
   }
   out.reserve(steps.size());

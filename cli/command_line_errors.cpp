@@ -1,6 +1,7 @@
 #include "cli/command_line_errors.h"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 
 #include <CLI/CLI.hpp>

@@ -25,7 +25,8 @@ std::optional<CliAnalysis> fail(std::ostream& err, int& exit_code, int code, con
 std::optional<CliAnalysis> analyzeInputsForCli(const std::vector<std::string>& paths, const InputOptions& options,
                                                std::ostream& err, int& exit_code) {
   exit_code = kExitOk;
-  if (!options.save_profile.empty() && (paths.size() != 1 || std::filesystem::is_directory(paths.front()))) {
+  std::error_code no_throw;
+  if (!options.save_profile.empty() && (paths.size() != 1 || std::filesystem::is_directory(paths.front(), no_throw))) {
     return fail(err, exit_code, kExitBadInput, "--save-profile keeps one trace file; it was given several or a folder");
   }
   ProgressBar progress(paths.size() == 1 ? "reading " + paths.front() : fmt::format("reading {} traces", paths.size()));

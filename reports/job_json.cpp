@@ -1,5 +1,8 @@
 #include "reports/job_json.h"
 
+#include <limits>
+#include <type_traits>
+
 #include <fmt/format.h>
 
 #include "reports/report_json.h"
@@ -47,6 +50,9 @@ class Reader {
     if constexpr (std::is_unsigned_v<Int>) {
       if (value->is_number_unsigned()) return static_cast<Int>(value->get<std::uint64_t>());
       if (value->get<std::int64_t>() < 0) return fail(path + "." + key, "is negative"), Int{};
+    } else if (value->is_number_unsigned() &&
+               value->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      return fail(path + "." + key, "is out of range"), Int{};
     }
     const auto v = value->get<std::int64_t>();
     if (v < static_cast<std::int64_t>(std::numeric_limits<Int>::min()) ||

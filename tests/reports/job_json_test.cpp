@@ -48,6 +48,15 @@ TEST(JobJsonTest, AbsurdTimesAreRefusedWithTheirPlace) {
   EXPECT_EQ(back.error().message, "r.json: rank_result.calls[0].start_ns is 9223372036854775000, beyond 2^62 ns");
 }
 
+TEST(JobJsonTest, AnIntegerBeyondItsTypeIsRefused) {
+  const std::string text = R"({"rank_result": {"rank": 0, "origin": "distributed_info", "recorded_world_size": 2,
+      "backend": "", "source": "x", "file": "x", "pid": 9223372036854775808, "device": "d", "clock": "unix-epoch",
+      "steps_source": "", "steps": [], "collectives": [], "calls": []}})";
+  auto back = rankResultsFromDocument(text, "r.json");
+  ASSERT_FALSE(back);
+  EXPECT_EQ(back.error().message, "r.json: rank_result.pid is out of range");
+}
+
 TEST(JobJsonTest, AnUnknownKindIsNamedWithItsPlace) {
   const std::string text = R"({"rank_result": {"rank": 0, "origin": "distributed_info", "recorded_world_size": 2,
       "backend": "", "source": "x", "file": "x", "pid": 1, "device": "d", "clock": "unix-epoch", "steps_source": "",
