@@ -44,25 +44,27 @@ std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, 
   return analyzer::analyzeTrace(std::move(trace), path, options);
 }
 
+std::string analysisJson(const CliAnalysis& analysis, std::size_t top) {
+  if (analysis.job) return reports::formatJsonDocument(reports::jobToJsonDocument(*analysis.job));
+  const analyzer::RunAnalysis& run = *analysis.run;
+  // The run's document, plus the compact result that `merge` reads back (the map step).
+  nlohmann::ordered_json document = reports::summaryToJsonDocument(run.summary, run.recommendations, top);
+  document["rank_result"] = reports::rankResultToJson(analysis.rank_result);
+  return reports::formatJsonDocument(document);
+}
+
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
   const InputOptions input{.save_profile = options.save_profile, .analysis = {options.gpu}, .rank = options.rank,
                            .threads = options.threads};
   const auto analysis = analyzeInputsForCli(options.trace_paths, input, err, exit_code);
   if (!analysis) return exit_code;
-  if (analysis->job) {
-    out << (options.json ? reports::formatJsonDocument(reports::jobToJsonDocument(*analysis->job))
-                         : jobToText(*analysis->job, options.top));
-    return kExitOk;
-  }
-  const analyzer::RunAnalysis& run = *analysis->run;
   if (options.json) {
-    // The run's document, plus the compact result that `merge` reads back (the map step).
-    nlohmann::ordered_json document = reports::summaryToJsonDocument(run.summary, run.recommendations, options.top);
-    document["rank_result"] = reports::rankResultToJson(analysis->rank_result);
-    out << reports::formatJsonDocument(document);
+    out << analysisJson(*analysis, options.top);
+  } else if (analysis->job) {
+    out << jobToText(*analysis->job, options.top);
   } else {
-    out << summaryToText(run.summary, run.recommendations, options.top);
+    out << summaryToText(analysis->run->summary, analysis->run->recommendations, options.top);
   }
   return kExitOk;
 }

@@ -24,6 +24,11 @@ struct AnalyzeOptions {
   unsigned threads = 0;              // --threads N: files read at once (0: every hardware thread)
 };
 
+struct CliAnalysis;
+
+// `analyze --json`: the run's document with its "rank_result", or the job's document.
+std::string analysisJson(const CliAnalysis& analysis, std::size_t top);
+
 // Writes the summary to out and errors to err; returns the process exit code.
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err);
 

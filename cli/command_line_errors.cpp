@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <numeric>
+#include <ostream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include "cli/exit_codes.h"
 
 namespace ampscope::cli {
 
@@ -97,6 +100,23 @@ std::string commandLineError(const CLI::App& app, const CLI::ParseError& error, 
   std::string what = error.what();
   if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
   return fmt::format("{}: {} ({})\n", where, what, help);
+}
+
+std::optional<int> parseCommandLine(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
+                                    std::ostream& err) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << commandLineError(app, e, argc, argv);
+    return kExitBadInput;
+  }
+  return std::nullopt;
 }
 
 }  // namespace ampscope::cli

@@ -61,12 +61,18 @@ std::optional<CliAnalysis> analyzeInputsForCli(const std::vector<std::string>& p
   }
   out.job = std::move(analyzed->job);
   if (!options.rank) return out;
-  // --rank N: that rank's complete analysis.
-  auto run = analyzer::analyzeRankOfJob(*out.job, *options.rank, options.analysis);
+  return rankOfJobForCli(*out.job, *options.rank, options.analysis, err, exit_code);
+}
+
+std::optional<CliAnalysis> rankOfJobForCli(const analyzer::JobAnalysis& job, std::int32_t rank,
+                                           const analyzer::AnalysisOptions& options, std::ostream& err,
+                                           int& exit_code) {
+  exit_code = kExitOk;
+  auto run = analyzer::analyzeRankOfJob(job, rank, options);
   if (!run) return fail(err, exit_code, kExitBadInput, run.error().message);
   CliAnalysis one;
-  for (const analyzer::RankResult& rank : out.job->rank_results) {
-    if (rank.rank == *options.rank) one.rank_result = rank;
+  for (const analyzer::RankResult& result : job.rank_results) {
+    if (result.rank == rank) one.rank_result = result;
   }
   one.run = std::move(run).value();
   return one;

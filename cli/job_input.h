@@ -32,4 +32,9 @@ struct CliAnalysis {
 std::optional<CliAnalysis> analyzeInputsForCli(const std::vector<std::string>& paths, const InputOptions& options,
                                                std::ostream& err, int& exit_code);
 
+// --rank N of a job analyzed before: that rank's complete analysis (its trace read again).
+std::optional<CliAnalysis> rankOfJobForCli(const analyzer::JobAnalysis& job, std::int32_t rank,
+                                           const analyzer::AnalysisOptions& options, std::ostream& err,
+                                           int& exit_code);
+
 }  // namespace ampscope::cli

@@ -4,75 +4,21 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/analyze_command.h"
+#include "cli/analysis_commands.h"
 #include "cli/command_line_errors.h"
-#include "cli/diff_command.h"
 #include "cli/exit_codes.h"
 #include "cli/gui_command.h"
-#include "cli/merge_command.h"
 #include "cli/record_command.h"
-#include "cli/report_command.h"
 #include "cli/train_command.h"
-
-constexpr const char* kGpuHelp =
-    "The GPU (a row of the device table, e.g. H100-SXM, A100, V100, RTX-4090): names the device when the trace does not; on a CPU run or another GPU's trace, the device to project each op on";
 
 int main(int argc, char** argv) {
   using namespace ampscope::cli;
   namespace trainer = ampscope::trainer;
-  CLI::App app{"ampscope: a profiler and performance advisor for mixed-precision GPU training"};
-  app.require_subcommand(1);
-  // --help shows every option's default (subcommands inherit this).
-  app.option_defaults()->always_capture_default();
+  CLI::App app{kAppDescription};
+  configureApp(app);
 
-  AnalyzeOptions analyze;
-  CLI::App* analyze_cmd = app.add_subcommand(
-      "analyze", "Read a trace (PyTorch profiler JSON/.gz, Nsight Systems or nvprof SQLite, "
-                 "ampscope profile) and print a summary; several files or a folder are one distributed job");
-  analyze_cmd->add_option("trace", analyze.trace_paths, "Trace files or folders (several: one job, a rank each)")
-      ->required();
-  analyze_cmd->add_option("--rank", analyze.rank, "Of a job: the full analysis of this rank")->check(CLI::Range(0, 1 << 24));
-  analyze_cmd->add_option("--threads", analyze.threads, "Of a job: traces read at once (0: every hardware thread)")
-      ->check(CLI::Range(0, 1024));
-  analyze_cmd->add_flag("--json", analyze.json, "Print the summary as JSON on stdout");
-  analyze_cmd->add_option("--top", analyze.top, "How many operators, layers and kernels to list")
-      ->check(CLI::Range(1, 1000));
-  analyze_cmd->add_option("--save-profile", analyze.save_profile,
-                          "Also write the imported trace as an ampscope profile database");
-  analyze_cmd->add_option("--gpu", analyze.gpu, kGpuHelp)->check(checkGpuName);
-
-  DiffOptions diff;
-  CLI::App* diff_cmd = app.add_subcommand(
-      "diff", "Compare two runs of one model (e.g. FP32 and AMP, or 0 and 4 data-loader workers): "
-              "the change B made, the measured speedup beside what A's analysis predicted for it, "
-              "overall and per op call shape");
-  diff_cmd->add_option("a", diff.baseline_path, "Baseline trace (A)")->required();
-  diff_cmd->add_option("b", diff.candidate_path, "Changed run's trace (B)")->required();
-  diff_cmd->add_flag("--json", diff.json, "Print the comparison as JSON on stdout");
-  diff_cmd->add_option("--top", diff.top, "How many op call shapes and layers to list (JSON lists them all)")
-      ->check(CLI::Range(1, 1000));
-  diff_cmd->add_option("--gpu", diff.gpu, kGpuHelp)->check(checkGpuName);
-
-  ReportOptions report;
-  CLI::App* report_cmd = app.add_subcommand(
-      "report", "Write the analysis of a trace as report.html, report.md, report.json and CSV files");
-  report_cmd->add_option("trace", report.trace_paths, "Trace files or folders (several: one job, a rank each)")->required();
-  report_cmd->add_option("--rank", report.rank, "Of a job: the full report of this rank")->check(CLI::Range(0, 1 << 24));
-  report_cmd->add_option("--threads", report.threads, "Of a job: traces read at once (0: every hardware thread)")
-      ->check(CLI::Range(0, 1024));
-  report_cmd->add_option("--out", report.out_dir, "Folder to write the report into")->required();
-  report_cmd->add_option("--top", report.top, "How many operators, layers and shapes to list")
-      ->check(CLI::Range(1, 1000));
-  report_cmd->add_option("--gpu", report.gpu, kGpuHelp)->check(checkGpuName);
-
-  MergeOptions merge;
-  CLI::App* merge_cmd = app.add_subcommand(
-      "merge", "Analyze a distributed job from its ranks' results (the reduce step): each input is the output of "
-               "`ampscope analyze RANK --json` or of an earlier merge");
-  merge_cmd->add_option("results", merge.inputs, "JSON results of analyze --json or merge --json")->required();
-  merge_cmd->add_flag("--json", merge.json, "Print the job as JSON on stdout");
-  merge_cmd->add_option("--out", merge.out_dir, "Also write the job's report into this folder");
-  merge_cmd->add_option("--top", merge.top, "How many collective families to list")->check(CLI::Range(1, 1000));
+  AnalysisCommands analysis;
+  addAnalysisCommands(app, analysis);
 
   TrainOptions train;
   trainer::TrainConfig& tc = train.config;
@@ -140,22 +86,8 @@ int main(int argc, char** argv) {
   // Everything after the program's name belongs to the program, options included.
   record_cmd->prefix_command();
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << commandLineError(app, e, argc, argv);
-    return kExitBadInput;
-  }
-  if (*analyze_cmd) return runAnalyze(analyze, std::cout, std::cerr);
-  if (*diff_cmd) return runDiff(diff, std::cout, std::cerr);
-  if (*merge_cmd) return runMerge(merge, std::cout, std::cerr);
-  if (*report_cmd) return runReport(report, std::cout, std::cerr);
+  if (const auto done = parseCommandLine(app, argc, argv, std::cout, std::cerr)) return *done;
+  if (const auto code = runAnalysisCommand(analysis, std::cout, std::cerr)) return *code;
   if (*train_cmd) {
     for (int i = 0; i < argc; ++i) train.command_line += (i > 0 ? " " : "") + std::string(argv[i]);
     return runTrain(std::move(train), std::cout, std::cerr);

@@ -13,8 +13,18 @@
 
 namespace ampscope::cli {
 
-int runMerge(const MergeOptions& options, std::ostream& out, std::ostream& err) {
+trace::Result<analyzer::JobAnalysis> mergeResultDocuments(const std::vector<ResultDocument>& documents) {
   std::vector<analyzer::RankResult> ranks;
+  for (const ResultDocument& document : documents) {
+    auto results = reports::rankResultsFromDocument(document.text, document.source);
+    if (!results) return results.error();
+    for (analyzer::RankResult& r : *results) ranks.push_back(std::move(r));
+  }
+  return analyzer::analyzeJob(std::move(ranks));
+}
+
+int runMerge(const MergeOptions& options, std::ostream& out, std::ostream& err) {
+  std::vector<ResultDocument> documents;
   for (const std::string& input : options.inputs) {
     std::ifstream file(input, std::ios::binary);
     if (!file) {
@@ -23,14 +33,9 @@ int runMerge(const MergeOptions& options, std::ostream& out, std::ostream& err) 
     }
     std::ostringstream text;
     text << file.rdbuf();
-    auto results = reports::rankResultsFromDocument(text.str(), input);
-    if (!results) {
-      err << "ampscope: " << results.error().message << "\n";
-      return kExitBadInput;
-    }
-    for (analyzer::RankResult& r : *results) ranks.push_back(std::move(r));
+    documents.push_back({text.str(), input});
   }
-  auto job = analyzer::analyzeJob(std::move(ranks));
+  auto job = mergeResultDocuments(documents);
   if (!job) {
     err << "ampscope: " << job.error().message << "\n";
     return kExitBadInput;

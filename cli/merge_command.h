@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/job_analysis.h"
+#include "trace/result.h"
+
 namespace ampscope::cli {
 
 struct MergeOptions {
@@ -17,6 +20,14 @@ struct MergeOptions {
   std::string out_dir;  // --out DIR: write the job's report there
   std::size_t top = 10;
 };
+
+// A result document and where it came from (a file's name, for errors).
+struct ResultDocument {
+  std::string text;
+  std::string source;
+};
+// The job analyzed from the rank results the documents hold; errors name the source and the key.
+trace::Result<analyzer::JobAnalysis> mergeResultDocuments(const std::vector<ResultDocument>& documents);
 
 int runMerge(const MergeOptions& options, std::ostream& out, std::ostream& err);
 

@@ -29,8 +29,7 @@ int runReport(const ReportOptions& options, std::ostream& out, std::ostream& err
     err << "ampscope: " << written.error().message << "\n";
     return kExitFailure;
   }
-  out << "ampscope: report written to " << options.out_dir
-      << " (report.html, report.md, report.json, recommendations.csv, layers.csv, kernels.csv, ops.csv, iterations.csv, collectives.csv)\n";
+  out << "ampscope: report written to " << options.out_dir << " (" << reports::kReportFiles << ")\n";
   return kExitOk;
 }
 

@@ -7,5 +7,8 @@ build="${AMPSCOPE_BUILD_DIR:-$root/build}"
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
 fi
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${AMPSCOPE_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+# The Python package's extension is built for the venv scripts/python_env.sh makes, when it exists.
+python_args=()
+if [ -x "$build/venv/bin/python" ]; then python_args=(-DPython_EXECUTABLE="$build/venv/bin/python"); fi
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${AMPSCOPE_BUILD_TYPE:-RelWithDebInfo}" "${python_args[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
+  python3-venv python3-dev
   libsqlite3-dev zlib1g-dev libre2-dev
   libsimdjson-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev

@@ -1,0 +1,134 @@
+"""ampscope.analyze and its views equal the CLI's: the same analysis, not a second implementation."""
+
+import csv
+import gzip
+import json
+import subprocess
+import sys
+
+import pytest
+
+import ampscope
+from ampscope._tables import read_table
+from conftest import run_cli
+
+
+def test_summary_equals_analyze_json(workers0, cli):
+    run = ampscope.analyze(workers0)
+    completed = run_cli(cli, "analyze", str(workers0), "--json")
+    assert completed.returncode == 0, completed.stderr
+    assert run.summary == json.loads(completed.stdout)
+    assert run.summary["gpu_kernel_time_ns"] > 0
+
+
+def test_layers_gpu_times_equal_layers_csv(workers0, cli, tmp_path):
+    completed = run_cli(cli, "report", str(workers0), "--out", str(tmp_path))
+    assert completed.returncode == 0, completed.stderr
+    with open(tmp_path / "layers.csv", newline="") as file:
+        rows = list(csv.DictReader(file))
+    layers = ampscope.analyze(workers0).layers
+    assert len(layers) == len(rows) > 0
+    time_columns = [c for c in rows[0] if c.endswith("_ns")]
+    assert "gpu_time_ns" in time_columns
+    for column in time_columns:
+        expected = [int(r[column]) if r[column] else None for r in rows]
+        got = [None if value != value else int(value) for value in layers[column]]  # NaN: unknown
+        assert got == expected, column
+
+
+def test_tables_without_pandas_are_lists_of_dicts(workers0):
+    run = ampscope.analyze(workers0)
+    kernels = run.table("kernels", use_pandas=False)
+    assert isinstance(kernels, list) and kernels
+    assert all(isinstance(row, dict) for row in kernels)
+    total = sum(row["total_ns"] for row in kernels)
+    assert total == run.summary["gpu_kernel_time_ns"]
+
+
+def test_every_table_reads(workers0):
+    run = ampscope.analyze(workers0)
+    for name in ("layers", "operators", "kernels", "recommendations", "iterations", "collectives", "ranks"):
+        table = getattr(run, name)
+        assert list(table.columns), name
+    assert len(run.iterations) > 0
+    assert len(run.ranks) == 1
+
+
+def test_missing_file_raises_trace_error_with_the_cli_message(tmp_path, cli):
+    missing = tmp_path / "no_such_trace.json"
+    with pytest.raises(ampscope.TraceError) as raised:
+        ampscope.analyze(missing)
+    assert str(missing) in str(raised.value)
+    completed = run_cli(cli, "analyze", str(missing))
+    assert completed.returncode == 2
+    assert completed.stderr.strip() == f"ampscope: {raised.value}"
+
+
+def test_corrupt_trace_raises_trace_error(tmp_path):
+    bad = tmp_path / "bad.pt.trace.json.gz"
+    with gzip.open(bad, "wb") as file:
+        file.write(b'{"traceEvents": [{"ph": "X", "name": ')
+    with pytest.raises(ampscope.TraceError) as raised:
+        ampscope.analyze(bad)
+    assert str(bad) in str(raised.value)
+
+
+def test_unknown_gpu_and_table_are_refused(workers0):
+    with pytest.raises(ampscope.TraceError, match="unknown GPU"):
+        ampscope.analyze(workers0, gpu="NoSuchGPU")
+    with pytest.raises(ValueError, match="tables: layers"):
+        ampscope.analyze(workers0).table("nope")
+
+
+def test_report_writes_the_cli_files(workers0, tmp_path):
+    out = ampscope.analyze(workers0).report(tmp_path / "r")
+    for name in ("report.html", "report.json", "layers.csv", "kernels.csv", "recommendations.csv"):
+        assert (out / name).stat().st_size > 0, name
+
+
+def test_job_has_ranks_and_a_rank_has_everything(dlrm_ranks, cli):
+    job = ampscope.analyze(dlrm_ranks)
+    assert job.is_job
+    completed = run_cli(cli, "analyze", str(dlrm_ranks), "--json")
+    assert job.summary == json.loads(completed.stdout)
+    assert list(job.ranks["rank"]) == list(range(8))
+    with pytest.raises(ValueError, match="run.rank"):
+        job.layers
+    rank3 = job.rank(3)
+    assert not rank3.is_job
+    single = json.loads(run_cli(cli, "analyze", str(dlrm_ranks), "--rank", "3", "--json").stdout)
+    assert rank3.summary == single
+    with pytest.raises(ampscope.TraceError, match="rank 9"):
+        job.rank(9)
+
+
+def test_diff_equals_cli_diff_json(shared_traces, cli):
+    a = next((shared_traces / "kineto-v100-resnet50-workers0").glob("*.gz"))
+    b = next((shared_traces / "kineto-v100-resnet50-workers4").glob("*.gz"))
+    completed = run_cli(cli, "diff", str(a), str(b), "--json")
+    assert completed.returncode == 0, completed.stderr
+    assert ampscope.diff(a, b) == json.loads(completed.stdout)
+
+
+def test_python_m_ampscope_runs_the_cli(workers0, cli):
+    module = subprocess.run([sys.executable, "-m", "ampscope", "analyze", str(workers0), "--top", "3"],
+                            capture_output=True, text=True, timeout=300)
+    command = run_cli(cli, "analyze", str(workers0), "--top", "3")
+    assert module.returncode == 0, module.stderr
+    assert module.stdout == command.stdout
+    wrong = subprocess.run([sys.executable, "-m", "ampscope", "analyze", str(workers0), "--jsn"],
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2
+    assert wrong.stderr.startswith("ampscope analyze: ") and "did you mean '--json'" in wrong.stderr
+    trained = subprocess.run([sys.executable, "-m", "ampscope", "train"], capture_output=True, text=True, timeout=60)
+    assert trained.returncode == 2
+
+
+def test_read_table_keeps_names_and_unknowns():
+    text = "name,count,rate\nNA,3,\nnull,,1.5\n"
+    rows = read_table(text, use_pandas=False)
+    assert rows == [{"name": "NA", "count": 3, "rate": None}, {"name": "null", "count": None, "rate": 1.5}]
+    pandas = pytest.importorskip("pandas")
+    frame = read_table(text, use_pandas=True)
+    assert list(frame["name"]) == ["NA", "null"]
+    assert pandas.isna(frame["rate"][0]) and frame["rate"][1] == 1.5
