@@ -51,7 +51,7 @@ void add(GradientCounts& counts, GradientCounter which, double value) {
 }
 
 bool isNumericsCounter(std::string_view name) {
-  return name == "loss" || name == "loss_scale" || name == "skipped_step" || name == "gradient_norm" ||
+  return name == "loss" || name == kLossScaleCounter || name == "skipped_step" || name == "gradient_norm" ||
          name == "learning_rate" || tensorCounter(name).has_value();
 }
 
@@ -157,7 +157,7 @@ AmpNumerics measureAmpNumerics(const trace::Trace& trace) {
       out.has_loss = true;
       out.loss_last = counter.value;
       out.loss_last_step = counter.step;
-    } else if (name == "loss_scale") {
+    } else if (name == kLossScaleCounter) {
       if (out.loss_scale_samples == 0 || counter.value != out.loss_scale_final) {
         out.loss_scale_changes.push_back({counter.step, counter.value});
       }

@@ -7,11 +7,15 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
+
+// The trainer's per-step counter of the loss scale in force (trace::Counter::name).
+inline constexpr std::string_view kLossScaleCounter = "loss_scale";
 
 // The recent window is the last tenth of the recorded steps, at least one.
 inline constexpr std::int64_t kRecentStepsDivisor = 10;

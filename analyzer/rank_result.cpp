@@ -22,6 +22,14 @@ std::int64_t firstTimestamp(const TraceSummary& summary) {
   return first;
 }
 
+bool countsFromEpoch(const TraceSummary& summary) {
+  const std::int64_t first = firstTimestamp(summary);
+  return first != std::numeric_limits<std::int64_t>::max() && first >= kEpochThresholdNs;
+}
+
+// The file says where its session's clock starts and its times do not count from the epoch.
+bool shiftsToEpoch(const TraceSummary& summary) { return summary.epoch_offset_ns && !countsFromEpoch(summary); }
+
 std::string devicesOf(const TraceSummary& summary) {
   std::string out;
   for (const DeviceSummary& d : summary.devices) {
@@ -43,6 +51,10 @@ const char* rankOriginName(RankOrigin origin) {
   return "file_order";
 }
 
+std::int64_t epochShiftNs(const TraceSummary& summary) {
+  return shiftsToEpoch(summary) ? *summary.epoch_offset_ns : 0;
+}
+
 RankResult rankResultOf(const TraceSummary& summary, const std::string& path, std::string source) {
   RankResult out;
   if (summary.distributed.known()) {
@@ -52,10 +64,7 @@ RankResult rankResultOf(const TraceSummary& summary, const std::string& path, st
   out.recorded_world_size = summary.distributed.world_size;
   out.backend = summary.distributed.backend;
   out.device = devicesOf(summary);
-  const std::int64_t first = firstTimestamp(summary);
-  out.clock = first != std::numeric_limits<std::int64_t>::max() && first >= kEpochThresholdNs
-                  ? std::string(kUnixEpochClock)
-                  : "session:" + path;
+  out.clock = countsFromEpoch(summary) ? std::string(kUnixEpochClock) : "session:" + path;
   out.source = std::move(source);
   out.file = path;
   out.steps_source = summary.iterations.source;
@@ -68,15 +77,15 @@ RankResult rankResultOf(const TraceSummary& summary, const std::string& path, st
   out.calls = summary.communication.calls;
   // A file that says where its clock starts (an Nsight export's session start) is put on the
   // epoch here, so that ranks recorded in separate sessions share a clock.
-  if (summary.epoch_offset_ns && out.clock != kUnixEpochClock) {
-    const std::int64_t offset = *summary.epoch_offset_ns;
+  if (shiftsToEpoch(summary)) {
+    const std::int64_t shift = *summary.epoch_offset_ns;
     for (StepSplit& s : out.steps) {
-      s.start_ns += offset;
-      s.end_ns += offset;
+      s.start_ns += shift;
+      s.end_ns += shift;
     }
     for (CollectiveCall& c : out.calls) {
-      c.start_ns += offset;
-      c.end_ns += offset;
+      c.start_ns += shift;
+      c.end_ns += shift;
     }
     out.clock = std::string(kUnixEpochClock);
   }

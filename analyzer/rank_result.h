@@ -48,6 +48,12 @@ struct RankResult {
   bool operator==(const RankResult&) const = default;
 };
 
+// What rankResultOf adds to the summary's timestamps to put them on the rank's clock: the file's
+// session start where it says one and its times do not already count from the Unix epoch, else 0.
+// A view that draws a rank's events beside the job's results adds this, then the job's
+// RankRow::clock_offset_ns.
+std::int64_t epochShiftNs(const TraceSummary& summary);
+
 // The compact result of one analyzed rank, from its summary (of the trace read from path).
 // source names it in messages and views.
 RankResult rankResultOf(const TraceSummary& summary, const std::string& path, std::string source);

@@ -139,6 +139,28 @@ WhatIfProjection projectWhatIf(const TraceSummary& summary, const AnalysisOption
   return projectOnDevice(summary.op_performance, target, steps, default_device);
 }
 
+// Kernel and Tensor Core time inside each iteration. Kernels are sorted by start and
+// iterations do not overlap, so one pass with a moving first iteration does it; a kernel that
+// crosses a step's end also counts in the next step, for the part inside each.
+std::vector<StepKernelTime> kernelTimePerStep(const trace::Trace& trace, const IterationSummary& iterations,
+                                              KernelVerdicts& verdicts) {
+  const std::vector<Iteration>& steps = iterations.iterations;
+  std::vector<StepKernelTime> out(steps.size());
+  std::size_t first = 0;
+  for (const trace::Kernel& kernel : trace.kernels) {
+    while (first < steps.size() && steps[first].end_ns <= kernel.start_ns) ++first;
+    const bool tensor_core = static_cast<bool>(verdicts.of(kernel).tensor_core);
+    for (std::size_t i = first; i < steps.size() && steps[i].start_ns < kernel.end_ns; ++i) {
+      const std::int64_t inside =
+          std::min(kernel.end_ns, steps[i].end_ns) - std::max(kernel.start_ns, steps[i].start_ns);
+      if (inside <= 0) continue;
+      out[i].kernel_ns += inside;
+      if (tensor_core) out[i].tensor_core_ns += inside;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts, const AnalysisOptions& options) {
@@ -214,6 +236,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
     summary.tensor_cores.unknown_fraction = static_cast<double>(summary.tensor_cores.unknown_time_ns) /
                                             static_cast<double>(summary.gpu_kernel_time_ns);
   }
+  summary.tensor_cores.per_step = kernelTimePerStep(trace, summary.iterations, verdicts);
   summary.operators = by_operator.all();
   summary.layers = by_layer.all();
   summary.shape_checks = checkShapes(trace, &evidence);

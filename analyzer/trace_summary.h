@@ -59,6 +59,11 @@ struct GroupTime {
   std::vector<KernelTime> kernel_times;  // every kernel it launched, heaviest first
 };
 
+struct StepKernelTime {
+  std::int64_t kernel_ns = 0;
+  std::int64_t tensor_core_ns = 0;
+};
+
 // GPU time in kernels that use Tensor Cores, by the kernel-name rules and the evidence beyond them
 // (tensor_core_evidence.h), and the time whose verdict stays unknown.
 struct TensorCoreTime {
@@ -73,6 +78,10 @@ struct TensorCoreTime {
   std::int64_t unknown_time_ns = 0;
   double unknown_fraction = 0.0;  // of all kernel time
   int rules_version = 0;
+  // Per iteration (aligned with IterationSummary::iterations): kernel time inside the step, and
+  // of it the time of kernels whose verdict is Tensor Core; a kernel across a step's edge counts
+  // the part inside. What a timeline's "Tensor Core share per step" counter shows.
+  std::vector<StepKernelTime> per_step;
 };
 
 struct TraceSummary {

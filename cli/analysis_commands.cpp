@@ -64,6 +64,21 @@ void addAnalysisCommands(CLI::App& app, AnalysisCommands& commands) {
   merge_cmd->add_flag("--json", merge.json, "Print the job as JSON on stdout");
   merge_cmd->add_option("--out", merge.out_dir, "Also write the job's report into this folder");
   merge_cmd->add_option("--top", merge.top, "How many collective families to list")->check(CLI::Range(1, 1000));
+
+  ExportOptions& export_trace = commands.export_trace;
+  commands.export_cmd = app.add_subcommand(
+      "export", "Write the trace with ampscope's findings (Tensor Core verdicts, layers, rates, launch flows, queue "
+                "depth, per-step counters) as a Chrome JSON trace for ui.perfetto.dev or chrome://tracing; "
+                "a job gets one process per rank on its common clock");
+  CLI::App* export_cmd = commands.export_cmd;
+  export_cmd->add_option("trace", export_trace.trace_paths, "Trace files or folders (several: one job, a rank each)")
+      ->required();
+  export_cmd->add_option("--perfetto", export_trace.perfetto, "The JSON trace to write (written whole or not at all)")
+      ->required();
+  export_cmd->add_option("--rank", export_trace.rank, "Of a job: only this rank")->check(CLI::Range(0, 1 << 24));
+  export_cmd->add_option("--threads", export_trace.threads, "Of a job: traces read at once (0: every hardware thread)")
+      ->check(CLI::Range(0, 1024));
+  export_cmd->add_option("--gpu", export_trace.gpu, kGpuHelp)->check(checkGpuName);
 }
 
 std::optional<int> runAnalysisCommand(const AnalysisCommands& commands, std::ostream& out, std::ostream& err) {
@@ -71,6 +86,7 @@ std::optional<int> runAnalysisCommand(const AnalysisCommands& commands, std::ost
   if (*commands.diff_cmd) return runDiff(commands.diff, out, err);
   if (*commands.merge_cmd) return runMerge(commands.merge, out, err);
   if (*commands.report_cmd) return runReport(commands.report, out, err);
+  if (*commands.export_cmd) return runExport(commands.export_trace, out, err);
   return std::nullopt;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The subcommands that read traces and write analyses (analyze, diff, report, merge), defined once
+// The subcommands that read traces and write analyses (analyze, diff, report, merge, export), defined once
 // for the `ampscope` executable and for the Python package's `python -m ampscope`, which has no
 // trainer, collector or GUI.
 
@@ -10,6 +10,7 @@
 
 #include "cli/analyze_command.h"
 #include "cli/diff_command.h"
+#include "cli/export_command.h"
 #include "cli/merge_command.h"
 #include "cli/report_command.h"
 
@@ -27,19 +28,21 @@ inline constexpr const char* kAppDescription =
 // Sets what every `ampscope` command line shares: exactly one subcommand, defaults in --help.
 void configureApp(CLI::App& app);
 
-// The options the four subcommands parse into, and the subcommands themselves (owned by the app).
+// The options the subcommands parse into, and the subcommands themselves (owned by the app).
 struct AnalysisCommands {
   AnalyzeOptions analyze;
   DiffOptions diff;
   ReportOptions report;
   MergeOptions merge;
+  ExportOptions export_trace;  // `export` (a keyword)
   CLI::App* analyze_cmd = nullptr;
   CLI::App* diff_cmd = nullptr;
   CLI::App* report_cmd = nullptr;
   CLI::App* merge_cmd = nullptr;
+  CLI::App* export_cmd = nullptr;
 };
 
-// Adds analyze, diff, report and merge to app; commands must outlive the parse.
+// Adds analyze, diff, report, merge and export to app; commands must outlive the parse.
 void addAnalysisCommands(CLI::App& app, AnalysisCommands& commands);
 
 // After a parse: runs the one that was given and returns its exit code; nullopt when none was.
