@@ -43,6 +43,18 @@ std::size_t utf8Length(std::string_view text, std::size_t i) {
 void appendJsonString(std::string& out, std::string_view text) {
   out += '"';
   for (std::size_t i = 0; i < text.size();) {
+    // Plain printable ASCII (nearly all of a kernel or op name) is copied as one run.
+    std::size_t plain = i;
+    while (plain < text.size()) {
+      const auto b = static_cast<unsigned char>(text[plain]);
+      if (b < 0x20 || b >= 0x7F || b == '"' || b == '\\') break;
+      ++plain;
+    }
+    if (plain > i) {
+      out.append(text.substr(i, plain - i));
+      i = plain;
+      continue;
+    }
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
       const std::size_t length = utf8Length(text, i);
