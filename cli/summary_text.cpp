@@ -1,5 +1,7 @@
 #include "cli/summary_text.h"
 
+#include <algorithm>
+
 #include <span>
 #include <string_view>
 
@@ -170,14 +172,30 @@ void appendWhatIf(std::string& out, const analyzer::TraceSummary& s) {
                      w.ampSpeedup() ? reports::formatSpeedup(*w.ampSpeedup()) : std::string("n/a"));
   const reports::WhatIfRows view = reports::whatIfRows(s, 0);
   if (view.misaligned.empty()) return;
+  // The costliest first; those the model gives no cost (a 1-channel input, a latency-bound op)
+  // are counted, not listed: they are not advice.
+  std::vector<const analyzer::LayerRow*> costly;
+  for (const analyzer::LayerRow* row : view.misaligned) {
+    if (row->what_if_padding_cost_ns > 0) costly.push_back(row);
+  }
+  std::stable_sort(costly.begin(), costly.end(), [](const analyzer::LayerRow* a, const analyzer::LayerRow* b) {
+    return a->what_if_padding_cost_ns > b->what_if_padding_cost_ns;
+  });
   std::string listed;
-  for (std::size_t i = 0; i < view.misaligned.size() && i < 3; ++i) {
-    const analyzer::LayerRow& row = *view.misaligned[i];
+  for (std::size_t i = 0; i < costly.size() && i < 3; ++i) {
+    const analyzer::LayerRow& row = *costly[i];
     listed += fmt::format("{}{} {} {} ({})", listed.empty() ? "" : ", ", row.layer, trace::phaseName(row.pass),
                           reports::dimensionsText(row.what_if_misaligned),
                           formatDuration(static_cast<std::int64_t>(row.what_if_padding_cost_ns)));
   }
-  if (view.misaligned.size() > 3) listed += fmt::format(", and {} more in the report", view.misaligned.size() - 3);
+  if (costly.size() > 3) listed += fmt::format(", and {} more in the report", costly.size() - 3);
+  const std::size_t free_of_cost = view.misaligned.size() - costly.size();
+  if (costly.empty()) {
+    out += fmt::format("            off the multiple of 8: {} layer {}, none costing AMP time in the model\n",
+                       free_of_cost, free_of_cost == 1 ? "pass" : "passes");
+    return;
+  }
+  if (free_of_cost > 0) listed += fmt::format("; {} more cost none", free_of_cost);
   out += fmt::format("            off the multiple of 8 (AMP time it costs per step): {}\n", listed);
 }
 

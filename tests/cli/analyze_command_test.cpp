@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "../test_support.h"
+#include "analyzer/device_table.h"
+#include "cli/summary_text.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 #include "trace/db/profile_writer.h"
 
@@ -230,7 +232,8 @@ TEST(AnalyzeCommandTest, CpuProfileTextSaysWhereItRanAndShowsLayersNumericsAndLo
            "MFU         n/a on the CPU (",
            "what-if     on H100 SXM, model estimates of one step's GPU work",
            " FP32 -> AMP\n",
-           "off the multiple of 8 (AMP time it costs per step): fc1 forward N=100->104",
+           // Its small layers' shapes off the multiple cost nothing in the model: counted, not advice.
+           "off the multiple of 8: 4 layer passes, none costing AMP time in the model",
        }) {
     EXPECT_NE(text.find(expected), std::string::npos) << "missing: " << expected << "\n" << text;
   }
@@ -315,3 +318,36 @@ TEST(AnalyzeCommandTest, TopCutsOnlyListsNeverFindingsOnEverySharedTrace) {
 
 }  // namespace
 }  // namespace ampscope::cli
+
+// The what-if line names the shapes off the multiple of 8 that cost AMP time, costliest first;
+// those the model gives no cost (a 1-channel input layer, a latency-bound op) are counted, not advice.
+TEST(AnalyzeCommandTest, WhatIfListsOnlyDimensionsOffTheMultipleThatCostTime) {
+  ampscope::analyzer::TraceSummary summary;
+  summary.what_if.device.spec = ampscope::analyzer::findDevice("H100-SXM");
+  ASSERT_NE(summary.what_if.device.spec, nullptr);
+  ampscope::analyzer::LayerRow input;
+  input.layer = "conv1";
+  input.pass = ampscope::trace::Phase::kForward;
+  input.what_if_misaligned = {{"C", 1, 8}};
+  input.what_if_padding_cost_ns = 0;
+  ampscope::analyzer::LayerRow small = input;
+  small.layer = "fc2";
+  small.what_if_misaligned = {{"N", 10, 16}};
+  small.what_if_padding_cost_ns = 300;
+  ampscope::analyzer::LayerRow large = small;
+  large.layer = "fc1";
+  large.what_if_misaligned = {{"N", 100, 104}};
+  large.what_if_padding_cost_ns = 1200;
+  summary.layer_table.rows = {input, small, large};
+  std::string text = ampscope::cli::summaryToText(summary, {}, 10);
+  EXPECT_NE(text.find("off the multiple of 8 (AMP time it costs per step): fc1 forward N=100->104 (1.2 us), "
+                      "fc2 forward N=10->16 (300 ns); 1 more cost none\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("conv1 forward"), std::string::npos) << text;
+
+  summary.layer_table.rows = {input};
+  text = ampscope::cli::summaryToText(summary, {}, 10);
+  EXPECT_NE(text.find("off the multiple of 8: 1 layer pass, none costing AMP time in the model\n"), std::string::npos)
+      << text;
+}
