@@ -363,7 +363,8 @@ std::string operatorsSection(const analyzer::TraceSummary& s, std::size_t top) {
     html += fmt::format(R"(<tr class="op"><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
                         R"(<td class="n">{}</td><td></td><td></td></tr>)",
                         esc(op.name), esc(op.phase), op.op_calls, esc(formatDuration(op.gpu_time_ns)),
-                        esc(formatPercent(ratio(op.tensor_core_time_ns, op.gpu_time_ns))));
+                        // Host ops have no Tensor Core question: "n/a", not a share of 0%.
+                        cpu ? std::string("n/a") : esc(formatPercent(ratio(op.tensor_core_time_ns, op.gpu_time_ns))));
     for (const analyzer::KernelTime& k : firstN(op.kernel_times, top)) {
       html += fmt::format(R"(<tr class="kern"><td class="mono">{}</td><td></td><td class="n">{}</td><td class="n">{}</td>)"
                           R"(<td class="n {}">{}</td><td class="nowrap">{}</td><td class="mono nowrap">{}</td></tr>)",

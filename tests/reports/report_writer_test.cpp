@@ -233,6 +233,9 @@ TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) 
     EXPECT_EQ(html.find(gpu_word), std::string::npos) << gpu_word;
   }
   EXPECT_NE(html.find(">Host ops<"), std::string::npos);
+  // An operator's Tensor Core share is not applicable to host ops, not 0%.
+  EXPECT_NE(html.find(R"(<td class="n">n/a</td><td></td><td></td></tr>)"), std::string::npos);
+  EXPECT_EQ(html.find(R"(<td class="n">0.0%</td><td></td><td></td></tr>)"), std::string::npos);
   EXPECT_EQ(md.find("| GPU time |"), std::string::npos);
   // Findings without a gain (a CPU run's padding) are notes, apart from the recommendations.
   ASSERT_TRUE(std::any_of(recs.begin(), recs.end(), analyzer::isNote));  // fc1's width of 100, padded on a CPU run
