@@ -2,10 +2,7 @@
 
 #include <QMetaObject>
 
-#include <fmt/format.h>
-
 #include "analyzer/device_table.h"
-#include "analyzer/import/trace_importer.h"
 #include "analyzer/job_files.h"
 
 namespace ampscope::gui {

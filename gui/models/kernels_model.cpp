@@ -35,9 +35,11 @@ void KernelsModel::setRun(const analyzer::RunAnalysis* run) {
   layer_filter_.clear();
   pass_filter_.reset();
   by_operator_ = false;
+  on_cpu_ = false;
   if (run) {
     const analyzer::TraceSummary& summary = run->summary;
     by_operator_ = summary.layer_table.groups_operators;
+    on_cpu_ = summary.recorded_on_cpu;
     kernels_.reserve(summary.kernels.size());
     for (const analyzer::KernelRow& row : summary.kernels) {
       const analyzer::TensorCoreVerdict& v = row.verdict;
@@ -211,7 +213,7 @@ QVariant KernelsModel::headerData(int section, Qt::Orientation orientation, int 
   }
   if (role != Qt::DisplayRole) return {};
   switch (column) {
-    case kKernel: return QStringLiteral("Kernel");
+    case kKernel: return on_cpu_ ? QStringLiteral("Host op") : QStringLiteral("Kernel");
     case kLayer: return by_operator_ ? QStringLiteral("Operator") : QStringLiteral("Layer");
     case kCalls: return QStringLiteral("Calls");
     case kTime: return QStringLiteral("Time");

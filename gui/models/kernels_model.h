@@ -104,6 +104,7 @@ class KernelsModel : public QAbstractTableModel {
   std::vector<Row> rows_;
   std::int64_t total_ns_ = 0;
   bool by_operator_ = false;
+  bool on_cpu_ = false;  // a CPU run: its rows are host ops
 };
 
 }  // namespace ampscope::gui

@@ -93,10 +93,12 @@ void KernelsTab::showRun(RunPtr run) {
   if (!run_) {
     heading_->setText("No run loaded");
   } else {
-    heading_->setText(QStringLiteral("%1 kernels by name, %2 in all%3")
+    const bool on_cpu = run_->summary.recorded_on_cpu;
+    heading_->setText(QStringLiteral("%1 %2 by name, %3 in all%4")
                           .arg(model_->rowCount())
+                          .arg(on_cpu ? "host ops" : "kernels")
                           .arg(durationText(model_->totalTimeNs()))
-                          .arg(run_->summary.recorded_on_cpu ? ": host ops of a CPU run, no Tensor Core verdicts" : ""));
+                          .arg(on_cpu ? " (a CPU run: no Tensor Core verdicts)" : ""));
   }
   table_->resizeColumnsToContents();
   // Kernel and operator names run to hundreds of characters: cut the columns, the tooltip and the

@@ -111,6 +111,8 @@ SummaryTab::SummaryTab(QWidget* parent) : RunView(parent) {
                                    content, {1, 2});
   top_recommendations_->setSortingEnabled(false);  // kept in the analyzer's order: largest gain first
   layout->addWidget(top_recommendations_);
+  recommendations_note_ = makeNote({}, "recommendationsNote", content);
+  layout->addWidget(recommendations_note_);
   connect(top_recommendations_, &QTableWidget::itemSelectionChanged, this, [this] {
     const QList<QTableWidgetItem*> selected = top_recommendations_->selectedItems();
     if (!run_ || selected.isEmpty()) return;
@@ -154,6 +156,8 @@ void SummaryTab::clear() {
   breakdown_view_->hide();
   breakdown_note_->setText("Open a trace (File > Open) to see where its training step goes.");
   top_recommendations_->setRowCount(0);
+  recommendations_note_->clear();
+  recommendations_note_->hide();
 }
 
 void SummaryTab::showCards(const analyzer::TraceSummary& s) {
@@ -328,7 +332,12 @@ void SummaryTab::showStepBreakdown(const analyzer::RunAnalysis& run) {
 }
 
 void SummaryTab::showTopRecommendations(const analyzer::RunAnalysis& run) {
-  const auto count = std::min<std::size_t>(run.recommendations.size(), kTopRecommendations);
+  // Actions only: findings without an estimated gain are notes (the Recommendations tab lists
+  // them). The analyzer orders by gain, so the actions come first.
+  const auto first_note = std::find_if(run.recommendations.begin(), run.recommendations.end(), analyzer::isNote);
+  const auto actions = static_cast<std::size_t>(first_note - run.recommendations.begin());
+  const auto notes = run.recommendations.size() - actions;
+  const auto count = std::min<std::size_t>(actions, kTopRecommendations);
   top_recommendations_->setRowCount(static_cast<int>(count));
   for (std::size_t i = 0; i < count; ++i) {
     const analyzer::Recommendation& r = run.recommendations[i];
@@ -349,14 +358,28 @@ void SummaryTab::showTopRecommendations(const analyzer::RunAnalysis& run) {
   }
   fitColumns(top_recommendations_);
   fitHeightToRows(top_recommendations_);
+  top_recommendations_->setVisible(count > 0);
+  const QString notes_text = notes == 1 ? QStringLiteral("1 note") : QStringLiteral("%1 notes").arg(notes);
+  if (run.recommendations.empty()) {
+    recommendations_note_->setText(QStringLiteral("No rule fired on this run."));
+  } else if (actions == 0) {
+    recommendations_note_->setText(
+        QStringLiteral("Nothing with a gain to claim on this run; the Recommendations tab lists %1 (no gain estimated).")
+            .arg(notes_text));
+  } else {
+    recommendations_note_->setText(notes > 0 ? QStringLiteral("And %1 without an estimated gain in the Recommendations tab.").arg(notes_text)
+                                             : QString());
+  }
+  recommendations_note_->setVisible(!recommendations_note_->text().isEmpty());
   std::map<analyzer::Severity, int> by_severity;
-  for (const analyzer::Recommendation& r : run.recommendations) ++by_severity[r.severity];
+  for (std::size_t i = 0; i < actions; ++i) ++by_severity[run.recommendations[i].severity];
   QStringList counts;
   for (const analyzer::Severity severity : {analyzer::Severity::kHigh, analyzer::Severity::kMedium,
                                             analyzer::Severity::kLow, analyzer::Severity::kInfo}) {
     if (by_severity[severity] > 0) counts << QStringLiteral("%1 %2").arg(by_severity[severity]).arg(analyzer::severityName(severity));
   }
-  recommendation_count_->setFigure(QString::number(run.recommendations.size()),
+  if (notes > 0) counts << notes_text + QStringLiteral(" (no gain)");
+  recommendation_count_->setFigure(QString::number(actions),
                                    counts.isEmpty() ? QStringLiteral("no rule fired") : counts.join(", "));
 }
 

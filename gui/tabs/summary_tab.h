@@ -51,6 +51,7 @@ class SummaryTab : public RunView {
   QChartView* breakdown_view_ = nullptr;
   QLabel* breakdown_note_ = nullptr;
   QTableWidget* top_recommendations_ = nullptr;
+  QLabel* recommendations_note_ = nullptr;  // why the table is empty: no rule fired, or only notes
 };
 
 }  // namespace ampscope::gui

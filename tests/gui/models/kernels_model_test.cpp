@@ -164,6 +164,12 @@ TEST(KernelsModelTest, CpuRunKernelsAreHostWork) {
   KernelsModel model;
   model.setRun(&run);
   ASSERT_GT(model.rowCount(), 0);
+  // Host ops are called host ops, a GPU run's kernels kernels.
+  EXPECT_EQ(model.headerData(KernelsModel::kKernel, Qt::Horizontal).toString(), "Host op");
+  const analyzer::RunAnalysis gpu = test::gpuLayersRun();
+  KernelsModel gpu_model;
+  gpu_model.setRun(&gpu);
+  EXPECT_EQ(gpu_model.headerData(KernelsModel::kKernel, Qt::Horizontal).toString(), "Kernel");
   for (int i = 0; i < model.rowCount(); ++i) {
     EXPECT_EQ(model.at(i)->verdict, Verdict::kHost) << model.at(i)->name.toStdString();
     EXPECT_EQ(model.index(i, KernelsModel::kVerdict).data().toString(), "host");

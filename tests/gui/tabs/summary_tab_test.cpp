@@ -1,6 +1,7 @@
 // The Summary tab shows a run's headline figures, its step breakdown and its top recommendations,
 // for the trainer's CPU run (host-op breakdown, no Tensor Core claims) and for a real GPU trace.
 
+#include <algorithm>
 #include <numeric>
 
 #include <QBarSet>
@@ -14,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "gui/tabs/chart_style.h"
+#include "gui/tabs/recommendations_table_model.h"
 #include "gui/tabs/summary_tab.h"
 #include "reports/report_rows.h"
 #include "tests/gui/models/model_test_runs.h"
@@ -105,38 +107,78 @@ TEST(SummaryTabTest, BreaksTheCpuRunsStepIntoHostOpsByPassExposedLoadingAndTheRe
   EXPECT_NEAR(sumOfSets(*series), 10.0, 1e-6);
 }
 
+RunPtr gpuLayersRun() { return test::runOf(ampscope::test::GpuLayersTraceBuilder().build(), "/runs/gpu-layers.ampscope"); }
+
+std::size_t actionCount(const analyzer::RunAnalysis& run) {
+  return static_cast<std::size_t>(std::count_if(run.recommendations.begin(), run.recommendations.end(),
+                                                [](const analyzer::Recommendation& r) { return !analyzer::isNote(r); }));
+}
+
 TEST(SummaryTabTest, ListsTheTopFiveRecommendationsInTheAnalyzersOrder) {
   app();
   SummaryTab tab;
-  const RunPtr run = test::trainerRun();
-  ASSERT_FALSE(run->recommendations.empty());
+  const RunPtr run = gpuLayersRun();
+  const std::size_t actions = actionCount(*run);
+  ASSERT_GT(actions, 0U);
   tab.showRun(run);
   const auto* table = child<QTableWidget>(tab, "topRecommendations");
   ASSERT_NE(table, nullptr);
-  const auto expected = std::min<std::size_t>(run->recommendations.size(), SummaryTab::kTopRecommendations);
+  const auto expected = std::min<std::size_t>(actions, SummaryTab::kTopRecommendations);
   ASSERT_EQ(table->rowCount(), static_cast<int>(expected));
   for (int row = 0; row < table->rowCount(); ++row) {
     const analyzer::Recommendation& r = run->recommendations[static_cast<std::size_t>(row)];
+    EXPECT_FALSE(analyzer::isNote(r));
     EXPECT_EQ(table->item(row, 3)->text().toStdString(), r.rule);
     EXPECT_EQ(table->item(row, 4)->text().toStdString(), r.target);
     EXPECT_EQ(table->item(row, 1)->text(), durationText(r.estimated_gain_ns));
   }
-  EXPECT_EQ(labelText(tab, "recommendationCountValue"), QString::number(run->recommendations.size()));
+  EXPECT_EQ(labelText(tab, "recommendationCountValue"), QString::number(actions));
+}
+
+// Findings without a gain (a CPU run's padding) are notes: counted, not listed as actions, and the
+// summary says so in a line.
+TEST(SummaryTabTest, FindingsWithoutAGainAreCountedAsNotesNotListedAsActions) {
+  app();
+  SummaryTab tab;
+  const RunPtr run = test::trainerRun();
+  const std::size_t actions = actionCount(*run);
+  const std::size_t notes = run->recommendations.size() - actions;
+  ASSERT_GT(notes, 0U);
+  const QString notes_text = notes == 1 ? QStringLiteral("1 note") : QStringLiteral("%1 notes").arg(notes);
+  tab.showRun(run);
+  EXPECT_EQ(child<QTableWidget>(tab, "topRecommendations")->rowCount(), static_cast<int>(actions));
+  EXPECT_EQ(labelText(tab, "recommendationCountValue"), QString::number(actions));
+  EXPECT_TRUE(labelText(tab, "recommendationCountValueDetail").endsWith(notes_text + " (no gain)"))
+      << labelText(tab, "recommendationCountValueDetail").toStdString();
+
+  // The same run with its notes alone: an empty table is replaced by the line saying why.
+  auto only_notes = std::make_shared<analyzer::RunAnalysis>(*run);
+  std::erase_if(only_notes->recommendations, [](const analyzer::Recommendation& r) { return !analyzer::isNote(r); });
+  tab.showRun(only_notes);
+  EXPECT_EQ(child<QTableWidget>(tab, "topRecommendations")->rowCount(), 0);
+  EXPECT_FALSE(child<QTableWidget>(tab, "topRecommendations")->isVisibleTo(&tab));
+  EXPECT_EQ(labelText(tab, "recommendationsNote"),
+            QStringLiteral("Nothing with a gain to claim on this run; the Recommendations tab lists %1 (no gain estimated).")
+                .arg(notes_text));
+  EXPECT_EQ(labelText(tab, "recommendationCountValue"), "0");
 }
 
 TEST(SummaryTabTest, SelectingATopRecommendationAboutALayerSelectsThatLayer) {
   app();
   SummaryTab tab;
-  const RunPtr run = test::trainerRun();
+  // The trainer's fc2 (N = 10) breaks the multiple-of-8 rule; on a GPU run padding it would have
+  // a gain: made an action here, first, as the analyzer orders them.
+  auto run = std::make_shared<analyzer::RunAnalysis>(*test::trainerRun());
+  const auto fc2 = std::find_if(run->recommendations.begin(), run->recommendations.end(),
+                                [](const analyzer::Recommendation& r) { return r.target == "size 10"; });
+  ASSERT_NE(fc2, run->recommendations.end());
+  analyzer::Recommendation finding = *fc2;
+  finding.estimated_gain_ns = 1'000'000;
+  run->recommendations.erase(fc2);
+  run->recommendations.insert(run->recommendations.begin(), finding);
   tab.showRun(run);
-  // The trainer's fc2 (N = 10) breaks the multiple-of-8 rule: the finding for size 10 names it.
-  int row = -1;
-  for (std::size_t i = 0; i < run->recommendations.size() && i < SummaryTab::kTopRecommendations; ++i) {
-    if (run->recommendations[i].target == "size 10") row = static_cast<int>(i);
-  }
-  ASSERT_GE(row, 0) << "no top recommendation about fc2";
   QSignalSpy selected(&tab, &RunView::layerSelected);
-  child<QTableWidget>(tab, "topRecommendations")->selectRow(row);
+  child<QTableWidget>(tab, "topRecommendations")->selectRow(0);
   ASSERT_EQ(selected.count(), 1);
   EXPECT_EQ(selected.front().front().toString(), "fc2");
 }
