@@ -249,8 +249,10 @@ class RankWriter {
       }
       if (i < model.row_of_kernel.size() && model.row_of_kernel[i] >= 0) {
         const analyzer::OpRow& op = model.rows[static_cast<std::size_t>(model.row_of_kernel[i])];
-        if (op.achieved_tflops) e.field("achieved_tflops", *op.achieved_tflops);
-        if (op.peak_tflops > 0) e.field("peak_tflops", op.peak_tflops);
+        // The op call shape's rate over all its calls, not this launch's: named op_* so that a
+        // helper kernel of a convolution does not read as running at the convolution's rate.
+        if (op.achieved_tflops) e.field("op_achieved_tflops", *op.achieved_tflops);
+        if (op.peak_tflops > 0) e.field("op_peak_tflops", op.peak_tflops);
       }
       e.endArgs();
       emit(e);

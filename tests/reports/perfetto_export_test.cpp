@@ -50,6 +50,7 @@ TEST(PerfettoExportTest, ResnetExportHoldsEveryKernelWithItsVerdictPairedFlowsAn
   for (const auto& row : run->summary.kernels) verdict_of_name[row.name] = expectedWord(row.verdict);
 
   std::uint64_t kernels = 0;
+  std::uint64_t kernels_with_rate = 0;
   std::uint64_t steps = 0;
   std::set<std::string> counter_names;
   std::map<std::uint64_t, json> starts;
@@ -65,6 +66,12 @@ TEST(PerfettoExportTest, ResnetExportHoldsEveryKernelWithItsVerdictPairedFlowsAn
         ASSERT_TRUE(e["args"].contains("tensor_cores")) << e.dump();
         EXPECT_EQ(e["args"]["tensor_cores"], verdict_of_name.at(e["name"])) << e["name"];
         EXPECT_TRUE(e["args"].contains("precision") && e["args"].contains("rule") && e["args"].contains("confidence"));
+        // A rate is the op's, and never above the device's peak.
+        if (e["args"].contains("op_achieved_tflops")) {
+          ++kernels_with_rate;
+          ASSERT_TRUE(e["args"].contains("op_peak_tflops")) << e.dump();
+          EXPECT_LE(e["args"]["op_achieved_tflops"].get<double>(), e["args"]["op_peak_tflops"].get<double>()) << e.dump();
+        }
       } else if (e["cat"] == "cuda_runtime" || e["cat"] == "cuda_driver") {
         launches_by_tid[e["tid"]].emplace_back(e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
       } else if (e["cat"] == "step") {
@@ -81,6 +88,7 @@ TEST(PerfettoExportTest, ResnetExportHoldsEveryKernelWithItsVerdictPairedFlowsAn
     }
   }
   EXPECT_EQ(kernels, analyzed_kernels);
+  EXPECT_GT(kernels_with_rate, 0U);  // the convolutions and GEMMs have known work
   EXPECT_EQ(kernels, run->trace.kernels.size());
   EXPECT_EQ(steps, run->summary.iterations.iterations.size());
   ASSERT_GT(starts.size(), 0u);
