@@ -9,20 +9,32 @@ namespace ampscope::analyzer::import {
 namespace {
 
 // A Python literal: just enough structure for PyProf's dicts (no sets, no bytes).
+// A dict's entries are a struct of their own, not std::pair<std::string, PyValue>: a pair of the
+// type being defined may not be instantiated inside it (clang with libstdc++, which the fuzz build
+// uses, refuses it).
+struct PyDictEntry;
+
 struct PyValue {
   enum class Type { kNone, kBool, kNumber, kString, kList, kDict };
   Type type = Type::kNone;
   std::string text;  // strings; numbers as written
-  std::vector<PyValue> items;                          // list or tuple
-  std::vector<std::pair<std::string, PyValue>> dict;   // keys are strings in PyProf's output
+  std::vector<PyValue> items;      // list or tuple
+  std::vector<PyDictEntry> dict;   // keys are strings in PyProf's output
 
-  const PyValue* get(std::string_view key) const {
-    for (const auto& [k, v] : dict) {
-      if (k == key) return &v;
-    }
-    return nullptr;
-  }
+  const PyValue* get(std::string_view key) const;
 };
+
+struct PyDictEntry {
+  std::string key;
+  PyValue value;
+};
+
+const PyValue* PyValue::get(std::string_view key) const {
+  for (const auto& [k, v] : dict) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
 
 class PyLiteralParser {
  public:
@@ -82,7 +94,7 @@ class PyLiteralParser {
       if (!value(key, depth + 1) || key.type != PyValue::Type::kString || !consume(':')) return false;
       PyValue item;
       if (!value(item, depth + 1)) return false;
-      out.dict.emplace_back(std::move(key.text), std::move(item));
+      out.dict.push_back(PyDictEntry{std::move(key.text), std::move(item)});
       if (consume('}')) return true;
       if (!consume(',')) return false;
     }
