@@ -1,4 +1,4 @@
-"""``python -m ampscope analyze|report|diff|merge ...``: the command's analysis subcommands, from the package."""
+"""``python -m ampscope analyze|report|diff|merge|export ...``: the command's analysis subcommands, from the package."""
 
 import sys
 

@@ -62,7 +62,7 @@ class Analysis {
 // `ampscope diff A B --json [--gpu GPU]`.
 std::string diffJson(const std::string& baseline, const std::string& candidate, const std::string& gpu);
 
-// `ampscope analyze|report|diff|merge ARGS...` with the CLI's own parser and messages; argv[0] is
+// `ampscope analyze|report|diff|merge|export ARGS...` with the CLI's own parser and messages; argv[0] is
 // the program's name. Writes to the process's stdout and stderr; returns the exit code.
 int runCommandLine(const std::vector<std::string>& argv);
 
