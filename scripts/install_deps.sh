@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ampscope builds against. Idempotent: installs only what is missing.
 # (The CUDA toolkit is not a Debian package here; the build uses it when nvcc is on the PATH.)
+# clang and its runtimes (libFuzzer, ASan, UBSan) build scripts/sanitize.sh's and scripts/fuzz.sh's
+# instrumented tests and harnesses.
 set -euo pipefail
 
 packages=(
@@ -9,6 +11,7 @@ packages=(
   libsqlite3-dev zlib1g-dev libre2-dev
   libsimdjson-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev
+  clang libclang-rt-dev
   libopenblas-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev fonts-dejavu-core
   dataset-fashion-mnist

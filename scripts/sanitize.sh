@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds ampscope's tests with AddressSanitizer and UndefinedBehaviorSanitizer (clang, into
+# build-sanitize/ or $AMPSCOPE_SANITIZE_BUILD_DIR) and runs the trace, analyzer, reports, golden,
+# collector and CLI tests and the fuzz regression replays; exits non-zero on a failing test or any
+# sanitizer report (docs/testing.md). The trainer's own tests are not built here: CPU training
+# under ASan is slow and the trainer reads no untrusted input.
+#   scripts/sanitize.sh              build and run
+#   scripts/sanitize.sh --configure  only configure (scripts/fuzz.sh builds its harnesses in the same folder)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${AMPSCOPE_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+
+# clang, because the same folder builds the libFuzzer harnesses (scripts/install_deps.sh installs it).
+cxx="$(command -v clang++ || command -v clang++-14 || true)"
+cc="$(command -v clang || command -v clang-14 || true)"
+if [ -z "$cxx" ] || [ -z "$cc" ]; then
+  echo "sanitize: clang not found; run scripts/install_deps.sh" >&2
+  exit 2
+fi
+# NVTX's headers (the collector) come with the CUDA toolkit, found through nvcc.
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
+  -DAMPSCOPE_ENABLE_CUDA=OFF -DAMPSCOPE_BUILD_GUI=OFF -DAMPSCOPE_BUILD_PYTHON=OFF \
+  -DAMPSCOPE_BUILD_BENCH=OFF -DAMPSCOPE_SANITIZE=address,undefined -DAMPSCOPE_BUILD_FUZZERS=ON >/dev/null
+if [ "${1:-}" = "--configure" ]; then exit 0; fi
+
+jobs="${AMPSCOPE_JOBS:-$(nproc)}"
+targets=(ampscope trace_tests analyzer_tests reports_tests golden_tests cli_tests command_line_tests
+         collector_tests record_command_tests fuzz_seeds)
+for harness in kineto gzip nsys nvprof profile range_text tensor_core_rules; do
+  targets+=("${harness}_fuzz_replay")
+done
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+
+# halt_on_error: the first report fails its test. Leaks are reported at exit (LeakSanitizer).
+# The suppression file names third-party code only, each entry with its reason.
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:print_stacktrace=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+export LSAN_OPTIONS="suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0"
+cd "$build"
+# Binaries not built here (trainer, GPU) appear as *_NOT_BUILT tests: left out.
+log="$build/sanitize-ctest.log"
+status=0
+ctest --output-on-failure -j "$jobs" -E '_NOT_BUILT' 2>&1 | tee "$log" || status=$?
+# A report inside a test that still exited 0 (a child process, say) fails the run too.
+if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$build/Testing/Temporary/LastTest.log"; then
+  echo "sanitize: sanitizer reports in $build/Testing/Temporary/LastTest.log:" >&2
+  grep -nE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$build/Testing/Temporary/LastTest.log" | head -20 >&2
+  status=1
+fi
+echo "sanitize: $(grep -E 'tests passed|tests failed' "$log" | tail -1) (ASan+UBSan, $build)"
+exit "$status"
