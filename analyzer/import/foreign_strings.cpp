@@ -1,5 +1,7 @@
 #include "analyzer/import/foreign_strings.h"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "trace/db/sqlite_database.h"
@@ -34,6 +36,17 @@ trace::Status checkInterval(const std::string& path, std::string_view table, std
   if (end_ns >= start_ns) return {};
   return trace::Error{fmt::format("{}: table '{}' row {}: end {} is before start {}", path, table,
                                   row, end_ns, start_ns)};
+}
+
+trace::Status sharedMemoryBytes(const std::string& path, std::string_view table, std::int64_t row,
+                                std::int64_t static_bytes, std::int64_t dynamic_bytes, std::uint32_t& out) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max();
+  if (static_bytes < 0 || dynamic_bytes < 0 || static_bytes > kMax || dynamic_bytes > kMax - static_bytes) {
+    return trace::Error{fmt::format("{}: table '{}' row {}: shared memory {} + {} bytes is not a size", path,
+                                    table, row, static_bytes, dynamic_bytes)};
+  }
+  out = static_cast<std::uint32_t>(static_bytes + dynamic_bytes);
+  return {};
 }
 
 }  // namespace ampscope::analyzer::import

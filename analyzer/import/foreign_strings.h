@@ -37,4 +37,10 @@ class ForeignStrings {
 trace::Status checkInterval(const std::string& path, std::string_view table, std::int64_t row,
                             std::int64_t start_ns, std::int64_t end_ns);
 
+// A kernel's shared memory per block, static + dynamic as the row gives them; an error naming the
+// row when either is negative or the sum does not fit 32 bits (the sum of two arbitrary 64-bit
+// values overflowed before: found by the nsys and nvprof fuzz harnesses).
+trace::Status sharedMemoryBytes(const std::string& path, std::string_view table, std::int64_t row,
+                                std::int64_t static_bytes, std::int64_t dynamic_bytes, std::uint32_t& out);
+
 }  // namespace ampscope::analyzer::import

@@ -265,6 +265,12 @@ Status KinetoEventParser::requireTimes(const TraceEventText& text, const EventFi
     return eventError(text, fmt::format("{} event has a negative duration ({} ns)", event.cat,
                                         event.dur_ns));
   }
+  // Each of ts and dur fits 64-bit nanoseconds on its own (microsecondsToNs), their sum may not:
+  // the end is ts + dur (found by the kineto fuzz harness; signed overflow is undefined).
+  if (event.ts_ns > 0 && event.dur_ns > std::numeric_limits<std::int64_t>::max() - event.ts_ns) {
+    return eventError(text, fmt::format("{} event ends past the largest timestamp (ts {} ns + dur {} ns)",
+                                        event.cat, event.ts_ns, event.dur_ns));
+  }
   return {};
 }
 

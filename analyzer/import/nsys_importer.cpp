@@ -216,7 +216,10 @@ class NsysReader {
         k.block[axis] = static_cast<std::uint32_t>(s.int64(8 + static_cast<int>(axis)));
       }
       k.registers_per_thread = static_cast<std::uint32_t>(s.int64(11));
-      k.shared_memory_bytes = static_cast<std::uint32_t>(s.int64(12) + s.int64(13));
+      if (Status shared = sharedMemoryBytes(db_.path(), kKernels, row, s.int64(12), s.int64(13), k.shared_memory_bytes);
+          !shared) {
+        return shared;
+      }
       k.pid = pidOf(s, c["globalPid"]);
       const auto named = std::find_if(name_columns.begin(), name_columns.end(),
                                       [&](std::string_view column) { return has(s, c[column]); });

@@ -93,7 +93,11 @@ class NvprofReader {
                           k.block[static_cast<std::size_t>(axis)] = static_cast<std::uint32_t>(s.int64(9 + axis));
                         }
                         k.registers_per_thread = static_cast<std::uint32_t>(s.int64(12));
-                        k.shared_memory_bytes = static_cast<std::uint32_t>(s.int64(13) + s.int64(14));
+                        if (Status shared = sharedMemoryBytes(db_.path(), table, row, s.int64(13), s.int64(14),
+                                                              k.shared_memory_bytes);
+                            !shared) {
+                          return shared;
+                        }
                         ++out_.import_stats.events_imported;
                         return stringId(table, row, "name", s.int64(5), k.name);
                       });

@@ -72,5 +72,18 @@ TEST(KinetoImporterTest, ConcreteInputsThatAreNoArrayAreAnErrorNamingTheKey) {
   EXPECT_NE(trace.error().message.find("args.\"Concrete Inputs\""), std::string::npos) << trace.error().message;
 }
 
+// Found by the kineto fuzz harness: ts and dur each fit 64-bit nanoseconds, their sum (the end)
+// did not, and overflowed.
+TEST(KinetoImporterTest, EventEndingPastTheLargestTimestampIsAnError) {
+  test::ScratchDir dir;
+  auto trace = importText(dir, R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 9000000000000000,
+     "dur": 9000000000000000, "args": {"device": 0, "stream": 7, "correlation": 1}}]})");
+  ASSERT_FALSE(trace.ok());
+  EXPECT_NE(trace.error().message.find("traceEvents element #0"), std::string::npos) << trace.error().message;
+  EXPECT_NE(trace.error().message.find("ends past the largest timestamp"), std::string::npos)
+      << trace.error().message;
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer::import

@@ -287,6 +287,18 @@ TEST_F(NsysImporterTest, RecordEndingBeforeItStartsIsAnErrorNamingTableAndRow) {
   EXPECT_NE(message.find("is before start"), std::string::npos) << message;
 }
 
+// Found by the nsys fuzz harness: static + dynamic shared memory of two huge values overflowed.
+TEST_F(NsysImporterTest, SharedMemoryThatIsNoSizeIsAnErrorNamingTableAndRow) {
+  alter("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET staticSharedMemory = 9000000000000000000, "
+        "dynamicSharedMemory = 9000000000000000000 WHERE correlationId = 104");
+  const std::string message = importError();
+  EXPECT_NE(message.find("table 'CUPTI_ACTIVITY_KIND_KERNEL' row"), std::string::npos) << message;
+  EXPECT_NE(message.find("is not a size"), std::string::npos) << message;
+  alter("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET staticSharedMemory = -1, dynamicSharedMemory = 0 "
+        "WHERE correlationId = 104");
+  EXPECT_NE(importError().find("is not a size"), std::string::npos);
+}
+
 TEST_F(NsysImporterTest, CountsUnknownNvtxEventTypes) {
   alter("INSERT INTO NVTX_EVENTS (start, eventType, globalTid, eventId) VALUES (5, 99, 0, 100);");
   const trace::Trace t = import();
