@@ -60,7 +60,9 @@ bool microsecondsToNs(std::string_view token, std::int64_t& ns) {
   std::int64_t whole = 0;
   const std::size_t digits_start = i;
   while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
-    whole = whole * 10 + (token[i] - '0');
+    // Digits past the 16th are only counted (the slow path below takes such numbers): summing
+    // them overflowed 64 bits (found by the kineto fuzz harness).
+    if (i - digits_start < 16) whole = whole * 10 + (token[i] - '0');
     ++i;
   }
   // No digits, or too many for nanoseconds to fit 64 bits: let the slow path decide.

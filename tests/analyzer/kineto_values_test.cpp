@@ -34,6 +34,16 @@ TEST(KinetoValuesTest, NonNumbersAreRejected) {
   EXPECT_FALSE(microsecondsToNs("1e300", ns));
 }
 
+// Found by the kineto fuzz harness: the digits of a long number were summed past 64 bits before
+// the length was checked.
+TEST(KinetoValuesTest, NumbersOfManyDigitsAreDecidedWithoutOverflow) {
+  std::int64_t ns = 0;
+  EXPECT_FALSE(microsecondsToNs("90000000000000000000000", ns));  // past 64-bit nanoseconds
+  EXPECT_FALSE(microsecondsToNs("99999999999999999999999999999999.5", ns));
+  ASSERT_TRUE(microsecondsToNs("00000000000000000000001.5", ns));  // many digits, a small value
+  EXPECT_EQ(ns, 1500);
+}
+
 TEST(KinetoValuesTest, CategoriesOfEverySchemaYearMapToTheSameKinds) {
   EXPECT_EQ(categoryOf("Kernel"), EventCategory::kKernel);
   EXPECT_EQ(categoryOf("kernel"), EventCategory::kKernel);
