@@ -236,6 +236,20 @@ TEST(ProfileDatabaseTest, ReadsSchemaOneTwoFilesWithoutArgumentsKeepingTheirNorm
   }
 }
 
+// Found by the profile fuzz harness: the reader sized its vectors by the rowid span, so sparse
+// rowids (another writer's database, or a damaged one) asked for 2^62 rows, and a damaged B-tree
+// returning more rows than its span wrote past the vector.
+TEST(ProfileDatabaseTest, ReadsTablesWithSparseRowids) {
+  test::ScratchDir dir;
+  const Trace original = makeSampleTrace();
+  const std::string path = dir.file("sparse-rowids.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  execute(path, "UPDATE memory_ops SET rowid = 4611686018427387904 WHERE rowid = (SELECT max(rowid) FROM memory_ops)");
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  test::expectSameTrace(original, *read);
+}
+
 TEST(ProfileDatabaseTest, DanglingArgumentsIdIsReportedWithRowAndColumn) {
   test::ScratchDir dir;
   const std::string path = dir.file("dangling-args.sqlite");

@@ -1,5 +1,9 @@
 #include "trace/db/table_reader.h"
 
+#include <filesystem>
+#include <string>
+#include <system_error>
+
 #include <fmt/format.h>
 
 namespace ampscope::trace::db {
@@ -11,6 +15,16 @@ Result<RowidSpan> rowidSpan(SqliteDatabase& db, std::string_view table) {
   if (statement->step() && !statement->isNull(0)) span = {statement->int64(0), statement->int64(1)};
   if (Status status = statement->status(); !status) return status.error();
   return span;
+}
+
+bool denseRowids(SqliteDatabase& db, const RowidSpan& span) {
+  std::uint64_t bytes = 0;
+  for (const std::string& file : {db.path(), db.path() + "-wal"}) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(file, ec);
+    if (!ec) bytes += size;
+  }
+  return span.size() <= bytes;
 }
 
 Result<Statement> selectRowidRange(SqliteDatabase& db, std::string_view table,

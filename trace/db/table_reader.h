@@ -4,6 +4,7 @@
 // bounds how fast a profile loads, and this build's machines have two cores or more.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -16,8 +17,16 @@ namespace ampscope::trace::db {
 struct RowidSpan {
   std::int64_t first = 0;
   std::int64_t last = -1;
-  std::size_t size() const { return static_cast<std::size_t>(last - first + 1); }
+  // In unsigned arithmetic: rowids may span the whole 64-bit range.
+  std::uint64_t size() const {
+    return static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) + 1;
+  }
 };
+
+// Whether span can be the rowids 1..n of a table written in one go: no longer than the database
+// (with its WAL) has bytes, since every row takes some. Rowids of another writer's or a damaged
+// database may be sparse (1 and 2^62), and a vector of the span's size cannot be allocated.
+bool denseRowids(SqliteDatabase& db, const RowidSpan& span);
 
 // The first and last rowid of table: two B-tree descents, where count(*) reads every page.
 Result<RowidSpan> rowidSpan(SqliteDatabase& db, std::string_view table);
@@ -37,14 +46,31 @@ Status readTableRows(SqliteDatabase& db, std::string_view table,
   if (auto valid = selectColumns(db, table, columns, "0"); !valid) return valid.error();
   auto span = rowidSpan(db, table);
   if (!span) return span.error();
+  if (span->size() < kRowsForTwoReaders || !denseRowids(db, *span)) {
+    rows.clear();
+    auto statement = selectRowidRange(db, table, columns, span->first, span->last);
+    if (!statement) return statement.error();
+    while (statement->step()) {
+      Row& row = rows.emplace_back();
+      if (Status read = readRow(static_cast<std::int64_t>(rows.size()), *statement, row); !read) return read;
+    }
+    return statement->status();
+  }
   // Rowids of a profile written in one go are 1..n: room for the whole span, trimmed after.
-  rows.assign(span->size(), Row{});
+  rows.assign(static_cast<std::size_t>(span->size()), Row{});
+  // Each half writes below its limit only: a damaged B-tree can return more rows than its rowid
+  // span holds (the profile fuzz harness found one writing past the vector).
   const auto readRange = [&](SqliteDatabase& connection, std::int64_t first, std::int64_t last,
-                             std::size_t offset, std::size_t& count) -> Status {
+                             std::size_t offset, std::size_t limit, std::size_t& count) -> Status {
     auto statement = selectRowidRange(connection, table, columns, first, last);
     if (!statement) return statement.error();
     std::size_t index = offset;
     while (statement->step()) {
+      if (index >= limit) {
+        return Error{connection.path() + ": table '" + std::string(table) +
+                     "' has more rows than rowids between " + std::to_string(first) + " and " +
+                     std::to_string(last) + " (a damaged database)"};
+      }
       Status read = readRow(static_cast<std::int64_t>(index + 1), *statement, rows[index]);
       if (!read) return read;
       ++index;
@@ -52,22 +78,17 @@ Status readTableRows(SqliteDatabase& db, std::string_view table,
     count = index - offset;
     return statement->status();
   };
-  if (span->size() < kRowsForTwoReaders) {
-    std::size_t count = 0;
-    Status status = readRange(db, span->first, span->last, 0, count);
-    rows.resize(count);
-    return status;
-  }
-  const std::size_t second_offset = span->size() / 2;
+  const std::size_t second_offset = rows.size() / 2;
   const std::int64_t middle = span->first + static_cast<std::int64_t>(second_offset) - 1;
   auto second = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
   if (!second) return second.error();
   std::size_t second_count = 0;
   Status second_status;
-  std::thread reader(
-      [&] { second_status = readRange(*second, middle + 1, span->last, second_offset, second_count); });
+  std::thread reader([&] {
+    second_status = readRange(*second, middle + 1, span->last, second_offset, rows.size(), second_count);
+  });
   std::size_t first_count = 0;
-  Status first_status = readRange(db, span->first, middle, 0, first_count);
+  Status first_status = readRange(db, span->first, middle, 0, second_offset, first_count);
   reader.join();
   if (!first_status) return first_status;
   if (!second_status) return second_status;
