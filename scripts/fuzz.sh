@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses of tests/fuzz (clang, ASan + UBSan, in the folder scripts/sanitize.sh
-# builds: build-sanitize/ or $AMPSCOPE_SANITIZE_BUILD_DIR) and runs each for SECONDS (default 60).
+# Builds the libFuzzer harnesses of tests/fuzz (clang, ASan + UBSan, into build-fuzz/ or
+# $AMPSCOPE_FUZZ_BUILD_DIR: the importers and the harnesses only) and runs each for SECONDS (default 60).
 # Prints one line per harness (runs, coverage, corpus, result) and exits non-zero on any crash,
 # sanitizer report, leak, timeout (a run over 10 s) or out-of-memory (over 2 GB), keeping the input
 # that did it under <build>/fuzz/crashes/<harness>/. docs/testing.md says how such an input becomes
@@ -8,16 +8,33 @@
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]     e.g. scripts/fuzz.sh 10; scripts/fuzz.sh 300 kineto
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${AMPSCOPE_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+build="${AMPSCOPE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${1:-60}"
 shift || true
 all=(kineto gzip nsys nvprof profile range_text tensor_core_rules)
 if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all[@]}"); fi
 
-AMPSCOPE_SANITIZE_BUILD_DIR="$build" "$root/scripts/sanitize.sh" --configure || exit 2
-targets=(fuzz_seeds)
-for harness in "${harnesses[@]}"; do targets+=("${harness}_fuzzer"); done
-cmake --build "$build" -j "${AMPSCOPE_JOBS:-$(nproc)}" --target "${targets[@]}" || exit 2
+# AMPSCOPE_FUZZ_NO_BUILD=1 runs the harnesses as built (while another build uses the folder).
+if [ "${AMPSCOPE_FUZZ_NO_BUILD:-0}" != 1 ]; then
+  # clang: libFuzzer is clang's (scripts/install_deps.sh installs it).
+  cxx="$(command -v clang++ || command -v clang++-14 || true)"
+  cc="$(command -v clang || command -v clang-14 || true)"
+  if [ -z "$cxx" ] || [ -z "$cc" ]; then
+    echo "fuzz: clang not found; run scripts/install_deps.sh" >&2
+    exit 2
+  fi
+  launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
+    -DAMPSCOPE_ENABLE_CUDA=OFF -DAMPSCOPE_BUILD_GUI=OFF -DAMPSCOPE_BUILD_PYTHON=OFF \
+    -DAMPSCOPE_BUILD_BENCH=OFF -DAMPSCOPE_SANITIZE=address,undefined -DAMPSCOPE_BUILD_FUZZERS=ON >/dev/null || exit 2
+  targets=(fuzz_seeds)
+  for harness in "${harnesses[@]}"; do targets+=("${harness}_fuzzer"); done
+  cmake --build "$build" -j "${AMPSCOPE_JOBS:-$(nproc)}" --target "${targets[@]}" || exit 2
+fi
 
 work="$build/fuzz"
 seeds="$work/seeds"

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# Builds ampscope's tests with AddressSanitizer and UndefinedBehaviorSanitizer (clang, into
-# build-sanitize/ or $AMPSCOPE_SANITIZE_BUILD_DIR) and runs the trace, analyzer, reports, golden,
-# collector and CLI tests and the fuzz regression replays; exits non-zero on a failing test or any
-# sanitizer report (docs/testing.md). The trainer's own tests are not built here: CPU training
-# under ASan is slow and the trainer reads no untrusted input.
+# Builds ampscope's tests with AddressSanitizer and UndefinedBehaviorSanitizer and runs them; exits
+# non-zero on a failing test or any sanitizer report (docs/testing.md).
 #   scripts/sanitize.sh              build and run
-#   scripts/sanitize.sh --configure  only configure (scripts/fuzz.sh builds its harnesses in the same folder)
+# AMPSCOPE_SANITIZE_SCOPE picks what:
+#   all (default)  g++, into build-sanitize/ ($AMPSCOPE_SANITIZE_BUILD_DIR): `ampscope` and the trace,
+#                  analyzer, reports, golden, CLI and collector tests and the fuzz regression replays.
+#                  (Not clang: Debian 12's clang 14 cannot compile the trainer's
+#                  __builtin_cpu_supports("f16c"), and `ampscope`, which the CLI and collector tests
+#                  run, links the trainer.)
+#   libraries      clang, into build-fuzz/ ($AMPSCOPE_FUZZ_BUILD_DIR), the folder scripts/fuzz.sh
+#                  builds its harnesses in, so that CI instruments the libraries once for both: the
+#                  trace, analyzer, reports and golden tests and the fuzz regression replays (no
+#                  `ampscope`, so no trainer, CLI or collector tests).
+# The trainer's own tests are built in neither: CPU training under ASan is slow and the trainer
+# reads no untrusted input.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${AMPSCOPE_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
-
-# clang, because the same folder builds the libFuzzer harnesses (scripts/install_deps.sh installs it).
-cxx="$(command -v clang++ || command -v clang++-14 || true)"
-cc="$(command -v clang || command -v clang-14 || true)"
-if [ -z "$cxx" ] || [ -z "$cc" ]; then
-  echo "sanitize: clang not found; run scripts/install_deps.sh" >&2
-  exit 2
-fi
+scope="${AMPSCOPE_SANITIZE_SCOPE:-all}"
+case "$scope" in
+  all) build="${AMPSCOPE_SANITIZE_BUILD_DIR:-$root/build-sanitize}" ;;
+  libraries) build="${AMPSCOPE_FUZZ_BUILD_DIR:-$root/build-fuzz}" ;;
+  *) echo "sanitize: AMPSCOPE_SANITIZE_SCOPE is all or libraries, not '$scope'" >&2; exit 2 ;;
+esac
 # NVTX's headers (the collector) come with the CUDA toolkit, found through nvcc.
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
@@ -25,15 +30,28 @@ launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
-  -DAMPSCOPE_ENABLE_CUDA=OFF -DAMPSCOPE_BUILD_GUI=OFF -DAMPSCOPE_BUILD_PYTHON=OFF \
-  -DAMPSCOPE_BUILD_BENCH=OFF -DAMPSCOPE_SANITIZE=address,undefined -DAMPSCOPE_BUILD_FUZZERS=ON >/dev/null
-if [ "${1:-}" = "--configure" ]; then exit 0; fi
+common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" -DAMPSCOPE_ENABLE_CUDA=OFF
+        -DAMPSCOPE_BUILD_GUI=OFF -DAMPSCOPE_BUILD_PYTHON=OFF -DAMPSCOPE_BUILD_BENCH=OFF
+        -DAMPSCOPE_SANITIZE=address,undefined)
+if [ "$scope" = "libraries" ]; then
+  # The same configuration as scripts/fuzz.sh's, so that neither rebuilds the other's objects.
+  cxx="$(command -v clang++ || command -v clang++-14 || true)"
+  cc="$(command -v clang || command -v clang-14 || true)"
+  if [ -z "$cxx" ] || [ -z "$cc" ]; then
+    echo "sanitize: clang not found; run scripts/install_deps.sh" >&2
+    exit 2
+  fi
+  cmake -S "$root" -B "$build" "${common[@]}" -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+    -DAMPSCOPE_BUILD_FUZZERS=ON >/dev/null
+else
+  cmake -S "$root" -B "$build" "${common[@]}" >/dev/null
+fi
 
 jobs="${AMPSCOPE_JOBS:-$(nproc)}"
-targets=(ampscope trace_tests analyzer_tests reports_tests golden_tests cli_tests command_line_tests
-         collector_tests record_command_tests fuzz_seeds)
+targets=(trace_tests analyzer_tests reports_tests golden_tests fuzz_seeds)
+if [ "$scope" = "all" ]; then
+  targets+=(ampscope cli_tests command_line_tests collector_tests record_command_tests)
+fi
 for harness in kineto gzip nsys nvprof profile range_text tensor_core_rules; do
   targets+=("${harness}_fuzz_replay")
 done
