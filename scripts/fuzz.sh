@@ -40,6 +40,9 @@ work="$build/fuzz"
 seeds="$work/seeds"
 "$build/tests/fuzz/fuzz_seeds" "$seeds" >/dev/null || exit 2
 
+# The harnesses' scratch files (fuzz_support.h), which a crashed run leaves behind, stay in here.
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR"
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:print_stacktrace=1:strict_string_checks=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export LSAN_OPTIONS="suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0"
