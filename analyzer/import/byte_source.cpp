@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -11,6 +12,9 @@ namespace ampscope::analyzer::import {
 
 namespace {
 constexpr std::size_t kInputBlock = 1 << 20;
+// Inflated blocks: 4 MiB each, at most 4 ahead of the reader (16 MiB, whatever the trace's size).
+constexpr std::size_t kInflatedBlock = 4 << 20;
+constexpr std::size_t kBlocksAhead = 4;
 }
 
 Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path) {
@@ -35,16 +39,83 @@ ByteSource::ByteSource(std::FILE* file, std::string path, std::uint64_t file_byt
     // 15 + 16: a gzip wrapper, the largest window.
     inflateInit2(stream_.get(), 15 + 16);
     input_.resize(kInputBlock);
+    inflater_ = std::thread([this] { inflateAhead(); });
   }
 }
 
 ByteSource::~ByteSource() {
+  if (inflater_.joinable()) {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    block_taken_.notify_all();
+    inflater_.join();
+  }
   if (stream_) inflateEnd(stream_.get());
   if (file_) std::fclose(file_);
 }
 
 Result<std::size_t> ByteSource::read(char* out, std::size_t capacity) {
-  return stream_ ? inflateInto(out, capacity) : readRaw(out, capacity);
+  return stream_ ? readInflated(out, capacity) : readRaw(out, capacity);
+}
+
+void ByteSource::inflateAhead() {
+  for (;;) {
+    Block block;
+    try {
+      block.bytes.resize(kInflatedBlock);
+      auto got = inflateInto(block.bytes.data(), block.bytes.size());
+      if (got) {
+        block.bytes.resize(*got);
+        block.end = *got == 0;
+      } else {
+        block.error = got.error();
+        block.bytes.clear();
+      }
+    } catch (const std::bad_alloc&) {
+      block.bytes.clear();
+      block.error = Error{fmt::format("{}: out of memory while inflating at compressed byte offset {}", path_,
+                                      file_offset_)};
+    }
+    block.file_offset = file_offset_;
+    const bool last = block.end || block.error.has_value();
+    {
+      std::unique_lock lock(mutex_);
+      block_taken_.wait(lock, [&] { return stopping_ || ahead_.size() < kBlocksAhead; });
+      if (stopping_) return;
+      ahead_.push_back(std::move(block));
+    }
+    block_ready_.notify_one();
+    if (last) return;
+  }
+}
+
+Result<std::size_t> ByteSource::readInflated(char* out, std::size_t capacity) {
+  std::size_t copied = 0;
+  while (copied < capacity) {
+    if (current_position_ == current_.bytes.size()) {
+      if (current_.end || current_.error) break;
+      {
+        std::unique_lock lock(mutex_);
+        block_ready_.wait(lock, [&] { return !ahead_.empty(); });
+        current_ = std::move(ahead_.front());
+        ahead_.pop_front();
+      }
+      block_taken_.notify_one();
+      current_position_ = 0;
+      handed_out_offset_ = current_.file_offset;
+      // An error is returned where it happened, as when inflating on the reader's thread.
+      if (current_.error) return *current_.error;
+      if (current_.end) break;
+    }
+    const std::size_t n = std::min(capacity - copied, current_.bytes.size() - current_position_);
+    std::memcpy(out + copied, current_.bytes.data() + current_position_, n);
+    copied += n;
+    current_position_ += n;
+  }
+  if (copied == 0 && current_.error) return *current_.error;
+  return copied;
 }
 
 Result<std::size_t> ByteSource::readRaw(char* out, std::size_t capacity) {
