@@ -2,8 +2,21 @@
 
 #include <ostream>
 
-
 namespace ampscope::cli {
+
+namespace {
+
+// What analyze, report and export take alike: the traces (one run, or a job's ranks), --rank N of
+// a job (rank_help says what it gives), and --threads for reading a job's files.
+void addTraceInputs(CLI::App* command, std::vector<std::string>& paths, std::optional<std::int32_t>& rank,
+                    unsigned& threads, const char* rank_help) {
+  command->add_option("trace", paths, "Trace files or folders (several: one job, a rank each)")->required();
+  command->add_option("--rank", rank, rank_help)->check(CLI::Range(0, 1 << 24));
+  command->add_option("--threads", threads, "Of a job: traces read at once (0: every hardware thread)")
+      ->check(CLI::Range(0, 1024));
+}
+
+}  // namespace
 
 void configureApp(CLI::App& app) {
   app.require_subcommand(1);
@@ -17,11 +30,8 @@ void addAnalysisCommands(CLI::App& app, AnalysisCommands& commands) {
       "analyze", "Read a trace (PyTorch profiler JSON/.gz, Nsight Systems or nvprof SQLite, "
                  "ampscope profile) and print a summary; several files or a folder are one distributed job");
   CLI::App* analyze_cmd = commands.analyze_cmd;
-  analyze_cmd->add_option("trace", analyze.trace_paths, "Trace files or folders (several: one job, a rank each)")
-      ->required();
-  analyze_cmd->add_option("--rank", analyze.rank, "Of a job: the full analysis of this rank")->check(CLI::Range(0, 1 << 24));
-  analyze_cmd->add_option("--threads", analyze.threads, "Of a job: traces read at once (0: every hardware thread)")
-      ->check(CLI::Range(0, 1024));
+  addTraceInputs(analyze_cmd, analyze.trace_paths, analyze.rank, analyze.threads,
+                 "Of a job: the full analysis of this rank");
   analyze_cmd->add_flag("--json", analyze.json, "Print the summary as JSON on stdout");
   analyze_cmd->add_option("--top", analyze.top, "How many operators, layers and kernels to list")
       ->check(CLI::Range(1, 1000));
@@ -46,10 +56,7 @@ void addAnalysisCommands(CLI::App& app, AnalysisCommands& commands) {
   commands.report_cmd = app.add_subcommand(
       "report", "Write the analysis of a trace as report.html, report.md, report.json and CSV files");
   CLI::App* report_cmd = commands.report_cmd;
-  report_cmd->add_option("trace", report.trace_paths, "Trace files or folders (several: one job, a rank each)")->required();
-  report_cmd->add_option("--rank", report.rank, "Of a job: the full report of this rank")->check(CLI::Range(0, 1 << 24));
-  report_cmd->add_option("--threads", report.threads, "Of a job: traces read at once (0: every hardware thread)")
-      ->check(CLI::Range(0, 1024));
+  addTraceInputs(report_cmd, report.trace_paths, report.rank, report.threads, "Of a job: the full report of this rank");
   report_cmd->add_option("--out", report.out_dir, "Folder to write the report into")->required();
   report_cmd->add_option("--top", report.top, "How many operators, layers and shapes to list")
       ->check(CLI::Range(1, 1000));
@@ -71,13 +78,10 @@ void addAnalysisCommands(CLI::App& app, AnalysisCommands& commands) {
                 "depth, per-step counters) as a Chrome JSON trace for ui.perfetto.dev or chrome://tracing; "
                 "a job gets one process per rank on its common clock");
   CLI::App* export_cmd = commands.export_cmd;
-  export_cmd->add_option("trace", export_trace.trace_paths, "Trace files or folders (several: one job, a rank each)")
-      ->required();
+  addTraceInputs(export_cmd, export_trace.trace_paths, export_trace.rank, export_trace.threads,
+                 "Of a job: only this rank");
   export_cmd->add_option("--perfetto", export_trace.perfetto, "The JSON trace to write (written whole or not at all)")
       ->required();
-  export_cmd->add_option("--rank", export_trace.rank, "Of a job: only this rank")->check(CLI::Range(0, 1 << 24));
-  export_cmd->add_option("--threads", export_trace.threads, "Of a job: traces read at once (0: every hardware thread)")
-      ->check(CLI::Range(0, 1024));
   export_cmd->add_option("--gpu", export_trace.gpu, kGpuHelp)->check(checkGpuName);
 }
 
