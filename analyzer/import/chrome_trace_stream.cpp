@@ -4,48 +4,18 @@
 
 #include <algorithm>
 #include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include <fmt/format.h>
+
+#include "analyzer/import/json_value_end.h"
 
 namespace ampscope::analyzer::import {
 
 namespace {
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
+static_assert(kPadding >= JsonValueEnd::kReadAhead, "the scanner reads into the padding");
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-// The position of the next quote, backslash, brace or bracket in [from, to), or to. Reads up to
-// 15 bytes past `to`, which the buffer's simdjson padding makes safe.
-std::size_t nextStructuralByte(const char* data, std::size_t from, std::size_t to) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i open_brace = _mm_set1_epi8('{');
-  const __m128i close_brace = _mm_set1_epi8('}');
-  const __m128i open_bracket = _mm_set1_epi8('[');
-  const __m128i close_bracket = _mm_set1_epi8(']');
-  while (from < to) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + from));
-    const __m128i hits = _mm_or_si128(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
-                     _mm_or_si128(_mm_cmpeq_epi8(block, open_brace), _mm_cmpeq_epi8(block, close_brace))),
-        _mm_or_si128(_mm_cmpeq_epi8(block, open_bracket), _mm_cmpeq_epi8(block, close_bracket)));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits));
-    if (mask != 0) return std::min(to, from + static_cast<std::size_t>(__builtin_ctz(mask)));
-    from += 16;
-  }
-  return to;
-#else
-  for (; from < to; ++from) {
-    const char c = data[from];
-    if (c == '"' || c == '\\' || c == '{' || c == '}' || c == '[' || c == ']') return from;
-  }
-  return to;
-#endif
-}
 
 std::string describe(char c) {
   if (c >= 0x20 && c < 0x7f) return fmt::format("'{}'", c);
@@ -103,43 +73,24 @@ trace::Status ChromeTraceStream::expect(char wanted, std::string_view context) {
 
 trace::Status ChromeTraceStream::scanValue(std::size_t& end, std::string_view context,
                                            std::int64_t context_index) {
-  // A byte loop that tracks strings and nesting; simdjson validates the value afterwards.
-  std::size_t scan = pos_;
-  int depth = 0;
-  bool in_string = false;
-  // A value that opens with a brace, bracket or quote ends at its matching close; only quotes,
-  // backslashes and brackets matter on the way, found 16 bytes at a time.
+  // A value that opens with a brace, bracket or quote ends at its matching close, found 64 bytes
+  // at a time (JsonValueEnd); a scalar (number, true, false, null) at the first byte that cannot
+  // be part of it. simdjson validates the value afterwards.
   const char first = buffer_[pos_];
   const bool structured = first == '{' || first == '[' || first == '"';
+  JsonValueEnd structured_end(first);
+  std::size_t scan = pos_;
   for (;;) {
-    while (scan < end_) {
-      if (structured) {
-        scan = nextStructuralByte(buffer_.data(), scan, end_);
-        if (scan == end_) break;
+    if (structured) {
+      const std::size_t found = structured_end.scan(buffer_.data(), scan, end_);
+      if (found != JsonValueEnd::kNotYet) { end = found; return {}; }
+      scan = end_;
+    } else {
+      for (; scan < end_; ++scan) {
+        const char c = buffer_[scan];
+        if (c == ',' || c == '}' || c == ']' || isSpace(c)) { end = scan; return {}; }
       }
-      const char c = buffer_[scan];
-      if (in_string) {
-        if (c == '\\') { scan += 2; continue; }  // the escaped byte cannot end the string
-        if (c == '"') {
-          in_string = false;
-          if (depth == 0) { end = scan + 1; return {}; }
-        }
-        ++scan;
-        continue;
-      }
-      if (c == '"') in_string = true;
-      else if (c == '{' || c == '[') ++depth;
-      else if (c == '}' || c == ']') {
-        if (depth == 0) { end = scan; return {}; }  // a scalar ended by its container
-        if (--depth == 0) { end = scan + 1; return {}; }
-      } else if (depth == 0 && (c == ',' || isSpace(c))) {
-        end = scan;  // a scalar (number, true, false, null) ends here
-        return {};
-      }
-      ++scan;
     }
-    // A backslash as the last byte read leaves scan one past the data, on the escaped byte that
-    // the refill brings: the scan resumes after it.
     if (eof_) {
       // The context is assembled only here: formatting it for every event would cost more
       // than scanning the event.

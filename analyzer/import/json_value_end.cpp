@@ -1,0 +1,132 @@
+#include "analyzer/import/json_value_end.h"
+
+#if defined(__AVX2__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+namespace ampscope::analyzer::import {
+
+namespace {
+
+// Bit i of each mask describes byte i of a 64-byte block.
+struct BlockMasks {
+  std::uint64_t quote = 0;
+  std::uint64_t backslash = 0;
+  std::uint64_t open = 0;   // '{' or '['
+  std::uint64_t close = 0;  // '}' or ']'
+};
+
+// '[' and '{' differ only in bit 5 (0x5B, 0x7B), as do ']' and '}' (0x5D, 0x7D): setting that
+// bit turns both of a pair into one byte, so one comparison finds either.
+constexpr char kCaseBit = 0x20;
+
+BlockMasks classify(const char* block) {
+  BlockMasks masks;
+#if defined(__AVX2__)
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i open = _mm256_set1_epi8('{');
+  const __m256i close = _mm256_set1_epi8('}');
+  const __m256i case_bit = _mm256_set1_epi8(kCaseBit);
+  for (int half = 0; half < 2; ++half) {
+    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32 * half));
+    const __m256i folded = _mm256_or_si256(bytes, case_bit);
+    const int shift = 32 * half;
+    masks.quote |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, quote)))) << shift;
+    masks.backslash |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, backslash)))) << shift;
+    masks.open |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(folded, open)))) << shift;
+    masks.close |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(folded, close)))) << shift;
+  }
+#elif defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i open = _mm_set1_epi8('{');
+  const __m128i close = _mm_set1_epi8('}');
+  const __m128i case_bit = _mm_set1_epi8(kCaseBit);
+  for (int quarter = 0; quarter < 4; ++quarter) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * quarter));
+    const __m128i folded = _mm_or_si128(bytes, case_bit);
+    const int shift = 16 * quarter;
+    masks.quote |= static_cast<std::uint64_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, quote))) << shift;
+    masks.backslash |= static_cast<std::uint64_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, backslash))) << shift;
+    masks.open |= static_cast<std::uint64_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(folded, open))) << shift;
+    masks.close |= static_cast<std::uint64_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(folded, close))) << shift;
+  }
+#else
+  for (int i = 0; i < 64; ++i) {
+    const char c = block[i];
+    const char folded = static_cast<char>(c | kCaseBit);
+    const std::uint64_t bit = std::uint64_t{1} << i;
+    if (c == '"') masks.quote |= bit;
+    if (c == '\\') masks.backslash |= bit;
+    if (folded == '{') masks.open |= bit;
+    if (folded == '}') masks.close |= bit;
+  }
+#endif
+  return masks;
+}
+
+// Bit i of the result is the XOR of bits 0..i of x: 1 from an opening quote up to (not
+// including) its closing quote.
+std::uint64_t runningXor(std::uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+int lowestBit(std::uint64_t x) { return __builtin_ctzll(x); }
+
+}  // namespace
+
+std::size_t JsonValueEnd::scan(const char* data, std::size_t from, std::size_t to) {
+  while (from < to) {
+    const std::size_t valid_bytes = to - from < 64 ? to - from : 64;
+    const std::uint64_t valid = valid_bytes == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid_bytes) - 1;
+    BlockMasks masks = classify(data + from);
+    masks.quote &= valid;
+    masks.open &= valid;
+    masks.close &= valid;
+
+    // Which bytes a backslash escapes. Backslashes are rare in traces, so they are walked one
+    // by one: an escaping backslash escapes the next byte, which cannot itself escape.
+    std::uint64_t escaped = escape_pending_ ? 1 : 0;
+    escape_pending_ = false;
+    std::uint64_t escaping = masks.backslash & valid & ~escaped;
+    while (escaping != 0) {
+      const int at = lowestBit(escaping);
+      if (static_cast<std::size_t>(at) + 1 == valid_bytes) {
+        escape_pending_ = true;  // the escaped byte is in the next block
+        break;
+      }
+      const std::uint64_t next = std::uint64_t{1} << (at + 1);
+      escaped |= next;
+      escaping &= ~((std::uint64_t{1} << at) | next);
+    }
+
+    const std::uint64_t quotes = masks.quote & ~escaped;
+    const std::uint64_t inside = runningXor(quotes) ^ inside_string_;
+    if (string_value_) {
+      // The opening quote is inside; the closing quote is the first quote that is not.
+      const std::uint64_t closing = quotes & ~inside;
+      if (closing != 0) return from + static_cast<std::size_t>(lowestBit(closing)) + 1;
+    } else {
+      const std::uint64_t opens = masks.open & ~inside;
+      std::uint64_t brackets = (masks.open | masks.close) & ~inside;
+      while (brackets != 0) {
+        const int at = lowestBit(brackets);
+        if ((opens >> at) & 1) ++depth_;
+        else if (--depth_ == 0) return from + static_cast<std::size_t>(at) + 1;
+        brackets &= brackets - 1;
+      }
+    }
+    inside_string_ = ((inside >> (valid_bytes - 1)) & 1) != 0 ? ~std::uint64_t{0} : 0;
+    from += valid_bytes;
+  }
+  return kNotYet;
+}
+
+}  // namespace ampscope::analyzer::import
