@@ -1,5 +1,5 @@
 #pragma once
-// What the user tells the analysis that the trace may not: for now, the GPU.
+// What the user tells the analysis that the trace may not (the GPU), and how many threads it may use.
 
 #include <string>
 
@@ -11,6 +11,9 @@ struct AnalysisOptions {
   // projection when it differs from the recorded one (a CPU run, a trace from another GPU).
   // Empty: a CPU run is projected on kDefaultWhatIfGpu (what_if_device.h).
   std::string gpu;
+  // --threads N: the threads one trace's import and analysis may use; 0: every hardware thread.
+  // The result is the same whatever the number.
+  unsigned threads = 0;
 };
 
 }  // namespace ampscope::analyzer

@@ -107,7 +107,7 @@ bool holdsSeveralRanks(const trace::Trace& trace) {
 }
 
 trace::Result<std::vector<RankResult>> rankResultsOfFile(const std::string& path, const AnalysisOptions& options) {
-  auto imported = import::importTrace(path);
+  auto imported = import::importTrace(path, {.threads = options.threads});
   if (!imported) return imported.error();
   return rankResultsOfTrace(std::move(imported).value(), path, options);
 }
@@ -119,9 +119,15 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
   std::atomic<bool> failed{false};
   std::mutex progress_mutex;
   std::size_t done = 0;
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned all_threads = options.threads == 0 ? hardware : options.threads;
+  const std::size_t threads = std::min<std::size_t>(files.size(), all_threads);
+  // Files read at once share the threads: each file's import gets what is left over.
+  AnalysisOptions per_file = options.analysis;
+  per_file.threads = std::max(1u, all_threads / static_cast<unsigned>(threads));
   const auto work = [&] {
     for (std::size_t i = next++; i < files.size() && !failed; i = next++) {
-      results[i] = rankResultsOfFile(files[i], options.analysis);
+      results[i] = rankResultsOfFile(files[i], per_file);
       if (!*results[i]) failed = true;
       if (options.progress) {
         std::lock_guard lock(progress_mutex);
@@ -129,8 +135,6 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
       }
     }
   };
-  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = std::min<std::size_t>(files.size(), options.threads == 0 ? hardware : options.threads);
   std::vector<std::jthread> pool;
   for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
@@ -148,7 +152,7 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
 }
 
 trace::Result<RunAnalysis> analyzeRank(const RankResult& rank, const AnalysisOptions& options) {
-  auto imported = import::importTrace(rank.file);
+  auto imported = import::importTrace(rank.file, {.threads = options.threads});
   if (!imported) return imported.error();
   if (rank.pid != trace::kUnknownPid) {
     for (ProcessTrace& part : splitByProcess(*imported)) {
@@ -180,7 +184,7 @@ trace::Result<RunOrJob> analyzeRunOrJob(const std::vector<std::string>& paths, c
     return out;
   }
   const std::string& path = files->front();
-  auto imported = import::importTrace(path, import_progress);
+  auto imported = import::importTrace(path, {.progress = import_progress, .threads = options.analysis.threads});
   if (!imported) return imported.error();
   if (after_import) {
     if (trace::Status kept = after_import(*imported); !kept) return kept.error();

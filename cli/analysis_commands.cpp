@@ -12,7 +12,7 @@ void addTraceInputs(CLI::App* command, std::vector<std::string>& paths, std::opt
                     unsigned& threads, const char* rank_help) {
   command->add_option("trace", paths, "Trace files or folders (several: one job, a rank each)")->required();
   command->add_option("--rank", rank, rank_help)->check(CLI::Range(0, 1 << 24));
-  command->add_option("--threads", threads, "Of a job: traces read at once (0: every hardware thread)")
+  command->add_option("--threads", threads, "Threads to use: a job's traces read at once, one trace's events parsed at once (0: every hardware thread)")
       ->check(CLI::Range(0, 1024));
 }
 

@@ -25,7 +25,8 @@ std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, 
                                                        int& exit_code) {
   ProgressBar progress("reading " + path);
   auto imported = analyzer::import::importTrace(
-      path, [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); });
+      path, {.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); },
+             .threads = options.threads});
   progress.finish();
   if (!imported) {
     err << "ampscope: " << imported.error().message << "\n";
@@ -55,7 +56,7 @@ std::string analysisJson(const CliAnalysis& analysis, std::size_t top) {
 
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const InputOptions input{.save_profile = options.save_profile, .analysis = {options.gpu}, .rank = options.rank,
+  const InputOptions input{.save_profile = options.save_profile, .analysis = {options.gpu, options.threads}, .rank = options.rank,
                            .threads = options.threads};
   const auto analysis = analyzeInputsForCli(options.trace_paths, input, err, exit_code);
   if (!analysis) return exit_code;

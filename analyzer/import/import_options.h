@@ -1,5 +1,6 @@
 #pragma once
-// What every importer accepts besides the file: a progress callback.
+// What every importer accepts besides the file: a progress callback, and how many threads it may
+// use.
 
 #include <cstdint>
 #include <functional>
@@ -8,5 +9,12 @@ namespace ampscope::analyzer::import {
 
 // Called now and then with (work done, total work), in the importer's own units.
 using ProgressCallback = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+struct ImportOptions {
+  ProgressCallback progress;
+  // Threads that may parse one file's events at once; 0: every hardware thread. The trace is the
+  // same whatever the number.
+  unsigned threads = 0;
+};
 
 }  // namespace ampscope::analyzer::import

@@ -430,7 +430,8 @@ void KinetoEventParser::finish(std::int64_t base_ns) {
 
 }  // namespace
 
-trace::Result<trace::Trace> importKineto(ByteSource& source, const ProgressCallback& progress) {
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options) {
+  const ProgressCallback& progress = options.progress;
   trace::Trace out;
   out.format = trace::TraceFormat::kKineto;
   out.source_format = trace::TraceFormat::kKineto;

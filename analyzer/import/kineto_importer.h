@@ -14,6 +14,8 @@ namespace ampscope::analyzer::import {
 
 class ByteSource;
 
-trace::Result<trace::Trace> importKineto(ByteSource& source, const ProgressCallback& progress);
+// Reads a PyTorch profiler (Kineto) Chrome-trace JSON document from source (plain or gzip), its
+// events parsed on up to options.threads threads and kept in document order.
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options = {});
 
 }  // namespace ampscope::analyzer::import

@@ -10,8 +10,7 @@
 
 namespace ampscope::analyzer::import {
 
-trace::Result<trace::Trace> importTrace(const std::string& path,
-                                        const ProgressCallback& progress = {});
+trace::Result<trace::Trace> importTrace(const std::string& path, const ImportOptions& options = {});
 
 // Whether the file's first bytes are those of a format importTrace reads (SQLite, JSON, gzip):
 // how a job's folder tells its traces from other files, by content as importTrace does.
