@@ -107,7 +107,7 @@ bool holdsSeveralRanks(const trace::Trace& trace) {
 }
 
 trace::Result<std::vector<RankResult>> rankResultsOfFile(const std::string& path, const AnalysisOptions& options) {
-  auto imported = import::importTrace(path, {.threads = options.threads});
+  auto imported = import::importTrace(path, {.progress = {}, .threads = options.threads});
   if (!imported) return imported.error();
   return rankResultsOfTrace(std::move(imported).value(), path, options);
 }
@@ -152,7 +152,7 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
 }
 
 trace::Result<RunAnalysis> analyzeRank(const RankResult& rank, const AnalysisOptions& options) {
-  auto imported = import::importTrace(rank.file, {.threads = options.threads});
+  auto imported = import::importTrace(rank.file, {.progress = {}, .threads = options.threads});
   if (!imported) return imported.error();
   if (rank.pid != trace::kUnknownPid) {
     for (ProcessTrace& part : splitByProcess(*imported)) {
