@@ -1,16 +1,10 @@
 #include "analyzer/import/kineto_importer.h"
 
-#include <simdjson.h>
-
-#include <charconv>
-#include <cmath>
-#include <limits>
-#include <map>
-
 #include <fmt/format.h>
 
 #include "analyzer/import/byte_source.h"
 #include "analyzer/import/chrome_trace_stream.h"
+#include "analyzer/import/kineto_parallel_parse.h"
 #include "analyzer/import/kineto_values.h"
 #include "analyzer/import/range_normaliser.h"
 
@@ -18,438 +12,41 @@ namespace ampscope::analyzer::import {
 
 namespace {
 
-namespace od = simdjson::ondemand;
-using trace::Error;
-using trace::Status;
-
-// A pid or tid: Kineto writes numbers, numeric strings ("25738") or labels ("stream 7").
-struct IdValue {
-  std::int64_t number = 0;
-  bool present = false;
-};
-
-// The fields of one trace event that ampscope uses. Views point into the parser's buffers and
-// are valid until the next event is parsed.
-struct EventFields {
-  std::string_view ph, cat, name;
-  std::int64_t ts_ns = 0;
-  std::int64_t dur_ns = 0;
-  bool has_ts = false;
-  bool has_dur = false;
-  IdValue pid, tid;
-  // args
-  std::int64_t correlation = 0;
-  std::int64_t device = -1;
-  std::int64_t stream = -1;
-  std::int64_t cbid = 0;
-  std::int64_t registers = 0;
-  std::int64_t shared_memory = 0;
-  std::int64_t bytes = 0;
-  std::int64_t sequence = -1;
-  std::int64_t fwd_tid = 0;
-  std::array<std::uint32_t, 3> grid{};
-  std::array<std::uint32_t, 3> block{};
-  std::string_view input_dims, input_type, concrete_inputs, module_hierarchy, arg_name;
-  // A communication op's message (record_param_comms): trace::CommunicationMessage.
-  std::string_view collective_name, comm_dtype, group_name, group_ranks;
-  std::int64_t in_elements = -1;
-  std::int64_t out_elements = -1;
-  std::int64_t group_size = -1;
-  bool hasMessage() const {
-    return !collective_name.empty() || in_elements >= 0 || out_elements >= 0 || group_size >= 0 || !group_name.empty();
-  }
-};
-
-class KinetoEventParser {
- public:
-  KinetoEventParser(const std::string& path, trace::Trace& out) : path_(path), out_(out) {}
-
-  Status handle(const TraceEventText& text) {
-    ++out_.import_stats.events_read;
-    EventFields event;
-    if (Status parsed = parse(text, event); !parsed) return parsed;
-    return dispatch(text, event);
-  }
-
-  void finish(std::int64_t base_ns);
-
- private:
-  // Keeps a communication op's message beside its range (trace::CommunicationMessage).
-  void addMessage(const trace::Range& range, const EventFields& event);
-
-  Error eventError(const TraceEventText& text, std::string_view what) const {
-    return Error{fmt::format("{}: traceEvents element #{} at byte offset {}: {}", path_, text.index,
-                             text.byte_offset, what)};
-  }
-  Status parse(const TraceEventText& text, EventFields& event);
-  Status parseArgs(const TraceEventText& text, od::object args, EventFields& event);
-  Status dispatch(const TraceEventText& text, const EventFields& event);
-  Status requireTimes(const TraceEventText& text, const EventFields& event) const;
-  trace::Index cpuThread(const EventFields& event) {
-    return out_.threadIndex(event.pid.number, event.tid.number);
-  }
-  void noteCategory(std::string_view cat) {
-    if (cat == "Kernel" || cat == "Operator" || cat == "Runtime") saw_2021_categories_ = true;
-  }
-
-  const std::string& path_;
-  trace::Trace& out_;
-  od::parser parser_;
-  bool saw_2021_categories_ = false;
-  std::string stats_key_;
-  std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names_;
-
- public:
-  bool saw2021Categories() const { return saw_2021_categories_; }
-};
-
-// Reads an integer from a number or a numeric string; labels such as "stream 7" give their
-// trailing number, and other text a stable negative id from the string table.
-simdjson::error_code readId(od::value value, IdValue& out, trace::StringTable& strings) {
-  od::json_type type;
-  if (auto error = value.type().get(type)) return error;
-  if (type == od::json_type::number) {
-    double number = 0;
-    if (auto error = value.get_double().get(number)) return error;
-    out = {static_cast<std::int64_t>(number), true};
-    return simdjson::SUCCESS;
-  }
-  std::string_view text;
-  if (auto error = value.get_string().get(text)) return error;
-  out = {idFromLabel(text, strings), true};
-  return simdjson::SUCCESS;
-}
-
-simdjson::error_code readInt(od::value value, std::int64_t& out) {
-  double number = 0;
-  if (auto error = value.get_double().get(number)) return error;
-  if (!std::isfinite(number)) return simdjson::NUMBER_ERROR;
-  out = static_cast<std::int64_t>(number);
-  return simdjson::SUCCESS;
-}
-
-simdjson::error_code readDim3(od::value value, std::array<std::uint32_t, 3>& out) {
-  od::array array;
-  if (auto error = value.get_array().get(array)) return error;
-  std::size_t axis = 0;
-  for (auto element : array) {
-    std::int64_t number = 0;
-    if (auto error = element.get_int64().get(number)) return error;
-    if (axis < 3) out[axis++] = static_cast<std::uint32_t>(number);
-  }
-  return simdjson::SUCCESS;
-}
-
-// A value that some versions write as a string and others as a number or an array (a process
-// group's name and ranks): the string's text, else the value's JSON text.
-simdjson::error_code readTextOrRaw(od::value value, std::string_view& out) {
-  od::json_type type;
-  if (auto error = value.type().get(type)) return error;
-  if (type == od::json_type::string) return value.get_string().get(out);
-  if (type == od::json_type::array) {
-    od::array array;
-    if (auto error = value.get_array().get(array)) return error;
-    return array.raw_json().get(out);
-  }
-  out = value.raw_json_token();
-  while (!out.empty() && (out.back() == ' ' || out.back() == '\n' || out.back() == '\r' || out.back() == '\t')) {
-    out.remove_suffix(1);
-  }
-  return simdjson::SUCCESS;
-}
-
-// The raw JSON text of an array value (shapes, dtypes and argument values are kept as text).
-simdjson::error_code rawArray(od::value value, std::string_view& out) {
-  od::array array;
-  if (auto error = value.get_array().get(array)) return error;
-  return array.raw_json().get(out);
-}
-
-Status KinetoEventParser::parseArgs(const TraceEventText& text, od::object args,
-                                    EventFields& event) {
-  for (auto field : args) {
-    std::string_view key;
-    od::value value;
-    if (auto error = field.unescaped_key().get(key)) {
-      return eventError(text, fmt::format("bad key in args: {}", simdjson::error_message(error)));
-    }
-    if (auto error = field.value().get(value)) {
-      return eventError(text, fmt::format("bad value of args.\"{}\": {}", key,
-                                          simdjson::error_message(error)));
-    }
-    simdjson::error_code error = simdjson::SUCCESS;
-    if (key == "correlation") error = readInt(value, event.correlation);
-    else if (key == "device") error = readInt(value, event.device);
-    else if (key == "stream") error = readInt(value, event.stream);
-    else if (key == "cbid") error = readInt(value, event.cbid);
-    else if (key == "registers per thread") error = readInt(value, event.registers);
-    else if (key == "shared memory") error = readInt(value, event.shared_memory);
-    else if (key == "bytes") error = readInt(value, event.bytes);
-    else if (key == "Sequence number") error = readInt(value, event.sequence);
-    else if (key == "Fwd thread id") error = readInt(value, event.fwd_tid);
-    else if (key == "grid") error = readDim3(value, event.grid);
-    else if (key == "block") error = readDim3(value, event.block);
-    else if (key == "Input Dims") error = rawArray(value, event.input_dims);
-    else if (key == "Input type") error = rawArray(value, event.input_type);
-    else if (key == "Concrete Inputs") error = rawArray(value, event.concrete_inputs);
-    else if (key == "Module Hierarchy") error = value.get_string().get(event.module_hierarchy);
-    else if (key == "name") error = value.get_string().get(event.arg_name);
-    else if (key == "Collective name") error = value.get_string().get(event.collective_name);
-    else if (key == "dtype") error = readTextOrRaw(value, event.comm_dtype);
-    else if (key == "In msg nelems") error = readInt(value, event.in_elements);
-    else if (key == "Out msg nelems") error = readInt(value, event.out_elements);
-    else if (key == "Group size") error = readInt(value, event.group_size);
-    else if (key == "Process Group Name") error = readTextOrRaw(value, event.group_name);
-    else if (key == "Process Group Ranks") error = readTextOrRaw(value, event.group_ranks);
-    if (error) {
-      return eventError(text, fmt::format("args.\"{}\" has an unexpected value: {}", key,
-                                          simdjson::error_message(error)));
-    }
-  }
-  return {};
-}
-
-Status KinetoEventParser::parse(const TraceEventText& text, EventFields& event) {
-  const simdjson::padded_string_view json(text.json.data(), text.json.size(), text.padded_capacity);
-  od::document document;
-  if (auto error = parser_.iterate(json).get(document)) {
-    return eventError(text, fmt::format("not valid JSON: {}", simdjson::error_message(error)));
-  }
-  od::object object;
-  if (auto error = document.get_object().get(object)) {
-    return eventError(text, fmt::format("not a JSON object: {}", simdjson::error_message(error)));
-  }
-  for (auto field : object) {
-    std::string_view key;
-    od::value value;
-    if (auto error = field.unescaped_key().get(key)) {
-      return eventError(text, fmt::format("bad key: {}", simdjson::error_message(error)));
-    }
-    if (auto error = field.value().get(value)) {
-      return eventError(text, fmt::format("bad value of \"{}\": {}", key,
-                                          simdjson::error_message(error)));
-    }
-    simdjson::error_code error = simdjson::SUCCESS;
-    if (key == "ph") error = value.get_string().get(event.ph);
-    else if (key == "cat") error = value.get_string().get(event.cat);
-    else if (key == "name") error = value.get_string().get(event.name);
-    else if (key == "ts" || key == "dur") {
-      std::string_view token = value.raw_json_token();
-      std::int64_t ns = 0;
-      if (!microsecondsToNs(token, ns)) {
-        return eventError(text, fmt::format("\"{}\" is {}; expected a number of microseconds",
-                                            key, token.substr(0, 40)));
-      }
-      if (key == "ts") { event.ts_ns = ns; event.has_ts = true; }
-      else { event.dur_ns = ns; event.has_dur = true; }
-    } else if (key == "pid") error = readId(value, event.pid, out_.strings);
-    else if (key == "tid") error = readId(value, event.tid, out_.strings);
-    else if (key == "args") {
-      od::object args;
-      if (!(error = value.get_object().get(args))) {
-        if (Status parsed = parseArgs(text, args, event); !parsed) return parsed;
-      }
-    }
-    if (error) {
-      return eventError(text, fmt::format("\"{}\" has an unexpected value: {}", key,
-                                          simdjson::error_message(error)));
-    }
-  }
-  return {};
-}
-
-Status KinetoEventParser::requireTimes(const TraceEventText& text, const EventFields& event) const {
-  if (!event.has_ts) return eventError(text, fmt::format("{} event has no \"ts\"", event.cat));
-  if (!event.has_dur) return eventError(text, fmt::format("{} event has no \"dur\"", event.cat));
-  if (event.dur_ns < 0) {
-    return eventError(text, fmt::format("{} event has a negative duration ({} ns)", event.cat,
-                                        event.dur_ns));
-  }
-  // Each of ts and dur fits 64-bit nanoseconds on its own (microsecondsToNs), their sum may not:
-  // the end is ts + dur (found by the kineto fuzz harness; signed overflow is undefined).
-  if (event.ts_ns > 0 && event.dur_ns > std::numeric_limits<std::int64_t>::max() - event.ts_ns) {
-    return eventError(text, fmt::format("{} event ends past the largest timestamp (ts {} ns + dur {} ns)",
-                                        event.cat, event.ts_ns, event.dur_ns));
-  }
-  return {};
-}
-
-Status KinetoEventParser::dispatch(const TraceEventText& text, const EventFields& event) {
-  trace::ImportStats& stats = out_.import_stats;
-  if (event.ph.empty()) {
-    ++stats.not_understood["event without \"ph\""];
-    return {};
-  }
-  const char ph = event.ph[0];
-  if (ph == 's' || ph == 'f' || ph == 't') {
-    ++stats.skipped["flow events (links re-derived from correlation ids)"];
-    return {};
-  }
-  if (ph == 'i' || ph == 'I') {
-    // Memory samples arrive by the ten thousand: build the key without a fresh allocation.
-    stats_key_.assign("instant events '").append(event.name).append("'");
-    ++stats.skipped[stats_key_];
-    return {};
-  }
-  if (ph == 'M') {
-    if (event.name == "thread_name" && event.pid.present && event.tid.present) {
-      thread_names_[{event.pid.number, event.tid.number}] = std::string(event.arg_name);
-    }
-    ++stats.skipped["metadata events"];
-    return {};
-  }
-  if (ph != 'X') {
-    ++stats.not_understood[fmt::format("events with phase '{}'", event.ph)];
-    return {};
-  }
-  noteCategory(event.cat);
-  const EventCategory category = categoryOf(event.cat);
-  if (category == EventCategory::kIgnored) {
-    ++stats.skipped[fmt::format("'{}' events", event.cat)];
-    return {};
-  }
-  if (category == EventCategory::kUnknown) {
-    ++stats.not_understood[fmt::format("events of category '{}'", event.cat)];
-    return {};
-  }
-  if (Status times = requireTimes(text, event); !times) return times;
-  const std::int64_t start = event.ts_ns;
-  const std::int64_t end = event.ts_ns + event.dur_ns;
-  const auto name = out_.strings.intern(event.name);
-  const auto device = static_cast<std::uint32_t>(event.device >= 0 ? event.device : event.pid.number);
-  const auto stream = static_cast<std::uint32_t>(event.stream >= 0 ? event.stream : event.tid.number);
-  const auto correlation = static_cast<std::uint64_t>(event.correlation);
-
-  switch (category) {
-    case EventCategory::kKernel: {
-      trace::Kernel& k = out_.kernels.emplace_back();
-      k.start_ns = start;
-      k.end_ns = end;
-      k.correlation_id = correlation;
-      k.name = name;
-      k.device = device;
-      k.stream = stream;
-      k.grid = event.grid;
-      k.block = event.block;
-      k.registers_per_thread = static_cast<std::uint32_t>(event.registers);
-      k.shared_memory_bytes = static_cast<std::uint32_t>(event.shared_memory);
-      break;
-    }
-    case EventCategory::kMemcpy:
-    case EventCategory::kMemset: {
-      trace::MemoryOp& m = out_.memory_ops.emplace_back();
-      m.start_ns = start;
-      m.end_ns = end;
-      m.correlation_id = correlation;
-      m.bytes = static_cast<std::uint64_t>(event.bytes);
-      m.device = device;
-      m.stream = stream;
-      m.kind = category == EventCategory::kMemcpy ? trace::MemoryOpKind::kMemcpy
-                                                  : trace::MemoryOpKind::kMemset;
-      describeMemoryOp(event.name, m);
-      break;
-    }
-    case EventCategory::kRuntime:
-    case EventCategory::kDriver: {
-      trace::LaunchCall& l = out_.launches.emplace_back();
-      l.start_ns = start;
-      l.end_ns = end;
-      l.correlation_id = correlation;
-      l.name = name;
-      l.thread = cpuThread(event);
-      l.cbid = static_cast<std::int32_t>(event.cbid);
-      l.api = category == EventCategory::kDriver ? trace::ApiKind::kDriver : trace::ApiKind::kRuntime;
-      break;
-    }
-    case EventCategory::kSync: {
-      trace::Synchronization& y = out_.synchronizations.emplace_back();
-      y.start_ns = start;
-      y.end_ns = end;
-      y.correlation_id = correlation;
-      y.device = device;
-      y.stream = stream;
-      y.kind = syncKindFromName(event.name);
-      break;
-    }
-    case EventCategory::kOperator:
-    case EventCategory::kAnnotation:
-    case EventCategory::kPython:
-    case EventCategory::kGpuAnnotation: {
-      trace::Range& r = out_.ranges.emplace_back();
-      r.start_ns = start;
-      r.end_ns = end;
-      r.name = name;
-      r.thread = cpuThread(event);
-      r.kind = rangeKindOf(category);
-      if (!event.input_dims.empty()) r.shapes = out_.strings.intern(compactJson(event.input_dims));
-      if (!event.input_type.empty()) r.dtypes = out_.strings.intern(compactJson(event.input_type));
-      if (!event.concrete_inputs.empty()) r.arguments = out_.strings.intern(compactJson(event.concrete_inputs));
-      if (!event.module_hierarchy.empty()) r.module_path = out_.strings.intern(event.module_hierarchy);
-      r.sequence_number = event.sequence;
-      r.fwd_thread_tid = event.fwd_tid;
-      if (category == EventCategory::kOperator && event.hasMessage()) addMessage(r, event);
-      break;
-    }
-    case EventCategory::kIgnored:
-    case EventCategory::kUnknown:
-      break;
-  }
-  ++stats.events_imported;
-  return {};
-}
-
-void KinetoEventParser::addMessage(const trace::Range& range, const EventFields& event) {
-  trace::CommunicationMessage& m = out_.communication_messages.emplace_back();
-  m.thread = range.thread;
-  m.start_ns = range.start_ns;
-  if (!event.collective_name.empty()) m.collective = out_.strings.intern(event.collective_name);
-  if (!event.comm_dtype.empty()) m.dtype = out_.strings.intern(event.comm_dtype);
-  m.in_elements = event.in_elements;
-  m.out_elements = event.out_elements;
-  // A group of more than 2^31 ranks is no group: left unknown.
-  if (event.group_size > 0 && event.group_size <= std::numeric_limits<std::int32_t>::max()) {
-    m.group_size = static_cast<std::int32_t>(event.group_size);
-  }
-  if (!event.group_name.empty()) m.group = out_.strings.intern(event.group_name);
-  if (!event.group_ranks.empty()) m.group_ranks = out_.strings.intern(event.group_ranks);
-}
-
-void KinetoEventParser::finish(std::int64_t base_ns) {
-  for (auto& thread : out_.threads) {
-    auto found = thread_names_.find({thread.pid, thread.tid});
-    if (found != thread_names_.end()) thread.name = out_.strings.intern(found->second);
-  }
+// Kineto times are relative to baseTimeNanoseconds where the file gives one.
+void addBaseTime(trace::Trace& out, std::int64_t base_ns) {
   if (base_ns == 0) return;
-  for (auto& e : out_.kernels) { e.start_ns += base_ns; e.end_ns += base_ns; }
-  for (auto& e : out_.launches) { e.start_ns += base_ns; e.end_ns += base_ns; }
-  for (auto& e : out_.memory_ops) { e.start_ns += base_ns; e.end_ns += base_ns; }
-  for (auto& e : out_.synchronizations) { e.start_ns += base_ns; e.end_ns += base_ns; }
-  for (auto& e : out_.ranges) { e.start_ns += base_ns; e.end_ns += base_ns; }
-  for (auto& e : out_.communication_messages) e.start_ns += base_ns;
+  for (auto& e : out.kernels) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out.launches) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out.memory_ops) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out.synchronizations) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out.ranges) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out.communication_messages) e.start_ns += base_ns;
 }
 
 }  // namespace
 
 trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options) {
-  const ProgressCallback& progress = options.progress;
   trace::Trace out;
   out.format = trace::TraceFormat::kKineto;
   out.source_format = trace::TraceFormat::kKineto;
-  KinetoEventParser parser(source.path(), out);
+  KinetoParallelParse events(source.path(), out, options.threads);
   ChromeTraceStream stream(source);
-  Status status = stream.run([&](const TraceEventText& text) { return parser.handle(text); },
-                             progress);
-  if (!status) return status.error();
+  const trace::Status streamed =
+      stream.run([&](const TraceEventText& text) { return events.add(text); }, options.progress);
+  // A bad event comes before whatever stopped the stream (the stream stops at the first).
+  if (trace::Status parsed = events.finish(); !parsed) return parsed.error();
+  if (!streamed) return streamed.error();
   if (!stream.sawEventsArray()) {
-    return Error{fmt::format("{}: a JSON object without a \"traceEvents\" array; expected a "
-                             "PyTorch profiler (Kineto) trace", source.path())};
+    return trace::Error{fmt::format("{}: a JSON object without a \"traceEvents\" array; expected a "
+                                    "PyTorch profiler (Kineto) trace", source.path())};
   }
   TopLevelInfo info;
-  if (Status read = readTopLevel(source.path(), stream.members(), out, info); !read) {
+  if (trace::Status read = readTopLevel(source.path(), stream.members(), out, info); !read) {
     return read.error();
   }
-  parser.finish(info.base_time_ns);
-  out.format_detail = kinetoSchemaDescription(parser.saw2021Categories(), info);
+  events.nameThreads();
+  addBaseTime(out, info.base_time_ns);
+  out.format_detail = kinetoSchemaDescription(events.saw2021Categories(), info);
   // A Kineto file is one process's profiler session: its GPU events' pid is the device, and their
   // correlation ids are that process's.
   out.assignLaunchingProcesses();

@@ -90,7 +90,7 @@ bool microsecondsToNs(std::string_view token, std::int64_t& ns) {
   return true;
 }
 
-std::int64_t idFromLabel(std::string_view label, trace::StringTable& strings) {
+std::int64_t idFromLabel(std::string_view label) {
   std::size_t digits = label.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(label[digits - 1]))) --digits;
   if (digits < label.size() && label.size() - digits <= 18) {
@@ -99,7 +99,15 @@ std::int64_t idFromLabel(std::string_view label, trace::StringTable& strings) {
     const std::string_view prefix = label.substr(0, digits);
     if (prefix.empty() || prefix == "stream " || prefix == "thread ") return number;
   }
-  return -static_cast<std::int64_t>(strings.intern(label)) - 1;
+  // FNV-1a, folded into the 2^31 - 2^20 ids between -2^31 and -2^20.
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const char c : label) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ull;
+  }
+  constexpr std::int64_t kSmallest = -(std::int64_t{1} << 31);
+  constexpr std::uint64_t kRange = (std::uint64_t{1} << 31) - (std::uint64_t{1} << 20) + 1;
+  return kSmallest + static_cast<std::int64_t>((hash ^ (hash >> 32)) % kRange);
 }
 
 std::string compactJson(std::string_view json) {

@@ -29,8 +29,10 @@ trace::RangeKind rangeKindOf(EventCategory category);
 bool microsecondsToNs(std::string_view token, std::int64_t& ns);
 
 // An integer for a pid/tid label: "25738" -> 25738, "stream 7" -> 7, other text -> a negative
-// id derived from the interned string, so that distinct labels stay distinct.
-std::int64_t idFromLabel(std::string_view label, trace::StringTable& strings);
+// id hashed from the text. The id depends on the text alone (not on which labels came before),
+// so events parsed on different threads agree on it; it lies in [-2^31, -2^20], apart from real
+// ids, and distinct labels collide with a chance of about one in 2^31.
+std::int64_t idFromLabel(std::string_view label);
 
 // JSON text without insignificant whitespace: "[[1, 2], []]" -> "[[1,2],[]]".
 std::string compactJson(std::string_view json);

@@ -60,15 +60,19 @@ TEST(KinetoValuesTest, CategoriesOfEverySchemaYearMapToTheSameKinds) {
 }
 
 TEST(KinetoValuesTest, LabelsGiveTheirNumberOrADistinctNegativeId) {
-  trace::StringTable strings;
-  EXPECT_EQ(idFromLabel("25738", strings), 25738);
-  EXPECT_EQ(idFromLabel("stream 7", strings), 7);
-  const std::int64_t spans = idFromLabel("Spans", strings);
-  const std::int64_t profiler = idFromLabel("PyTorch Profiler", strings);
+  EXPECT_EQ(idFromLabel("25738"), 25738);
+  EXPECT_EQ(idFromLabel("stream 7"), 7);
+  const std::int64_t spans = idFromLabel("Spans");
+  const std::int64_t profiler = idFromLabel("PyTorch Profiler");
   EXPECT_LT(spans, 0);
   EXPECT_LT(profiler, 0);
   EXPECT_NE(spans, profiler);
-  EXPECT_EQ(idFromLabel("Spans", strings), spans);
+  EXPECT_EQ(idFromLabel("Spans"), spans);
+  // Out of the way of real ids, whatever the text.
+  for (const char* label : {"", "a", "python", "GPU 0 (memory)", "Spans", "thread x"}) {
+    EXPECT_LE(idFromLabel(label), -(std::int64_t{1} << 20)) << label;
+    EXPECT_GE(idFromLabel(label), -(std::int64_t{1} << 31)) << label;
+  }
 }
 
 TEST(KinetoValuesTest, CompactJsonDropsWhitespaceOutsideStrings) {

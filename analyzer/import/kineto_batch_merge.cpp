@@ -1,0 +1,80 @@
+#include "analyzer/import/kineto_batch_merge.h"
+
+#include <cassert>
+#include <iterator>
+
+namespace ampscope::analyzer::import {
+
+namespace {
+
+// A tripwire: a record that grows may have gained a string id or thread index that append()
+// must translate.
+static_assert(sizeof(trace::Kernel) == 88 && sizeof(trace::LaunchCall) == 48 && sizeof(trace::Range) == 96 &&
+                  sizeof(trace::CommunicationMessage) == 56,
+              "a trace record changed: translate its new string ids and thread indices in append()");
+
+void addCounts(std::map<std::string, std::uint64_t>& into, const std::map<std::string, std::uint64_t>& from) {
+  for (const auto& [key, count] : from) into[key] += count;
+}
+
+template <typename Record>
+void appendAll(std::vector<Record>& into, std::vector<Record>& from) {
+  into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+}  // namespace
+
+KinetoBatchMerge::KinetoBatchMerge(trace::Trace& out, std::size_t parsers) : out_(out), ids_(parsers) {}
+
+void KinetoBatchMerge::append(ParsedBatch&& batch, std::size_t parser) {
+  ParserIds& ids = ids_[parser];
+  // The parser's tables only grow, and every batch is merged: the new ids follow on.
+  assert(ids.strings.size() == batch.first_new_string);
+  assert(ids.threads.size() == batch.first_new_thread);
+  for (const std::string& text : batch.new_strings) ids.strings.push_back(out_.strings.intern(text));
+  for (const auto& [pid, tid] : batch.new_threads) ids.threads.push_back(out_.threadIndex(pid, tid));
+  const auto string = [&](trace::StringId& id) { id = ids.strings[id]; };
+  const auto thread = [&](trace::Index& index) {
+    if (index != trace::kNone) index = ids.threads[static_cast<std::size_t>(index)];
+  };
+
+  for (trace::Kernel& k : batch.kernels) string(k.name);
+  for (trace::LaunchCall& l : batch.launches) {
+    string(l.name);
+    thread(l.thread);
+  }
+  for (trace::Range& r : batch.ranges) {
+    for (trace::StringId* id : {&r.name, &r.op, &r.shapes, &r.dtypes, &r.arguments, &r.layer, &r.module_path,
+                                &r.domain, &r.payload}) {
+      string(*id);
+    }
+    thread(r.thread);
+  }
+  for (trace::CommunicationMessage& m : batch.communication_messages) {
+    for (trace::StringId* id : {&m.collective, &m.dtype, &m.group, &m.group_ranks}) string(*id);
+    thread(m.thread);
+  }
+  appendAll(out_.kernels, batch.kernels);
+  appendAll(out_.launches, batch.launches);
+  appendAll(out_.memory_ops, batch.memory_ops);
+  appendAll(out_.synchronizations, batch.synchronizations);
+  appendAll(out_.ranges, batch.ranges);
+  appendAll(out_.communication_messages, batch.communication_messages);
+
+  trace::ImportStats& stats = out_.import_stats;
+  stats.events_read += batch.stats.events_read;
+  stats.events_imported += batch.stats.events_imported;
+  addCounts(stats.skipped, batch.stats.skipped);
+  addCounts(stats.not_understood, batch.stats.not_understood);
+  for (auto& [key, name] : batch.thread_names) thread_names_[key] = std::move(name);
+  saw_2021_categories_ = saw_2021_categories_ || batch.saw_2021_categories;
+}
+
+void KinetoBatchMerge::nameThreads() {
+  for (trace::Thread& thread : out_.threads) {
+    auto found = thread_names_.find({thread.pid, thread.tid});
+    if (found != thread_names_.end()) thread.name = out_.strings.intern(found->second);
+  }
+}
+
+}  // namespace ampscope::analyzer::import

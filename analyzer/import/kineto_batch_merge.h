@@ -1,0 +1,39 @@
+#pragma once
+// Appends parsed batches to the trace in document order, turning each parser's string ids and
+// thread indices into the trace's. Strings and threads are added to the trace in the order the
+// document first names them, so the trace is the same however many parsers made the batches.
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyzer/import/kineto_event_parser.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer::import {
+
+class KinetoBatchMerge {
+ public:
+  KinetoBatchMerge(trace::Trace& out, std::size_t parsers);
+
+  // batch: the next batch in document order, made by parser number `parser`.
+  void append(ParsedBatch&& batch, std::size_t parser);
+  // Names the threads that thread_name metadata named (the last name given wins).
+  void nameThreads();
+  bool saw2021Categories() const { return saw_2021_categories_; }
+
+ private:
+  // A parser's ids in the trace's terms.
+  struct ParserIds {
+    std::vector<trace::StringId> strings{trace::StringTable::kEmpty};  // its id 0 is "" too
+    std::vector<trace::Index> threads;
+  };
+
+  trace::Trace& out_;
+  std::vector<ParserIds> ids_;
+  std::map<ThreadKey, std::string> thread_names_;
+  bool saw_2021_categories_ = false;
+};
+
+}  // namespace ampscope::analyzer::import

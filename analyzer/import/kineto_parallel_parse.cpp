@@ -1,0 +1,153 @@
+#include "analyzer/import/kineto_parallel_parse.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+
+namespace ampscope::analyzer::import {
+
+KinetoParallelParse::KinetoParallelParse(std::string path, trace::Trace& out, unsigned threads,
+                                         std::size_t batch_bytes)
+    : path_(std::move(path)),
+      threads_(threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads),
+      batch_bytes_(std::max<std::size_t>(1, batch_bytes)),
+      // Two batches a parser keeps every parser busy while the reader fills the next.
+      max_in_flight_(2 * static_cast<std::size_t>(threads_) + 1),
+      merge_(out, threads_) {
+  for (unsigned i = 0; i < threads_; ++i) parsers_.push_back(std::make_unique<KinetoEventParser>(path_));
+}
+
+KinetoParallelParse::~KinetoParallelParse() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    waiting_.clear();  // finish() was not reached: nobody wants the rest
+  }
+  work_ready_.notify_all();
+  for (std::thread& thread : threads_running_) thread.join();
+}
+
+std::vector<char> KinetoParallelParse::takeBuffer() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!spare_buffers_.empty()) {
+      std::vector<char> buffer = std::move(spare_buffers_.back());
+      spare_buffers_.pop_back();
+      buffer.clear();
+      return buffer;
+    }
+  }
+  std::vector<char> buffer;
+  buffer.reserve(batch_bytes_ + (batch_bytes_ >> 4) + simdjson::SIMDJSON_PADDING);
+  return buffer;
+}
+
+trace::Status KinetoParallelParse::add(const TraceEventText& event) {
+  if (current_.events.empty()) current_.bytes = takeBuffer();
+  current_.events.push_back(EventSpan{current_.bytes.size(), event.json.size(), event.byte_offset, event.index});
+  current_.bytes.insert(current_.bytes.end(), event.json.begin(), event.json.end());
+  if (current_.bytes.size() < batch_bytes_) return {};
+  submit(false);
+  std::lock_guard lock(mutex_);
+  if (error_) return *error_;
+  return {};
+}
+
+void KinetoParallelParse::submit(bool last) {
+  if (current_.events.empty()) return;
+  current_.bytes.resize(current_.bytes.size() + simdjson::SIMDJSON_PADDING, '\0');
+  EventBatch batch = std::exchange(current_, EventBatch{});
+  // One thread, or a document that is one batch: no thread is worth starting.
+  const bool here = threads_ == 1 || (threads_running_.empty() && last && submitted_ == 0);
+  if (here) {
+    ParsedBatch parsed = parsers_[0]->parse(batch);
+    {
+      std::lock_guard lock(mutex_);
+      batch.sequence = submitted_++;
+      spare_buffers_.push_back(std::move(batch.bytes));
+      parsed_.emplace(batch.sequence, Done{0, std::move(parsed)});
+    }
+    mergeReady();
+    return;
+  }
+  if (threads_running_.empty()) startParsers();
+  {
+    std::unique_lock lock(mutex_);
+    batch_merged_.wait(lock, [&] { return submitted_ - merged_ < max_in_flight_ || error_; });
+    if (error_) return;  // what follows the bad event is not wanted
+    batch.sequence = submitted_++;
+    waiting_.push_back(std::move(batch));
+  }
+  work_ready_.notify_one();
+}
+
+void KinetoParallelParse::startParsers() {
+  for (std::size_t parser = 0; parser < threads_; ++parser) {
+    threads_running_.emplace_back([this, parser] { parserLoop(parser); });
+  }
+}
+
+void KinetoParallelParse::parserLoop(std::size_t parser) {
+  for (;;) {
+    EventBatch batch;
+    {
+      std::unique_lock lock(mutex_);
+      work_ready_.wait(lock, [&] { return stopping_ || !waiting_.empty(); });
+      if (waiting_.empty()) return;
+      batch = std::move(waiting_.front());
+      waiting_.pop_front();
+    }
+    ParsedBatch parsed = parsers_[parser]->parse(batch);
+    {
+      std::lock_guard lock(mutex_);
+      spare_buffers_.push_back(std::move(batch.bytes));
+      parsed_.emplace(batch.sequence, Done{parser, std::move(parsed)});
+    }
+    mergeReady();
+  }
+}
+
+void KinetoParallelParse::mergeReady() {
+  // Waits for the merge lock rather than trying it: a thread that gave up because another was
+  // merging could leave its batch unmerged if that other had already looked for it and was done.
+  std::lock_guard merging(merging_);
+  for (;;) {
+    Done done;
+    {
+      std::lock_guard lock(mutex_);
+      if (error_) return;
+      auto next = parsed_.find(merged_);
+      if (next == parsed_.end()) return;
+      done = std::move(next->second);
+      parsed_.erase(next);
+    }
+    std::optional<trace::Error> error = std::move(done.batch.error);
+    merge_.append(std::move(done.batch), done.parser);
+    {
+      std::lock_guard lock(mutex_);
+      ++merged_;
+      if (error) error_ = std::move(error);
+    }
+    batch_merged_.notify_all();
+  }
+}
+
+trace::Status KinetoParallelParse::finish() {
+  submit(true);
+  if (!threads_running_.empty()) {
+    {
+      std::unique_lock lock(mutex_);
+      batch_merged_.wait(lock, [&] { return merged_ == submitted_ || error_; });
+      stopping_ = true;
+      waiting_.clear();
+    }
+    work_ready_.notify_all();
+    for (std::thread& thread : threads_running_) thread.join();
+    threads_running_.clear();
+  }
+  std::lock_guard lock(mutex_);
+  if (error_) return *error_;
+  return {};
+}
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,137 @@
+// One Kineto trace read with one parsing thread and with several: the same trace, and the same
+// first error, whatever the number of threads and wherever the batches break.
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "../test_support.h"
+#include "analyzer/import/trace_importer.h"
+
+namespace ampscope::analyzer::import {
+namespace {
+
+void expectSameTrace(const trace::Trace& a, const trace::Trace& b) {
+  EXPECT_EQ(a.format_detail, b.format_detail);
+  ASSERT_EQ(a.strings.size(), b.strings.size());
+  for (trace::StringId id = 0; id < a.strings.size(); ++id) ASSERT_EQ(a.str(id), b.str(id)) << "string " << id;
+  EXPECT_EQ(a.threads, b.threads);
+  EXPECT_EQ(a.devices, b.devices);
+  EXPECT_EQ(a.kernels, b.kernels);
+  EXPECT_EQ(a.launches, b.launches);
+  EXPECT_EQ(a.memory_ops, b.memory_ops);
+  EXPECT_EQ(a.synchronizations, b.synchronizations);
+  EXPECT_EQ(a.ranges, b.ranges);
+  EXPECT_EQ(a.communication_messages, b.communication_messages);
+  EXPECT_EQ(a.import_stats, b.import_stats);
+}
+
+trace::Trace importWith(const std::string& path, unsigned threads) {
+  auto imported = importTrace(path, {.progress = {}, .threads = threads});
+  EXPECT_TRUE(imported.ok()) << imported.error().message;
+  return imported.ok() ? std::move(imported).value() : trace::Trace{};
+}
+
+// Many events of every kind the importer keeps or counts, with labelled pids and tids, thread
+// names given twice, and strings that repeat across batches: several megabytes, so several batches.
+std::string manyEvents(int count, int bad_at = -1, int second_bad_at = -1) {
+  std::string json = "{\"schemaVersion\": 1, \"traceEvents\": [\n";
+  for (int i = 0; i < count; ++i) {
+    if (i > 0) json += ",\n";
+    const int thread = i % 7;
+    if (i == bad_at || i == second_bad_at) {
+      json += fmt::format(R"({{"ph": "X", "cat": "kernel", "name": "k", "ts": "soon", "dur": 1, "pid": 0, "tid": "stream 7"}})");
+      continue;
+    }
+    switch (i % 6) {
+      case 0:
+        json += fmt::format(R"({{"ph": "X", "cat": "cpu_op", "name": "aten::op{}", "pid": "proc {}", "tid": {}, "ts": {}, "dur": 3, )"
+                            R"("args": {{"Input Dims": [[{}, 64], []], "Input type": ["float", ""], "Sequence number": {}}}}})",
+                            i % 50, i % 3, thread, 1000 + i * 10, i % 13, i);
+        break;
+      case 1:
+        json += fmt::format(R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": "worker {}", "ts": {}, "dur": 2, )"
+                            R"("args": {{"correlation": {}, "cbid": 211}}}})",
+                            thread, 1001 + i * 10, i);
+        break;
+      case 2:
+        json += fmt::format(R"({{"ph": "X", "cat": "kernel", "name": "gemm_{}_kernel", "pid": 0, "tid": "stream {}", "ts": {}, "dur": 5, )"
+                            R"("args": {{"correlation": {}, "device": 0, "stream": {}, "grid": [{}, 1, 1], "block": [128, 1, 1]}}}})",
+                            i % 40, 7 + thread % 2, 1003 + i * 10, i - 1, 7 + thread % 2, i % 100 + 1);
+        break;
+      case 3:
+        json += fmt::format(R"({{"ph": "M", "name": "thread_name", "pid": 1, "tid": "worker {}", "args": {{"name": "loader {}"}}}})",
+                            thread, i % 2);
+        break;
+      case 4:
+        json += fmt::format(R"({{"ph": "f", "id": {}, "pid": 0, "tid": 7, "ts": {}, "cat": "ac2g", "name": "ac2g", "bp": "e"}})", i,
+                            1003 + i * 10);
+        break;
+      default:
+        json += fmt::format(R"({{"ph": "X", "cat": "new_category_{}", "name": "x", "pid": 1, "tid": 1, "ts": {}, "dur": 1}})",
+                            i % 3, 1005 + i * 10);
+        break;
+    }
+  }
+  return json + "\n], \"baseTimeNanoseconds\": 1700000000000000000}\n";
+}
+
+TEST(KinetoParallelParseTest, ManyBatchesGiveTheSameTraceOnOneThreadAndOnSeveral) {
+  test::ScratchDir dir;
+  const std::string json = manyEvents(30000);
+  ASSERT_GT(json.size(), 4u << 20) << "the trace should span several 1 MiB batches";
+  const std::string path = dir.write("many.json", json);
+  const trace::Trace one = importWith(path, 1);
+  EXPECT_EQ(one.import_stats.events_read, 30000u);
+  EXPECT_EQ(one.kernels.size(), 5000u);
+  EXPECT_EQ(one.ranges.size(), 5000u);
+  ASSERT_FALSE(one.threads.empty());
+  for (unsigned threads : {2u, 3u, 8u}) {
+    SCOPED_TRACE(fmt::format("{} threads", threads));
+    expectSameTrace(one, importWith(path, threads));
+  }
+}
+
+TEST(KinetoParallelParseTest, RealTracesAreTheSameOnOneThreadAndOnSeveral) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(dlrm, "kineto-a100-dlrm-tf32/control.json.gz");
+  AMPSCOPE_REQUIRE_SHARED_TRACE(timesformer, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
+  for (const std::string& path : {dlrm, timesformer}) {
+    SCOPED_TRACE(path);
+    const trace::Trace one = importWith(path, 1);
+    ASSERT_GT(one.kernels.size(), 400u);
+    expectSameTrace(one, importWith(path, 4));
+  }
+}
+
+TEST(KinetoParallelParseTest, TheFirstBadEventIsReportedWhateverTheThreads) {
+  test::ScratchDir dir;
+  // Bad events in the third and the fifth megabyte: the first one is the error.
+  const std::string path = dir.write("bad.json", manyEvents(30000, 14000, 24000));
+  for (unsigned threads : {1u, 2u, 4u}) {
+    auto imported = importTrace(path, {.progress = {}, .threads = threads});
+    ASSERT_FALSE(imported.ok()) << threads << " threads";
+    EXPECT_NE(imported.error().message.find("traceEvents element #14000 at byte offset"), std::string::npos)
+        << threads << " threads: " << imported.error().message;
+  }
+}
+
+TEST(KinetoParallelParseTest, ABadEventBeforeATruncationIsTheErrorAndATruncationAloneIsReportedAsOne) {
+  test::ScratchDir dir;
+  const std::string bad = manyEvents(30000, 9000);
+  const std::string clean = manyEvents(30000);
+  const std::string bad_path = dir.write("bad_truncated.json", bad.substr(0, bad.size() * 3 / 4));
+  const std::string truncated_path = dir.write("truncated.json", clean.substr(0, clean.size() * 3 / 4));
+  for (unsigned threads : {1u, 4u}) {
+    auto bad_result = importTrace(bad_path, {.progress = {}, .threads = threads});
+    ASSERT_FALSE(bad_result.ok());
+    EXPECT_NE(bad_result.error().message.find("element #9000 at"), std::string::npos) << bad_result.error().message;
+    auto truncated_result = importTrace(truncated_path, {.progress = {}, .threads = threads});
+    ASSERT_FALSE(truncated_result.ok());
+    EXPECT_NE(truncated_result.error().message.find("truncated?"), std::string::npos) << truncated_result.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer::import
