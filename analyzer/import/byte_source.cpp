@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -17,7 +19,7 @@ constexpr std::size_t kInflatedBlock = 4 << 20;
 constexpr std::size_t kBlocksAhead = 4;
 }
 
-Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path) {
+Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path, PlainFileAccess access) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
   std::fseek(file, 0, SEEK_END);
@@ -28,10 +30,11 @@ Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path) {
   std::fseek(file, 0, SEEK_SET);
   const bool gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
   return std::unique_ptr<ByteSource>(
-      new ByteSource(file, path, size < 0 ? 0 : static_cast<std::uint64_t>(size), gzip));
+      new ByteSource(file, path, size < 0 ? 0 : static_cast<std::uint64_t>(size), gzip, access));
 }
 
-ByteSource::ByteSource(std::FILE* file, std::string path, std::uint64_t file_bytes, bool gzip)
+ByteSource::ByteSource(std::FILE* file, std::string path, std::uint64_t file_bytes, bool gzip,
+                       PlainFileAccess access)
     : file_(file), path_(std::move(path)), file_bytes_(file_bytes) {
   if (gzip) {
     stream_ = std::make_unique<z_stream_s>();
@@ -40,6 +43,8 @@ ByteSource::ByteSource(std::FILE* file, std::string path, std::uint64_t file_byt
     inflateInit2(stream_.get(), 15 + 16);
     input_.resize(kInputBlock);
     inflater_ = std::thread([this] { inflateAhead(); });
+  } else if (access == PlainFileAccess::kMapWhereAllowed) {
+    if (auto mapped = MappedFile::map(fileno(file), file_bytes, path_)) mapping_ = std::move(mapped).value();
   }
 }
 

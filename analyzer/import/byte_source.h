@@ -2,7 +2,8 @@
 // Reads a file as a stream of bytes, inflating gzip on the fly, so that multi-GB traces are never
 // held in memory whole. Corruption and truncation come back as errors with the byte offset.
 // Gzip is inflated on a thread of its own, a few blocks ahead of the reader: inflating and
-// parsing then run on two cores instead of taking turns on one.
+// parsing then run on two cores instead of taking turns on one. A plain file is also mapped into
+// memory where the system allows, so that a parser can read it in place (mapping()).
 
 #include <condition_variable>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "analyzer/import/mapped_file.h"
 #include "trace/result.h"
 
 struct z_stream_s;
@@ -26,8 +28,12 @@ using trace::Result;
 
 class ByteSource {
  public:
+  // How a plain file's bytes are reached: mapped into memory where the system allows (the
+  // default), or only through read() (which tests use to exercise the reading paths).
+  enum class PlainFileAccess { kMapWhereAllowed, kReadOnly };
   // Opens path; gzip content (by its magic bytes, not the file name) is inflated.
-  static Result<std::unique_ptr<ByteSource>> open(const std::string& path);
+  static Result<std::unique_ptr<ByteSource>> open(const std::string& path,
+                                                  PlainFileAccess access = PlainFileAccess::kMapWhereAllowed);
   ~ByteSource();
   ByteSource(const ByteSource&) = delete;
   ByteSource& operator=(const ByteSource&) = delete;
@@ -36,6 +42,9 @@ class ByteSource {
   Result<std::size_t> read(char* out, std::size_t capacity);
 
   bool compressed() const { return stream_ != nullptr; }
+  // The plain file mapped into memory, or null (gzip, an empty file, or mapping refused): then
+  // read() is the way to its bytes. Reading the mapping does not advance read().
+  const MappedFile* mapping() const { return mapping_.get(); }
   std::uint64_t fileBytes() const { return file_bytes_; }
   // Bytes of the file consumed so far: the basis for progress (for gzip, the compressed bytes
   // behind what read() has handed out, not what the inflating thread has read ahead).
@@ -43,7 +52,7 @@ class ByteSource {
   const std::string& path() const { return path_; }
 
  private:
-  ByteSource(std::FILE* file, std::string path, std::uint64_t file_bytes, bool gzip);
+  ByteSource(std::FILE* file, std::string path, std::uint64_t file_bytes, bool gzip, PlainFileAccess access);
   Result<std::size_t> readRaw(char* out, std::size_t capacity);
   Result<std::size_t> inflateInto(char* out, std::size_t capacity);
 
@@ -62,6 +71,7 @@ class ByteSource {
   std::uint64_t file_bytes_ = 0;
   std::uint64_t file_offset_ = 0;
   std::unique_ptr<z_stream_s> stream_;
+  std::unique_ptr<MappedFile> mapping_;
   std::vector<unsigned char> input_;  // compressed bytes awaiting inflate
   bool stream_ended_ = false;         // the current gzip member ended cleanly
   bool input_exhausted_ = false;

@@ -3,6 +3,7 @@
 // ByteSource: each element of the events array is handed over as soon as it is complete, with
 // simdjson padding after it, and the other top-level members are kept as raw JSON text. Memory
 // stays at one read buffer however large the file; offsets in errors are uncompressed bytes.
+// A file the source has mapped into memory is read in place, without a buffer.
 
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,9 @@ struct TraceEventText {
   std::size_t padded_capacity;  // readable bytes from json.data(), at least json.size() + padding
   std::uint64_t byte_offset;    // where the element starts in the uncompressed document
   std::uint64_t index;          // 0-based position in the events array
+  // Where json lies in a mapped file, it stays there as long as the source lives: the element
+  // need not be copied to be kept. Null: json is gone once the handler returns.
+  const MappedFile* mapped = nullptr;
 };
 
 class ChromeTraceStream {
@@ -30,8 +34,7 @@ class ChromeTraceStream {
 
   static constexpr std::size_t kDefaultReadBlock = 8 << 20;
   // read_block: bytes read per refill; small values exercise the refill paths in tests.
-  explicit ChromeTraceStream(ByteSource& source, std::size_t read_block = kDefaultReadBlock)
-      : source_(source), read_block_(read_block) {}
+  explicit ChromeTraceStream(ByteSource& source, std::size_t read_block = kDefaultReadBlock);
 
   // Reads the whole document, calling on_event for every element of "traceEvents".
   trace::Status run(const EventHandler& on_event, const ProgressHandler& on_progress);
@@ -51,11 +54,15 @@ class ChromeTraceStream {
   trace::Status readObjectMembers(const EventHandler& on_event, const ProgressHandler& on_progress);
   trace::Error error(std::uint64_t offset, std::string_view what) const;
   std::uint64_t offsetOf(std::size_t pos) const { return consumed_ + pos; }
+  std::uint64_t fileBytesDone() const;    // for progress
   void compact();                         // drops bytes before pos_ to make room
 
   ByteSource& source_;
   std::size_t read_block_;
+  const MappedFile* mapped_;  // the whole file in place, or null: read through buffer_
   std::vector<char> buffer_;  // size = capacity + padding; [0, end_) holds data
+  const char* data_ = nullptr;  // buffer_.data() or the mapped file
+  std::size_t readable_ = 0;    // bytes readable from data_, padding included
   std::size_t pos_ = 0;
   std::size_t end_ = 0;
   std::uint64_t consumed_ = 0;  // document bytes dropped from the front of buffer_

@@ -416,8 +416,8 @@ ParsedBatch EventReader::parse(const EventBatch& batch) {
   parsed.first_new_string = static_cast<trace::StringId>(out_.strings.size());
   parsed.first_new_thread = out_.threads.size();
   for (const EventSpan& span : batch.events) {
-    const TraceEventText text{std::string_view(batch.bytes.data() + span.offset, span.size),
-                              batch.bytes.size() - span.offset, span.byte_offset, span.index};
+    const TraceEventText text{std::string_view(batch.text + span.offset, span.size),
+                              batch.readable - span.offset, span.byte_offset, span.index};
     if (Status handled = handle(text); !handled) {
       parsed.error = handled.error();
       break;

@@ -17,18 +17,21 @@
 
 namespace ampscope::analyzer::import {
 
-// Where one traceEvents element lies in a batch's bytes, and in the document.
+// Where one traceEvents element lies in a batch's text, and in the document.
 struct EventSpan {
-  std::size_t offset = 0;  // into EventBatch::bytes
+  std::size_t offset = 0;  // from EventBatch::text
   std::size_t size = 0;
   std::uint64_t byte_offset = 0;  // in the uncompressed document, for errors
   std::uint64_t index = 0;        // position in the traceEvents array
 };
 
-// Consecutive elements of the traceEvents array, copied out of the read buffer.
+// Consecutive elements of the traceEvents array: in place in a mapped file, or copied out of the
+// read buffer.
 struct EventBatch {
   std::uint64_t sequence = 0;  // batches are numbered from 0 in document order
-  std::vector<char> bytes;     // the elements back to back, then simdjson's padding
+  std::vector<char> bytes;     // copied elements back to back, then simdjson's padding
+  const char* text = nullptr;  // where the spans' offsets count from: bytes.data() or the file
+  std::size_t readable = 0;    // bytes readable from text, padding included
   std::vector<EventSpan> events;
 };
 

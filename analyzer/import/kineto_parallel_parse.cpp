@@ -43,10 +43,23 @@ std::vector<char> KinetoParallelParse::takeBuffer() {
 }
 
 trace::Status KinetoParallelParse::add(const TraceEventText& event) {
-  if (current_.events.empty()) current_.bytes = takeBuffer();
-  current_.events.push_back(EventSpan{current_.bytes.size(), event.json.size(), event.byte_offset, event.index});
-  current_.bytes.insert(current_.bytes.end(), event.json.begin(), event.json.end());
-  if (current_.bytes.size() < batch_bytes_) return {};
+  std::size_t batch_size = 0;
+  if (event.mapped) {
+    // In place: the batch's elements are consecutive in the file, so the span of the first to
+    // the last holds them all.
+    mapped_ = event.mapped;
+    if (current_.events.empty()) current_.text = event.json.data();
+    const auto offset = static_cast<std::size_t>(event.json.data() - current_.text);
+    current_.events.push_back(EventSpan{offset, event.json.size(), event.byte_offset, event.index});
+    current_.readable = offset + event.padded_capacity;
+    batch_size = offset + event.json.size();
+  } else {
+    if (current_.events.empty()) current_.bytes = takeBuffer();
+    current_.events.push_back(EventSpan{current_.bytes.size(), event.json.size(), event.byte_offset, event.index});
+    current_.bytes.insert(current_.bytes.end(), event.json.begin(), event.json.end());
+    batch_size = current_.bytes.size();
+  }
+  if (batch_size < batch_bytes_) return {};
   submit(false);
   std::lock_guard lock(mutex_);
   if (error_) return *error_;
@@ -55,12 +68,17 @@ trace::Status KinetoParallelParse::add(const TraceEventText& event) {
 
 void KinetoParallelParse::submit(bool last) {
   if (current_.events.empty()) return;
-  current_.bytes.resize(current_.bytes.size() + simdjson::SIMDJSON_PADDING, '\0');
+  if (!mapped_) {
+    current_.bytes.resize(current_.bytes.size() + simdjson::SIMDJSON_PADDING, '\0');
+    current_.text = current_.bytes.data();
+    current_.readable = current_.bytes.size();
+  }
   EventBatch batch = std::exchange(current_, EventBatch{});
   // One thread, or a document that is one batch: no thread is worth starting.
   const bool here = threads_ == 1 || (threads_running_.empty() && last && submitted_ == 0);
   if (here) {
     ParsedBatch parsed = parsers_[0]->parse(batch);
+    releaseText(batch);
     {
       std::lock_guard lock(mutex_);
       batch.sequence = submitted_++;
@@ -81,6 +99,12 @@ void KinetoParallelParse::submit(bool last) {
   work_ready_.notify_one();
 }
 
+void KinetoParallelParse::releaseText(const EventBatch& batch) const {
+  if (!mapped_ || batch.events.empty()) return;
+  const EventSpan& last = batch.events.back();
+  mapped_->release(batch.text, batch.text + last.offset + last.size);
+}
+
 void KinetoParallelParse::startParsers() {
   for (std::size_t parser = 0; parser < threads_; ++parser) {
     threads_running_.emplace_back([this, parser] { parserLoop(parser); });
@@ -98,6 +122,7 @@ void KinetoParallelParse::parserLoop(std::size_t parser) {
       waiting_.pop_front();
     }
     ParsedBatch parsed = parsers_[parser]->parse(batch);
+    releaseText(batch);
     {
       std::lock_guard lock(mutex_);
       spare_buffers_.push_back(std::move(batch.bytes));

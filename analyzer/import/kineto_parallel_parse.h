@@ -36,8 +36,9 @@ class KinetoParallelParse {
   KinetoParallelParse(const KinetoParallelParse&) = delete;
   KinetoParallelParse& operator=(const KinetoParallelParse&) = delete;
 
-  // Takes one traceEvents element (ChromeTraceStream's handler). An error return only says that
-  // an earlier batch failed: finish() gives the error itself.
+  // Takes one traceEvents element (ChromeTraceStream's handler): copied into the batch, or,
+  // in a mapped file, noted where it lies. An error return only says that an earlier batch
+  // failed: finish() gives the error itself.
   trace::Status add(const TraceEventText& event);
   // Parses and merges what is left and waits for it. Returns the first bad event's error, in
   // document order, if any.
@@ -56,6 +57,8 @@ class KinetoParallelParse {
   void parserLoop(std::size_t parser);
   void mergeReady();             // merges the parsed batches that are next in document order
   std::vector<char> takeBuffer();
+  // Gives back the mapped file's pages of a batch once it is parsed.
+  void releaseText(const EventBatch& batch) const;
 
   const std::string path_;
   const unsigned threads_;
@@ -64,6 +67,7 @@ class KinetoParallelParse {
   std::vector<std::unique_ptr<KinetoEventParser>> parsers_;
   KinetoBatchMerge merge_;
   EventBatch current_;
+  const MappedFile* mapped_ = nullptr;  // the file the batches lie in, when they are not copied
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable work_ready_;   // a batch to parse, or stopping_

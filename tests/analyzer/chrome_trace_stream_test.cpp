@@ -13,12 +13,16 @@ struct StreamResult {
   std::vector<std::string> events;
   std::vector<std::uint64_t> offsets;
   std::vector<std::pair<std::string, std::string>> members;
+  bool mapped = false;  // read in place from the mapped file
 };
 
+// block: bytes read at a time, through read(); 0: the file mapped in place.
 StreamResult readAll(const std::string& path, std::size_t block) {
   StreamResult result;
-  auto source = ByteSource::open(path);
+  auto source = ByteSource::open(path, block == 0 ? ByteSource::PlainFileAccess::kMapWhereAllowed
+                                                  : ByteSource::PlainFileAccess::kReadOnly);
   EXPECT_TRUE(source.ok());
+  result.mapped = (*source)->mapping() != nullptr;
   ChromeTraceStream stream(**source, block);
   result.status = stream.run(
       [&](const TraceEventText& text) {
@@ -44,8 +48,9 @@ const std::string kTrickyTrace =
 TEST(ChromeTraceStreamTest, SplitsEventsIdenticallyWhateverTheReadBlockSize) {
   test::ScratchDir dir;
   const std::string path = dir.write("tricky.json", kTrickyTrace);
-  const StreamResult reference = readAll(path, ChromeTraceStream::kDefaultReadBlock);
+  const StreamResult reference = readAll(path, 0);
   ASSERT_TRUE(reference.status.ok()) << reference.status.error().message;
+  EXPECT_TRUE(reference.mapped);
   ASSERT_EQ(reference.events.size(), 3u);
   EXPECT_EQ(reference.events[0], "{\"name\": \"k{1}\", \"ts\": 1.5, \"args\": {\"s\": \"\\\"}\\\\\"}}");
   EXPECT_EQ(reference.events[2], "{\"e\":{}}");
@@ -53,8 +58,10 @@ TEST(ChromeTraceStreamTest, SplitsEventsIdenticallyWhateverTheReadBlockSize) {
   ASSERT_EQ(reference.members.size(), 4u);
   EXPECT_EQ(reference.members[1].second, "{\"a\": [1, {\"b\": \"}]\"}]}");
   EXPECT_EQ(reference.members[2].second, "1751410836000000000");
-  for (std::size_t block : {1, 2, 3, 7, 16, 61}) {
+  for (std::size_t block : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, std::size_t{16},
+                            std::size_t{61}, ChromeTraceStream::kDefaultReadBlock}) {
     const StreamResult chunked = readAll(path, block);
+    EXPECT_FALSE(chunked.mapped);
     ASSERT_TRUE(chunked.status.ok()) << "block " << block << ": " << chunked.status.error().message;
     EXPECT_EQ(chunked.events, reference.events) << "block " << block;
     EXPECT_EQ(chunked.offsets, reference.offsets) << "block " << block;
@@ -83,20 +90,26 @@ TEST(ChromeTraceStreamTest, BareArrayOfEventsIsAccepted) {
 TEST(ChromeTraceStreamTest, TruncationInsideAnEventNamesItsIndexAndOffset) {
   test::ScratchDir dir;
   const std::string text = "{\"traceEvents\": [{\"a\": 1}, {\"b\": \"unterminated";
-  const StreamResult result = readAll(dir.write("cut.json", text), 8);
-  ASSERT_FALSE(result.status.ok());
-  const std::string& message = result.status.error().message;
-  EXPECT_NE(message.find("truncated"), std::string::npos) << message;
-  EXPECT_NE(message.find("traceEvents element #1"), std::string::npos) << message;
-  EXPECT_NE(message.find("byte offset 27"), std::string::npos) << message;
+  const std::string path = dir.write("cut.json", text);
+  for (std::size_t block : {0, 8}) {
+    const StreamResult result = readAll(path, block);
+    ASSERT_FALSE(result.status.ok());
+    const std::string& message = result.status.error().message;
+    EXPECT_NE(message.find("truncated"), std::string::npos) << message;
+    EXPECT_NE(message.find("traceEvents element #1"), std::string::npos) << message;
+    EXPECT_NE(message.find("byte offset 27"), std::string::npos) << message;
+  }
 }
 
 TEST(ChromeTraceStreamTest, GarbageBetweenEventsIsReportedAtItsOffset) {
   test::ScratchDir dir;
-  const StreamResult result = readAll(dir.write("bad.json", "{\"traceEvents\": [{\"a\": 1} x]}"), 64);
-  ASSERT_FALSE(result.status.ok());
-  EXPECT_NE(result.status.error().message.find("byte offset 26"), std::string::npos)
-      << result.status.error().message;
+  const std::string path = dir.write("bad.json", "{\"traceEvents\": [{\"a\": 1} x]}");
+  for (std::size_t block : {0, 64}) {
+    const StreamResult result = readAll(path, block);
+    ASSERT_FALSE(result.status.ok());
+    EXPECT_NE(result.status.error().message.find("byte offset 26"), std::string::npos)
+        << result.status.error().message;
+  }
 }
 
 TEST(ChromeTraceStreamTest, TrailingContentAfterTheDocumentIsAnError) {
