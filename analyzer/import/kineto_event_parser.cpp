@@ -97,6 +97,7 @@ class EventReader {
   od::parser parser_;
   bool saw_2021_categories_ = false;
   std::string stats_key_;
+  std::string compact_scratch_;
   std::vector<std::pair<ThreadKey, std::string>> thread_names_;
 };
 
@@ -378,9 +379,9 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
       r.name = name;
       r.thread = cpuThread(event);
       r.kind = rangeKindOf(category);
-      if (!event.input_dims.empty()) r.shapes = out_.strings.intern(compactJson(event.input_dims));
-      if (!event.input_type.empty()) r.dtypes = out_.strings.intern(compactJson(event.input_type));
-      if (!event.concrete_inputs.empty()) r.arguments = out_.strings.intern(compactJson(event.concrete_inputs));
+      if (!event.input_dims.empty()) r.shapes = out_.strings.intern(compactJson(event.input_dims, compact_scratch_));
+      if (!event.input_type.empty()) r.dtypes = out_.strings.intern(compactJson(event.input_type, compact_scratch_));
+      if (!event.concrete_inputs.empty()) r.arguments = out_.strings.intern(compactJson(event.concrete_inputs, compact_scratch_));
       if (!event.module_hierarchy.empty()) r.module_path = out_.strings.intern(event.module_hierarchy);
       r.sequence_number = event.sequence;
       r.fwd_thread_tid = event.fwd_tid;

@@ -110,14 +110,15 @@ std::int64_t idFromLabel(std::string_view label) {
   return kSmallest + static_cast<std::int64_t>((hash ^ (hash >> 32)) % kRange);
 }
 
-std::string compactJson(std::string_view json) {
-  std::string out;
-  out.reserve(json.size());
+std::string_view compactJson(std::string_view json, std::string& scratch) {
+  if (scratch.size() < json.size()) scratch.resize(json.size());
+  char* out = scratch.data();
+  std::size_t length = 0;
   bool in_string = false;
   bool escaped = false;
   for (char c : json) {
     if (in_string) {
-      out.push_back(c);
+      out[length++] = c;
       if (escaped) escaped = false;
       else if (c == '\\') escaped = true;
       else if (c == '"') in_string = false;
@@ -125,9 +126,9 @@ std::string compactJson(std::string_view json) {
     }
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
     if (c == '"') in_string = true;
-    out.push_back(c);
+    out[length++] = c;
   }
-  return out;
+  return std::string_view(out, length);
 }
 
 namespace {

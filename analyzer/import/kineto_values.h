@@ -35,7 +35,9 @@ bool microsecondsToNs(std::string_view token, std::int64_t& ns);
 std::int64_t idFromLabel(std::string_view label);
 
 // JSON text without insignificant whitespace: "[[1, 2], []]" -> "[[1,2],[]]".
-std::string compactJson(std::string_view json);
+// Written into scratch (reused from call to call, so that no event allocates); the view is valid
+// until scratch changes.
+std::string_view compactJson(std::string_view json, std::string& scratch);
 
 // Fills direction and source/destination memory kinds from a name such as
 // "Memcpy HtoD (Pageable -> Device)" or "Memset (Device)".

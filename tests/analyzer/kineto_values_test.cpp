@@ -76,9 +76,11 @@ TEST(KinetoValuesTest, LabelsGiveTheirNumberOrADistinctNegativeId) {
 }
 
 TEST(KinetoValuesTest, CompactJsonDropsWhitespaceOutsideStrings) {
-  EXPECT_EQ(compactJson("[[32, 3, 224, 224], [], [1]]"), "[[32,3,224,224],[],[1]]");
-  EXPECT_EQ(compactJson("[\"c10::Half\", \"a b\"]"), "[\"c10::Half\",\"a b\"]");
-  EXPECT_EQ(compactJson("[\"q\\\" x\"]"), "[\"q\\\" x\"]");
+  std::string scratch;
+  EXPECT_EQ(compactJson("[[32, 3, 224, 224], [], [1]]", scratch), "[[32,3,224,224],[],[1]]");
+  EXPECT_EQ(compactJson("[\"c10::Half\", \"a b\"]", scratch), "[\"c10::Half\",\"a b\"]");
+  EXPECT_EQ(compactJson("[\"q\\\" x\"]", scratch), "[\"q\\\" x\"]");
+  EXPECT_EQ(compactJson("[ ]", scratch), "[]");  // a shorter text after longer ones
 }
 
 TEST(KinetoValuesTest, MemcpyNamesGiveDirectionAndMemoryKinds) {
