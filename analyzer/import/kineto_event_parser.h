@@ -17,6 +17,8 @@
 
 namespace ampscope::analyzer::import {
 
+class MappedFile;
+
 // Where one traceEvents element lies in a batch's text, and in the document.
 struct EventSpan {
   std::size_t offset = 0;  // from EventBatch::text
@@ -33,6 +35,7 @@ struct EventBatch {
   const char* text = nullptr;  // where the spans' offsets count from: bytes.data() or the file
   std::size_t readable = 0;    // bytes readable from text, padding included
   std::vector<EventSpan> events;
+  const MappedFile* mapped = nullptr;  // the file text lies in, when the elements are not copied
 };
 
 // A (pid, tid) pair of Trace::threads.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "analyzer/import/mapped_file.h"
+
 namespace ampscope::analyzer::import {
 
 KinetoParallelParse::KinetoParallelParse(std::string path, trace::Trace& out, unsigned threads,
@@ -47,8 +49,10 @@ trace::Status KinetoParallelParse::add(const TraceEventText& event) {
   if (event.mapped) {
     // In place: the batch's elements are consecutive in the file, so the span of the first to
     // the last holds them all.
-    mapped_ = event.mapped;
-    if (current_.events.empty()) current_.text = event.json.data();
+    if (current_.events.empty()) {
+      current_.text = event.json.data();
+      current_.mapped = event.mapped;
+    }
     const auto offset = static_cast<std::size_t>(event.json.data() - current_.text);
     current_.events.push_back(EventSpan{offset, event.json.size(), event.byte_offset, event.index});
     current_.readable = offset + event.padded_capacity;
@@ -68,7 +72,7 @@ trace::Status KinetoParallelParse::add(const TraceEventText& event) {
 
 void KinetoParallelParse::submit(bool last) {
   if (current_.events.empty()) return;
-  if (!mapped_) {
+  if (!current_.mapped) {
     current_.bytes.resize(current_.bytes.size() + simdjson::SIMDJSON_PADDING, '\0');
     current_.text = current_.bytes.data();
     current_.readable = current_.bytes.size();
@@ -99,10 +103,10 @@ void KinetoParallelParse::submit(bool last) {
   work_ready_.notify_one();
 }
 
-void KinetoParallelParse::releaseText(const EventBatch& batch) const {
-  if (!mapped_ || batch.events.empty()) return;
+void KinetoParallelParse::releaseText(const EventBatch& batch) {
+  if (!batch.mapped || batch.events.empty()) return;
   const EventSpan& last = batch.events.back();
-  mapped_->release(batch.text, batch.text + last.offset + last.size);
+  batch.mapped->release(batch.text, batch.text + last.offset + last.size);
 }
 
 void KinetoParallelParse::startParsers() {

@@ -58,7 +58,7 @@ class KinetoParallelParse {
   void mergeReady();             // merges the parsed batches that are next in document order
   std::vector<char> takeBuffer();
   // Gives back the mapped file's pages of a batch once it is parsed.
-  void releaseText(const EventBatch& batch) const;
+  static void releaseText(const EventBatch& batch);
 
   const std::string path_;
   const unsigned threads_;
@@ -67,7 +67,6 @@ class KinetoParallelParse {
   std::vector<std::unique_ptr<KinetoEventParser>> parsers_;
   KinetoBatchMerge merge_;
   EventBatch current_;
-  const MappedFile* mapped_ = nullptr;  // the file the batches lie in, when they are not copied
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable work_ready_;   // a batch to parse, or stopping_
