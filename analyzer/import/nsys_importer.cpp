@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -133,21 +134,39 @@ std::int64_t pidOf(const Statement& s, int global_pid_column) {
   return has(s, global_pid_column) ? decodeGlobalTid(s.int64(global_pid_column)).pid : trace::kUnknownPid;
 }
 
+// Reads the export's tables into out. The GPU's tables (kernels, memory operations,
+// synchronisations) touch nothing the host's tables (API calls, NVTX) do but the string lookup,
+// which is read-only once loaded: two readers, on two connections, read them at once.
 class NsysReader {
  public:
-  NsysReader(SqliteDatabase& db, trace::Trace& out) : db_(db), out_(out) {}
+  NsysReader(SqliteDatabase& db, trace::Trace& out, ForeignStrings& strings) : db_(db), out_(out), strings_(strings) {}
 
-  Status run() {
+  // The export's strings and devices: before either side's tables.
+  Status readShared() {
     if (Status s = readStrings(); !s) return s;
-    if (Status s = readDevices(); !s) return s;
+    return readDevices();
+  }
+  Status readGpuTables() {
     if (Status s = readKernels(); !s) return s;
-    if (Status s = readApi(kRuntime); !s) return s;
-    if (Status s = readApi(kDriver); !s) return s;
     if (Status s = readMemoryOps(kMemcpy); !s) return s;
     if (Status s = readMemoryOps(kMemset); !s) return s;
-    if (Status s = readSynchronization(); !s) return s;
+    return readSynchronization();
+  }
+  Status readHostTables() {
+    if (Status s = readApi(kRuntime); !s) return s;
+    if (Status s = readApi(kDriver); !s) return s;
     if (Status s = readNvtx(); !s) return s;
     return nameThreads();
+  }
+  // The latest time this reader has seen.
+  std::int64_t lastNs() const { return last_ns_; }
+  // Ranges pushed or started but never ended close at last_ns: the end of the whole trace,
+  // known once both sides are read.
+  void closeUnterminatedRanges(std::int64_t last_ns) {
+    for (std::size_t index : unterminated_) {
+      trace::Range& r = out_.ranges[index];
+      r.end_ns = std::max(r.start_ns, last_ns);
+    }
   }
 
  private:
@@ -342,7 +361,6 @@ class NsysReader {
   Status readNvtx() {
     if (!db_.hasTable(kNvtx)) return {};
     const Columns c(db_, kNvtx, {"start", "end", "eventType", "globalTid"}, {"text", "textId", "domainId", "category"});
-    std::vector<std::size_t> unterminated;  // indices into out_.ranges
     // Domains are named by their creation events; ranges name them by id (0: the default one).
     std::unordered_map<std::int64_t, trace::StringId> domain_names;
     std::vector<std::pair<std::size_t, std::int64_t>> range_domains;  // (index into out_.ranges, domainId)
@@ -379,7 +397,7 @@ class NsysReader {
       last_ns_ = std::max(last_ns_, end);
       if (type != kNvtxMark && !ended) {
         // Pushed or started but not ended before recording stopped: kept, closed below.
-        unterminated.push_back(out_.ranges.size() - 1);
+        unterminated_.push_back(out_.ranges.size() - 1);
         ++out_.import_stats.not_understood[kUnterminated];
         return {};
       }
@@ -390,10 +408,6 @@ class NsysReader {
     for (const auto& [index, domain_id] : range_domains) {
       const auto found = domain_names.find(domain_id);
       if (found != domain_names.end()) out_.ranges[index].domain = found->second;
-    }
-    for (std::size_t index : unterminated) {
-      trace::Range& r = out_.ranges[index];
-      r.end_ns = std::max(r.start_ns, last_ns_);
     }
     return {};
   }
@@ -415,9 +429,38 @@ class NsysReader {
 
   SqliteDatabase& db_;
   trace::Trace& out_;
-  ForeignStrings strings_;
+  ForeignStrings& strings_;
   std::int64_t last_ns_ = 0;  // the latest time seen: where ranges never closed end
+  std::vector<std::size_t> unterminated_;  // indices into out_.ranges
 };
+
+// The GPU's tables, read on a connection of their own while the calling thread reads the host's.
+// Where a second connection cannot be opened, both sides are read here one after the other.
+Status readBothSides(SqliteDatabase& db, trace::Trace& out, ForeignStrings& strings, NsysReader& host) {
+  trace::Trace gpu;
+  auto second = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
+  NsysReader gpu_reader(second ? *second : db, gpu, strings);
+  Status gpu_status;
+  Status host_status;
+  if (second) {
+    std::thread gpu_thread([&] { gpu_status = gpu_reader.readGpuTables(); });
+    host_status = host.readHostTables();
+    gpu_thread.join();
+  } else {
+    gpu_status = gpu_reader.readGpuTables();
+    if (gpu_status) host_status = host.readHostTables();
+  }
+  // The GPU's tables come first: their error, when both fail.
+  if (!gpu_status) return gpu_status;
+  if (!host_status) return host_status;
+  host.closeUnterminatedRanges(std::max(host.lastNs(), gpu_reader.lastNs()));
+  out.kernels = std::move(gpu.kernels);
+  out.memory_ops = std::move(gpu.memory_ops);
+  out.synchronizations = std::move(gpu.synchronizations);
+  out.import_stats.events_read += gpu.import_stats.events_read;
+  out.import_stats.events_imported += gpu.import_stats.events_imported;
+  return {};
+}
 
 // "Nsight Systems SQLite export", with the export's schema version when it records one.
 std::string formatDetail(SqliteDatabase& db) {
@@ -452,8 +495,10 @@ trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db) {
   out.source_format = trace::TraceFormat::kNsightSystems;
   out.format_detail = formatDetail(db);
   out.epoch_offset_ns = sessionStartEpochNs(db);
-  NsysReader reader(db, out);
-  if (Status status = reader.run(); !status) return status.error();
+  ForeignStrings strings;
+  NsysReader host(db, out, strings);
+  if (Status status = host.readShared(); !status) return status.error();
+  if (Status status = readBothSides(db, out, strings, host); !status) return status.error();
   out.sortByTime();
   normaliseRanges(out);
   return out;
