@@ -1,6 +1,7 @@
 #include "analyzer/import/foreign_strings.h"
 
 #include <limits>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -47,6 +48,30 @@ trace::Status sharedMemoryBytes(const std::string& path, std::string_view table,
   }
   out = static_cast<std::uint32_t>(static_bytes + dynamic_bytes);
   return {};
+}
+
+trace::Status readGpuAndHostAtOnce(trace::db::SqliteDatabase& db,
+                                   const std::function<trace::Status(trace::db::SqliteDatabase&)>& read_gpu,
+                                   const std::function<trace::Status()>& read_host) {
+  auto second = trace::db::SqliteDatabase::open(db.path(), trace::db::SqliteDatabase::Mode::kReadOnly);
+  if (!second) {
+    if (trace::Status gpu = read_gpu(db); !gpu) return gpu;
+    return read_host();
+  }
+  trace::Status gpu;
+  std::thread gpu_thread([&] { gpu = read_gpu(*second); });
+  trace::Status host = read_host();
+  gpu_thread.join();
+  if (!gpu) return gpu;
+  return host;
+}
+
+void takeGpuRecords(trace::Trace&& gpu, trace::Trace& out) {
+  out.kernels = std::move(gpu.kernels);
+  out.memory_ops = std::move(gpu.memory_ops);
+  out.synchronizations = std::move(gpu.synchronizations);
+  out.import_stats.events_read += gpu.import_stats.events_read;
+  out.import_stats.events_imported += gpu.import_stats.events_imported;
 }
 
 }  // namespace ampscope::analyzer::import

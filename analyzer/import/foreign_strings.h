@@ -3,12 +3,14 @@
 // to the trace's interned strings, and the checks every row's values go through.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 #include "trace/result.h"
 #include "trace/string_table.h"
+#include "trace/trace_model.h"
 
 namespace ampscope::trace::db {
 class SqliteDatabase;
@@ -32,6 +34,18 @@ class ForeignStrings {
   std::string table_;
   std::unordered_map<std::int64_t, trace::StringId> ids_;
 };
+
+// The GPU's activity tables (kernels, memory operations, synchronisations) need nothing from the
+// host's (API calls, markers) but the string lookup, which is read-only once loaded: read_gpu runs
+// on a second connection to db's file, in a thread, while read_host runs on db here. Where no
+// second connection opens, they run one after the other on db. The GPU side's error comes first.
+trace::Status readGpuAndHostAtOnce(trace::db::SqliteDatabase& db,
+                                   const std::function<trace::Status(trace::db::SqliteDatabase&)>& read_gpu,
+                                   const std::function<trace::Status()>& read_host);
+
+// Moves what a GPU-side reader put in its own trace (kernels, memory operations, synchronisations
+// and their counts) into out, which has none of them yet.
+void takeGpuRecords(trace::Trace&& gpu, trace::Trace& out);
 
 // A record must not end before it starts: such a file is corrupt, and saying so beats guessing.
 trace::Status checkInterval(const std::string& path, std::string_view table, std::int64_t row,

@@ -5,7 +5,6 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -434,34 +433,6 @@ class NsysReader {
   std::vector<std::size_t> unterminated_;  // indices into out_.ranges
 };
 
-// The GPU's tables, read on a connection of their own while the calling thread reads the host's.
-// Where a second connection cannot be opened, both sides are read here one after the other.
-Status readBothSides(SqliteDatabase& db, trace::Trace& out, ForeignStrings& strings, NsysReader& host) {
-  trace::Trace gpu;
-  auto second = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
-  NsysReader gpu_reader(second ? *second : db, gpu, strings);
-  Status gpu_status;
-  Status host_status;
-  if (second) {
-    std::thread gpu_thread([&] { gpu_status = gpu_reader.readGpuTables(); });
-    host_status = host.readHostTables();
-    gpu_thread.join();
-  } else {
-    gpu_status = gpu_reader.readGpuTables();
-    if (gpu_status) host_status = host.readHostTables();
-  }
-  // The GPU's tables come first: their error, when both fail.
-  if (!gpu_status) return gpu_status;
-  if (!host_status) return host_status;
-  host.closeUnterminatedRanges(std::max(host.lastNs(), gpu_reader.lastNs()));
-  out.kernels = std::move(gpu.kernels);
-  out.memory_ops = std::move(gpu.memory_ops);
-  out.synchronizations = std::move(gpu.synchronizations);
-  out.import_stats.events_read += gpu.import_stats.events_read;
-  out.import_stats.events_imported += gpu.import_stats.events_imported;
-  return {};
-}
-
 // "Nsight Systems SQLite export", with the export's schema version when it records one.
 std::string formatDetail(SqliteDatabase& db) {
   std::string detail = "Nsight Systems SQLite export";
@@ -498,7 +469,20 @@ trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db) {
   ForeignStrings strings;
   NsysReader host(db, out, strings);
   if (Status status = host.readShared(); !status) return status.error();
-  if (Status status = readBothSides(db, out, strings, host); !status) return status.error();
+  trace::Trace gpu;
+  std::int64_t gpu_last_ns = 0;
+  const Status status = readGpuAndHostAtOnce(
+      db,
+      [&](SqliteDatabase& connection) {
+        NsysReader gpu_reader(connection, gpu, strings);
+        const Status read = gpu_reader.readGpuTables();
+        gpu_last_ns = gpu_reader.lastNs();
+        return read;
+      },
+      [&] { return host.readHostTables(); });
+  if (!status) return status.error();
+  host.closeUnterminatedRanges(std::max(host.lastNs(), gpu_last_ns));
+  takeGpuRecords(std::move(gpu), out);
   out.sortByTime();
   normaliseRanges(out);
   return out;

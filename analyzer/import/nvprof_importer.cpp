@@ -30,21 +30,28 @@ std::int64_t threadIdFromCupti(std::int64_t raw) {
 
 class NvprofReader {
  public:
-  NvprofReader(SqliteDatabase& db, trace::Trace& out) : db_(db), out_(out) {}
+  NvprofReader(SqliteDatabase& db, trace::Trace& out, ForeignStrings& strings) : db_(db), out_(out), strings_(strings) {}
 
-  Status run() {
+  // The profile's strings and devices: before either side's tables.
+  Status readShared() {
     if (Status s = readStrings(); !s) return s;
-    if (Status s = readDevices(); !s) return s;
+    return readDevices();
+  }
+  // The GPU's tables and the host's share nothing but the string lookup: two readers on two
+  // connections read them at once (readGpuAndHostAtOnce).
+  Status readGpuTables() {
     for (const char* table : {kConcurrentKernels, kKernels}) {
       if (db_.hasTable(table)) {
         if (Status s = readKernels(table); !s) return s;
       }
     }
-    if (Status s = readApi("CUPTI_ACTIVITY_KIND_RUNTIME", trace::ApiKind::kRuntime); !s) return s;
-    if (Status s = readApi("CUPTI_ACTIVITY_KIND_DRIVER", trace::ApiKind::kDriver); !s) return s;
     if (Status s = readMemcpy(); !s) return s;
     if (Status s = readMemset(); !s) return s;
-    if (Status s = readSynchronization(); !s) return s;
+    return readSynchronization();
+  }
+  Status readHostTables() {
+    if (Status s = readApi("CUPTI_ACTIVITY_KIND_RUNTIME", trace::ApiKind::kRuntime); !s) return s;
+    if (Status s = readApi("CUPTI_ACTIVITY_KIND_DRIVER", trace::ApiKind::kDriver); !s) return s;
     return readMarkers();
   }
 
@@ -261,7 +268,7 @@ class NvprofReader {
 
   SqliteDatabase& db_;
   trace::Trace& out_;
-  ForeignStrings strings_;
+  ForeignStrings& strings_;
 };
 
 }  // namespace
@@ -275,8 +282,15 @@ trace::Result<trace::Trace> importNvprof(SqliteDatabase& db) {
   out.format = trace::TraceFormat::kNvprof;
   out.source_format = trace::TraceFormat::kNvprof;
   out.format_detail = "nvprof SQLite profile";
-  NvprofReader reader(db, out);
-  if (Status status = reader.run(); !status) return status.error();
+  ForeignStrings strings;
+  NvprofReader host(db, out, strings);
+  if (Status status = host.readShared(); !status) return status.error();
+  trace::Trace gpu;
+  const Status status = readGpuAndHostAtOnce(
+      db, [&](SqliteDatabase& connection) { return NvprofReader(connection, gpu, strings).readGpuTables(); },
+      [&] { return host.readHostTables(); });
+  if (!status) return status.error();
+  takeGpuRecords(std::move(gpu), out);
   // nvprof writes one file per profiled process (%p); its activity tables name no process.
   out.assignLaunchingProcesses();
   out.sortByTime();
