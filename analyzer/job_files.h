@@ -24,8 +24,7 @@ namespace ampscope::analyzer {
 trace::Result<std::vector<std::string>> listTraceFiles(const std::vector<std::string>& paths);
 
 struct JobReadOptions {
-  AnalysisOptions analysis;
-  unsigned threads = 0;  // 0: one per hardware thread
+  AnalysisOptions analysis;  // analysis.threads: all the threads the job may use (0: every hardware thread)
   // Called (from the worker threads, one call at a time) when a file is done: (files done, files).
   std::function<void(std::size_t done, std::size_t total)> progress;
 };

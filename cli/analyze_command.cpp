@@ -56,8 +56,7 @@ std::string analysisJson(const CliAnalysis& analysis, std::size_t top) {
 
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const InputOptions input{.save_profile = options.save_profile, .analysis = {options.gpu, options.threads}, .rank = options.rank,
-                           .threads = options.threads};
+  const InputOptions input{.save_profile = options.save_profile, .analysis = {options.gpu, options.threads}, .rank = options.rank};
   const auto analysis = analyzeInputsForCli(options.trace_paths, input, err, exit_code);
   if (!analysis) return exit_code;
   if (options.json) {

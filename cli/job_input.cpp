@@ -30,7 +30,7 @@ std::optional<CliAnalysis> analyzeInputsForCli(const std::vector<std::string>& p
     return fail(err, exit_code, kExitBadInput, "--save-profile keeps one trace file; it was given several or a folder");
   }
   ProgressBar progress(paths.size() == 1 ? "reading " + paths.front() : fmt::format("reading {} traces", paths.size()));
-  const analyzer::JobReadOptions read{.analysis = options.analysis, .threads = options.threads,
+  const analyzer::JobReadOptions read{.analysis = options.analysis,
                                       .progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); }};
   bool profile_failed = false;
   const auto keep_profile = [&](const trace::Trace& trace) -> trace::Status {

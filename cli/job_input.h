@@ -17,9 +17,8 @@ namespace ampscope::cli {
 
 struct InputOptions {
   std::string save_profile;  // one trace only: also keep it as an ampscope profile
-  analyzer::AnalysisOptions analysis;
-  std::optional<std::int32_t> rank;  // --rank N
-  unsigned threads = 0;              // --threads N; 0: every hardware thread
+  analyzer::AnalysisOptions analysis;  // with --threads N (0: every hardware thread)
+  std::optional<std::int32_t> rank;    // --rank N
 };
 
 struct CliAnalysis {

@@ -19,7 +19,6 @@ trace::Result<RunLoader::Inputs> readInputs(const QStringList& paths, const anal
   std::vector<std::string> given;
   for (const QString& path : paths) given.push_back(path.toStdString());
   const analyzer::JobReadOptions read{.analysis = options,
-                                      .threads = 0,
                                       .progress = [&](std::size_t done, std::size_t total) {
                                         if (progress) progress(done, total);
                                       }};

@@ -64,7 +64,7 @@ Analysis Analysis::analyze(const std::vector<std::string>& paths, const std::str
                            std::optional<std::int32_t> rank, unsigned threads) {
   if (paths.empty()) throw InputError("no trace given");
   checkGpu(gpu);
-  const cli::InputOptions input{.save_profile = {}, .analysis = {gpu}, .rank = rank, .threads = threads};
+  const cli::InputOptions input{.save_profile = {}, .analysis = {gpu, threads}, .rank = rank};
   std::ostringstream err;
   int exit_code = 0;
   auto analysis = cli::analyzeInputsForCli(paths, input, err, exit_code);

@@ -105,7 +105,7 @@ TEST(DistributedJobTest, TheEightDlrmRanksAreOneJobOnOneClock) {
   auto files = listTraceFiles({folder});
   ASSERT_TRUE(files) << files.error().message;
   ASSERT_EQ(files->size(), 8u);
-  auto job = analyzeJobFiles(*files, {.analysis = {}, .threads = 2, .progress = {}});
+  auto job = analyzeJobFiles(*files, {.analysis = {.gpu = {}, .threads = 2}, .progress = {}});
   ASSERT_TRUE(job) << job.error().message;
   EXPECT_EQ(job->world_size, 8);
   ASSERT_EQ(job->ranks.size(), 8u);
@@ -153,8 +153,8 @@ TEST(DistributedJobTest, ParallelReadingGivesTheSameJob) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(folder, "kineto-v100-dlrm-8ranks");
   auto files = listTraceFiles({folder});
   ASSERT_TRUE(files);
-  auto one = analyzeJobFiles(*files, {.analysis = {}, .threads = 1, .progress = {}});
-  auto four = analyzeJobFiles(*files, {.analysis = {}, .threads = 4, .progress = {}});
+  auto one = analyzeJobFiles(*files, {.analysis = {.gpu = {}, .threads = 1}, .progress = {}});
+  auto four = analyzeJobFiles(*files, {.analysis = {.gpu = {}, .threads = 4}, .progress = {}});
   ASSERT_TRUE(one && four);
   EXPECT_EQ(one->rank_results, four->rank_results);
 }
