@@ -120,8 +120,8 @@ def analyze(
     or a job: several files, a folder, or a file of several processes. As ``ampscope analyze``.
 
     gpu names the device (a row of the device table, e.g. "H100-SXM") where the trace does not, or the
-    device to project a CPU run on. rank gives one rank of a job; threads bounds the files read at once
-    (0: every hardware thread). Raises TraceError, with the CLI's message, on input it cannot read.
+    device to project a CPU run on. rank gives one rank of a job; threads bounds the threads used (a job's
+    files read at once, one trace's events parsed at once; 0: every hardware thread). Raises TraceError, with the CLI's message, on input it cannot read.
     """
     paths = _paths(path_or_paths)
     return Run(_core.analyze(paths, gpu or "", rank, threads), paths)
