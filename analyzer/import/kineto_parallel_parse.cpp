@@ -3,6 +3,9 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <exception>
+
+#include <fmt/format.h>
 
 #include "analyzer/import/mapped_file.h"
 
@@ -81,7 +84,7 @@ void KinetoParallelParse::submit(bool last) {
   // One thread, or a document that is one batch: no thread is worth starting.
   const bool here = threads_ == 1 || (threads_running_.empty() && last && submitted_ == 0);
   if (here) {
-    ParsedBatch parsed = parsers_[0]->parse(batch);
+    ParsedBatch parsed = parseCatching(*parsers_[0], batch);
     releaseText(batch);
     {
       std::lock_guard lock(mutex_);
@@ -101,6 +104,21 @@ void KinetoParallelParse::submit(bool last) {
     waiting_.push_back(std::move(batch));
   }
   work_ready_.notify_one();
+}
+
+ParsedBatch KinetoParallelParse::parseCatching(KinetoEventParser& parser, const EventBatch& batch) const {
+  try {
+    return parser.parse(batch);
+  } catch (const std::exception& e) {
+    // Out of memory, most likely: on a parser thread it would end the process, so it becomes
+    // the batch's error, naming where the batch starts.
+    ParsedBatch failed;
+    const EventSpan& first = batch.events.front();
+    failed.error = trace::Error{fmt::format("{}: {} while reading traceEvents element #{} at byte offset {} or "
+                                            "the {} after it", path_, e.what(), first.index, first.byte_offset,
+                                            batch.events.size() - 1)};
+    return failed;
+  }
 }
 
 void KinetoParallelParse::releaseText(const EventBatch& batch) {
@@ -125,7 +143,7 @@ void KinetoParallelParse::parserLoop(std::size_t parser) {
       batch = std::move(waiting_.front());
       waiting_.pop_front();
     }
-    ParsedBatch parsed = parsers_[parser]->parse(batch);
+    ParsedBatch parsed = parseCatching(*parsers_[parser], batch);
     releaseText(batch);
     {
       std::lock_guard lock(mutex_);
@@ -150,8 +168,15 @@ void KinetoParallelParse::mergeReady() {
       done = std::move(next->second);
       parsed_.erase(next);
     }
+    // A batch with a bad event fails the import: its records are not wanted.
     std::optional<trace::Error> error = std::move(done.batch.error);
-    merge_.append(std::move(done.batch), done.parser);
+    if (!error) {
+      try {
+        merge_.append(std::move(done.batch), done.parser);
+      } catch (const std::exception& e) {
+        error = trace::Error{fmt::format("{}: {} while keeping the trace's events", path_, e.what())};
+      }
+    }
     {
       std::lock_guard lock(mutex_);
       ++merged_;

@@ -59,6 +59,8 @@ class KinetoParallelParse {
   std::vector<char> takeBuffer();
   // Gives back the mapped file's pages of a batch once it is parsed.
   static void releaseText(const EventBatch& batch);
+  // The parser's batch, or a batch whose error says what was thrown (a thread must not throw).
+  ParsedBatch parseCatching(KinetoEventParser& parser, const EventBatch& batch) const;
 
   const std::string path_;
   const unsigned threads_;
