@@ -101,15 +101,25 @@ class EventReader {
   std::vector<std::pair<ThreadKey, std::string>> thread_names_;
 };
 
+// A JSON number as a 64-bit integer (truncated); one outside that range (1e60) is an error, not
+// a value: converting it would be undefined behaviour (found by the kineto fuzz harness).
+simdjson::error_code readWholeNumber(od::value value, std::int64_t& out) {
+  double number = 0;
+  if (auto error = value.get_double().get(number)) return error;
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  if (!(number > -kLimit && number < kLimit)) return simdjson::NUMBER_OUT_OF_RANGE;  // NaN too
+  out = static_cast<std::int64_t>(number);
+  return simdjson::SUCCESS;
+}
+
 // Reads an integer from a number or a numeric string; labels such as "stream 7" give their
 // trailing number, and other text a stable negative id (idFromLabel).
 simdjson::error_code readId(od::value value, IdValue& out) {
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
   if (type == od::json_type::number) {
-    double number = 0;
-    if (auto error = value.get_double().get(number)) return error;
-    out = {static_cast<std::int64_t>(number), true};
+    if (auto error = readWholeNumber(value, out.number)) return error;
+    out.present = true;
     return simdjson::SUCCESS;
   }
   std::string_view text;
@@ -118,13 +128,7 @@ simdjson::error_code readId(od::value value, IdValue& out) {
   return simdjson::SUCCESS;
 }
 
-simdjson::error_code readInt(od::value value, std::int64_t& out) {
-  double number = 0;
-  if (auto error = value.get_double().get(number)) return error;
-  if (!std::isfinite(number)) return simdjson::NUMBER_ERROR;
-  out = static_cast<std::int64_t>(number);
-  return simdjson::SUCCESS;
-}
+simdjson::error_code readInt(od::value value, std::int64_t& out) { return readWholeNumber(value, out); }
 
 simdjson::error_code readDim3(od::value value, std::array<std::uint32_t, 3>& out) {
   od::array array;

@@ -85,5 +85,21 @@ TEST(KinetoImporterTest, EventEndingPastTheLargestTimestampIsAnError) {
       << trace.error().message;
 }
 
+// Found by the kineto fuzz harness: an integer field holding 2.2e60 was converted to 64 bits,
+// which is undefined behaviour; now it is an error naming the field, as is a pid beyond 2^63.
+TEST(KinetoImporterTest, IntegerFieldsBeyond64BitsAreAnErrorNamingTheField) {
+  test::ScratchDir dir;
+  auto correlation = importText(dir, R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 1,
+     "args": {"device": 0, "stream": 7, "correlation": 2.2e60}}]})");
+  ASSERT_FALSE(correlation.ok());
+  EXPECT_NE(correlation.error().message.find("args.\"correlation\" has an unexpected value"), std::string::npos)
+      << correlation.error().message;
+  auto pid = importText(dir, R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "op", "pid": -1e19, "tid": 7, "ts": 1, "dur": 1}]})");
+  ASSERT_FALSE(pid.ok());
+  EXPECT_NE(pid.error().message.find("\"pid\" has an unexpected value"), std::string::npos) << pid.error().message;
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer::import
