@@ -12,6 +12,10 @@
 #                  builds its harnesses in, so that CI instruments the libraries once for both: the
 #                  trace, analyzer, reports and golden tests and the fuzz regression replays (no
 #                  `ampscope`, so no trainer, CLI or collector tests).
+#   threads        ThreadSanitizer (g++), into build-tsan/ ($AMPSCOPE_TSAN_BUILD_DIR): the analyzer
+#                  tests of what runs on several threads (parallel Kineto parsing, gzip inflating
+#                  ahead, the SQLite importers' second connection, a job's files read at once).
+#                  Not in CI (it builds the analyzer once more); run it after changing that code.
 # The trainer's own tests are built in neither: CPU training under ASan is slow and the trainer
 # reads no untrusted input.
 set -euo pipefail
@@ -20,7 +24,8 @@ scope="${AMPSCOPE_SANITIZE_SCOPE:-all}"
 case "$scope" in
   all) build="${AMPSCOPE_SANITIZE_BUILD_DIR:-$root/build-sanitize}" ;;
   libraries) build="${AMPSCOPE_FUZZ_BUILD_DIR:-$root/build-fuzz}" ;;
-  *) echo "sanitize: AMPSCOPE_SANITIZE_SCOPE is all or libraries, not '$scope'" >&2; exit 2 ;;
+  threads) build="${AMPSCOPE_TSAN_BUILD_DIR:-$root/build-tsan}" ;;
+  *) echo "sanitize: AMPSCOPE_SANITIZE_SCOPE is all, libraries or threads, not '$scope'" >&2; exit 2 ;;
 esac
 # NVTX's headers (the collector) come with the CUDA toolkit, found through nvcc.
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -31,8 +36,20 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" -DAMPSCOPE_ENABLE_CUDA=OFF
-        -DAMPSCOPE_BUILD_GUI=OFF -DAMPSCOPE_BUILD_PYTHON=OFF -DAMPSCOPE_BUILD_BENCH=OFF
-        -DAMPSCOPE_SANITIZE=address,undefined)
+        -DAMPSCOPE_BUILD_GUI=OFF -DAMPSCOPE_BUILD_PYTHON=OFF -DAMPSCOPE_BUILD_BENCH=OFF)
+jobs="${AMPSCOPE_JOBS:-$(nproc)}"
+if [ "$scope" = "threads" ]; then
+  cmake -S "$root" -B "$build" "${common[@]}" -DAMPSCOPE_SANITIZE=thread >/dev/null
+  cmake --build "$build" -j "$jobs" --target analyzer_tests
+  filter='KinetoParallelParse*:ChromeTraceStream*:KinetoImporter*:KinetoSharedTraceFacts*:NsysImporter*:NsysSharedTrace*:Nvprof*:DistributedJob*:JobAnalysis*'
+  status=0
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" "$build/tests/analyzer/analyzer_tests" \
+    --gtest_filter="$filter" 2>&1 | tee "$build/tsan.log" | tail -3 || status=$?
+  if grep -q 'WARNING: ThreadSanitizer' "$build/tsan.log"; then status=1; fi
+  echo "sanitize: ThreadSanitizer $([ "$status" = 0 ] && echo passed || echo FAILED) ($build/tsan.log)"
+  exit "$status"
+fi
+common+=(-DAMPSCOPE_SANITIZE=address,undefined)
 if [ "$scope" = "libraries" ]; then
   # The same configuration as scripts/fuzz.sh's, so that neither rebuilds the other's objects.
   cxx="$(command -v clang++ || command -v clang++-14 || true)"
@@ -47,7 +64,6 @@ else
   cmake -S "$root" -B "$build" "${common[@]}" >/dev/null
 fi
 
-jobs="${AMPSCOPE_JOBS:-$(nproc)}"
 targets=(trace_tests analyzer_tests reports_tests golden_tests fuzz_seeds)
 if [ "$scope" = "all" ]; then
   targets+=(ampscope cli_tests command_line_tests collector_tests record_command_tests)
