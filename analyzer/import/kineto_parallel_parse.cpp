@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -81,9 +82,11 @@ void KinetoParallelParse::submit(bool last) {
     current_.readable = current_.bytes.size();
   }
   EventBatch batch = std::exchange(current_, EventBatch{});
-  // One thread, or a document that is one batch: no thread is worth starting.
-  const bool here = threads_ == 1 || (threads_running_.empty() && last && submitted_ == 0);
-  if (here) {
+  // Parser threads start with the first batch that has another after it: a document of one
+  // batch, or --threads 1, is parsed here.
+  const bool only_batch = last && submitted_ == 0;
+  if (threads_ > 1 && threads_running_.empty() && !parse_here_ && !only_batch) startParsers();
+  if (threads_running_.empty()) {
     ParsedBatch parsed = parseCatching(*parsers_[0], batch);
     releaseText(batch);
     {
@@ -95,7 +98,6 @@ void KinetoParallelParse::submit(bool last) {
     mergeReady();
     return;
   }
-  if (threads_running_.empty()) startParsers();
   {
     std::unique_lock lock(mutex_);
     batch_merged_.wait(lock, [&] { return submitted_ - merged_ < max_in_flight_ || error_; });
@@ -129,8 +131,14 @@ void KinetoParallelParse::releaseText(const EventBatch& batch) {
 
 void KinetoParallelParse::startParsers() {
   for (std::size_t parser = 0; parser < threads_; ++parser) {
-    threads_running_.emplace_back([this, parser] { parserLoop(parser); });
+    try {
+      threads_running_.emplace_back([this, parser] { parserLoop(parser); });
+    } catch (const std::system_error&) {
+      break;  // the system has no more threads to give: those started do the work
+    }
   }
+  // None started: everything is parsed on the calling thread, as with --threads 1.
+  parse_here_ = threads_running_.empty();
 }
 
 void KinetoParallelParse::parserLoop(std::size_t parser) {

@@ -83,6 +83,7 @@ class KinetoParallelParse {
 
   std::mutex merging_;  // held by the one thread merging at a time
   std::vector<std::thread> threads_running_;
+  bool parse_here_ = false;  // no parser thread could be started
 };
 
 }  // namespace ampscope::analyzer::import
