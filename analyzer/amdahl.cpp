@@ -59,7 +59,7 @@ const StepPart* AmdahlProjection::part(StepPartKind kind) const {
 }
 
 AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops,
-                            const TensorCoreEvidence* evidence) {
+                            const TensorCoreEvidence* evidence, const StepReplayer* replayer) {
   AmdahlProjection out;
   if (recordedOnCpu(trace)) {
     // Host ops say nothing about the GPU kernels the same model would run.
@@ -76,7 +76,8 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   // Without steps, the window is the trace's span of GPU work.
   std::int64_t first = std::numeric_limits<std::int64_t>::max();
   std::int64_t last = std::numeric_limits<std::int64_t>::min();
-  const auto inWindow = [&](std::int64_t asked) { return !steps || iterations.inSteadyIteration(asked); };
+  const SteadySpans steady(iterations);
+  const auto inWindow = [&](std::int64_t asked) { return !steps || steady.contains(asked); };
 
   KernelVerdicts verdicts(trace, evidence);
   std::array<double, kStepPartKinds.size()> time{};
@@ -172,8 +173,10 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
     return out;
   }
   // The same speedups replayed at the host's pace (step_replay.h: blocked host time given back).
-  out.replay = replaySteadySteps(trace, iterations, amp);
-  out.replay_ceiling = replaySteadySteps(trace, iterations, free_math);
+  std::optional<StepReplayer> own_replayer;
+  if (!replayer) replayer = &own_replayer.emplace(trace, iterations);
+  out.replay = replayer->replay(amp);
+  out.replay_ceiling = replayer->replay(free_math);
   return out;
 }
 

@@ -78,8 +78,9 @@ struct AmdahlProjection {
 
 // `ops`: the run's per-op model (its device is the one projected on); `evidence`: what the Tensor
 // Core verdicts rest on beyond names (the analysis' device, verdicts proven by rate), as the
-// summary's tables use it.
+// summary's tables use it; `replayer`: the trace's steady steps collected once for every scenario
+// (trace_summary.cpp), nullptr: collected here.
 AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops,
-                            const TensorCoreEvidence* evidence = nullptr);
+                            const TensorCoreEvidence* evidence = nullptr, const StepReplayer* replayer = nullptr);
 
 }  // namespace ampscope::analyzer

@@ -1,6 +1,7 @@
 #include "analyzer/correlator.h"
 
 #include <algorithm>
+#include <compare>
 #include <unordered_map>
 #include <vector>
 
@@ -153,46 +154,37 @@ std::int64_t launchPid(const trace::Trace& trace, const trace::LaunchCall& launc
 
 // Launch calls by (process, correlation id): CUPTI numbers correlations per process, so the same
 // id in two processes of one Nsight export names two launches. A record whose process is unknown
-// links only to an id that a single process used.
+// links only to an id that a single process used. One sorted vector, not hash maps: a run has
+// millions of launches, and the records look their calls up in time order, near one another.
 class LaunchLookup {
  public:
-  explicit LaunchLookup(std::size_t launches) {
-    by_process_.reserve(launches);
-    by_id_.reserve(launches);
-  }
-
-  void add(const trace::LaunchCall& launch, std::int64_t pid, Index index) {
-    by_process_.emplace(Key{pid, launch.correlation_id}, index);
-    auto [found, fresh] = by_id_.try_emplace(launch.correlation_id, Single{pid, index});
-    if (!fresh && found->second.pid != pid) found->second.index = kNone;  // used by two processes
+  explicit LaunchLookup(const trace::Trace& trace) {
+    entries_.reserve(trace.launches.size());
+    for (std::size_t i = 0; i < trace.launches.size(); ++i) {
+      const trace::LaunchCall& launch = trace.launches[i];
+      entries_.push_back({launch.correlation_id, launchPid(trace, launch), static_cast<Index>(i)});
+    }
+    // Within one (id, process), the earliest launch comes first and is the one found.
+    std::sort(entries_.begin(), entries_.end());
   }
 
   Index find(std::int64_t pid, std::uint64_t correlation_id) const {
-    if (pid == trace::kUnknownPid) {
-      const auto found = by_id_.find(correlation_id);
-      return found == by_id_.end() ? kNone : found->second.index;
-    }
-    const auto found = by_process_.find(Key{pid, correlation_id});
-    return found == by_process_.end() ? kNone : found->second;
+    const auto [first, last] = std::equal_range(entries_.begin(), entries_.end(), Entry{correlation_id, 0, 0},
+                                                [](const Entry& a, const Entry& b) { return a.correlation_id < b.correlation_id; });
+    if (first == last) return kNone;
+    if (pid == trace::kUnknownPid) return first->pid == (last - 1)->pid ? first->launch : kNone;
+    const auto found = std::find_if(first, last, [&](const Entry& e) { return e.pid == pid; });
+    return found == last ? kNone : found->launch;
   }
 
  private:
-  struct Key {
-    std::int64_t pid = 0;
+  struct Entry {
     std::uint64_t correlation_id = 0;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    std::size_t operator()(const Key& key) const {
-      return std::hash<std::uint64_t>{}(key.correlation_id * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint64_t>(key.pid));
-    }
-  };
-  struct Single {
     std::int64_t pid = 0;
-    Index index = kNone;  // kNone: two processes used the id
+    Index launch = kNone;
+    auto operator<=>(const Entry&) const = default;
   };
-  std::unordered_map<Key, Index, KeyHash> by_process_;
-  std::unordered_map<std::uint64_t, Single> by_id_;
+  std::vector<Entry> entries_;  // sorted by (correlation id, process, launch)
 };
 
 }  // namespace
@@ -219,15 +211,13 @@ CorrelationCounts correlate(trace::Trace& trace) {
   counts.backward_ranges_linked_to_forward = linkBackwardToForward(trace);
   computeLayers(trace);
 
-  LaunchLookup lookup(trace.launches.size());
   counts.launches = trace.launches.size();
-  for (std::size_t i = 0; i < trace.launches.size(); ++i) {
-    trace::LaunchCall& launch = trace.launches[i];
-    lookup.add(launch, launchPid(trace, launch), static_cast<Index>(i));
+  for (trace::LaunchCall& launch : trace.launches) {
     const std::size_t slot = launch.thread == kNone ? trace.threads.size() : at(launch.thread);
     launch.op_range = innermostOperatorAt(trace, by_thread[slot], launch.start_ns);
     if (launch.op_range != kNone) ++counts.launches_in_op;
   }
+  const LaunchLookup lookup(trace);
   const auto link = [&](auto& record) {
     record.launch = lookup.find(record.pid, record.correlation_id);
     record.op_range = record.launch == kNone ? kNone : trace.launches[at(record.launch)].op_range;

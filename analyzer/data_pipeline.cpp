@@ -37,7 +37,8 @@ bool isOutermostData(const trace::Trace& trace, const trace::Range& range) {
          trace.ranges[static_cast<std::size_t>(range.parent)].phase != trace::Phase::kData;
 }
 
-DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& summary) {
+DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& summary,
+                                         const StepReplayer* replayer) {
   DataPipelineExposure out;
   const std::vector<Iteration>& iterations = summary.iterations;
   if (iterations.empty()) return out;
@@ -81,7 +82,7 @@ DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const Iterat
   if (out.loader_ns_per_iteration > 0) {
     ReplayScenario hidden;
     hidden.hide_data_loading = true;
-    out.replay_if_hidden = replaySteadySteps(trace, summary, hidden);
+    out.replay_if_hidden = replayer ? replayer->replay(hidden) : replaySteadySteps(trace, summary, hidden);
   }
   return out;
 }

@@ -31,6 +31,9 @@ struct DataPipelineExposure {
 // A host range of the data phase not nested in another one: one loading episode.
 bool isOutermostData(const trace::Trace& trace, const trace::Range& range);
 
-DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& iterations);
+// `replayer`: the trace's steady steps collected once for every scenario (trace_summary.cpp);
+// nullptr: collected here when a replay is needed.
+DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& iterations,
+                                         const StepReplayer* replayer = nullptr);
 
 }  // namespace ampscope::analyzer

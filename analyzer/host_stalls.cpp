@@ -36,8 +36,9 @@ HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& 
   if (steady > 0) {
     std::int64_t sync_ns = 0;
     std::uint64_t sync_calls = 0;
+    const SteadySpans spans(iterations);
     for (const trace::LaunchCall& call : trace.launches) {
-      if (!isSynchronizingCall(trace.str(call.name)) || !iterations.inSteadyIteration(call.start_ns)) continue;
+      if (!isSynchronizingCall(trace.str(call.name)) || !spans.contains(call.start_ns)) continue;
       sync_ns += call.end_ns - call.start_ns;
       ++sync_calls;
     }

@@ -56,10 +56,11 @@ std::vector<PassPart> splitStepByPass(const trace::Trace& trace, const Iteration
   if (steps == 0) return {};
   constexpr std::size_t kOpKinds = static_cast<std::size_t>(PassPartKind::kOtherOps) + 1;
   std::array<std::int64_t, kOpKinds> ops_ns{};
+  const SteadySpans steady(iterations);
   for (const trace::Kernel& op : trace.kernels) {
     const std::int64_t asked =
         op.launch == trace::kNone ? op.start_ns : trace.launches[static_cast<std::size_t>(op.launch)].start_ns;
-    if (!iterations.inSteadyIteration(asked)) continue;
+    if (!steady.contains(asked)) continue;
     const trace::Phase phase =
         op.op_range == trace::kNone ? trace::Phase::kUnknown : trace.ranges[static_cast<std::size_t>(op.op_range)].phase;
     ops_ns[static_cast<std::size_t>(kindOfPass(phase))] += op.end_ns - op.start_ns;

@@ -129,6 +129,30 @@ std::optional<std::pair<std::int64_t, std::int64_t>> IterationSummary::steadyWin
   return window;
 }
 
+SteadySpans::SteadySpans(const IterationSummary& summary) {
+  for (const Iteration& it : summary.iterations) {
+    if (!it.warmup && it.start_ns < it.end_ns) spans_.emplace_back(it.start_ns, it.end_ns);
+  }
+  std::sort(spans_.begin(), spans_.end());
+  // Overlapping or touching spans merge: the union of half-open spans is what the scan answers.
+  std::size_t kept = 0;
+  for (const auto& span : spans_) {
+    if (kept > 0 && span.first <= spans_[kept - 1].second) {
+      spans_[kept - 1].second = std::max(spans_[kept - 1].second, span.second);
+    } else {
+      spans_[kept++] = span;
+    }
+  }
+  spans_.resize(kept);
+}
+
+bool SteadySpans::contains(std::int64_t time_ns) const {
+  // The last span starting at or before time_ns is the only one that can hold it.
+  const auto after = std::upper_bound(spans_.begin(), spans_.end(), time_ns,
+                                      [](std::int64_t t, const auto& span) { return t < span.first; });
+  return after != spans_.begin() && time_ns < (after - 1)->second;
+}
+
 IterationSummary findIterations(const trace::Trace& trace) {
   IterationSummary summary;
   summary.iterations = fromStepRanges(trace);

@@ -37,6 +37,18 @@ struct IterationSummary {
   std::optional<std::pair<std::int64_t, std::int64_t>> steadyWindow() const;
 };
 
+// The steady iterations as disjoint spans in time order, for asking of many times (one per kernel)
+// whether they fall in one: a binary search where IterationSummary::inSteadyIteration scans.
+class SteadySpans {
+ public:
+  explicit SteadySpans(const IterationSummary& summary);
+  // The same answer as summary.inSteadyIteration(time_ns).
+  bool contains(std::int64_t time_ns) const;
+
+ private:
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans_;  // [start, end), disjoint, sorted
+};
+
 // Expects a correlated trace (phases known).
 IterationSummary findIterations(const trace::Trace& trace);
 

@@ -423,6 +423,7 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
   std::unordered_set<Index> counted;
   double flops = 0;
   const bool steps = iterations.steadyCount() > 0 && iterations.steady_mean_ns > 0;
+  const SteadySpans steady(iterations);
   std::int64_t first = 0;
   std::int64_t last = 0;
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
@@ -430,7 +431,7 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
     const std::int32_t r = out.row_of_kernel[i];
     if (r < 0) continue;
     const std::int64_t asked = kernel.launch == kNone ? kernel.start_ns : trace.launches[static_cast<std::size_t>(kernel.launch)].start_ns;
-    if (steps && !iterations.inSteadyIteration(asked)) continue;
+    if (steps && !steady.contains(asked)) continue;
     first = first == 0 ? kernel.start_ns : std::min(first, kernel.start_ns);
     last = std::max(last, kernel.end_ns);
     const OpRow& row = out.rows[static_cast<std::size_t>(r)];

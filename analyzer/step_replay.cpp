@@ -16,6 +16,8 @@ namespace ampscope::analyzer {
 
 namespace {
 
+constexpr std::size_t kNotAKernel = static_cast<std::size_t>(-1);
+
 // GPU work launched by the host: the part of the trace the replay moves.
 struct GpuItem {
   std::int64_t asked_ns = 0;  // when the API call queued it (its start; its end if it blocked)
@@ -23,7 +25,7 @@ struct GpuItem {
   std::int64_t end_ns = 0;
   std::size_t stream = 0;  // dense index of (process, device, stream)
   std::size_t queue = 0;   // dense index of (process, device): the launch queue it waited in
-  double speedup = 1.0;
+  std::size_t kernel = kNotAKernel;  // its index in Trace::kernels; kNotAKernel: a memcpy or memset
 };
 
 // Host moments the replay reacts to, in recorded order. At equal times work is queued before a
@@ -91,13 +93,13 @@ class Replayer {
 
   // Collects the GPU items, synchronising calls and loading episodes; returns a note when the
   // trace cannot be replayed.
-  std::string collect(const std::vector<double>& kernel_speedup) {
+  std::string collect() {
     std::int64_t unlinked_ns = 0;
     std::int64_t linked_ns = 0;
     blocking_ = findHostBlocking(trace_);
     DenseIndex<std::tuple<std::int64_t, std::uint32_t, std::uint32_t>> streams;
     DenseIndex<std::pair<std::int64_t, std::uint32_t>> queues;
-    auto add = [&](const auto& record, double speedup) {
+    auto add = [&](const auto& record, std::size_t kernel) {
       if (record.launch == trace::kNone) {
         if (record.start_ns >= window_start_ && record.start_ns < window_end_) unlinked_ns += record.end_ns - record.start_ns;
         return;
@@ -107,7 +109,7 @@ class Replayer {
       // A launch that waited on a full queue queued its work when the wait ended.
       const bool blocked = blocking_.blocked_on_queue[static_cast<std::size_t>(record.launch)] != 0;
       GpuItem item{blocked ? call.end_ns : call.start_ns, record.start_ns, record.end_ns,
-                   streams.of({pid, record.device, record.stream}), queues.of({pid, record.device}), speedup};
+                   streams.of({pid, record.device, record.stream}), queues.of({pid, record.device}), kernel};
       if (call.start_ns < window_start_ && record.start_ns < window_start_) {
         // Work running when the window opens holds its stream as recorded.
         double& ready = initial_ready_[item.stream];
@@ -121,10 +123,8 @@ class Replayer {
       queue_of_launch_.emplace_back(record.launch, item.queue);
       items_.push_back(item);
     };
-    for (std::size_t i = 0; i < trace_.kernels.size(); ++i) {
-      add(trace_.kernels[i], kernel_speedup.empty() ? 1.0 : kernel_speedup[i]);
-    }
-    for (const trace::MemoryOp& op : trace_.memory_ops) add(op, 1.0);
+    for (std::size_t i = 0; i < trace_.kernels.size(); ++i) add(trace_.kernels[i], i);
+    for (const trace::MemoryOp& op : trace_.memory_ops) add(op, kNotAKernel);
     stream_count_ = streams.size();
     started_in_queue_.assign(queues.size(), {});
     for (std::size_t i = 0; i < items_.size(); ++i) started_in_queue_[items_[i].queue].emplace_back(items_[i].start_ns, i);
@@ -156,9 +156,9 @@ class Replayer {
     return {};
   }
 
-  // Replays the window, as recorded or with the scenario's changes; returns how long it takes, GPU
-  // work that runs past its end included.
-  double run(bool apply_scenario, bool hide_data_loading) const {
+  // Replays the window, as recorded (scenario nullptr) or with the scenario's changes; returns how
+  // long it takes, GPU work that runs past its end included.
+  double run(const ReplayScenario* scenario) const {
     std::vector<Event> events;
     events.reserve(window_items_.size() + blocked_calls_.size() + waits_.size() + loading_.size());
     for (std::size_t i : window_items_) events.push_back({items_[i].asked_ns, EventKind::kQueue, i});
@@ -166,7 +166,7 @@ class Replayer {
       events.push_back({blocked_calls_[i]->start_ns, EventKind::kBlockedLaunch, i});
     }
     for (std::size_t i = 0; i < waits_.size(); ++i) events.push_back({waits_[i]->start_ns, EventKind::kWait, i});
-    if (apply_scenario && hide_data_loading) {
+    if (scenario && scenario->hide_data_loading) {
       for (std::size_t i = 0; i < loading_.size(); ++i) events.push_back({loading_[i].first, EventKind::kLoadingEnds, i});
     }
     std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
@@ -192,7 +192,7 @@ class Replayer {
           const double start = std::max(static_cast<double>(item.asked_ns + latency) + shift, stream_ready);
           replayed_start[e.index] = start;
           const double duration = static_cast<double>(item.end_ns - item.start_ns);
-          const double speedup = apply_scenario ? item.speedup : 1.0;
+          const double speedup = speedupOf(item, scenario);
           stream_ready = start + (std::isinf(speedup) ? 0.0 : duration / speedup);
           done_replayed = std::max(done_replayed, stream_ready);
           done_recorded = std::max(done_recorded, static_cast<double>(item.end_ns));
@@ -203,7 +203,7 @@ class Replayer {
           // the wait ended. Replayed, it waits for that item's replayed start (and the part of
           // that item the wait still covered), but never less than a call that did not wait.
           const trace::LaunchCall& call = *blocked_calls_[e.index];
-          const std::optional<double> release = releaseTime(call, replayed_start, apply_scenario);
+          const std::optional<double> release = releaseTime(call, replayed_start, scenario);
           if (!release) break;
           const auto own = static_cast<double>(std::min(call.end_ns - call.start_ns, blocking_.typical_call_ns));
           const double replayed_end = std::max(static_cast<double>(call.start_ns) + shift + own, *release);
@@ -231,7 +231,7 @@ class Replayer {
   // When the replayed GPU frees the queue slot a blocked call waited for; nullopt when no item of
   // its queue started before the wait ended (then the call keeps its recorded duration).
   std::optional<double> releaseTime(const trace::LaunchCall& call, const std::vector<double>& replayed_start,
-                                    bool apply_scenario) const {
+                                    const ReplayScenario* scenario) const {
     const trace::Index launch = static_cast<trace::Index>(&call - trace_.launches.data());
     const std::size_t queue = queueOfLaunch(launch);
     if (queue == kNoQueue) return std::nullopt;
@@ -245,11 +245,17 @@ class Replayer {
       const GpuItem& item = items_[index];
       const double gap = static_cast<double>(call.end_ns - item.start_ns);
       const double duration = static_cast<double>(item.end_ns - item.start_ns);
-      const double speedup = apply_scenario ? item.speedup : 1.0;
+      const double speedup = speedupOf(item, scenario);
       const double running = std::min(gap, duration);
       return replayed_start[index] + (std::isinf(speedup) ? 0.0 : running / speedup) + std::max(0.0, gap - duration);
     }
     return std::nullopt;
+  }
+
+  // The factor the scenario divides the item's duration by (1 as recorded, and for copies).
+  static double speedupOf(const GpuItem& item, const ReplayScenario* scenario) {
+    if (!scenario || scenario->kernel_speedup.empty() || item.kernel == kNotAKernel) return 1.0;
+    return scenario->kernel_speedup[item.kernel];
   }
 
   std::size_t queueOfLaunch(trace::Index launch) const {
@@ -283,30 +289,53 @@ class Replayer {
 
 }  // namespace
 
-StepReplay replaySteadySteps(const trace::Trace& trace, const IterationSummary& iterations,
-                             const ReplayScenario& scenario) {
+struct StepReplayer::Recorded {
+  Recorded(const trace::Trace& trace, const IterationSummary& iterations) : replayer(trace, iterations) {}
+  Replayer replayer;
+  std::string note;  // why the trace cannot be replayed; empty when it can
+  double baseline_ns = 0;
+};
+
+StepReplayer::StepReplayer(const trace::Trace& trace, const IterationSummary& iterations)
+    : kernels_(trace.kernels.size()), recorded_(std::make_unique<Recorded>(trace, iterations)) {
+  Recorded& r = *recorded_;
+  if (!r.replayer.hasWindow()) {
+    r.note = "no steady iterations to replay";
+    return;
+  }
+  r.note = r.replayer.collect();
+  // Every scenario is measured against the replay of the trace as recorded, so that what the
+  // model leaves out (dependencies across streams) affects both sides alike.
+  if (r.note.empty()) r.baseline_ns = r.replayer.run(nullptr);
+}
+
+StepReplayer::~StepReplayer() = default;
+
+StepReplay StepReplayer::replay(const ReplayScenario& scenario) const {
   StepReplay out;
-  Replayer replayer(trace, iterations);
-  if (!replayer.hasWindow()) {
-    out.note = "no steady iterations to replay";
+  const Recorded& r = *recorded_;
+  if (!r.replayer.hasWindow()) {
+    out.note = r.note;
     return out;
   }
-  if (!scenario.kernel_speedup.empty() && scenario.kernel_speedup.size() != trace.kernels.size()) {
+  if (!scenario.kernel_speedup.empty() && scenario.kernel_speedup.size() != kernels_) {
     out.note = "kernel speedups do not match the trace's kernels";
     return out;
   }
-  out.note = replayer.collect(scenario.kernel_speedup);
+  out.note = r.note;
   if (!out.note.empty()) return out;
-  // The scenario is measured against the replay of the trace as recorded, so that what the model
-  // leaves out (dependencies across streams) affects both sides alike.
-  const double baseline = replayer.run(false, false);
-  const double changed = replayer.run(true, scenario.hide_data_loading);
-  out.original_ns = replayer.recordedSpan();
-  out.baseline_ns = static_cast<std::int64_t>(baseline);
+  const double changed = r.replayer.run(&scenario);
+  out.original_ns = r.replayer.recordedSpan();
+  out.baseline_ns = static_cast<std::int64_t>(r.baseline_ns);
   out.replayed_ns = static_cast<std::int64_t>(changed);
-  out.speedup = changed > 0 ? baseline / changed : 1.0;
+  out.speedup = changed > 0 ? r.baseline_ns / changed : 1.0;
   out.done = true;
   return out;
+}
+
+StepReplay replaySteadySteps(const trace::Trace& trace, const IterationSummary& iterations,
+                             const ReplayScenario& scenario) {
+  return StepReplayer(trace, iterations).replay(scenario);
 }
 
 }  // namespace ampscope::analyzer

@@ -18,6 +18,7 @@
 // refused when it is a large share).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,25 @@ struct StepReplay {
   double speedup = 1.0;  // baseline_ns / replayed_ns
 };
 
+// The steady steps of one trace, collected and replayed as recorded once, so that each scenario
+// costs one replay. The trace and the iterations must outlive it and stay unchanged. replay() is
+// const and may be called from several threads at once.
+class StepReplayer {
+ public:
+  StepReplayer(const trace::Trace& trace, const IterationSummary& iterations);
+  ~StepReplayer();
+  StepReplayer(const StepReplayer&) = delete;
+  StepReplayer& operator=(const StepReplayer&) = delete;
+
+  StepReplay replay(const ReplayScenario& scenario) const;
+
+ private:
+  struct Recorded;  // the collected items and the replay as recorded
+  std::size_t kernels_ = 0;
+  std::unique_ptr<Recorded> recorded_;
+};
+
+// One scenario: StepReplayer(trace, iterations).replay(scenario).
 StepReplay replaySteadySteps(const trace::Trace& trace, const IterationSummary& iterations,
                              const ReplayScenario& scenario);
 

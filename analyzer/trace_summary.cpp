@@ -7,10 +7,14 @@
 #include "analyzer/layer_attribution.h"
 #include "analyzer/layer_performance.h"
 #include "analyzer/operator_labels.h"
+#include "analyzer/step_replay.h"
 
 #include <algorithm>
+#include <future>
 #include <limits>
 #include <map>
+#include <optional>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -161,10 +165,8 @@ std::vector<StepKernelTime> kernelTimePerStep(const trace::Trace& trace, const I
   return out;
 }
 
-}  // namespace
-
-TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts, const AnalysisOptions& options) {
-  TraceSummary summary;
+// What the trace holds and how much of it is tied together: counts, spans and busy time.
+void summarizeContents(const trace::Trace& trace, const CorrelationCounts& counts, TraceSummary& summary) {
   summary.format = trace::formatName(trace.format);
   summary.format_detail = trace.format_detail;
   summary.devices = summarizeDevices(trace);
@@ -178,26 +180,16 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.trace_span_ns = traceSpan(trace);
   summary.import_stats = trace.import_stats;
   summary.distributed = trace.distributed;
+  summary.epoch_offset_ns = trace.epoch_offset_ns;
   for (const trace::MemoryOp& op : trace.memory_ops) {
     if (op.kind == trace::MemoryOpKind::kMemcpy) summary.memcpy_time_ns += op.end_ns - op.start_ns;
   }
+}
 
-  summary.recorded_on_cpu = recordedOnCpu(trace);
-  // The per-op model comes first: the rate its ops achieved is evidence for the Tensor Core verdict
-  // of kernels no rule knows, and every table below reports the verdicts with that evidence.
-  summary.iterations = findIterations(trace);
-  summary.device = chooseRecordedDevice(trace, options.gpu);
-  TensorCoreEvidence evidence;
-  evidence.device = verdictDevice(trace, summary.device);
-  summary.op_performance =
-      measureOpPerformance(trace, summary.iterations, summary.device, summary.recorded_on_cpu, &evidence);
-  {
-    KernelVerdicts by_name(trace, &evidence);
-    evidence.by_rate = proveByRate(trace, summary.op_performance, by_name);
-  }
+// Kernel time by Tensor Core verdict, by top-level operator and by layer.
+void summarizeKernelTime(const trace::Trace& trace, KernelVerdicts& verdicts, TraceSummary& summary) {
   GroupAccumulator by_operator;
   GroupAccumulator by_layer;
-  KernelVerdicts verdicts(trace, &evidence);
   summary.tensor_cores.rules_version = TensorCoreRules::builtin().version();
   std::unordered_map<Index, Index> top_of;  // op range -> its top-level operator, memoised
   for (const trace::Kernel& kernel : trace.kernels) {
@@ -239,23 +231,81 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.tensor_cores.per_step = kernelTimePerStep(trace, summary.iterations, verdicts);
   summary.operators = by_operator.all();
   summary.layers = by_layer.all();
+}
+
+// The per-op model, the Tensor Core verdicts with the evidence it gives, and every table built on
+// them. Fills `evidence` for the AMP projection.
+void summarizeKernelSide(const trace::Trace& trace, const AnalysisOptions& options, TensorCoreEvidence& evidence,
+                         TraceSummary& summary) {
+  // The per-op model comes first: the rate its ops achieved is evidence for the Tensor Core verdict
+  // of kernels no rule knows, and every table below reports the verdicts with that evidence.
+  evidence.device = verdictDevice(trace, summary.device);
+  summary.op_performance =
+      measureOpPerformance(trace, summary.iterations, summary.device, summary.recorded_on_cpu, &evidence);
+  {
+    KernelVerdicts by_name(trace, &evidence);
+    evidence.by_rate = proveByRate(trace, summary.op_performance, by_name);
+  }
+  {
+    KernelVerdicts verdicts(trace, &evidence);
+    summarizeKernelTime(trace, verdicts, summary);
+  }
   summary.shape_checks = checkShapes(trace, &evidence);
   LayerAttribution attribution(trace);
   summary.layer_table =
       buildLayerTable(trace, attribution, summary.shape_checks, summary.recorded_on_cpu, &evidence);
   summary.kernels = buildKernelTable(trace, attribution, &evidence);
-  summary.data_pipeline = measureDataPipeline(trace, summary.iterations);
-  summary.amdahl = projectAmp(trace, summary.iterations, summary.op_performance, &evidence);
   summary.what_if = projectWhatIf(summary, options);
   addLayerPerformance(summary.layer_table, trace, attribution, summary.op_performance, summary.what_if, summary.recorded_on_cpu);
   addKernelPerformance(summary.kernels, trace, summary.op_performance, summary.recorded_on_cpu);
-  summary.step_by_pass = splitStepByPass(trace, summary.iterations, summary.data_pipeline);
+}
+
+// The host's side of the steps, which no kernel verdict changes: data loading, the step's parts,
+// stalls, the launch queue, collectives and AMP numerics. Leaves `replayer` collected for the AMP
+// projection; it is collected last, so that it does not hold its memory while the stages before
+// it hold theirs.
+void summarizeHostSide(const trace::Trace& trace, std::optional<StepReplayer>& replayer, TraceSummary& summary) {
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
   summary.launch_queue = measureLaunchQueue(trace, summary.iterations);
   summary.communication = measureCommunication(trace, summary.iterations);
-  summary.step_splits = splitSteps(trace, summary.iterations, summary.data_pipeline);
-  summary.epoch_offset_ns = trace.epoch_offset_ns;
   summary.amp_numerics = measureAmpNumerics(trace);
+  replayer.emplace(trace, summary.iterations);
+  summary.data_pipeline = measureDataPipeline(trace, summary.iterations, &*replayer);
+  summary.step_by_pass = splitStepByPass(trace, summary.iterations, summary.data_pipeline);
+  summary.step_splits = splitSteps(trace, summary.iterations, summary.data_pipeline);
+}
+
+// Whether the analysis may run stages on threads of their own (AnalysisOptions::threads).
+bool concurrentStages(const AnalysisOptions& options) {
+  const unsigned threads = options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
+  return threads > 1;
+}
+
+// Runs `stage` on a thread of its own when `concurrent`, else on the calling thread when its end
+// is waited for. Either way the caller must wait for it (get()) before reading what it wrote.
+template <typename Stage>
+std::future<void> startStage(bool concurrent, Stage stage) {
+  return std::async(concurrent ? std::launch::async : std::launch::deferred, std::move(stage));
+}
+
+}  // namespace
+
+TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts, const AnalysisOptions& options) {
+  TraceSummary summary;
+  summarizeContents(trace, counts, summary);
+  summary.recorded_on_cpu = recordedOnCpu(trace);
+  summary.iterations = findIterations(trace);
+  summary.device = chooseRecordedDevice(trace, options.gpu);
+  // Two chains of stages that share nothing but the const trace and the fields set above, and
+  // write disjoint fields of the summary: the kernels' verdicts and the tables built on them, and
+  // the host's side of the steps. The replay of the steady steps serves the data pipeline's
+  // scenario there and the AMP projection's two after both chains.
+  std::optional<StepReplayer> replayer;
+  auto host_side = startStage(concurrentStages(options), [&] { summarizeHostSide(trace, replayer, summary); });
+  TensorCoreEvidence evidence;
+  summarizeKernelSide(trace, options, evidence, summary);
+  host_side.get();
+  summary.amdahl = projectAmp(trace, summary.iterations, summary.op_performance, &evidence, &*replayer);
   return summary;
 }
 

@@ -1,6 +1,6 @@
 // Import benchmark: how fast importTrace reads one trace file and how much memory it takes.
 //
-//   ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases]
+//   ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze] [--threads N]
 //
 // Prints the file's size, its uncompressed size, the import time and rate (MB/s of uncompressed
 // input, events/s), the correlator's time, and memory: the process's peak RSS (VmHWM, with
@@ -9,6 +9,10 @@
 // process that imports once (the default); with --repeat the time of every run is printed and
 // memory is that of the worst one. --phases also times splitting the document into events
 // alone (ChromeTraceStream with a handler that does nothing), to tell scanning from parsing.
+// --analyze runs what `ampscope analyze` runs after the import (analyzer::analyzeTrace: correlate,
+// summarize, recommend) in place of correlate alone, and prints its time and the peak RSS of the
+// whole run. --threads N is the import's and the analysis' thread count (0, the default: every
+// hardware thread).
 // MB is 10^6 bytes throughout.
 
 #include <zlib.h>
@@ -27,6 +31,7 @@
 #include "analyzer/import/byte_source.h"
 #include "analyzer/import/chrome_trace_stream.h"
 #include "analyzer/import/trace_importer.h"
+#include "analyzer/run_analysis.h"
 #include "bench/process_memory.h"
 #include "bench/stopwatch.h"
 #include "trace/trace_model.h"
@@ -47,6 +52,8 @@ struct Options {
   int repeat = 1;
   bool correlate = true;
   bool phases = false;
+  bool analyze = false;
+  unsigned threads = 0;
 };
 
 struct ReadBaseline {
@@ -58,6 +65,7 @@ struct ReadBaseline {
 struct RunFigures {
   double import_seconds = 0;
   double correlate_seconds = 0;
+  double analyze_seconds = 0;  // --analyze: correlate + summarize + recommend
   std::uint64_t events_read = 0;      // elements of traceEvents
   std::uint64_t events_imported = 0;  // rows of the trace model (kernels, launches, ranges, ...)
   std::uint64_t kernels = 0;
@@ -69,11 +77,15 @@ struct RunFigures {
   std::uint64_t rss_after_import_bytes = 0;
   std::uint64_t peak_after_import_bytes = 0;
   std::uint64_t rusage_peak_after_import_bytes = 0;
+  std::uint64_t peak_after_analyze_bytes = 0;
+  std::uint64_t recommendations = 0;
 };
 
 void usage() {
-  std::fputs("usage: ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases]\n"
-             "Times importTrace (and correlate) on FILE; prints MB/s, events/s and peak RSS.\n",
+  std::fputs("usage: ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze]\n"
+             "                             [--threads N]\n"
+             "Times importTrace (and correlate, or with --analyze the whole analysis) on FILE;\n"
+             "prints MB/s, events/s and peak RSS.\n",
              stderr);
 }
 
@@ -87,6 +99,12 @@ bool parseOptions(int argc, char** argv, Options& options) {
       options.correlate = false;
     } else if (arg == "--phases") {
       options.phases = true;
+    } else if (arg == "--analyze") {
+      options.analyze = true;
+    } else if (arg == "--threads" && i + 1 < argc) {
+      const int threads = std::atoi(argv[++i]);
+      if (threads < 0) return false;
+      options.threads = static_cast<unsigned>(threads);
     } else if (arg == "-h" || arg == "--help") {
       return false;
     } else if (!arg.empty() && arg[0] != '-' && options.path.empty()) {
@@ -150,7 +168,7 @@ double timeSplitOnly(const std::string& path, std::uint64_t& elements) {
 bool runOnce(const Options& options, RunFigures& out) {
   namespace import = ampscope::analyzer::import;
   const Stopwatch import_watch;
-  auto result = import::importTrace(options.path);
+  auto result = import::importTrace(options.path, {.progress = {}, .threads = options.threads});
   out.import_seconds = import_watch.seconds();
   if (!result.ok()) {
     std::fprintf(stderr, "import failed: %s\n", result.error().message.c_str());
@@ -167,7 +185,15 @@ bool runOnce(const Options& options, RunFigures& out) {
   out.ranges = trace.ranges.size();
   out.memory_ops = trace.memory_ops.size();
   out.trace_memory_bytes = trace.memoryBytes();
-  if (options.correlate) {
+  if (options.analyze) {
+    const Stopwatch analyze_watch;
+    const ampscope::analyzer::RunAnalysis run =
+        ampscope::analyzer::analyzeTrace(std::move(trace), options.path, {.gpu = {}, .threads = options.threads});
+    out.analyze_seconds = analyze_watch.seconds();
+    out.peak_after_analyze_bytes = peakRssBytes();
+    out.kernels_linked = run.summary.correlation.kernels_linked_to_launch;
+    out.recommendations = run.recommendations.size();
+  } else if (options.correlate) {
     const Stopwatch correlate_watch;
     const auto counts = ampscope::analyzer::correlate(trace);
     out.correlate_seconds = correlate_watch.seconds();
@@ -218,9 +244,14 @@ int main(int argc, char** argv) {
   for (int run = 0; run < options.repeat; ++run) {
     RunFigures figures;
     if (!runOnce(options, figures)) return 1;
-    fmt::print("run {}:                    import {:.3f} s ({:.1f} MB/s), correlate {:.3f} s\n",
-               run + 1, figures.import_seconds, perSecond(input_mb, figures.import_seconds),
-               figures.correlate_seconds);
+    if (options.analyze) {
+      fmt::print("run {}:                    import {:.3f} s ({:.1f} MB/s), analyze {:.3f} s\n", run + 1,
+                 figures.import_seconds, perSecond(input_mb, figures.import_seconds), figures.analyze_seconds);
+    } else {
+      fmt::print("run {}:                    import {:.3f} s ({:.1f} MB/s), correlate {:.3f} s\n",
+                 run + 1, figures.import_seconds, perSecond(input_mb, figures.import_seconds),
+                 figures.correlate_seconds);
+    }
     std::fflush(stdout);
     runs.push_back(figures);
   }
@@ -256,7 +287,15 @@ int main(int argc, char** argv) {
   fmt::print("events/s:                 {:.0f} file events/s, {:.0f} imported events/s\n",
              perSecond(static_cast<double>(r.events_read), r.import_seconds),
              perSecond(static_cast<double>(r.events_imported), r.import_seconds));
-  if (options.correlate) {
+  if (options.analyze) {
+    fmt::print("analyze seconds:          {:.3f} (correlate, summarize, recommend; {} of {} kernels "
+               "linked to a launch, {} recommendations)\n",
+               r.analyze_seconds, r.kernels_linked, r.kernels, r.recommendations);
+    fmt::print("peak RSS after analyze:   {:.1f} MB, {:.1f} bytes per file event\n",
+               megabytes(r.peak_after_analyze_bytes),
+               r.events_read > 0 ? static_cast<double>(r.peak_after_analyze_bytes) / static_cast<double>(r.events_read)
+                                 : 0.0);
+  } else if (options.correlate) {
     fmt::print("correlate seconds:        {:.3f} ({:.0f} imported events/s; {} of {} kernels "
                "linked to a launch)\n",
                r.correlate_seconds,
@@ -270,7 +309,9 @@ int main(int argc, char** argv) {
   fmt::print("peak RSS after import:    {:.1f} MB (VmHWM; getrusage ru_maxrss {:.1f} MB)\n",
              megabytes(r.peak_after_import_bytes), megabytes(r.rusage_peak_after_import_bytes));
   fmt::print("peak RSS at the end:      {:.1f} MB{}\n", megabytes(peak),
-             options.correlate ? " (import + correlate)" : "");
+             options.analyze     ? " (import + analysis)"
+             : options.correlate ? " (import + correlate)"
+                                 : "");
   fmt::print("peak RSS per M events:    {:.1f} MB per million file events, {:.1f} MB per "
              "million imported events\n",
              peak_per_million_read, peak_per_million_model);

@@ -96,5 +96,19 @@ TEST(IterationsTest, ResNetTraceHasSixProfilerStepsOneOfThemWarmup) {
   EXPECT_LT(summary.steady_mean_ns, 200'000'000);
 }
 
+TEST(IterationsTest, SteadySpansAnswerAsTheScanOfEveryIterationDoes) {
+  // Warm-up, overlapping, touching, nested, empty and separate steps, out of order.
+  IterationSummary summary;
+  summary.iterations = {{0, 0, 100, true},  {1, 300, 400, false}, {2, 100, 200, false}, {3, 150, 250, false},
+                        {4, 250, 260, false}, {5, 500, 500, false}, {6, 320, 330, false}, {7, 600, 700, true},
+                        {8, 650, 800, false}};
+  summary.warmup_count = 2;
+  const SteadySpans spans(summary);
+  for (std::int64_t t = -10; t <= 820; ++t) {
+    EXPECT_EQ(spans.contains(t), summary.inSteadyIteration(t)) << t;
+  }
+  EXPECT_FALSE(SteadySpans(IterationSummary{}).contains(0));
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer

@@ -55,12 +55,19 @@ class StepBuilder {
     trace_.ranges.push_back(r);
   }
 
-  StepReplay replay(double kernel_speedup, bool hide_loading = false) const {
-    ReplayScenario scenario;
-    scenario.kernel_speedup.assign(trace_.kernels.size(), kernel_speedup);
-    scenario.hide_data_loading = hide_loading;
-    return replaySteadySteps(trace_, iterations_, scenario);
+  ReplayScenario scenario(double kernel_speedup, bool hide_loading = false) const {
+    ReplayScenario out;
+    out.kernel_speedup.assign(trace_.kernels.size(), kernel_speedup);
+    out.hide_data_loading = hide_loading;
+    return out;
   }
+
+  StepReplay replay(double kernel_speedup, bool hide_loading = false) const {
+    return replaySteadySteps(trace_, iterations_, scenario(kernel_speedup, hide_loading));
+  }
+
+  const trace::Trace& trace() const { return trace_; }
+  const IterationSummary& iterations() const { return iterations_; }
 
  private:
   trace::Index call(std::int64_t start, std::int64_t end, std::string_view name, trace::Index thread) {
@@ -138,6 +145,36 @@ TEST(StepReplayTest, GpuWorkWithoutItsApiCallIsRefusedWithAReason) {
   const StepReplay r = b.replay(2.0);
   EXPECT_FALSE(r.done);
   EXPECT_NE(r.note.find("no recorded API call"), std::string::npos);
+}
+
+void expectSameReplay(const StepReplay& a, const StepReplay& b) {
+  EXPECT_EQ(a.done, b.done);
+  EXPECT_EQ(a.note, b.note);
+  EXPECT_EQ(a.original_ns, b.original_ns);
+  EXPECT_EQ(a.baseline_ns, b.baseline_ns);
+  EXPECT_EQ(a.replayed_ns, b.replayed_ns);
+  EXPECT_DOUBLE_EQ(a.speedup, b.speedup);
+}
+
+TEST(StepReplayTest, OneReplayerGivesEachScenarioWhatItsOwnReplayGives) {
+  // Loading, then kernels the host waits for: every scenario changes something.
+  StepBuilder b;
+  b.loading(0, 2 * kMs, 0);
+  for (int i = 0; i < 4; ++i) b.kernel(2 * kMs + i * 10 * kUs, 2 * kMs + 100 * kUs + i * kMs, kMs);
+  b.synchronize(2 * kMs + 50 * kUs, 6 * kMs + 150 * kUs);
+  b.step(0, 6 * kMs + 200 * kUs);
+  const StepReplayer replayer(b.trace(), b.iterations());
+  for (const auto& [speedup, hide] : {std::pair{2.0, false}, std::pair{std::numeric_limits<double>::infinity(), false},
+                                      std::pair{1.0, true}, std::pair{3.0, true}}) {
+    const StepReplay shared = replayer.replay(b.scenario(speedup, hide));
+    ASSERT_TRUE(shared.done) << shared.note;
+    expectSameReplay(shared, b.replay(speedup, hide));
+  }
+  // A scenario that does not fit the trace is refused; the replayer still serves the next one.
+  ReplayScenario wrong;
+  wrong.kernel_speedup.assign(1, 2.0);
+  EXPECT_FALSE(replayer.replay(wrong).done);
+  expectSameReplay(replayer.replay(b.scenario(2.0)), b.replay(2.0));
 }
 
 TEST(StepReplayTest, NoSteadyStepsNoReplay) {
