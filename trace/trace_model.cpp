@@ -1,6 +1,8 @@
 #include "trace/trace_model.h"
 
 #include <algorithm>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 namespace ampscope::trace {
@@ -77,31 +79,52 @@ Index Trace::threadIndex(std::int64_t pid, std::int64_t tid) {
 }
 
 namespace {
-template <typename Event>
-void sortEvents(std::vector<Event>& events) {
-  std::stable_sort(events.begin(), events.end(),
-                   [](const Event& a, const Event& b) { return a.start_ns < b.start_ns; });
+// Importers mostly deliver a vector already in order (a profile written in time order, a GPU
+// stream's kernels): checking costs one pass, where sorting costs several and a buffer of half
+// the vector.
+template <typename Event, typename Before>
+void sortStable(std::vector<Event>& events, Before before) {
+  if (std::is_sorted(events.begin(), events.end(), before)) return;
+  std::stable_sort(events.begin(), events.end(), before);
 }
-}  // namespace
 
-void Trace::sortByTime() {
-  sortEvents(launches);
-  sortEvents(kernels);
-  sortEvents(memory_ops);
-  sortEvents(synchronizations);
+template <typename Event>
+void sortByStart(std::vector<Event>& events) {
+  sortStable(events, [](const Event& a, const Event& b) { return a.start_ns < b.start_ns; });
+}
+
+void sortRanges(std::vector<Range>& ranges) {
   // Equal starts: the longer range first, so that a parent precedes the child it encloses.
-  std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) {
+  sortStable(ranges, [](const Range& a, const Range& b) {
     if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
     return a.end_ns > b.end_ns;
   });
-  std::stable_sort(counters.begin(), counters.end(),
-                   [](const Counter& a, const Counter& b) { return a.time_ns < b.time_ns; });
-  std::stable_sort(gradient_bins.begin(), gradient_bins.end(),
-                   [](const GradientBin& a, const GradientBin& b) { return a.time_ns < b.time_ns; });
-  std::stable_sort(communication_messages.begin(), communication_messages.end(),
-                   [](const CommunicationMessage& a, const CommunicationMessage& b) {
-                     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.thread < b.thread;
-                   });
+}
+
+// Ranges are the largest vector of most traces: worth a thread of their own from about here.
+constexpr std::size_t kRangesForAThread = 1 << 16;
+}  // namespace
+
+void Trace::sortByTime(unsigned thread_count) {
+  std::thread ranges_sorter;
+  if (thread_count > 1 && ranges.size() >= kRangesForAThread) {
+    try {
+      ranges_sorter = std::thread([this] { sortRanges(ranges); });
+    } catch (const std::system_error&) {
+      // No thread to be had: sorted below, here.
+    }
+  }
+  if (!ranges_sorter.joinable()) sortRanges(ranges);
+  sortByStart(launches);
+  sortByStart(kernels);
+  sortByStart(memory_ops);
+  sortByStart(synchronizations);
+  sortStable(counters, [](const Counter& a, const Counter& b) { return a.time_ns < b.time_ns; });
+  sortStable(gradient_bins, [](const GradientBin& a, const GradientBin& b) { return a.time_ns < b.time_ns; });
+  sortStable(communication_messages, [](const CommunicationMessage& a, const CommunicationMessage& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.thread < b.thread;
+  });
+  if (ranges_sorter.joinable()) ranges_sorter.join();
 }
 
 std::optional<std::string_view> Trace::mangledName(StringId name) const {

@@ -297,8 +297,10 @@ struct Trace {
   // Index of the thread (pid, tid), added when new.
   Index threadIndex(std::int64_t pid, std::int64_t tid);
   // Sorts every event vector by start time (stable, so equal starts keep import order).
-  // Call once after import; derived indices are invalid afterwards.
-  void sortByTime();
+  // Call once after import; derived indices are invalid afterwards. thread_count > 1 lets a large
+  // trace's ranges be sorted on a thread of their own while the other vectors are; the order is
+  // the same either way.
+  void sortByTime(unsigned thread_count = 1);
   // For a file of one recording session (a Kineto or nvprof file, an ampscope profile), whose
   // correlation ids are unique in it: gives each GPU record of unknown process the process of the
   // API call with its correlation id, or, when one process launched everything, that process.

@@ -3,12 +3,19 @@
 // use.
 
 #include <cstdint>
+#include <algorithm>
 #include <functional>
+#include <thread>
 
 namespace ampscope::analyzer::import {
 
 // Called now and then with (work done, total work), in the importer's own units.
 using ProgressCallback = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+// The threads a count of 0 ("every hardware thread") stands for here.
+inline unsigned threadsToUse(unsigned requested) {
+  return requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
+}
 
 struct ImportOptions {
   ProgressCallback progress;

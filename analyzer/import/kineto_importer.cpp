@@ -50,7 +50,7 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
   // A Kineto file is one process's profiler session: its GPU events' pid is the device, and their
   // correlation ids are that process's.
   out.assignLaunchingProcesses();
-  out.sortByTime();
+  out.sortByTime(threadsToUse(options.threads));
   normaliseRanges(out);
   return out;
 }

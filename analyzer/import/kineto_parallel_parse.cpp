@@ -15,7 +15,7 @@ namespace ampscope::analyzer::import {
 KinetoParallelParse::KinetoParallelParse(std::string path, trace::Trace& out, unsigned threads,
                                          std::size_t batch_bytes)
     : path_(std::move(path)),
-      threads_(threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads),
+      threads_(threadsToUse(threads)),
       batch_bytes_(std::max<std::size_t>(1, batch_bytes)),
       // Two batches a parser keeps every parser busy while the reader fills the next.
       max_in_flight_(2 * static_cast<std::size_t>(threads_) + 1),

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analyzer/import/chrome_trace_stream.h"
+#include "analyzer/import/import_options.h"
 #include "analyzer/import/kineto_batch_merge.h"
 #include "analyzer/import/kineto_event_parser.h"
 #include "trace/result.h"
