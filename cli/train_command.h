@@ -9,6 +9,10 @@
 
 #include "trainer/engine/training_run.h"
 
+namespace CLI {
+class App;
+}
+
 namespace ampscope::cli {
 
 struct TrainOptions {
@@ -35,5 +39,8 @@ inline constexpr const char* kTrainFaultVariable = "AMPSCOPE_TRAIN_FAULT";
 // Returns the exit code (cli/exit_codes.h): a failed training step is one line on err, naming
 // the step, the layer op and the library's message, and kExitFailure.
 int runTrain(TrainOptions options, std::ostream& out, std::ostream& err);
+
+// Declares `train` and its options on app, filling train.
+CLI::App* addTrainCommand(CLI::App& app, TrainOptions& train);
 
 }  // namespace ampscope::cli
