@@ -41,7 +41,7 @@ jobs="${AMPSCOPE_JOBS:-$(nproc)}"
 if [ "$scope" = "threads" ]; then
   cmake -S "$root" -B "$build" "${common[@]}" -DAMPSCOPE_SANITIZE=thread >/dev/null
   cmake --build "$build" -j "$jobs" --target analyzer_tests
-  filter='KinetoParallelParse*:ChromeTraceStream*:KinetoImporter*:KinetoSharedTraceFacts*:NsysImporter*:NsysSharedTrace*:Nvprof*:DistributedJob*:JobAnalysis*'
+  filter='KinetoParallelParse*:ChromeTraceStream*:KinetoImporter*:KinetoSharedTraceFacts*:NsysImporter*:NsysSharedTrace*:Nvprof*:DistributedJob*:JobAnalysis*:SharedTraces/*:DataPipelineSharedTrace*:StepReplay*'
   status=0
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" "$build/tests/analyzer/analyzer_tests" \
     --gtest_filter="$filter" 2>&1 | tee "$build/tsan.log" | tail -3 || status=$?
