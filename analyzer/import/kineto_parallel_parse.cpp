@@ -48,6 +48,10 @@ std::vector<char> KinetoParallelParse::takeBuffer() {
   return buffer;
 }
 
+void KinetoParallelParse::keepBuffer(std::vector<char>&& buffer) {
+  if (buffer.capacity() > 0) spare_buffers_.push_back(std::move(buffer));  // mapped batches copy nothing
+}
+
 trace::Status KinetoParallelParse::add(const TraceEventText& event) {
   std::size_t batch_size = 0;
   if (event.mapped) {
@@ -92,7 +96,7 @@ void KinetoParallelParse::submit(bool last) {
     {
       std::lock_guard lock(mutex_);
       batch.sequence = submitted_++;
-      spare_buffers_.push_back(std::move(batch.bytes));
+      keepBuffer(std::move(batch.bytes));
       parsed_.emplace(batch.sequence, Done{0, std::move(parsed)});
     }
     mergeReady();
@@ -155,7 +159,7 @@ void KinetoParallelParse::parserLoop(std::size_t parser) {
     releaseText(batch);
     {
       std::lock_guard lock(mutex_);
-      spare_buffers_.push_back(std::move(batch.bytes));
+      keepBuffer(std::move(batch.bytes));
       parsed_.emplace(batch.sequence, Done{parser, std::move(parsed)});
     }
     mergeReady();

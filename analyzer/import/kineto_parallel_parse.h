@@ -58,6 +58,7 @@ class KinetoParallelParse {
   void parserLoop(std::size_t parser);
   void mergeReady();             // merges the parsed batches that are next in document order
   std::vector<char> takeBuffer();
+  void keepBuffer(std::vector<char>&& buffer);  // for the next batch; the caller holds mutex_
   // Gives back the mapped file's pages of a batch once it is parsed.
   static void releaseText(const EventBatch& batch);
   // The parser's batch, or a batch whose error says what was thrown (a thread must not throw).
