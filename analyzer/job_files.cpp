@@ -12,6 +12,7 @@
 
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/process_split.h"
+#include "base/thread_count.h"
 
 namespace ampscope::analyzer {
 
@@ -119,8 +120,7 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
   std::atomic<bool> failed{false};
   std::mutex progress_mutex;
   std::size_t done = 0;
-  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned all_threads = options.analysis.threads == 0 ? hardware : options.analysis.threads;
+  const unsigned all_threads = threadsToUse(options.analysis.threads);
   const std::size_t threads = std::min<std::size_t>(files.size(), all_threads);
   // Files read at once share the threads: each file's import gets what is left over.
   AnalysisOptions per_file = options.analysis;

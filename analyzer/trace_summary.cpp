@@ -8,6 +8,7 @@
 #include "analyzer/layer_performance.h"
 #include "analyzer/operator_labels.h"
 #include "analyzer/step_replay.h"
+#include "base/thread_count.h"
 
 #include <algorithm>
 #include <future>
@@ -276,10 +277,7 @@ void summarizeHostSide(const trace::Trace& trace, std::optional<StepReplayer>& r
 }
 
 // Whether the analysis may run stages on threads of their own (AnalysisOptions::threads).
-bool concurrentStages(const AnalysisOptions& options) {
-  const unsigned threads = options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
-  return threads > 1;
-}
+bool concurrentStages(const AnalysisOptions& options) { return threadsToUse(options.threads) > 1; }
 
 // Runs `stage` on a thread of its own when `concurrent`, else on the calling thread when its end
 // is waited for. Either way the caller must wait for it (get()) before reading what it wrote.

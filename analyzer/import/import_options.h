@@ -3,19 +3,14 @@
 // use.
 
 #include <cstdint>
-#include <algorithm>
 #include <functional>
-#include <thread>
+
+#include "base/thread_count.h"
 
 namespace ampscope::analyzer::import {
 
 // Called now and then with (work done, total work), in the importer's own units.
 using ProgressCallback = std::function<void(std::uint64_t done, std::uint64_t total)>;
-
-// The threads a count of 0 ("every hardware thread") stands for here.
-inline unsigned threadsToUse(unsigned requested) {
-  return requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
-}
 
 struct ImportOptions {
   ProgressCallback progress;
