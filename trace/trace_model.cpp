@@ -1,6 +1,8 @@
 #include "trace/trace_model.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -93,12 +95,58 @@ void sortByStart(std::vector<Event>& events) {
   sortStable(events, [](const Event& a, const Event& b) { return a.start_ns < b.start_ns; });
 }
 
+// Puts events[i] where order says: order[k] is the index of the event that belongs at k. Follows
+// each cycle of the permutation, so every event moves once and no second vector is needed.
+template <typename Event>
+void permuteInPlace(std::vector<Event>& events, std::vector<std::uint32_t>& order) {
+  for (std::size_t start = 0; start < events.size(); ++start) {
+    if (order[start] == start) continue;
+    Event held = std::move(events[start]);
+    std::size_t at = start;
+    while (order[at] != start) {
+      const std::size_t from = order[at];
+      events[at] = std::move(events[from]);
+      order[at] = static_cast<std::uint32_t>(at);
+      at = from;
+    }
+    events[at] = std::move(held);
+    order[at] = static_cast<std::uint32_t>(at);
+  }
+}
+
 void sortRanges(std::vector<Range>& ranges) {
-  // Equal starts: the longer range first, so that a parent precedes the child it encloses.
-  sortStable(ranges, [](const Range& a, const Range& b) {
+  // Equal starts: the longer range first, so that a parent precedes the child it encloses; equal
+  // both: file order (a stable sort).
+  struct Key {
+    std::int64_t start_ns;
+    std::int64_t end_ns;
+    std::uint32_t index;
+  };
+  const auto before = [](const Key& a, const Key& b) {
     if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-    return a.end_ns > b.end_ns;
-  });
+    if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
+    return a.index < b.index;
+  };
+  if (ranges.size() > std::numeric_limits<std::uint32_t>::max()) {
+    std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) {
+      return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+    });
+    return;
+  }
+  // Ranges are the largest records: sorting small keys and then moving each range once beats a
+  // merge sort that moves every range about log2(n) times and needs a buffer of half of them.
+  std::vector<Key> keys;
+  keys.reserve(ranges.size());
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    keys.push_back(Key{ranges[i].start_ns, ranges[i].end_ns, static_cast<std::uint32_t>(i)});
+  }
+  if (std::is_sorted(keys.begin(), keys.end(), before)) return;
+  std::sort(keys.begin(), keys.end(), before);
+  std::vector<std::uint32_t> order;
+  order.reserve(keys.size());
+  for (const Key& key : keys) order.push_back(key.index);
+  keys = {};
+  permuteInPlace(ranges, order);
 }
 
 // Ranges are the largest vector of most traces: worth a thread of their own from about here.
@@ -144,25 +192,36 @@ const CommunicationMessage* Trace::messageOf(const Range& range) const {
 }
 
 void Trace::assignLaunchingProcesses() {
-  // The process of each correlation id; kUnknownPid where two processes used it.
-  std::unordered_map<std::uint64_t, std::int64_t> pid_of_correlation;
-  pid_of_correlation.reserve(launches.size());
+  const auto pid_of = [&](const LaunchCall& launch) { return threads[static_cast<std::size_t>(launch.thread)].pid; };
   std::int64_t only_pid = kUnknownPid;
   bool several_pids = false;
   for (const LaunchCall& launch : launches) {
     if (launch.thread == kNone) continue;
-    const std::int64_t pid = threads[static_cast<std::size_t>(launch.thread)].pid;
-    auto [found, fresh] = pid_of_correlation.try_emplace(launch.correlation_id, pid);
-    if (!fresh && found->second != pid) found->second = kUnknownPid;
-    if (only_pid == kUnknownPid && !several_pids) only_pid = pid;
+    const std::int64_t pid = pid_of(launch);
+    if (only_pid == kUnknownPid) only_pid = pid;
     else if (pid != only_pid) several_pids = true;
+  }
+  // The process of each correlation id; kUnknownPid where two processes used it. With one
+  // launching process (a Kineto file, most profiles) every record is that process's: no map needed.
+  std::unordered_map<std::uint64_t, std::int64_t> pid_of_correlation;
+  if (several_pids) {
+    pid_of_correlation.reserve(launches.size());
+    for (const LaunchCall& launch : launches) {
+      if (launch.thread == kNone) continue;
+      const std::int64_t pid = pid_of(launch);
+      auto [found, fresh] = pid_of_correlation.try_emplace(launch.correlation_id, pid);
+      if (!fresh && found->second != pid) found->second = kUnknownPid;
+    }
   }
   const auto assign = [&](auto& records) {
     for (auto& record : records) {
       if (record.pid != kUnknownPid) continue;
+      if (!several_pids) {
+        record.pid = only_pid;  // work launched before the file began too
+        continue;
+      }
       const auto found = pid_of_correlation.find(record.correlation_id);
       if (found != pid_of_correlation.end()) record.pid = found->second;
-      else if (!several_pids) record.pid = only_pid;  // work launched before the file began
     }
   };
   assign(kernels);

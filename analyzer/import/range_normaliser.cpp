@@ -1,6 +1,8 @@
 #include "analyzer/import/range_normaliser.h"
 
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/import/pyprof_marker.h"
@@ -49,9 +51,25 @@ class RangeNormaliser {
 
   void normalise(Range& range) {
     if (range.text_form == RangeTextForm::kPlain) readText(range);
-    if (range.phase == trace::Phase::kUnknown) {
-      range.phase = phaseFromName(trace_.str(range.op != StringTable::kEmpty ? range.op : range.name));
+    if (range.phase == trace::Phase::kUnknown) range.phase = phaseOf(range.op != StringTable::kEmpty ? range.op : range.name);
+  }
+
+  // A trace names its ranges with a few thousand strings: each string's phase is found once.
+  trace::Phase phaseOf(trace::StringId name) {
+    if (name >= phase_of_string_.size()) phase_of_string_.resize(trace_.strings.size(), kPhaseNotYetRead);
+    std::uint8_t& phase = phase_of_string_[name];
+    if (phase == kPhaseNotYetRead) phase = static_cast<std::uint8_t>(phaseFromName(trace_.str(name)));
+    return static_cast<trace::Phase>(phase);
+  }
+
+  // The layer a TorchScript module path names (empty: none), found once per path.
+  trace::StringId layerOfModulePath(trace::StringId module_path) {
+    const auto [known, inserted] = layer_of_module_path_.try_emplace(module_path, StringTable::kEmpty);
+    if (inserted) {
+      const std::string layer = layerFromModuleHierarchy(trace_.str(module_path));
+      if (!layer.empty()) known->second = intern(layer);
     }
+    return known->second;
   }
 
   void readText(Range& range) {
@@ -69,8 +87,7 @@ class RangeNormaliser {
     range.text_form = RangeTextForm::kFrameworkOperator;
     if (range.op == StringTable::kEmpty) range.op = range.name;
     if (range.layer == StringTable::kEmpty && range.module_path != StringTable::kEmpty) {
-      const std::string layer = layerFromModuleHierarchy(trace_.str(range.module_path));
-      if (!layer.empty()) range.layer = intern(layer);
+      range.layer = layerOfModulePath(range.module_path);
     }
   }
 
@@ -149,8 +166,12 @@ class RangeNormaliser {
     }
   }
 
+  static constexpr std::uint8_t kPhaseNotYetRead = 0xff;
+
   trace::Trace& trace_;
   std::uint64_t trainer_not_understood_ = 0;
+  std::vector<std::uint8_t> phase_of_string_;  // a trace::Phase, or kPhaseNotYetRead
+  std::unordered_map<trace::StringId, trace::StringId> layer_of_module_path_;
 };
 
 }  // namespace

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 namespace ampscope::trace {
 namespace {
 
@@ -47,6 +50,70 @@ TEST(TraceModelTest, EventCountAddsEveryKind) {
   trace.ranges.resize(4);
   trace.memory_ops.resize(1);
   EXPECT_EQ(trace.eventCount(), 10u);
+}
+
+TEST(TraceModelTest, SortByTimeOrdersRangesAsAStableSortOfStartThenLongestFirst) {
+  // Many ties on both start and end, in a shuffled order: each range keeps its file position
+  // among equals, which the name records.
+  std::mt19937 random(7);
+  std::vector<Range> ranges(5000);
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    ranges[i].start_ns = static_cast<std::int64_t>(random() % 50);
+    ranges[i].end_ns = ranges[i].start_ns + static_cast<std::int64_t>(random() % 5);
+    ranges[i].name = static_cast<StringId>(i);
+  }
+  std::vector<Range> expected = ranges;
+  std::stable_sort(expected.begin(), expected.end(), [](const Range& a, const Range& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+  });
+  for (const unsigned threads : {1u, 2u}) {
+    Trace trace;
+    trace.ranges = ranges;
+    trace.sortByTime(threads);
+    ASSERT_EQ(trace.ranges.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      ASSERT_EQ(trace.ranges[i].name, expected[i].name) << "position " << i << ", " << threads << " threads";
+    }
+  }
+}
+
+// A launch on thread `thread` with a correlation id, and a kernel of that id.
+void addLaunchedKernel(Trace& trace, Index thread, std::uint64_t correlation) {
+  LaunchCall launch;
+  launch.thread = thread;
+  launch.correlation_id = correlation;
+  trace.launches.push_back(launch);
+  Kernel kernel;
+  kernel.correlation_id = correlation;
+  trace.kernels.push_back(kernel);
+}
+
+TEST(TraceModelTest, OneLaunchingProcessOwnsEveryGpuRecordEvenWithoutItsLaunch) {
+  Trace trace;
+  addLaunchedKernel(trace, trace.threadIndex(40, 1), 1);
+  Kernel before_the_file;
+  before_the_file.correlation_id = 99;
+  trace.kernels.push_back(before_the_file);
+  trace.assignLaunchingProcesses();
+  EXPECT_EQ(trace.kernels[0].pid, 40);
+  EXPECT_EQ(trace.kernels[1].pid, 40);
+}
+
+TEST(TraceModelTest, SeveralLaunchingProcessesEachOwnTheirCorrelationIds) {
+  Trace trace;
+  addLaunchedKernel(trace, trace.threadIndex(40, 1), 1);
+  addLaunchedKernel(trace, trace.threadIndex(41, 1), 2);
+  addLaunchedKernel(trace, trace.threadIndex(41, 2), 3);
+  trace.launches.push_back(trace.launches[0]);  // id 1 again, from process 41: no longer known
+  trace.launches.back().thread = trace.threadIndex(41, 1);
+  Kernel unlaunched;
+  unlaunched.correlation_id = 99;
+  trace.kernels.push_back(unlaunched);
+  trace.assignLaunchingProcesses();
+  EXPECT_EQ(trace.kernels[0].pid, kUnknownPid);
+  EXPECT_EQ(trace.kernels[1].pid, 41);
+  EXPECT_EQ(trace.kernels[2].pid, 41);
+  EXPECT_EQ(trace.kernels[3].pid, kUnknownPid);
 }
 
 }  // namespace
