@@ -1,6 +1,6 @@
 #include "analyzer/import/json_value_end.h"
 
-#if defined(__AVX2__) || defined(__SSE2__)
+#if defined(__AVX512BW__) || defined(__AVX2__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
@@ -22,7 +22,15 @@ constexpr char kCaseBit = 0x20;
 
 BlockMasks classify(const char* block) {
   BlockMasks masks;
-#if defined(__AVX2__)
+#if defined(__AVX512BW__)
+  // One comparison per kind gives the whole block's mask.
+  const __m512i bytes = _mm512_loadu_si512(block);
+  const __m512i folded = _mm512_or_si512(bytes, _mm512_set1_epi8(kCaseBit));
+  masks.quote = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('"'));
+  masks.backslash = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('\\'));
+  masks.open = _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{'));
+  masks.close = _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}'));
+#elif defined(__AVX2__)
   const __m256i quote = _mm256_set1_epi8('"');
   const __m256i backslash = _mm256_set1_epi8('\\');
   const __m256i open = _mm256_set1_epi8('{');

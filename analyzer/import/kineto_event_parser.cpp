@@ -89,7 +89,7 @@ class EventReader {
     return out_.threadIndex(event.pid.number, event.tid.number);
   }
   void noteCategory(std::string_view cat) {
-    if (cat == "Kernel" || cat == "Operator" || cat == "Runtime") saw_2021_categories_ = true;
+    if (isWord(cat, "Kernel") || isWord(cat, "Operator") || isWord(cat, "Runtime")) saw_2021_categories_ = true;
   }
 
   const std::string path_;
@@ -104,6 +104,9 @@ class EventReader {
 // A JSON number as a 64-bit integer (truncated); one outside that range (1e60) is an error, not
 // a value: converting it would be undefined behaviour (found by the kineto fuzz harness).
 simdjson::error_code readWholeNumber(od::value value, std::int64_t& out) {
+  // Integers, the usual case, are read as such (exactly, past 2^53 too); a failed read leaves
+  // the value unread, so the double below still sees it.
+  if (value.get_int64().get(out) == simdjson::SUCCESS) return simdjson::SUCCESS;
   double number = 0;
   if (auto error = value.get_double().get(number)) return error;
   constexpr double kLimit = 9223372036854775808.0;  // 2^63
@@ -180,29 +183,29 @@ Status EventReader::parseArgs(const TraceEventText& text, od::object args,
                                           simdjson::error_message(error)));
     }
     simdjson::error_code error = simdjson::SUCCESS;
-    if (key == "correlation") error = readInt(value, event.correlation);
-    else if (key == "device") error = readInt(value, event.device);
-    else if (key == "stream") error = readInt(value, event.stream);
-    else if (key == "cbid") error = readInt(value, event.cbid);
-    else if (key == "registers per thread") error = readInt(value, event.registers);
-    else if (key == "shared memory") error = readInt(value, event.shared_memory);
-    else if (key == "bytes") error = readInt(value, event.bytes);
-    else if (key == "Sequence number") error = readInt(value, event.sequence);
-    else if (key == "Fwd thread id") error = readInt(value, event.fwd_tid);
-    else if (key == "grid") error = readDim3(value, event.grid);
-    else if (key == "block") error = readDim3(value, event.block);
-    else if (key == "Input Dims") error = rawArray(value, event.input_dims);
-    else if (key == "Input type") error = rawArray(value, event.input_type);
-    else if (key == "Concrete Inputs") error = rawArray(value, event.concrete_inputs);
-    else if (key == "Module Hierarchy") error = value.get_string().get(event.module_hierarchy);
-    else if (key == "name") error = value.get_string().get(event.arg_name);
-    else if (key == "Collective name") error = value.get_string().get(event.collective_name);
-    else if (key == "dtype") error = readTextOrRaw(value, event.comm_dtype);
-    else if (key == "In msg nelems") error = readInt(value, event.in_elements);
-    else if (key == "Out msg nelems") error = readInt(value, event.out_elements);
-    else if (key == "Group size") error = readInt(value, event.group_size);
-    else if (key == "Process Group Name") error = readTextOrRaw(value, event.group_name);
-    else if (key == "Process Group Ranks") error = readTextOrRaw(value, event.group_ranks);
+    if (isWord(key, "correlation")) error = readInt(value, event.correlation);
+    else if (isWord(key, "device")) error = readInt(value, event.device);
+    else if (isWord(key, "stream")) error = readInt(value, event.stream);
+    else if (isWord(key, "cbid")) error = readInt(value, event.cbid);
+    else if (isWord(key, "registers per thread")) error = readInt(value, event.registers);
+    else if (isWord(key, "shared memory")) error = readInt(value, event.shared_memory);
+    else if (isWord(key, "bytes")) error = readInt(value, event.bytes);
+    else if (isWord(key, "Sequence number")) error = readInt(value, event.sequence);
+    else if (isWord(key, "Fwd thread id")) error = readInt(value, event.fwd_tid);
+    else if (isWord(key, "grid")) error = readDim3(value, event.grid);
+    else if (isWord(key, "block")) error = readDim3(value, event.block);
+    else if (isWord(key, "Input Dims")) error = rawArray(value, event.input_dims);
+    else if (isWord(key, "Input type")) error = rawArray(value, event.input_type);
+    else if (isWord(key, "Concrete Inputs")) error = rawArray(value, event.concrete_inputs);
+    else if (isWord(key, "Module Hierarchy")) error = value.get_string().get(event.module_hierarchy);
+    else if (isWord(key, "name")) error = value.get_string().get(event.arg_name);
+    else if (isWord(key, "Collective name")) error = value.get_string().get(event.collective_name);
+    else if (isWord(key, "dtype")) error = readTextOrRaw(value, event.comm_dtype);
+    else if (isWord(key, "In msg nelems")) error = readInt(value, event.in_elements);
+    else if (isWord(key, "Out msg nelems")) error = readInt(value, event.out_elements);
+    else if (isWord(key, "Group size")) error = readInt(value, event.group_size);
+    else if (isWord(key, "Process Group Name")) error = readTextOrRaw(value, event.group_name);
+    else if (isWord(key, "Process Group Ranks")) error = readTextOrRaw(value, event.group_ranks);
     if (error) {
       return eventError(text, fmt::format("args.\"{}\" has an unexpected value: {}", key,
                                           simdjson::error_message(error)));
@@ -232,21 +235,21 @@ Status EventReader::parseEvent(const TraceEventText& text, EventFields& event) {
                                           simdjson::error_message(error)));
     }
     simdjson::error_code error = simdjson::SUCCESS;
-    if (key == "ph") error = value.get_string().get(event.ph);
-    else if (key == "cat") error = value.get_string().get(event.cat);
-    else if (key == "name") error = value.get_string().get(event.name);
-    else if (key == "ts" || key == "dur") {
+    if (isWord(key, "ph")) error = value.get_string().get(event.ph);
+    else if (isWord(key, "cat")) error = value.get_string().get(event.cat);
+    else if (isWord(key, "name")) error = value.get_string().get(event.name);
+    else if (isWord(key, "ts") || isWord(key, "dur")) {
       std::string_view token = value.raw_json_token();
       std::int64_t ns = 0;
       if (!microsecondsToNs(token, ns)) {
         return eventError(text, fmt::format("\"{}\" is {}; expected a number of microseconds",
                                             key, token.substr(0, 40)));
       }
-      if (key == "ts") { event.ts_ns = ns; event.has_ts = true; }
+      if (isWord(key, "ts")) { event.ts_ns = ns; event.has_ts = true; }
       else { event.dur_ns = ns; event.has_dur = true; }
-    } else if (key == "pid") error = readId(value, event.pid);
-    else if (key == "tid") error = readId(value, event.tid);
-    else if (key == "args") {
+    } else if (isWord(key, "pid")) error = readId(value, event.pid);
+    else if (isWord(key, "tid")) error = readId(value, event.tid);
+    else if (isWord(key, "args")) {
       od::object args;
       if (!(error = value.get_object().get(args))) {
         if (Status parsed = parseArgs(text, args, event); !parsed) return parsed;
@@ -294,7 +297,7 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
     return {};
   }
   if (ph == 'M') {
-    if (event.name == "thread_name" && event.pid.present && event.tid.present) {
+    if (isWord(event.name, "thread_name") && event.pid.present && event.tid.present) {
       thread_names_.emplace_back(ThreadKey{event.pid.number, event.tid.number}, std::string(event.arg_name));
     }
     ++stats.skipped["metadata events"];

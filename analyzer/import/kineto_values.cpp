@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <charconv>
@@ -12,17 +13,17 @@
 namespace ampscope::analyzer::import {
 
 EventCategory categoryOf(std::string_view cat) {
-  if (cat == "kernel" || cat == "Kernel") return EventCategory::kKernel;
-  if (cat == "gpu_memcpy" || cat == "Memcpy") return EventCategory::kMemcpy;
-  if (cat == "gpu_memset" || cat == "Memset") return EventCategory::kMemset;
-  if (cat == "cuda_runtime" || cat == "Runtime") return EventCategory::kRuntime;
-  if (cat == "cuda_driver") return EventCategory::kDriver;
-  if (cat == "cuda_sync") return EventCategory::kSync;
-  if (cat == "cpu_op" || cat == "Operator") return EventCategory::kOperator;
-  if (cat == "user_annotation") return EventCategory::kAnnotation;
-  if (cat == "python_function") return EventCategory::kPython;
-  if (cat == "gpu_user_annotation") return EventCategory::kGpuAnnotation;
-  if (cat == "Trace" || cat == "overhead" || cat == "cpu_instant_event") return EventCategory::kIgnored;
+  if (isWord(cat, "kernel") || isWord(cat, "Kernel")) return EventCategory::kKernel;
+  if (isWord(cat, "gpu_memcpy") || isWord(cat, "Memcpy")) return EventCategory::kMemcpy;
+  if (isWord(cat, "gpu_memset") || isWord(cat, "Memset")) return EventCategory::kMemset;
+  if (isWord(cat, "cuda_runtime") || isWord(cat, "Runtime")) return EventCategory::kRuntime;
+  if (isWord(cat, "cuda_driver")) return EventCategory::kDriver;
+  if (isWord(cat, "cuda_sync")) return EventCategory::kSync;
+  if (isWord(cat, "cpu_op") || isWord(cat, "Operator")) return EventCategory::kOperator;
+  if (isWord(cat, "user_annotation")) return EventCategory::kAnnotation;
+  if (isWord(cat, "python_function")) return EventCategory::kPython;
+  if (isWord(cat, "gpu_user_annotation")) return EventCategory::kGpuAnnotation;
+  if (isWord(cat, "Trace") || isWord(cat, "overhead") || isWord(cat, "cpu_instant_event")) return EventCategory::kIgnored;
   return EventCategory::kUnknown;
 }
 
@@ -48,41 +49,45 @@ bool microsecondsToNsViaDouble(std::string_view token, std::int64_t& ns) {
   return true;
 }
 
+bool isJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// The value of an ASCII digit, or more than 9 for any other byte.
+unsigned digitValue(char c) { return static_cast<unsigned>(static_cast<unsigned char>(c)) - '0'; }
+
 }  // namespace
 
 bool microsecondsToNs(std::string_view token, std::int64_t& ns) {
-  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.remove_suffix(1);
+  // Two of these per event: the loops below test each byte once.
+  while (!token.empty() && isJsonSpace(token.back())) token.remove_suffix(1);
   if (token.empty()) return false;
   // The common case, [-]digits[.digits], is converted exactly from the text.
-  std::size_t i = 0;
   const bool negative = token[0] == '-';
-  if (negative) ++i;
+  const std::size_t digits_start = negative ? 1 : 0;
+  std::size_t i = digits_start;
+  // At most 16 digits are summed here (more would overflow 64 bits: found by the kineto fuzz
+  // harness); longer numbers take the slow path below.
+  const std::size_t summed_end = std::min(token.size(), digits_start + 16);
   std::int64_t whole = 0;
-  const std::size_t digits_start = i;
-  while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
-    // Digits past the 16th are only counted (the slow path below takes such numbers): summing
-    // them overflowed 64 bits (found by the kineto fuzz harness).
-    if (i - digits_start < 16) whole = whole * 10 + (token[i] - '0');
-    ++i;
+  for (; i < summed_end; ++i) {
+    const unsigned digit = digitValue(token[i]);
+    if (digit > 9) break;
+    whole = whole * 10 + digit;
   }
+  const bool more_digits = i == summed_end && i < token.size() && digitValue(token[i]) <= 9;
   // No digits, or too many for nanoseconds to fit 64 bits: let the slow path decide.
-  if (i == digits_start || i - digits_start > 16 || whole > INT64_MAX / 1000 - 1) {
-    return microsecondsToNsViaDouble(token, ns);
-  }
+  if (i == digits_start || more_digits || whole > INT64_MAX / 1000 - 1) return microsecondsToNsViaDouble(token, ns);
   std::int64_t fraction_ns = 0;
   if (i < token.size() && token[i] == '.') {
-    ++i;
-    int fraction_digits = 0;
-    std::int64_t scale = 100;
-    while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
-      // Beyond nanoseconds: round half up on the first dropped digit.
-      if (fraction_digits == 3 && token[i] >= '5') ++fraction_ns;
-      if (fraction_digits < 3) fraction_ns += (token[i] - '0') * scale;
-      scale /= 10;
-      ++fraction_digits;
-      ++i;
+    const std::size_t fraction_start = ++i;
+    static constexpr std::int64_t kNsPerDigit[3] = {100, 10, 1};
+    for (; i < token.size(); ++i) {
+      const unsigned digit = digitValue(token[i]);
+      if (digit > 9) break;
+      const std::size_t place = i - fraction_start;
+      if (place < 3) fraction_ns += digit * kNsPerDigit[place];
+      else if (place == 3 && digit >= 5) ++fraction_ns;  // beyond nanoseconds: round half up
     }
-    if (fraction_digits == 0) return false;
+    if (i == fraction_start) return false;
   }
   if (i != token.size()) return microsecondsToNsViaDouble(token, ns);  // exponent or junk
   ns = whole * 1000 + fraction_ns;
@@ -114,6 +119,14 @@ std::string_view compactJson(std::string_view json, std::string& scratch) {
   if (scratch.size() < json.size()) scratch.resize(json.size());
   char* out = scratch.data();
   std::size_t length = 0;
+  if (std::memchr(json.data(), '"', json.size()) == nullptr) {
+    // No strings (a list of shapes, the usual case): every whitespace byte goes, without a branch.
+    for (const char c : json) {
+      out[length] = c;
+      length += isJsonSpace(c) ? 0 : 1;
+    }
+    return std::string_view(out, length);
+  }
   bool in_string = false;
   bool escaped = false;
   for (char c : json) {
@@ -124,7 +137,7 @@ std::string_view compactJson(std::string_view json, std::string& scratch) {
       else if (c == '"') in_string = false;
       continue;
     }
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (isJsonSpace(c)) continue;
     if (c == '"') in_string = true;
     out[length++] = c;
   }

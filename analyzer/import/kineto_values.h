@@ -3,6 +3,7 @@
 // members. Kept apart from the event loop so each piece is testable on its own.
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,6 +20,14 @@ enum class EventCategory {
   kIgnored,  // known, not modelled (e.g. the profiler's own "Trace" span)
   kUnknown,
 };
+
+// text == word, for a word written in the code: with its length known when compiling, the
+// comparison becomes a few loads rather than a call to memcmp. Every event has a dozen keys and a
+// category to match against these words.
+template <std::size_t N>
+inline bool isWord(std::string_view text, const char (&word)[N]) {
+  return text.size() == N - 1 && std::memcmp(text.data(), word, N - 1) == 0;
+}
 
 // Maps both the 2021 capitalised and the later lower-case category names.
 EventCategory categoryOf(std::string_view cat);

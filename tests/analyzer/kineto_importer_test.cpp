@@ -101,5 +101,20 @@ TEST(KinetoImporterTest, IntegerFieldsBeyond64BitsAreAnErrorNamingTheField) {
   EXPECT_NE(pid.error().message.find("\"pid\" has an unexpected value"), std::string::npos) << pid.error().message;
 }
 
+TEST(KinetoImporterTest, IntegerFieldsAreExactPastDoublePrecisionAndFractionsTruncate) {
+  test::ScratchDir dir;
+  // 2^53 + 1 has no double of its own; a fractional correlation id is cut to its whole part.
+  auto trace = importText(dir, R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 1,
+     "args": {"device": 0, "stream": 7, "correlation": 9007199254740993}},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 2, "dur": 1,
+     "args": {"device": 0, "stream": 7.9, "correlation": 1.5e1}}]})");
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->kernels.size(), 2u);
+  EXPECT_EQ(trace->kernels[0].correlation_id, 9007199254740993u);
+  EXPECT_EQ(trace->kernels[1].correlation_id, 15u);
+  EXPECT_EQ(trace->kernels[1].stream, 7u);
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer::import

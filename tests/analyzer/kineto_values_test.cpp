@@ -17,6 +17,10 @@ TEST(KinetoValuesTest, MicrosecondsWithThreeDecimalsBecomeExactNanoseconds) {
   EXPECT_EQ(ns, 1);
   ASSERT_TRUE(microsecondsToNs("-2.25 ", ns));
   EXPECT_EQ(ns, -2250);
+  ASSERT_TRUE(microsecondsToNs("7.1239\n", ns));  // a fourth decimal of 9 rounds up
+  EXPECT_EQ(ns, 7124);
+  ASSERT_TRUE(microsecondsToNs("1234567890123456", ns));  // 16 digits: the longest summed here
+  EXPECT_EQ(ns, 1234567890123456000);
 }
 
 TEST(KinetoValuesTest, ExponentNotationGoesThroughDouble) {
@@ -81,6 +85,7 @@ TEST(KinetoValuesTest, CompactJsonDropsWhitespaceOutsideStrings) {
   EXPECT_EQ(compactJson("[\"c10::Half\", \"a b\"]", scratch), "[\"c10::Half\",\"a b\"]");
   EXPECT_EQ(compactJson("[\"q\\\" x\"]", scratch), "[\"q\\\" x\"]");
   EXPECT_EQ(compactJson("[ ]", scratch), "[]");  // a shorter text after longer ones
+  EXPECT_EQ(compactJson("[\n\t[1,\r\n 2]]", scratch), "[[1,2]]");  // every JSON whitespace byte
 }
 
 TEST(KinetoValuesTest, MemcpyNamesGiveDirectionAndMemoryKinds) {
