@@ -4,6 +4,7 @@
 // document first names them, so the trace is the same however many parsers made the batches.
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ class KinetoBatchMerge {
  public:
   KinetoBatchMerge(trace::Trace& out, std::size_t parsers);
 
+  // The uncompressed document's size, when known before the end: the record vectors then grow
+  // once to what the whole document will need rather than doubling as they go.
+  void expectDocumentBytes(std::uint64_t bytes) { document_bytes_ = bytes; }
   // batch: the next batch in document order, made by parser number `parser`.
   void append(ParsedBatch&& batch, std::size_t parser);
   // Names the threads that thread_name metadata named (the last name given wins).
@@ -30,7 +34,11 @@ class KinetoBatchMerge {
     std::vector<trace::Index> threads;
   };
 
+  // How many times its present size a record vector will need by the document's end.
+  double growthToDocumentEnd(std::uint64_t merged_up_to) const;
+
   trace::Trace& out_;
+  std::uint64_t document_bytes_ = 0;  // 0: not known
   std::vector<ParserIds> ids_;
   std::map<ThreadKey, std::string> thread_names_;
   bool saw_2021_categories_ = false;

@@ -423,6 +423,7 @@ ParsedBatch EventReader::parse(const EventBatch& batch) {
   ParsedBatch parsed;
   parsed.first_new_string = static_cast<trace::StringId>(out_.strings.size());
   parsed.first_new_thread = out_.threads.size();
+  if (!batch.events.empty()) parsed.document_end = batch.events.back().byte_offset + batch.events.back().size;
   for (const EventSpan& span : batch.events) {
     const TraceEventText text{std::string_view(batch.text + span.offset, span.size),
                               batch.readable - span.offset, span.byte_offset, span.index};

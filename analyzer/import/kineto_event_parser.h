@@ -58,6 +58,7 @@ struct ParsedBatch {
   std::vector<ThreadKey> new_threads;
   std::vector<std::pair<ThreadKey, std::string>> thread_names;  // thread_name metadata, in order
   bool saw_2021_categories = false;  // "Kernel", "Operator", "Runtime": the 2021 schema
+  std::uint64_t document_end = 0;    // where the batch's last event ends in the document
   // The first event that could not be read; the batch's records stop before it.
   std::optional<trace::Error> error;
 };

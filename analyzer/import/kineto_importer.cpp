@@ -30,6 +30,7 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
   out.format = trace::TraceFormat::kKineto;
   out.source_format = trace::TraceFormat::kKineto;
   KinetoParallelParse events(source.path(), out, options.threads);
+  if (!source.compressed()) events.expectDocumentBytes(source.fileBytes());
   ChromeTraceStream stream(source);
   const trace::Status streamed =
       stream.run([&](const TraceEventText& text) { return events.add(text); }, options.progress);

@@ -45,6 +45,8 @@ class KinetoParallelParse {
   // document order, if any.
   trace::Status finish();
   bool saw2021Categories() const { return merge_.saw2021Categories(); }
+  // The uncompressed document's size, when known (KinetoBatchMerge::expectDocumentBytes).
+  void expectDocumentBytes(std::uint64_t bytes) { merge_.expectDocumentBytes(bytes); }
   void nameThreads() { merge_.nameThreads(); }
 
  private:
