@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -58,6 +60,30 @@ struct EventFields {
   }
 };
 
+// The string id of a JSON array's compacted text (compactJson), looked up by its text as written:
+// an operator's shapes and dtypes repeat from step to step, so most are found without compacting
+// and hashing them again. Holds at most kMaxTexts texts, so a file of ever-new texts costs no
+// more than a bounded copy of some of them.
+class CompactTextIds {
+ public:
+  trace::StringId intern(std::string_view written, trace::StringTable& strings) {
+    if (const auto found = ids_.find(written); found != ids_.end()) return found->second;
+    const trace::StringId id = strings.intern(compactJson(written, scratch_));
+    if (ids_.size() < kMaxTexts) ids_.emplace(std::string(written), id);
+    return id;
+  }
+
+ private:
+  static constexpr std::size_t kMaxTexts = 1 << 16;
+  // Looks strings up by view, without building a std::string per lookup.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_map<std::string, trace::StringId, Hash, std::equal_to<>> ids_;
+  std::string scratch_;
+};
+
 // Reads events into records of its own trace (out_), whose string table and thread table grow
 // from batch to batch while its record vectors are handed over with each batch.
 class EventReader {
@@ -97,7 +123,7 @@ class EventReader {
   od::parser parser_;
   bool saw_2021_categories_ = false;
   std::string stats_key_;
-  std::string compact_scratch_;
+  CompactTextIds compact_text_ids_;
   std::vector<std::pair<ThreadKey, std::string>> thread_names_;
 };
 
@@ -386,9 +412,9 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
       r.name = name;
       r.thread = cpuThread(event);
       r.kind = rangeKindOf(category);
-      if (!event.input_dims.empty()) r.shapes = out_.strings.intern(compactJson(event.input_dims, compact_scratch_));
-      if (!event.input_type.empty()) r.dtypes = out_.strings.intern(compactJson(event.input_type, compact_scratch_));
-      if (!event.concrete_inputs.empty()) r.arguments = out_.strings.intern(compactJson(event.concrete_inputs, compact_scratch_));
+      if (!event.input_dims.empty()) r.shapes = compact_text_ids_.intern(event.input_dims, out_.strings);
+      if (!event.input_type.empty()) r.dtypes = compact_text_ids_.intern(event.input_type, out_.strings);
+      if (!event.concrete_inputs.empty()) r.arguments = compact_text_ids_.intern(event.concrete_inputs, out_.strings);
       if (!event.module_hierarchy.empty()) r.module_path = out_.strings.intern(event.module_hierarchy);
       r.sequence_number = event.sequence;
       r.fwd_thread_tid = event.fwd_tid;

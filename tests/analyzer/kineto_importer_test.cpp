@@ -116,5 +116,27 @@ TEST(KinetoImporterTest, IntegerFieldsAreExactPastDoublePrecisionAndFractionsTru
   EXPECT_EQ(trace->kernels[1].stream, 7u);
 }
 
+TEST(KinetoImporterTest, ShapesWrittenAlikeOrWithOtherSpacingShareOneCompactString) {
+  test::ScratchDir dir;
+  auto trace = importText(dir, R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 1,
+     "args": {"Input Dims": [[2, 3], [3, 4]], "Input type": ["float", "float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 3, "dur": 1,
+     "args": {"Input Dims": [[2,3],[3,4]], "Input type": [ "float" , "float" ]}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 1,
+     "args": {"Input Dims": [[2, 3], [3, 4]], "Input type": ["float", "float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 7, "dur": 1,
+     "args": {"Input Dims": [[2, 3], [3, 5]], "Input type": ["float", "float"]}}]})");
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->ranges.size(), 4u);
+  EXPECT_EQ(trace->str(trace->ranges[0].shapes), "[[2,3],[3,4]]");
+  EXPECT_EQ(trace->str(trace->ranges[0].dtypes), "[\"float\",\"float\"]");
+  for (std::size_t i : {1u, 2u}) {
+    EXPECT_EQ(trace->ranges[i].shapes, trace->ranges[0].shapes) << i;
+    EXPECT_EQ(trace->ranges[i].dtypes, trace->ranges[0].dtypes) << i;
+  }
+  EXPECT_EQ(trace->str(trace->ranges[3].shapes), "[[2,3],[3,5]]");
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer::import
