@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/analysis_commands.h"
+#include "cli/bus_error_report.h"
 #include "cli/command_line_errors.h"
 #include "cli/exit_codes.h"
 #include "cli/gui_command.h"
@@ -14,6 +15,7 @@
 
 int main(int argc, char** argv) {
   using namespace ampscope::cli;
+  reportShrunkTraceFilesOnBusError();
   CLI::App app{kAppDescription};
   configureApp(app);
 

@@ -5,6 +5,7 @@
 // process's resident memory stays at what is being worked on, not the whole file.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -29,11 +30,19 @@ class MappedFile {
   // the file again. For bytes that will not be read again soon.
   void release(const char* from, const char* to) const;
 
+  // Which mapped file holds `address`, and at which byte offset: where another program shrinks
+  // a file while it is mapped, reading its lost pages raises SIGBUS, and a handler can name the
+  // file with this. Async-signal-safe (it reads a fixed table of atomics); false when no file
+  // mapped now holds the address.
+  static bool fileAt(const void* address, const char*& path, std::uint64_t& offset);
+
  private:
-  MappedFile(const char* data, std::size_t size, std::size_t mapped) : data_(data), size_(size), mapped_(mapped) {}
+  MappedFile(const char* data, std::size_t size, std::size_t mapped, std::string path);
   const char* data_;
   std::size_t size_;
   std::size_t mapped_;  // the reservation's length: size_ and the padding, in whole pages
+  std::string path_;
+  int slot_ = -1;       // this file's place in the table fileAt() reads; -1: the table was full
 };
 
 }  // namespace ampscope::analyzer::import
