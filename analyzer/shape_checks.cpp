@@ -46,15 +46,33 @@ std::int64_t convolutionM(const trace::Trace& trace, const trace::Range& call, I
   return work.gemm ? work.gemm->m : 0;
 }
 
-}  // namespace
-
-Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_shapes) {
+template <typename IsEligible>
+Index innermostEligible(const trace::Trace& trace, Index op_range, bool with_shapes, IsEligible is_eligible) {
   for (Index r = op_range; r != kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
     const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
     if (with_shapes && range.shapes == trace::StringTable::kEmpty) continue;
-    if (isTensorCoreEligibleOp(opName(trace, range))) return r;
+    if (is_eligible(range)) return r;
   }
   return kNone;
+}
+
+}  // namespace
+
+Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_shapes) {
+  return innermostEligible(trace, op_range, with_shapes,
+                           [&](const trace::Range& range) { return isTensorCoreEligibleOp(opName(trace, range)); });
+}
+
+bool EligibleOps::isEligible(const trace::Range& range) {
+  const trace::StringId name = opNameId(range);
+  if (name >= eligible_name_.size()) eligible_name_.resize(name + std::size_t{1}, -1);
+  std::int8_t& eligible = eligible_name_[name];
+  if (eligible < 0) eligible = isTensorCoreEligibleOp(trace_.str(name)) ? 1 : 0;
+  return eligible == 1;
+}
+
+Index EligibleOps::enclosing(Index op_range, bool with_shapes) {
+  return innermostEligible(trace_, op_range, with_shapes, [&](const trace::Range& range) { return isEligible(range); });
 }
 
 std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence) {
