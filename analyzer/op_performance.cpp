@@ -11,7 +11,7 @@
 #include "analyzer/convolution_output.h"
 #include "analyzer/kernel_verdicts.h"
 #include "analyzer/operator_labels.h"
-#include "analyzer/precision_times.h"
+#include "analyzer/time_by_kind.h"
 #include "analyzer/shape_checks.h"
 
 namespace ampscope::analyzer {

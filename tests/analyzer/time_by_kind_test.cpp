@@ -1,6 +1,9 @@
-#include "analyzer/precision_times.h"
+#include "analyzer/time_by_kind.h"
 
 #include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
 
 namespace ampscope::analyzer {
 namespace {
@@ -24,7 +27,7 @@ TEST(PrecisionTimesTest, HeaviestIsTheMostTimeAndTheFirstPrecisionOnTies) {
   EXPECT_EQ(times.heaviest(), MathPrecision::kFp16);
 }
 
-TEST(PrecisionTimesTest, KnownOnlyPassesOverUnknownTime) {
+TEST(PrecisionTimesTest, SkipFirstPassesOverUnknownTime) {
   PrecisionTimes times;
   times.add(MathPrecision::kUnknown, 100);
   times.add(MathPrecision::kFp32, 0);
@@ -33,6 +36,18 @@ TEST(PrecisionTimesTest, KnownOnlyPassesOverUnknownTime) {
   PrecisionTimes unknown_only;
   unknown_only.add(MathPrecision::kUnknown, 5);
   EXPECT_EQ(unknown_only.heaviest(true), MathPrecision::kUnknown);
+}
+
+TEST(PhaseTimesTest, VisitsEachAddedPhaseInOrder) {
+  PhaseTimes times;
+  times.add(trace::Phase::kBackward, 5);
+  times.add(trace::Phase::kForward, 0);
+  times.add(trace::Phase::kBackward, 2);
+  std::vector<std::pair<trace::Phase, std::int64_t>> seen;
+  times.forEach([&](trace::Phase phase, std::int64_t ns) { seen.emplace_back(phase, ns); });
+  EXPECT_EQ(seen, (std::vector<std::pair<trace::Phase, std::int64_t>>{{trace::Phase::kForward, 0},
+                                                                      {trace::Phase::kBackward, 7}}));
+  EXPECT_EQ(times.heaviest(), trace::Phase::kBackward);
 }
 
 }  // namespace
