@@ -77,22 +77,21 @@ Index EligibleOps::enclosing(Index op_range, bool with_shapes) {
 
 std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence) {
   KernelVerdicts verdicts(trace, evidence);
-  std::unordered_map<Index, Index> eligible_of;  // op range -> eligible op range (memo)
+  EligibleOps eligible_ops(trace);
   std::map<std::pair<std::string_view, trace::StringId>, Accumulated> by_call_shape;
 
   for (const trace::Kernel& kernel : trace.kernels) {
     if (kernel.op_range == kNone) continue;
-    auto [memo, fresh] = eligible_of.try_emplace(kernel.op_range, kNone);
-    if (fresh) memo->second = enclosingEligibleOp(trace, kernel.op_range, true);
-    if (memo->second == kNone) continue;
-    const trace::Range& op = trace.ranges[static_cast<std::size_t>(memo->second)];
+    const Index eligible = eligible_ops.enclosing(kernel.op_range, true);
+    if (eligible == kNone) continue;
+    const trace::Range& op = trace.ranges[static_cast<std::size_t>(eligible)];
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
 
     Accumulated& a = by_call_shape[{opName(trace, op), op.shapes}];
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     a.check.gpu_time_ns += duration;
-    a.calls[memo->second] = true;
-    if (a.example == kNone) a.example = memo->second;
+    a.calls[eligible] = true;
+    if (a.example == kNone) a.example = eligible;
     if (op.layer != trace::StringTable::kEmpty) a.layer_time[std::string(trace.str(op.layer))] += duration;
     if (verdict.tensor_core) a.check.tensor_core_time_ns += duration;
     // Only matrix kernels say which precision the op ran in (not its copies or transposes).
