@@ -16,11 +16,32 @@ bool isSynchronizingCall(std::string_view name) {
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
+namespace {
+
+// isSynchronizingCall decided once per call name: a run makes millions of calls with a few dozen
+// names.
+class SynchronizingNames {
+ public:
+  explicit SynchronizingNames(const trace::Trace& trace) : trace_(trace) {}
+
+  bool of(const trace::LaunchCall& call) {
+    if (call.name >= synchronizing_.size()) synchronizing_.resize(call.name + std::size_t{1}, -1);
+    std::int8_t& synchronizing = synchronizing_[call.name];
+    if (synchronizing < 0) synchronizing = isSynchronizingCall(trace_.str(call.name)) ? 1 : 0;
+    return synchronizing == 1;
+  }
+
+ private:
+  const trace::Trace& trace_;
+  std::vector<std::int8_t> synchronizing_;  // by name id: 1 yes, 0 no, -1 not yet decided
+};
+
+}  // namespace
+
 std::vector<std::uint8_t> hostBlockingCalls(const trace::Trace& trace) {
   std::vector<std::uint8_t> blocking(trace.launches.size(), 0);
-  for (std::size_t i = 0; i < trace.launches.size(); ++i) {
-    blocking[i] = isSynchronizingCall(trace.str(trace.launches[i].name)) ? 1 : 0;
-  }
+  SynchronizingNames synchronizing(trace);
+  for (std::size_t i = 0; i < trace.launches.size(); ++i) blocking[i] = synchronizing.of(trace.launches[i]) ? 1 : 0;
   for (const trace::MemoryOp& op : trace.memory_ops) {
     const bool pageable = op.src_kind == trace::MemoryKind::kPageable || op.dst_kind == trace::MemoryKind::kPageable;
     if (op.launch != trace::kNone && op.kind == trace::MemoryOpKind::kMemcpy && pageable) {
@@ -37,8 +58,9 @@ HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& 
     std::int64_t sync_ns = 0;
     std::uint64_t sync_calls = 0;
     const SteadySpans spans(iterations);
+    SynchronizingNames synchronizing(trace);
     for (const trace::LaunchCall& call : trace.launches) {
-      if (!isSynchronizingCall(trace.str(call.name)) || !spans.contains(call.start_ns)) continue;
+      if (!synchronizing.of(call) || !spans.contains(call.start_ns)) continue;
       sync_ns += call.end_ns - call.start_ns;
       ++sync_calls;
     }
@@ -48,14 +70,14 @@ HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& 
 
   std::unordered_map<std::uint32_t, std::int32_t> sm_count;
   for (const trace::Device& d : trace.devices) sm_count[d.id] = d.sm_count;
-  std::unordered_map<trace::Index, bool> eligible;
+  EligibleOps eligible_ops(trace);
   double blocks_per_sm = 0;
   for (const trace::Kernel& kernel : trace.kernels) {
     if (kernel.op_range == trace::kNone) continue;
-    auto [cached, fresh] = eligible.try_emplace(kernel.op_range, false);
-    if (fresh) cached->second = enclosingEligibleOp(trace, kernel.op_range, false) != trace::kNone;
     const auto sms = sm_count.find(kernel.device);
-    if (!cached->second || sms == sm_count.end() || sms->second <= 0) continue;
+    if (sms == sm_count.end() || sms->second <= 0 || eligible_ops.enclosing(kernel.op_range, false) == trace::kNone) {
+      continue;
+    }
     const double blocks = static_cast<double>(kernel.grid[0]) * kernel.grid[1] * kernel.grid[2];
     blocks_per_sm += blocks / sms->second;
     ++out.matrix_kernels;

@@ -1,5 +1,6 @@
 #include "analyzer/kernel_verdicts.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "analyzer/rule_ids.h"
@@ -69,25 +70,31 @@ KernelVerdicts::KernelVerdicts(const trace::Trace& trace, const TensorCoreEviden
     evidence_ = &own_evidence_;
   }
   for (const trace::Device& device : trace.devices) {
-    if (device.kind == trace::DeviceKind::kCpu) cpu_devices_.insert(device.id);
+    if (device.kind == trace::DeviceKind::kCpu) cpu_devices_.push_back(device.id);
   }
+}
+
+bool KernelVerdicts::onHost(const trace::Kernel& kernel) const {
+  return std::find(cpu_devices_.begin(), cpu_devices_.end(), kernel.device) != cpu_devices_.end();
 }
 
 const TensorCoreVerdict& KernelVerdicts::of(const trace::Kernel& kernel) {
   const bool host = onHost(kernel);
-  auto& cache = host ? host_verdicts_ : gpu_verdicts_;
-  auto [cached, fresh] = cache.try_emplace(kernel.name);
-  if (fresh) {
-    const std::string_view name = trace_.str(kernel.name);
-    if (host) {
-      cached->second = hostVerdict(name);
-    } else if (const auto proven = evidence_->by_rate.find(kernel.name); proven != evidence_->by_rate.end()) {
-      cached->second = proven->second;
-    } else {
-      cached->second = withNameEvidence(rules_.classify(name), name, evidence_->device);
-    }
+  std::vector<std::int32_t>& verdict_of_name = host ? host_verdict_of_name_ : gpu_verdict_of_name_;
+  if (kernel.name >= verdict_of_name.size()) verdict_of_name.resize(kernel.name + std::size_t{1}, -1);
+  std::int32_t& index = verdict_of_name[kernel.name];
+  if (index < 0) {
+    index = static_cast<std::int32_t>(verdicts_.size());
+    verdicts_.push_back(decide(kernel.name, host));
   }
-  return cached->second;
+  return verdicts_[static_cast<std::size_t>(index)];
+}
+
+TensorCoreVerdict KernelVerdicts::decide(trace::StringId name_id, bool host) const {
+  const std::string_view name = trace_.str(name_id);
+  if (host) return hostVerdict(name);
+  if (const auto proven = evidence_->by_rate.find(name_id); proven != evidence_->by_rate.end()) return proven->second;
+  return withNameEvidence(rules_.classify(name), name, evidence_->device);
 }
 
 }  // namespace ampscope::analyzer

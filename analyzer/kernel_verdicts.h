@@ -6,9 +6,9 @@
 // backend records its ops as host activity) gets a host verdict, because asking whether a CPU op
 // used Tensor Cores would report "not on Tensor Cores" for every op of a run that had no GPU.
 
+#include <deque>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 #include "analyzer/tensor_core_evidence.h"
 #include "analyzer/tensor_core_rules.h"
@@ -40,16 +40,22 @@ class KernelVerdicts {
 
   // Valid while this object lives.
   const TensorCoreVerdict& of(const trace::Kernel& kernel);
-  bool onHost(const trace::Kernel& kernel) const { return cpu_devices_.contains(kernel.device); }
+  bool onHost(const trace::Kernel& kernel) const;
 
  private:
+  TensorCoreVerdict decide(trace::StringId name, bool host) const;
+
   const trace::Trace& trace_;
   const TensorCoreRules& rules_;
   TensorCoreEvidence own_evidence_;  // when none is given
   const TensorCoreEvidence* evidence_;
-  std::unordered_set<std::uint32_t> cpu_devices_;
-  std::unordered_map<trace::StringId, TensorCoreVerdict> gpu_verdicts_;
-  std::unordered_map<trace::StringId, TensorCoreVerdict> host_verdicts_;
+  std::vector<std::uint32_t> cpu_devices_;  // a trace lists a handful of devices
+  // Each stage asks once per kernel, and a run launches millions of kernels with a few hundred
+  // names: the verdicts are found by name id in flat vectors (index into verdicts_, -1: not yet),
+  // grown as names come, not hashed. A deque keeps the verdicts where they are.
+  std::vector<std::int32_t> gpu_verdict_of_name_;
+  std::vector<std::int32_t> host_verdict_of_name_;
+  std::deque<TensorCoreVerdict> verdicts_;
 };
 
 }  // namespace ampscope::analyzer

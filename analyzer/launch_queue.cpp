@@ -60,22 +60,44 @@ std::vector<Item> queuedItems(const trace::Trace& trace) {
 // The depth of a queue as a step function: +1 when an item is asked for, -1 when it starts.
 template <typename Key>
 std::map<Key, std::vector<QueuePoint>> depthSeries(const std::vector<Item>& items, Key Item::*key) {
-  std::map<Key, std::vector<std::pair<std::int64_t, int>>> changes;
+  // When each item of a queue was asked for and when it started, each list sorted on its own (as
+  // recorded, each is nearly in order already) and then merged.
+  struct Changes {
+    std::vector<std::int64_t> asked;
+    std::vector<std::int64_t> started;
+  };
+  std::map<Key, Changes> changes;
+  // Items come in time order, mostly on the queue of the one before: its changes are found once
+  // per run of them (map nodes do not move).
+  const Key* last_key = nullptr;
+  Changes* last_changes = nullptr;
   for (const Item& item : items) {
-    auto& c = changes[item.*key];
-    c.emplace_back(item.asked_ns, +1);
-    c.emplace_back(item.start_ns, -1);
+    if (last_key == nullptr || !(*last_key == item.*key)) {
+      const auto found = changes.try_emplace(item.*key).first;
+      last_key = &found->first;
+      last_changes = &found->second;
+    }
+    last_changes->asked.push_back(item.asked_ns);
+    last_changes->started.push_back(item.start_ns);
   }
   std::map<Key, std::vector<QueuePoint>> series;
   for (auto& [k, c] : changes) {
-    // At equal times an item that starts leaves before the next one is queued.
-    std::sort(c.begin(), c.end());
+    std::sort(c.asked.begin(), c.asked.end());
+    std::sort(c.started.begin(), c.started.end());
     std::vector<QueuePoint>& points = series[k];
+    points.reserve(c.asked.size() + c.started.size());
     std::int32_t depth = 0;
-    for (const auto& [time, delta] : c) {
+    const auto step = [&](std::int64_t time, std::int32_t delta) {
       depth += delta;
       if (!points.empty() && points.back().time_ns == time) points.back().depth = depth;
       else points.push_back({time, depth});
+    };
+    std::size_t a = 0;
+    std::size_t s = 0;
+    while (a < c.asked.size() || s < c.started.size()) {
+      // At equal times an item that starts leaves before the next one is queued.
+      if (s < c.started.size() && (a == c.asked.size() || c.started[s] <= c.asked[a])) step(c.started[s++], -1);
+      else step(c.asked[a++], +1);
     }
   }
   return series;

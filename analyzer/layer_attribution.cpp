@@ -7,7 +7,7 @@
 namespace ampscope::analyzer {
 
 LayerAttribution::LayerAttribution(const trace::Trace& trace)
-    : trace_(trace), origin_of_(trace.ranges.size(), -1) {
+    : trace_(trace), eligible_ops_(trace), origin_of_(trace.ranges.size(), -1) {
   for (const trace::Kernel& kernel : trace.kernels) {
     if (kernel.op_range != trace::kNone && range(kernel.op_range).layer != trace::StringTable::kEmpty) {
       by_operator_ = false;
@@ -40,8 +40,8 @@ KernelOrigin LayerAttribution::originOf(trace::Index op_range) {
   KernelOrigin origin;
   const trace::Range& op = range(op_range);
   origin.phase = op.phase;
-  origin.eligible_op = enclosingEligibleOp(trace_, op_range, false);
-  origin.shaped_op = enclosingEligibleOp(trace_, op_range, true);
+  origin.eligible_op = eligible_ops_.enclosing(op_range, false);
+  origin.shaped_op = eligible_ops_.enclosing(op_range, true);
   if (by_operator_) {
     origin.call = topLevelOperator(trace_, op_range);
     origin.group = labelOf(origin.call);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/shape_checks.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -41,6 +42,7 @@ class LayerAttribution {
   const trace::Range& range(trace::Index index) const { return trace_.ranges[static_cast<std::size_t>(index)]; }
 
   const trace::Trace& trace_;
+  EligibleOps eligible_ops_;
   bool by_operator_ = true;
   KernelOrigin unattributed_;
   // Memoised by op range: origins_[origin_of_[op_range]] (-1: not yet). A vector indexed by range,

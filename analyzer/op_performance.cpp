@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -13,6 +11,7 @@
 #include "analyzer/convolution_output.h"
 #include "analyzer/kernel_verdicts.h"
 #include "analyzer/operator_labels.h"
+#include "analyzer/time_by_kind.h"
 #include "analyzer/shape_checks.h"
 
 namespace ampscope::analyzer {
@@ -43,17 +42,30 @@ double topPeak(const DeviceSpec& d) {
 }
 
 
+// A row: an op (by name id, so that ids of equal text are equal) and what it was called with.
 struct Key {
-  std::string op;
+  StringId op;
   StringId shapes;
   StringId arguments;
   StringId layer;
   trace::Phase pass;
-  auto operator<=>(const Key&) const = default;
+  bool operator==(const Key&) const = default;
+};
+
+struct KeyHash {
+  std::size_t operator()(const Key& k) const {
+    std::uint64_t h = k.op;
+    for (const std::uint64_t part : {std::uint64_t{k.shapes}, std::uint64_t{k.arguments}, std::uint64_t{k.layer},
+                                     static_cast<std::uint64_t>(k.pass)}) {
+      h = (h ^ part) * 0x100000001b3ULL;
+    }
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
 };
 
 struct Accumulated {
-  std::unordered_set<Index> ranges;
+  Key key;
+  std::uint64_t calls = 0;  // distinct op ranges whose work it is
   Index example = kNone;
   StringId dtypes = trace::StringTable::kEmpty;
   std::uint64_t kernels = 0;
@@ -61,21 +73,70 @@ struct Accumulated {
   std::int64_t tensor_core_ns = 0;
   std::int64_t collective_ns = 0;
   std::int64_t matrix_ns = 0;
-  std::map<MathPrecision, std::int64_t> precision_ns;  // of matrix kernels (all kernels when none is)
-  std::map<MathPrecision, std::int64_t> any_precision_ns;
+  PrecisionTimes precision_ns;  // of matrix kernels (all kernels when none is)
+  PrecisionTimes any_precision_ns;
 };
 
-MathPrecision heaviest(const std::map<MathPrecision, std::int64_t>& by) {
-  MathPrecision out = MathPrecision::kUnknown;
-  std::int64_t most = -1;
-  for (const auto& [p, ns] : by) {
-    if (ns > most) {
-      most = ns;
-      out = p;
-    }
+// The rows kernels add up to, in the order first met. A run launches millions of kernels from
+// about as many op ranges, into a few hundred rows: each op range finds its row once, by a flat
+// index, and no string is built per kernel.
+class RowAccumulator {
+ public:
+  explicit RowAccumulator(const trace::Trace& trace) : trace_(trace), row_of_op_(trace.ranges.size(), -1) {}
+
+  // The row of a kernel no op launched: its name's.
+  std::size_t ofKernelName(StringId name) {
+    return rowFor(Key{name, trace::StringTable::kEmpty, trace::StringTable::kEmpty, trace::StringTable::kEmpty,
+                      trace::Phase::kUnknown});
   }
-  return out;
-}
+
+  // The row of the op whose work a kernel did (workOpOf); each op counts as one call of its row.
+  std::size_t ofWorkOp(Index op) {
+    std::int32_t& memo = row_of_op_[static_cast<std::size_t>(op)];
+    if (memo < 0) {
+      const trace::Range& r = trace_.ranges[static_cast<std::size_t>(op)];
+      memo = static_cast<std::int32_t>(rowFor(Key{opNameId(r), r.shapes, r.arguments, r.layer, r.phase}));
+      Accumulated& a = rows_[static_cast<std::size_t>(memo)];
+      ++a.calls;
+      if (a.example == kNone) {
+        a.example = op;
+        a.dtypes = r.dtypes;
+      }
+    }
+    return static_cast<std::size_t>(memo);
+  }
+
+  Accumulated& operator[](std::size_t row) { return rows_[row]; }
+
+  // Row indices by op name, then by the ids of the rest of the key: the order rows are built in
+  // (and keep on equal time).
+  std::vector<std::size_t> keyOrder() const {
+    std::vector<std::size_t> order(rows_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      const Key& a = rows_[x].key;
+      const Key& b = rows_[y].key;
+      if (a.op != b.op) return trace_.str(a.op) < trace_.str(b.op);
+      return std::tie(a.shapes, a.arguments, a.layer, a.pass) < std::tie(b.shapes, b.arguments, b.layer, b.pass);
+    });
+    return order;
+  }
+
+ private:
+  std::size_t rowFor(const Key& key) {
+    auto [found, fresh] = index_of_key_.try_emplace(key, rows_.size());
+    if (fresh) {
+      rows_.emplace_back();
+      rows_.back().key = key;
+    }
+    return found->second;
+  }
+
+  const trace::Trace& trace_;
+  std::vector<Accumulated> rows_;
+  std::unordered_map<Key, std::size_t, KeyHash> index_of_key_;
+  std::vector<std::int32_t> row_of_op_;  // by work op range: its row, -1 not yet met
+};
 
 class RowBuilder {
  public:
@@ -289,14 +350,71 @@ const char* ampChangeName(AmpChange change) {
   return "not_projected";
 }
 
-Index workOpOf(const trace::Trace& trace, const trace::Kernel& kernel, const TensorCoreVerdict& verdict) {
+namespace {
+
+Index workOp(EligibleOps& eligible_ops, const trace::Kernel& kernel, const TensorCoreVerdict& verdict) {
   if (kernel.op_range == kNone) return kNone;
   if (isMatrixKernel(verdict, true)) {
-    Index eligible = enclosingEligibleOp(trace, kernel.op_range, true);
-    if (eligible == kNone) eligible = enclosingEligibleOp(trace, kernel.op_range, false);
+    Index eligible = eligible_ops.enclosing(kernel.op_range, true);
+    if (eligible == kNone) eligible = eligible_ops.enclosing(kernel.op_range, false);
     if (eligible != kNone) return eligible;
   }
   return kernel.op_range;
+}
+
+// The rows in the order a caller reads them, heaviest first, each with its work and rates; fills
+// row_of_kernel from the accumulator's rows.
+std::vector<OpRow> buildRows(const trace::Trace& trace, RowAccumulator& rows, RowBuilder& builder,
+                             const std::vector<std::int32_t>& accumulated_row_of_kernel,
+                             std::vector<std::int32_t>& row_of_kernel) {
+  const std::vector<std::size_t> key_order = rows.keyOrder();
+  std::vector<OpRow> built;
+  built.reserve(key_order.size());
+  for (const std::size_t index : key_order) {
+    const Accumulated& a = rows[index];
+    OpRow row;
+    row.op = std::string(trace.str(a.key.op));
+    row.shapes = std::string(trace.str(a.key.shapes));
+    row.arguments = std::string(trace.str(a.key.arguments));
+    row.layer = std::string(trace.str(a.key.layer));
+    row.pass = a.key.pass;
+    row.dtypes_text = std::string(trace.str(a.dtypes));
+    row.calls = std::max<std::uint64_t>(1, a.calls);
+    row.kernels = a.kernels;
+    row.time_ns = a.time_ns;
+    if (a.example != kNone) row.first_start_ns = trace.ranges[static_cast<std::size_t>(a.example)].start_ns;
+    row.tensor_core_time_ns = a.tensor_core_ns;
+    row.precision = (a.precision_ns.empty() ? a.any_precision_ns : a.precision_ns).heaviest();
+    if (a.collective_ns * 2 > a.time_ns || isCollectiveOp(row.op)) row.op_class = OpClass::kCommunication;
+    else if (a.matrix_ns * 2 > a.time_ns && isTensorCoreEligibleOp(row.op)) row.op_class = OpClass::kMatrix;
+    builder.fillWork(row, a);
+    if (row.op_class == OpClass::kMemory && row.work.matrix && a.matrix_ns > 0) row.op_class = OpClass::kMatrix;
+    builder.measure(row);
+    builder.project(row);
+    built.push_back(std::move(row));
+  }
+  // Heaviest first; kernels keep pointing at their rows.
+  std::vector<std::size_t> order(built.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return built[x].time_ns > built[y].time_ns; });
+  std::vector<std::int32_t> final_index(order.size());  // by accumulator row
+  std::vector<OpRow> sorted;
+  sorted.reserve(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    final_index[key_order[order[i]]] = static_cast<std::int32_t>(i);
+    sorted.push_back(std::move(built[order[i]]));
+  }
+  for (std::size_t k = 0; k < accumulated_row_of_kernel.size(); ++k) {
+    row_of_kernel[k] = final_index[static_cast<std::size_t>(accumulated_row_of_kernel[k])];
+  }
+  return sorted;
+}
+
+}  // namespace
+
+Index workOpOf(const trace::Trace& trace, const trace::Kernel& kernel, const TensorCoreVerdict& verdict) {
+  EligibleOps eligible_ops(trace);
+  return workOp(eligible_ops, kernel, verdict);
 }
 
 OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSummary& iterations,
@@ -306,110 +424,42 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
   out.device = device;
   out.row_of_kernel.assign(trace.kernels.size(), -1);
   KernelVerdicts verdicts(trace, evidence);
-  std::map<Key, Accumulated> rows;
-  std::vector<const Key*> key_of_kernel(trace.kernels.size(), nullptr);
-  // A run launches millions of kernels over far fewer op ranges and names: the row of each is
-  // found once. Map nodes do not move.
-  struct Slot {
-    Index op = kNone;
-    const Key* key = nullptr;
-    Accumulated* row = nullptr;
-  };
-  std::unordered_map<std::uint64_t, Slot> by_op_range;  // (op range, matrix kernel) -> its row
-  std::unordered_map<trace::StringId, Slot> by_kernel_name;  // kernels no op launched
-  std::unordered_map<trace::StringId, bool> collective_name;
-  const auto slotFor = [&](const trace::Kernel& kernel, const TensorCoreVerdict& verdict, bool matrix) -> const Slot& {
-    if (kernel.op_range == kNone) {
-      auto [slot, fresh] = by_kernel_name.try_emplace(kernel.name);
-      if (fresh) {
-        auto it = rows.try_emplace(Key{std::string(trace.str(kernel.name)), trace::StringTable::kEmpty,
-                                       trace::StringTable::kEmpty, trace::StringTable::kEmpty, trace::Phase::kUnknown}).first;
-        slot->second = {kNone, &it->first, &it->second};
-      }
-      return slot->second;
-    }
-    const std::uint64_t memo_key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(kernel.op_range)) << 1) | (matrix ? 1u : 0u);
-    auto [slot, fresh] = by_op_range.try_emplace(memo_key);
-    if (fresh) {
-      const Index op = workOpOf(trace, kernel, verdict);
-      const trace::Range& r = trace.ranges[static_cast<std::size_t>(op)];
-      auto it = rows.try_emplace(Key{std::string(opName(trace, r)), r.shapes, r.arguments, r.layer, r.phase}).first;
-      Accumulated& a = it->second;
-      a.ranges.insert(op);
-      if (a.example == kNone) {
-        a.example = op;
-        a.dtypes = r.dtypes;
-      }
-      slot->second = {op, &it->first, &a};
-    }
-    return slot->second;
-  };
+  EligibleOps eligible_ops(trace);
+  RowAccumulator rows(trace);
+  std::vector<std::int32_t> row_of_kernel(trace.kernels.size(), -1);  // into the accumulator's rows
+  std::vector<Index> work_op_of_kernel(trace.kernels.size(), kNone);
+  std::vector<std::int8_t> collective_name;  // by name id: 1 a collective's kernel, 0 not, -1 not yet decided
   bool run_uses_half = false;
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
     const trace::Kernel& kernel = trace.kernels[i];
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
     const bool matrix = isMatrixKernel(verdict, true);
     run_uses_half |= verdict.tensor_core && isHalf(verdict.precision);
-    const Slot& slot = slotFor(kernel, verdict, matrix);
-    Accumulated& a = *slot.row;
+    const Index op = workOp(eligible_ops, kernel, verdict);
+    work_op_of_kernel[i] = op;
+    const std::size_t row = op == kNone ? rows.ofKernelName(kernel.name) : rows.ofWorkOp(op);
+    row_of_kernel[i] = static_cast<std::int32_t>(row);
+    Accumulated& a = rows[row];
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     ++a.kernels;
     a.time_ns += duration;
     if (verdict.tensor_core) a.tensor_core_ns += duration;
-    auto [collective, fresh] = collective_name.try_emplace(kernel.name, false);
-    if (fresh) collective->second = isCollectiveKernel(trace.str(kernel.name));
-    if (collective->second) a.collective_ns += duration;
+    if (kernel.name >= collective_name.size()) collective_name.resize(kernel.name + std::size_t{1}, -1);
+    std::int8_t& collective = collective_name[kernel.name];
+    if (collective < 0) collective = isCollectiveKernel(trace.str(kernel.name)) ? 1 : 0;
+    if (collective == 1) a.collective_ns += duration;
     if (matrix) {
       a.matrix_ns += duration;
-      a.precision_ns[verdict.precision] += duration;
+      a.precision_ns.add(verdict.precision, duration);
     }
-    a.any_precision_ns[verdict.precision] += duration;
-    key_of_kernel[i] = slot.key;
+    a.any_precision_ns.add(verdict.precision, duration);
   }
   if (!device.spec && !recorded_on_cpu) {
     out.note = device.reason.empty() ? "the device is unknown: pass --gpu NAME" : device.reason;
   }
 
   RowBuilder builder(trace, device, recorded_on_cpu, run_uses_half);
-  std::map<const Key*, std::size_t> index_of;
-  for (const auto& [key, a] : rows) {
-    OpRow row;
-    row.op = key.op;
-    row.shapes = std::string(trace.str(key.shapes));
-    row.arguments = std::string(trace.str(key.arguments));
-    row.layer = std::string(trace.str(key.layer));
-    row.pass = key.pass;
-    row.dtypes_text = std::string(trace.str(a.dtypes));
-    row.calls = std::max<std::uint64_t>(1, a.ranges.size());
-    row.kernels = a.kernels;
-    row.time_ns = a.time_ns;
-    if (a.example != kNone) row.first_start_ns = trace.ranges[static_cast<std::size_t>(a.example)].start_ns;
-    row.tensor_core_time_ns = a.tensor_core_ns;
-    row.precision = heaviest(a.precision_ns.empty() ? a.any_precision_ns : a.precision_ns);
-    if (a.collective_ns * 2 > a.time_ns || isCollectiveOp(key.op)) row.op_class = OpClass::kCommunication;
-    else if (a.matrix_ns * 2 > a.time_ns && isTensorCoreEligibleOp(key.op)) row.op_class = OpClass::kMatrix;
-    builder.fillWork(row, a);
-    if (row.op_class == OpClass::kMemory && row.work.matrix && a.matrix_ns > 0) row.op_class = OpClass::kMatrix;
-    builder.measure(row);
-    builder.project(row);
-    index_of[&key] = out.rows.size();
-    out.rows.push_back(std::move(row));
-  }
-  // Heaviest first; kernels keep pointing at their rows.
-  std::vector<std::size_t> order(out.rows.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return out.rows[x].time_ns > out.rows[y].time_ns; });
-  std::vector<std::int32_t> new_index(order.size());
-  std::vector<OpRow> sorted;
-  sorted.reserve(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    new_index[order[i]] = static_cast<std::int32_t>(i);
-    sorted.push_back(std::move(out.rows[order[i]]));
-  }
-  out.rows = std::move(sorted);
-  for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
-    if (key_of_kernel[i]) out.row_of_kernel[i] = new_index[index_of.at(key_of_kernel[i])];
-  }
+  out.rows = buildRows(trace, rows, builder, row_of_kernel, out.row_of_kernel);
 
   // FLOPs per steady step (the whole trace when it has no steps) and their share of the peak.
   double matrix_ns = 0;
@@ -420,7 +470,7 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
     if (row.work.flops) known_ns += static_cast<double>(row.time_ns);
   }
   out.matrix_time_with_known_flops = matrix_ns > 0 ? known_ns / matrix_ns : 0.0;
-  std::unordered_set<Index> counted;
+  std::vector<bool> counted(trace.ranges.size(), false);  // by work op range
   double flops = 0;
   const bool steps = iterations.steadyCount() > 0 && iterations.steady_mean_ns > 0;
   const SteadySpans steady(iterations);
@@ -435,11 +485,13 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
     first = first == 0 ? kernel.start_ns : std::min(first, kernel.start_ns);
     last = std::max(last, kernel.end_ns);
     const OpRow& row = out.rows[static_cast<std::size_t>(r)];
-    if (!row.work.flops || kernel.op_range == kNone) continue;
+    const Index op = work_op_of_kernel[i];
+    if (!row.work.flops || op == kNone) continue;
     // One call's FLOPs per op range, however many kernels it launched.
-    const std::uint64_t memo_key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(kernel.op_range)) << 1) |
-                                   (isMatrixKernel(verdicts.of(kernel), true) ? 1u : 0u);
-    if (counted.insert(by_op_range.at(memo_key).op).second) flops += *row.work.flops;
+    if (!counted[static_cast<std::size_t>(op)]) {
+      counted[static_cast<std::size_t>(op)] = true;
+      flops += *row.work.flops;
+    }
   }
   const double window_ns = steps ? static_cast<double>(iterations.steady_mean_ns) * static_cast<double>(iterations.steadyCount())
                                  : static_cast<double>(last - first);

@@ -5,7 +5,7 @@
 namespace ampscope::analyzer {
 
 std::string_view opName(const trace::Trace& trace, const trace::Range& range) {
-  return trace.str(range.op != trace::StringTable::kEmpty ? range.op : range.name);
+  return trace.str(opNameId(range));
 }
 
 std::string operatorLabel(const trace::Trace& trace, const trace::Range& range) {

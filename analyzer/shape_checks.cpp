@@ -46,35 +46,52 @@ std::int64_t convolutionM(const trace::Trace& trace, const trace::Range& call, I
   return work.gemm ? work.gemm->m : 0;
 }
 
-}  // namespace
-
-Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_shapes) {
+template <typename IsEligible>
+Index innermostEligible(const trace::Trace& trace, Index op_range, bool with_shapes, IsEligible is_eligible) {
   for (Index r = op_range; r != kNone; r = trace.ranges[static_cast<std::size_t>(r)].parent) {
     const trace::Range& range = trace.ranges[static_cast<std::size_t>(r)];
     if (with_shapes && range.shapes == trace::StringTable::kEmpty) continue;
-    if (isTensorCoreEligibleOp(opName(trace, range))) return r;
+    if (is_eligible(range)) return r;
   }
   return kNone;
 }
 
+}  // namespace
+
+Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_shapes) {
+  return innermostEligible(trace, op_range, with_shapes,
+                           [&](const trace::Range& range) { return isTensorCoreEligibleOp(opName(trace, range)); });
+}
+
+bool EligibleOps::isEligible(const trace::Range& range) {
+  const trace::StringId name = opNameId(range);
+  if (name >= eligible_name_.size()) eligible_name_.resize(name + std::size_t{1}, -1);
+  std::int8_t& eligible = eligible_name_[name];
+  if (eligible < 0) eligible = isTensorCoreEligibleOp(trace_.str(name)) ? 1 : 0;
+  return eligible == 1;
+}
+
+Index EligibleOps::enclosing(Index op_range, bool with_shapes) {
+  return innermostEligible(trace_, op_range, with_shapes, [&](const trace::Range& range) { return isEligible(range); });
+}
+
 std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence) {
   KernelVerdicts verdicts(trace, evidence);
-  std::unordered_map<Index, Index> eligible_of;  // op range -> eligible op range (memo)
+  EligibleOps eligible_ops(trace);
   std::map<std::pair<std::string_view, trace::StringId>, Accumulated> by_call_shape;
 
   for (const trace::Kernel& kernel : trace.kernels) {
     if (kernel.op_range == kNone) continue;
-    auto [memo, fresh] = eligible_of.try_emplace(kernel.op_range, kNone);
-    if (fresh) memo->second = enclosingEligibleOp(trace, kernel.op_range, true);
-    if (memo->second == kNone) continue;
-    const trace::Range& op = trace.ranges[static_cast<std::size_t>(memo->second)];
+    const Index eligible = eligible_ops.enclosing(kernel.op_range, true);
+    if (eligible == kNone) continue;
+    const trace::Range& op = trace.ranges[static_cast<std::size_t>(eligible)];
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
 
     Accumulated& a = by_call_shape[{opName(trace, op), op.shapes}];
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     a.check.gpu_time_ns += duration;
-    a.calls[memo->second] = true;
-    if (a.example == kNone) a.example = memo->second;
+    a.calls[eligible] = true;
+    if (a.example == kNone) a.example = eligible;
     if (op.layer != trace::StringTable::kEmpty) a.layer_time[std::string(trace.str(op.layer))] += duration;
     if (verdict.tensor_core) a.check.tensor_core_time_ns += duration;
     // Only matrix kernels say which precision the op ran in (not its copies or transposes).

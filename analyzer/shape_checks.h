@@ -31,6 +31,22 @@ struct ShapeCheck {
 // with_shapes, has recorded input shapes); kNone when there is none.
 trace::Index enclosingEligibleOp(const trace::Trace& trace, trace::Index op_range, bool with_shapes);
 
+// enclosingEligibleOp for every kernel of a run: a run has millions of op ranges but a few
+// hundred op names, so whether a name is eligible (isTensorCoreEligibleOp) is decided once per
+// name. Not for concurrent use: each stage keeps its own.
+class EligibleOps {
+ public:
+  // Keeps a reference to trace (correlated): it must outlive this object and stay unchanged.
+  explicit EligibleOps(const trace::Trace& trace) : trace_(trace) {}
+
+  trace::Index enclosing(trace::Index op_range, bool with_shapes);
+  bool isEligible(const trace::Range& range);
+
+ private:
+  const trace::Trace& trace_;
+  std::vector<std::int8_t> eligible_name_;  // by name id: 1 eligible, 0 not, -1 not yet decided
+};
+
 // Eligible ops with recorded shapes that launched kernels, by GPU time (largest first).
 // `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the trace's own device.
 std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence = nullptr);

@@ -66,11 +66,17 @@ std::int64_t typicalLaunchLatency(const std::vector<GpuItem>& items, std::size_t
 template <typename Key>
 class DenseIndex {
  public:
-  std::size_t of(const Key& key) { return index_.try_emplace(key, index_.size()).first->second; }
+  std::size_t of(const Key& key) {
+    // GPU records come in time order, mostly on the stream of the one before.
+    if (last_ != nullptr && last_->first == key) return last_->second;
+    last_ = &*index_.try_emplace(key, index_.size()).first;
+    return last_->second;
+  }
   std::size_t size() const { return index_.size(); }
 
  private:
   std::map<Key, std::size_t> index_;
+  const std::pair<const Key, std::size_t>* last_ = nullptr;  // map nodes do not move
 };
 
 std::int64_t processOf(const trace::Trace& trace, std::int64_t pid, const trace::LaunchCall& call) {

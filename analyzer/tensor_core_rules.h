@@ -25,6 +25,7 @@ namespace ampscope::analyzer {
 // verdict's tensor_core tells which). A non-Tensor-Core kernel may still carry FP16/BF16 (a
 // BF16 GEMV runs on CUDA cores). kFp32 is FP32 on the host CPU (host verdicts only; no rule
 // row can name it).
+// kUnknown first and kFp32 last: PrecisionTimes (time_by_kind.h) indexes an array by them.
 enum class MathPrecision { kUnknown, kFp32Simt, kTf32, kFp16, kBf16, kFp8, kInt8, kFp4, kFp64, kFp32 };
 enum class Confidence { kLow, kMedium, kHigh };
 // The oldest architecture whose Tensor Cores run what a row matches (kAny for CUDA-core rows).

@@ -8,6 +8,7 @@
 #include "analyzer/layer_performance.h"
 #include "analyzer/operator_labels.h"
 #include "analyzer/step_replay.h"
+#include "analyzer/time_by_kind.h"
 #include "base/thread_count.h"
 
 #include <algorithm>
@@ -17,7 +18,6 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -42,20 +42,38 @@ std::int64_t traceSpan(const trace::Trace& trace) {
   return last > first ? last - first : 0;
 }
 
-// Accumulates kernel time per group key (an operator name or a layer name).
+// Accumulates kernel time per group (an operator name or a layer name). Groups are named once:
+// callers look a group up by name when they first meet its key, and add each kernel by index.
 class GroupAccumulator {
  public:
-  void add(const std::string& key, Index op_range, trace::Phase phase, const std::string& kernel,
+  explicit GroupAccumulator(const trace::Trace& trace) : trace_(trace), counted_range_(trace.ranges.size(), false) {}
+
+  std::size_t groupNamed(const std::string& name) {
+    auto [found, fresh] = index_of_name_.try_emplace(name, groups_.size());
+    if (fresh) groups_.emplace_back().name = name;
+    return found->second;
+  }
+
+  // A range counts as one call of its group however many kernels it launched; each range must
+  // be added under one group only (kNone, "no op", may be under several).
+  void add(std::size_t group_index, Index op_range, trace::Phase phase, trace::StringId kernel,
            const TensorCoreVerdict& verdict, std::int64_t duration_ns) {
-    Group& group = groups_[key];
-    group.ranges.insert(op_range);
+    Group& group = groups_[group_index];
+    if (op_range == kNone) {
+      group.unattributed = true;
+    } else if (!counted_range_[static_cast<std::size_t>(op_range)]) {
+      counted_range_[static_cast<std::size_t>(op_range)] = true;
+      ++group.ranges;
+    }
     ++group.kernels;
     group.time_ns += duration_ns;
     if (verdict.tensor_core) group.tensor_core_ns += duration_ns;
-    group.phase_time[phase] += duration_ns;
-    KernelTime& k = group.kernel_times[kernel];
-    k.name = kernel;
-    k.verdict = verdict;
+    group.phase_time.add(phase, duration_ns);
+    auto [slot, fresh] = kernel_slot_.try_emplace((static_cast<std::uint64_t>(group_index) << 32) | kernel,
+                                                  group.kernel_times.size());
+    if (fresh) group.kernel_times.push_back({kernel, nullptr, 0, 0});
+    Kernel& k = group.kernel_times[slot->second];
+    k.verdict = &verdict;
     ++k.calls;
     k.time_ns += duration_ns;
   }
@@ -63,17 +81,17 @@ class GroupAccumulator {
   // Every group, heaviest first, each with every kernel.
   std::vector<GroupTime> all() const {
     std::vector<GroupTime> out;
-    for (const auto& [name, group] : groups_) {
+    for (const Group& group : groups_) {
       GroupTime g;
-      g.name = name;
-      g.op_calls = group.ranges.size();
+      g.name = group.name;
+      g.op_calls = group.ranges + (group.unattributed ? 1 : 0);
       g.kernels = group.kernels;
       g.gpu_time_ns = group.time_ns;
       g.tensor_core_time_ns = group.tensor_core_ns;
-      const auto heaviest = std::max_element(group.phase_time.begin(), group.phase_time.end(),
-                                             [](const auto& a, const auto& b) { return a.second < b.second; });
-      g.phase = heaviest == group.phase_time.end() ? "unknown" : trace::phaseName(heaviest->first);
-      for (const auto& [kernel, time] : group.kernel_times) g.kernel_times.push_back(time);
+      g.phase = group.phase_time.empty() ? "unknown" : trace::phaseName(group.phase_time.heaviest());
+      for (const Kernel& kernel : group.kernel_times) {
+        g.kernel_times.push_back({std::string(trace_.str(kernel.name)), kernel.calls, kernel.time_ns, *kernel.verdict});
+      }
       std::sort(g.kernel_times.begin(), g.kernel_times.end(), [](const KernelTime& a, const KernelTime& b) {
         return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
       });
@@ -86,15 +104,27 @@ class GroupAccumulator {
   }
 
  private:
+  struct Kernel {
+    trace::StringId name;
+    const TensorCoreVerdict* verdict;  // the last one added (KernelVerdicts keeps it)
+    std::uint64_t calls;
+    std::int64_t time_ns;
+  };
   struct Group {
-    std::unordered_set<Index> ranges;
+    std::string name;
+    std::uint64_t ranges = 0;
+    bool unattributed = false;  // kernels launched by no op range count as one call
     std::uint64_t kernels = 0;
     std::int64_t time_ns = 0;
     std::int64_t tensor_core_ns = 0;
-    std::map<trace::Phase, std::int64_t> phase_time;
-    std::map<std::string, KernelTime> kernel_times;
+    PhaseTimes phase_time;
+    std::vector<Kernel> kernel_times;
   };
-  std::map<std::string, Group> groups_;
+  const trace::Trace& trace_;
+  std::vector<Group> groups_;
+  std::unordered_map<std::string, std::size_t> index_of_name_;
+  std::unordered_map<std::uint64_t, std::size_t> kernel_slot_;  // (group, kernel name) -> into its kernel_times
+  std::vector<bool> counted_range_;
 };
 
 std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
@@ -189,18 +219,24 @@ void summarizeContents(const trace::Trace& trace, const CorrelationCounts& count
 
 // Kernel time by Tensor Core verdict, by top-level operator and by layer.
 void summarizeKernelTime(const trace::Trace& trace, KernelVerdicts& verdicts, TraceSummary& summary) {
-  GroupAccumulator by_operator;
-  GroupAccumulator by_layer;
+  GroupAccumulator by_operator(trace);
+  GroupAccumulator by_layer(trace);
   summary.tensor_cores.rules_version = TensorCoreRules::builtin().version();
-  std::unordered_map<Index, Index> top_of;  // op range -> its top-level operator, memoised
+  PrecisionTimes tensor_core_precision_time;
+  // Each group's name is built once per top-level call or layer name, not per kernel.
+  std::vector<std::int32_t> operator_group_of_top(trace.ranges.size(), -1);
+  std::vector<std::int32_t> layer_group_of_name;  // by the layer's string id
+  const auto memoised = [](std::int32_t& memo, const auto& groupNamed) {
+    if (memo < 0) memo = static_cast<std::int32_t>(groupNamed());
+    return static_cast<std::size_t>(memo);
+  };
   for (const trace::Kernel& kernel : trace.kernels) {
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     summary.gpu_kernel_time_ns += duration;
-    const std::string kernel_name(trace.str(kernel.name));
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
     if (verdict.tensor_core == TensorCoreUse::kYes) {
       summary.tensor_cores.time_ns += duration;
-      summary.tensor_cores.by_precision[precisionName(verdict.precision)] += duration;
+      tensor_core_precision_time.add(verdict.precision, duration);
       switch (verdict.confidence) {
         case Confidence::kHigh: summary.tensor_cores.high_confidence_ns += duration; break;
         case Confidence::kMedium: summary.tensor_cores.medium_confidence_ns += duration; break;
@@ -210,19 +246,28 @@ void summarizeKernelTime(const trace::Trace& trace, KernelVerdicts& verdicts, Tr
       summary.tensor_cores.unknown_time_ns += duration;
     }
     if (kernel.op_range == kNone) {
-      by_operator.add(kernel.launch == kNone ? "(no launch call in the trace)" : "(launched outside any operator)",
-                      kNone, trace::Phase::kUnknown, kernel_name, verdict, duration);
+      const std::size_t group = by_operator.groupNamed(kernel.launch == kNone ? "(no launch call in the trace)"
+                                                                              : "(launched outside any operator)");
+      by_operator.add(group, kNone, trace::Phase::kUnknown, kernel.name, verdict, duration);
       continue;
     }
-    auto [memo, inserted] = top_of.try_emplace(kernel.op_range, kNone);
-    if (inserted) memo->second = topLevelOperator(trace, kernel.op_range);
+    const Index top = topLevelOperator(trace, kernel.op_range);
     const trace::Range& op = trace.ranges[static_cast<std::size_t>(kernel.op_range)];
-    const trace::Range& top = trace.ranges[static_cast<std::size_t>(memo->second)];
-    by_operator.add(operatorLabel(trace, top), memo->second, op.phase, kernel_name, verdict, duration);
+    const std::size_t operator_group = memoised(operator_group_of_top[static_cast<std::size_t>(top)], [&] {
+      return by_operator.groupNamed(operatorLabel(trace, trace.ranges[static_cast<std::size_t>(top)]));
+    });
+    by_operator.add(operator_group, top, op.phase, kernel.name, verdict, duration);
     if (op.layer != trace::StringTable::kEmpty) {
-      by_layer.add(std::string(trace.str(op.layer)), kernel.op_range, op.phase, kernel_name, verdict, duration);
+      if (op.layer >= layer_group_of_name.size()) layer_group_of_name.resize(op.layer + std::size_t{1}, -1);
+      const std::size_t layer_group = memoised(layer_group_of_name[op.layer], [&] {
+        return by_layer.groupNamed(std::string(trace.str(op.layer)));
+      });
+      by_layer.add(layer_group, kernel.op_range, op.phase, kernel.name, verdict, duration);
     }
   }
+  tensor_core_precision_time.forEach([&](MathPrecision precision, std::int64_t ns) {
+    summary.tensor_cores.by_precision[precisionName(precision)] += ns;
+  });
   if (summary.gpu_kernel_time_ns > 0) {
     summary.tensor_cores.fraction = static_cast<double>(summary.tensor_cores.time_ns) /
                                     static_cast<double>(summary.gpu_kernel_time_ns);

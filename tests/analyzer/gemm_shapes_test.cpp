@@ -119,5 +119,33 @@ TEST(ShapeChecksTest, A100Align1KernelsAreTiedToTheDimensionsThatCausedThem) {
   EXPECT_GT(tf32_align1_with_finding, 3u);
 }
 
+// linear (with shapes) > addmm (without) > copy_: the innermost eligible op, with and without
+// shapes, found by name once per name and the same as the one-off walk.
+TEST(ShapeChecksTest, EligibleOpsFindTheSameEnclosingOpsAsTheWalk) {
+  trace::Trace trace;
+  const auto range = [&](const char* op, const char* shapes, trace::Index parent) {
+    trace::Range& r = trace.ranges.emplace_back();
+    r.op = trace.strings.intern(op);
+    r.shapes = trace.strings.intern(shapes);
+    r.parent = parent;
+    return static_cast<trace::Index>(trace.ranges.size() - 1);
+  };
+  const trace::Index linear = range("aten::linear", "[[8, 16], [32, 16], [32]]", trace::kNone);
+  const trace::Index addmm = range("aten::addmm", "", linear);
+  const trace::Index copy = range("aten::copy_", "[[8, 32]]", addmm);
+  const trace::Index relu = range("aten::relu", "[[8, 32]]", trace::kNone);
+  EligibleOps eligible(trace);
+  for (const trace::Index r : {linear, addmm, copy, relu}) {
+    for (const bool with_shapes : {false, true}) {
+      EXPECT_EQ(eligible.enclosing(r, with_shapes), enclosingEligibleOp(trace, r, with_shapes)) << r << with_shapes;
+    }
+  }
+  EXPECT_EQ(eligible.enclosing(copy, false), addmm);
+  EXPECT_EQ(eligible.enclosing(copy, true), linear);
+  EXPECT_EQ(eligible.enclosing(relu, false), trace::kNone);
+  EXPECT_TRUE(eligible.isEligible(trace.ranges[static_cast<std::size_t>(addmm)]));
+  EXPECT_FALSE(eligible.isEligible(trace.ranges[static_cast<std::size_t>(copy)]));
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer
