@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "analyzer/host_stalls.h"
+#include "analyzer/sorted_runs.h"
 
 namespace ampscope::analyzer {
 
@@ -125,7 +126,8 @@ void QueuedWork::collectItems(const trace::Trace& trace) {
 
 void QueuedWork::measureQueueDepths() {
   // Per queue, when each item was asked for (with the item, to give it the depth it found) and
-  // when each started, each sorted on its own (as recorded, each is nearly in order already).
+  // when each started, each sorted on its own (as recorded, each is nearly in order already; the
+  // pairs are unique, so any sort gives the same order).
   std::vector<std::vector<std::pair<std::int64_t, std::size_t>>> asked(queues_.size());
   std::vector<std::vector<std::int64_t>> started(queues_.size());
   for (std::size_t i = 0; i < items_.size(); ++i) {
@@ -137,8 +139,8 @@ void QueuedWork::measureQueueDepths() {
   depths_.resize(queues_.size());
   std::vector<std::int64_t> asked_times;
   for (std::size_t q = 0; q < queues_.size(); ++q) {
-    std::sort(asked[q].begin(), asked[q].end());
-    std::sort(started[q].begin(), started[q].end());
+    sortMostlySorted(asked[q]);
+    sortMostlySorted(started[q]);
     asked_times.clear();
     for (const auto& [time, item] : asked[q]) asked_times.push_back(time);
     depths_[q] = depthSteps(asked_times, started[q], [&](std::size_t k, std::int32_t depth) {
@@ -172,8 +174,8 @@ std::vector<std::vector<QueuePoint>> QueuedWork::streamDepths() const {
   }
   std::vector<std::vector<QueuePoint>> depths(streams_.size());
   for (std::size_t s = 0; s < streams_.size(); ++s) {
-    std::sort(asked[s].begin(), asked[s].end());
-    std::sort(started[s].begin(), started[s].end());
+    sortMostlySorted(asked[s]);
+    sortMostlySorted(started[s]);
     depths[s] = depthSteps(asked[s], started[s], [](std::size_t, std::int32_t) {});
   }
   return depths;

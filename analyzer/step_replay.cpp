@@ -10,6 +10,7 @@
 
 #include "analyzer/data_pipeline.h"
 #include "analyzer/queued_work.h"
+#include "analyzer/sorted_runs.h"
 
 namespace ampscope::analyzer {
 
@@ -112,7 +113,7 @@ class Replayer {
       }
     }
     // Kernels and memory operations come each in start order: each queue's list is two sorted runs.
-    for (auto& started : started_in_queue_) std::sort(started.begin(), started.end());
+    for (auto& started : started_in_queue_) sortMostlySorted(started);
     return linked_ns;
   }
 
