@@ -32,7 +32,7 @@ struct Event {
 // whose stream was idle when they were asked for (an item behind others would count its queueing
 // time, which in a run behind a full queue is milliseconds); the smallest one when no stream was
 // ever idle.
-// queued_at: when each item was queued (replayedQueueTimes).
+// queued_at: by item, when the replay queues it (Replayer::collectItems).
 std::int64_t typicalLaunchLatency(const std::vector<QueuedItem>& items, const std::vector<std::int64_t>& queued_at,
                                   std::size_t streams) {
   std::vector<std::vector<std::size_t>> by_stream(streams);
