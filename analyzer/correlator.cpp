@@ -1,10 +1,11 @@
 #include "analyzer/correlator.h"
 
 #include <algorithm>
-#include <compare>
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/forward_cursor.h"
+#include "analyzer/launch_lookup.h"
 #include "analyzer/operator_labels.h"
 #include "analyzer/phase_rules.h"
 
@@ -131,15 +132,32 @@ bool canOwnLaunch(const Range& range) {
          range.phase != Phase::kStep;
 }
 
-Index innermostOperatorAt(const trace::Trace& trace, const std::vector<Index>& ranges,
-                          std::int64_t time_ns) {
-  // The last range starting at or before time_ns; with proper nesting every range containing
-  // time_ns is it or one of its ancestors.
-  auto after = std::upper_bound(ranges.begin(), ranges.end(), time_ns, [&](std::int64_t t, Index i) {
-    return t < trace.ranges[at(i)].start_ns;
-  });
-  if (after == ranges.begin()) return kNone;
-  Index candidate = *(after - 1);
+// The ranges of one thread that start at or before each time asked about: launches come in time
+// order, so a cursor per thread answers them without a search per launch.
+class StartedRanges {
+ public:
+  StartedRanges(const trace::Trace& trace, const std::vector<Index>& ranges)
+      : ranges_(ranges), cursor_(ranges.size(), StartOf{&trace, &ranges}) {}
+
+  // The last range starting at or before time_ns; kNone when none does.
+  Index lastAt(std::int64_t time_ns) {
+    const std::size_t after = cursor_.upTo(time_ns);
+    return after == 0 ? kNone : ranges_[after - 1];
+  }
+
+ private:
+  struct StartOf {
+    const trace::Trace* trace;
+    const std::vector<Index>* ranges;
+    std::int64_t operator()(std::size_t i) const { return trace->ranges[at((*ranges)[i])].start_ns; }
+  };
+  const std::vector<Index>& ranges_;
+  ForwardCursor<StartOf> cursor_;
+};
+
+// candidate: the last range of the thread starting at or before time_ns. With proper nesting
+// every range containing time_ns is it or one of its ancestors.
+Index innermostOperatorAt(const trace::Trace& trace, Index candidate, std::int64_t time_ns) {
   while (candidate != kNone) {
     const Range& range = trace.ranges[at(candidate)];
     if (range.end_ns >= time_ns && canOwnLaunch(range)) return candidate;
@@ -147,45 +165,6 @@ Index innermostOperatorAt(const trace::Trace& trace, const std::vector<Index>& r
   }
   return kNone;
 }
-
-std::int64_t launchPid(const trace::Trace& trace, const trace::LaunchCall& launch) {
-  return launch.thread == kNone ? trace::kUnknownPid : trace.threads[at(launch.thread)].pid;
-}
-
-// Launch calls by (process, correlation id): CUPTI numbers correlations per process, so the same
-// id in two processes of one Nsight export names two launches. A record whose process is unknown
-// links only to an id that a single process used. One sorted vector, not hash maps: a run has
-// millions of launches, and the records look their calls up in time order, near one another.
-class LaunchLookup {
- public:
-  explicit LaunchLookup(const trace::Trace& trace) {
-    entries_.reserve(trace.launches.size());
-    for (std::size_t i = 0; i < trace.launches.size(); ++i) {
-      const trace::LaunchCall& launch = trace.launches[i];
-      entries_.push_back({launch.correlation_id, launchPid(trace, launch), static_cast<Index>(i)});
-    }
-    // Within one (id, process), the earliest launch comes first and is the one found.
-    std::sort(entries_.begin(), entries_.end());
-  }
-
-  Index find(std::int64_t pid, std::uint64_t correlation_id) const {
-    const auto [first, last] = std::equal_range(entries_.begin(), entries_.end(), Entry{correlation_id, 0, 0},
-                                                [](const Entry& a, const Entry& b) { return a.correlation_id < b.correlation_id; });
-    if (first == last) return kNone;
-    if (pid == trace::kUnknownPid) return first->pid == (last - 1)->pid ? first->launch : kNone;
-    const auto found = std::find_if(first, last, [&](const Entry& e) { return e.pid == pid; });
-    return found == last ? kNone : found->launch;
-  }
-
- private:
-  struct Entry {
-    std::uint64_t correlation_id = 0;
-    std::int64_t pid = 0;
-    Index launch = kNone;
-    auto operator<=>(const Entry&) const = default;
-  };
-  std::vector<Entry> entries_;  // sorted by (correlation id, process, launch)
-};
 
 }  // namespace
 
@@ -212,9 +191,12 @@ CorrelationCounts correlate(trace::Trace& trace) {
   computeLayers(trace);
 
   counts.launches = trace.launches.size();
+  std::vector<StartedRanges> started;
+  started.reserve(by_thread.size());
+  for (const std::vector<Index>& ranges : by_thread) started.emplace_back(trace, ranges);
   for (trace::LaunchCall& launch : trace.launches) {
     const std::size_t slot = launch.thread == kNone ? trace.threads.size() : at(launch.thread);
-    launch.op_range = innermostOperatorAt(trace, by_thread[slot], launch.start_ns);
+    launch.op_range = innermostOperatorAt(trace, started[slot].lastAt(launch.start_ns), launch.start_ns);
     if (launch.op_range != kNone) ++counts.launches_in_op;
   }
   const LaunchLookup lookup(trace);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analyzer/sorted_runs.h"
+
 namespace ampscope::analyzer {
 
 GpuActivity::GpuActivity(const trace::Trace& trace, Work work) {
@@ -11,7 +13,8 @@ GpuActivity::GpuActivity(const trace::Trace& trace, Work work) {
   if (work == Work::kKernelsAndCopies) {
     for (const trace::MemoryOp& m : trace.memory_ops) intervals.emplace_back(m.start_ns, m.end_ns);
   }
-  std::sort(intervals.begin(), intervals.end());
+  // Recorded in time order (kernels, then copies): a few sorted runs to merge.
+  sortMostlySorted(intervals);
   for (const auto& [start, end] : intervals) {
     if (!busy_.empty() && start <= busy_.back().second) {
       busy_.back().second = std::max(busy_.back().second, end);

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 
+#include "analyzer/sorted_runs.h"
+
 namespace ampscope::analyzer {
 
 std::vector<Interval> unite(std::vector<Interval> intervals) {
-  std::sort(intervals.begin(), intervals.end());
+  // Recorded in time order (kernels, then copies): a few sorted runs to merge.
+  sortMostlySorted(intervals);
   std::vector<Interval> out;
   for (const Interval& i : intervals) {
     if (i.first >= i.second) continue;

@@ -6,31 +6,18 @@
 // the GPU frees a slot: the host's recorded launch times are then set by the GPU, not by the host.
 // Amdahl replays must give that blocked time back when the GPU gets faster (step_replay.h), and a
 // verdict of "host-bound" needs evidence: a shallow queue and a GPU idle between its kernels.
-//
-// Queues are per process and device: stream numbers and correlation ids are a process's own, and
-// one context's streams share the push buffer.
+// The queued items, their queues and the blocked calls are worked out in queued_work.h.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "analyzer/iterations.h"
+#include "analyzer/queued_work.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
 
-// Launch calls lasting longer than the typical asynchronous call by both of these (twice it, and
-// 10 us beyond it), made while their device's queue held at least kDeepQueueItems items, waited on
-// a full queue. The depth is
-// well under the push buffer's capacity because a kernel with large arguments takes several of
-// its entries, and what the trace counts as "queued" starts at the API call, not in the buffer.
-inline constexpr std::int64_t kBlockedLaunchExtraNs = 10'000;
-// A launch call costs the host a few microseconds (2-10 us on NVIDIA's drivers, more under a
-// profiler that records every call): the typical call is never taken as longer than this, so a
-// run whose queue is always full cannot make its blocked calls the norm.
-inline constexpr std::int64_t kMaxTypicalLaunchNs = 20'000;
-inline constexpr double kBlockedLaunchFactor = 2.0;
-inline constexpr int kDeepQueueItems = 32;
 // GPU-bound: busy this share of the window behind a queue at least this deep (median).
 inline constexpr double kGpuBoundBusyShare = 0.90;
 inline constexpr double kDeepMedianDepth = 2.0;
@@ -48,11 +35,6 @@ enum class Pacing : std::uint8_t {
 };
 const char* pacingName(Pacing pacing);  // "gpu_bound", "host_bound", "mixed", "unknown"
 
-struct QueuePoint {
-  std::int64_t time_ns = 0;
-  std::int32_t depth = 0;  // items queued and not started, from time_ns to the next point
-};
-
 // One stream's queue over the whole trace: a step function, for a timeline's counter track.
 struct StreamQueue {
   std::int64_t pid = trace::kUnknownPid;
@@ -60,14 +42,6 @@ struct StreamQueue {
   std::uint32_t stream = 0;
   std::vector<QueuePoint> points;
 };
-
-// Host time the GPU held back, per launch call (aligned with Trace::launches).
-struct HostBlocking {
-  std::vector<std::uint8_t> waits_for_gpu;     // 1: a synchronising call or blocking copy (host_stalls.h)
-  std::vector<std::uint8_t> blocked_on_queue;  // 1: a launch call that waited on a full launch queue
-  std::int64_t typical_call_ns = 0;            // median duration of an asynchronous launch call
-};
-HostBlocking findHostBlocking(const trace::Trace& trace);
 
 struct LaunchQueue {
   bool measured = false;
@@ -93,7 +67,8 @@ struct LaunchQueue {
   std::vector<StreamQueue> streams;  // every stream that ran GPU work queued by a recorded call
 };
 
-// Expects a correlated trace.
+// Expects a correlated trace; `queued` is its queued work, when the caller has it already.
 LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary& iterations);
+LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary& iterations, const QueuedWork& queued);
 
 }  // namespace ampscope::analyzer

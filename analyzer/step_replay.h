@@ -27,6 +27,8 @@
 
 namespace ampscope::analyzer {
 
+class QueuedWork;  // queued_work.h
+
 struct ReplayScenario {
   // Per trace kernel (aligned with Trace::kernels), the factor its duration shrinks by; empty:
   // kernels unchanged. Infinity makes a kernel free.
@@ -49,6 +51,8 @@ struct StepReplay {
 class StepReplayer {
  public:
   StepReplayer(const trace::Trace& trace, const IterationSummary& iterations);
+  // With the trace's queued work, worked out already (the launch queue's measurement uses it too).
+  StepReplayer(const trace::Trace& trace, const IterationSummary& iterations, std::shared_ptr<const QueuedWork> queued);
   ~StepReplayer();
   StepReplayer(const StepReplayer&) = delete;
   StepReplayer& operator=(const StepReplayer&) = delete;

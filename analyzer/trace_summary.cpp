@@ -7,6 +7,7 @@
 #include "analyzer/layer_attribution.h"
 #include "analyzer/layer_performance.h"
 #include "analyzer/operator_labels.h"
+#include "analyzer/queued_work.h"
 #include "analyzer/step_replay.h"
 #include "analyzer/time_by_kind.h"
 #include "base/thread_count.h"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <future>
 #include <limits>
+#include <memory>
 #include <map>
 #include <optional>
 #include <thread>
@@ -312,10 +314,12 @@ void summarizeKernelSide(const trace::Trace& trace, const AnalysisOptions& optio
 // it hold theirs.
 void summarizeHostSide(const trace::Trace& trace, std::optional<StepReplayer>& replayer, TraceSummary& summary) {
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
-  summary.launch_queue = measureLaunchQueue(trace, summary.iterations);
+  // The queued GPU work and the calls it blocked, worked out once for the queue and the replay.
+  auto queued = std::make_shared<const QueuedWork>(trace);
+  summary.launch_queue = measureLaunchQueue(trace, summary.iterations, *queued);
   summary.communication = measureCommunication(trace, summary.iterations);
   summary.amp_numerics = measureAmpNumerics(trace);
-  replayer.emplace(trace, summary.iterations);
+  replayer.emplace(trace, summary.iterations, std::move(queued));
   summary.data_pipeline = measureDataPipeline(trace, summary.iterations, &*replayer);
   summary.step_by_pass = splitStepByPass(trace, summary.iterations, summary.data_pipeline);
   summary.step_splits = splitSteps(trace, summary.iterations, summary.data_pipeline);
