@@ -39,7 +39,11 @@ double KinetoBatchMerge::growthToDocumentEnd(std::uint64_t merged_up_to) const {
   if (document_bytes_ == 0 || merged_up_to == 0 || merged_up_to >= document_bytes_) return 1.0;
   // The rest of the document holds records at the rate of the part read, give or take a tenth.
   constexpr double kSpare = 1.1;
-  return kSpare * static_cast<double>(document_bytes_) / static_cast<double>(merged_up_to);
+  // Early on, the rate rests on a few batches (a file may open with thousands of one kind of
+  // event and hold none after): growing at most eightfold at a time bounds the address space a
+  // wrong guess reserves, at the cost of a few more moves.
+  constexpr double kMostAtOnce = 8.0;
+  return std::min(kMostAtOnce, kSpare * static_cast<double>(document_bytes_) / static_cast<double>(merged_up_to));
 }
 
 void KinetoBatchMerge::append(ParsedBatch&& batch, std::size_t parser) {

@@ -100,6 +100,25 @@ TEST(KinetoParallelParseTest, ManyBatchesGiveTheSameTraceOnOneThreadAndOnSeveral
   }
 }
 
+TEST(KinetoParallelParseTest, AFileThatOpensWithAllItsKernelsReservesAtMostEightTimesThem) {
+  // 3,000 kernels in the first batch, then 20 MB of flow events: the first batch's rate promises
+  // some 60,000 kernels, but a guess from one batch grows a vector at most eightfold.
+  test::ScratchDir dir;
+  std::string json = "{\"traceEvents\": [\n";
+  constexpr int kKernels = 3000;
+  for (int i = 0; i < kKernels; ++i) {
+    json += fmt::format(R"({{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": {}, "dur": 1, )"
+                        R"("args": {{"correlation": {}, "device": 0, "stream": 7}}}},)" "\n", i * 2, i);
+  }
+  for (int i = 0; json.size() < (20u << 20); ++i) {
+    json += fmt::format(R"({{"ph": "f", "id": {}, "pid": 0, "tid": 7, "ts": {}, "cat": "ac2g", "name": "ac2g", "bp": "e"}},)" "\n", i, i);
+  }
+  json += R"({"ph": "i", "name": "end", "pid": 0, "tid": 7, "ts": 1}]})";
+  const trace::Trace trace = importWith(dir.write("front_loaded.json", json), 1);
+  ASSERT_EQ(trace.kernels.size(), static_cast<std::size_t>(kKernels));
+  EXPECT_LE(trace.kernels.capacity(), trace.kernels.size() * 8);
+}
+
 TEST(KinetoParallelParseTest, RealTracesAreTheSameOnOneThreadAndOnSeveral) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(dlrm, "kineto-a100-dlrm-tf32/control.json.gz");
   AMPSCOPE_REQUIRE_SHARED_TRACE(timesformer, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
