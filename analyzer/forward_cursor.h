@@ -3,12 +3,9 @@
 // one thread, visited in time order): it moves on from its last answer instead of searching the
 // whole sequence each time, and searches only when a key goes back.
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <limits>
-#include <ranges>
 #include <utility>
 
 namespace ampscope::analyzer {
@@ -22,8 +19,7 @@ class ForwardCursor {
   // How many elements have a key at or before `key` (the index std::upper_bound would give).
   std::size_t upTo(std::int64_t key) {
     if (key < last_key_) {
-      const auto indices = std::views::iota(std::size_t{0}, size_);
-      next_ = *std::ranges::upper_bound(indices, key, std::less<>{}, key_of_);
+      next_ = firstAfter(key);
     } else {
       while (next_ < size_ && key_of_(next_) <= key) ++next_;
     }
@@ -32,6 +28,19 @@ class ForwardCursor {
   }
 
  private:
+  // The first index whose key is after `key`, by binary search (a plain loop: std::ranges over an
+  // iota view of indices does not compile with clang and libstdc++ 12).
+  std::size_t firstAfter(std::int64_t key) const {
+    std::size_t low = 0;
+    std::size_t high = size_;
+    while (low < high) {
+      const std::size_t middle = low + (high - low) / 2;
+      if (key_of_(middle) <= key) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   std::size_t size_;
   KeyOf key_of_;
   std::size_t next_ = 0;
