@@ -61,6 +61,13 @@ struct EventFields {
   }
 };
 
+// Hashes a string map's keys and the views it is searched with alike, so that a lookup by
+// view builds no std::string.
+struct ViewHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
 // The string id of a JSON array's compacted text (compactJson), looked up by its text as written:
 // an operator's shapes and dtypes repeat from step to step, so most are found without compacting
 // and hashing them again. Holds at most kMaxTexts texts, so a file of ever-new texts costs no
@@ -76,12 +83,7 @@ class CompactTextIds {
 
  private:
   static constexpr std::size_t kMaxTexts = 1 << 16;
-  // Looks strings up by view, without building a std::string per lookup.
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-  };
-  std::unordered_map<std::string, trace::StringId, Hash, std::equal_to<>> ids_;
+  std::unordered_map<std::string, trace::StringId, ViewHash, std::equal_to<>> ids_;
   std::string scratch_;
 };
 
@@ -102,11 +104,7 @@ class ReasonCounts {
   }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-  };
-  std::unordered_map<std::string, std::uint64_t, Hash, std::equal_to<>> counts_;
+  std::unordered_map<std::string, std::uint64_t, ViewHash, std::equal_to<>> counts_;
 };
 
 // Reads events into records of its own trace (out_), whose string table and thread table grow
