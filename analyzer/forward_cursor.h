@@ -1,7 +1,8 @@
 #pragma once
 // std::upper_bound over a sorted sequence for keys that come mostly in increasing order (events of
-// one thread, visited in time order): it moves on from its last answer instead of searching the
-// whole sequence each time, and searches only when a key goes back.
+// one thread, visited in time order): it steps on from its last answer instead of searching the
+// whole sequence each time, and searches only when a key goes back. Keys that jump back and
+// forth would make it step over the same elements again: it is for keys in (nearly) that order.
 
 #include <cstddef>
 #include <cstdint>

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/rule_ids.h"
+#include "base/median.h"
 
 namespace ampscope::analyzer {
 
@@ -35,13 +36,6 @@ bool isGroupCollective(CollectiveKind kind) {
 // reduce end at the root before the others; send/recv may pair two ranks).
 bool alignsClocks(CollectiveKind kind) {
   return isGroupCollective(kind) && kind != CollectiveKind::kBroadcast && kind != CollectiveKind::kReduce;
-}
-
-std::int64_t median(std::vector<std::int64_t> values) {
-  if (values.empty()) return 0;
-  const std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  return values[mid];
 }
 
 trace::Status numberRanks(std::vector<RankResult>& ranks) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/kernel_verdicts.h"
+#include "base/median.h"
 
 namespace ampscope::analyzer {
 
@@ -13,13 +14,6 @@ namespace {
 
 std::string ms(std::int64_t ns) { return fmt::format("{:.2f} ms", static_cast<double>(ns) / 1e6); }
 std::string us(std::int64_t ns) { return fmt::format("{:.1f} us", static_cast<double>(ns) / 1e3); }
-
-std::int64_t median(std::vector<std::int64_t> values) {
-  if (values.empty()) return 0;
-  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
-}
 
 // The time-weighted median depth of a step function over [from, to).
 double medianDepth(const std::vector<QueuePoint>& points, std::int64_t from, std::int64_t to) {

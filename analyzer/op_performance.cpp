@@ -90,7 +90,7 @@ class RowAccumulator {
                       trace::Phase::kUnknown});
   }
 
-  // The row of the op whose work a kernel did (workOpOf); each op counts as one call of its row.
+  // The row of the op whose work a kernel did (workOp); each op counts as one call of its row.
   std::size_t ofWorkOp(Index op) {
     std::int32_t& memo = row_of_op_[static_cast<std::size_t>(op)];
     if (memo < 0) {
@@ -352,6 +352,8 @@ const char* ampChangeName(AmpChange change) {
 
 namespace {
 
+// The row's key op for a kernel: the innermost Tensor-Core-eligible op with shapes above it when
+// the kernel is matrix work, else the innermost op that launched it; kNone when none.
 Index workOp(EligibleOps& eligible_ops, const trace::Kernel& kernel, const TensorCoreVerdict& verdict) {
   if (kernel.op_range == kNone) return kNone;
   if (isMatrixKernel(verdict, true)) {
@@ -411,11 +413,6 @@ std::vector<OpRow> buildRows(const trace::Trace& trace, RowAccumulator& rows, Ro
 }
 
 }  // namespace
-
-Index workOpOf(const trace::Trace& trace, const trace::Kernel& kernel, const TensorCoreVerdict& verdict) {
-  EligibleOps eligible_ops(trace);
-  return workOp(eligible_ops, kernel, verdict);
-}
 
 OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSummary& iterations,
                                    const DeviceChoice& device, bool recorded_on_cpu,

@@ -104,8 +104,4 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
                                    const DeviceChoice& device, bool recorded_on_cpu,
                                    const TensorCoreEvidence* evidence = nullptr);
 
-// The row's key op for a kernel: the innermost Tensor-Core-eligible op with shapes above it when
-// the kernel is matrix work, else the innermost op that launched it; kNone when none.
-trace::Index workOpOf(const trace::Trace& trace, const trace::Kernel& kernel, const TensorCoreVerdict& verdict);
-
 }  // namespace ampscope::analyzer

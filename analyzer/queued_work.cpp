@@ -6,6 +6,7 @@
 
 #include "analyzer/host_stalls.h"
 #include "analyzer/sorted_runs.h"
+#include "base/median.h"
 
 namespace ampscope::analyzer {
 
@@ -43,13 +44,6 @@ class SortedIndex {
   std::map<Key, std::uint32_t> met_;
   const std::pair<const Key, std::uint32_t>* last_ = nullptr;
 };
-
-std::int64_t median(std::vector<std::int64_t> values) {
-  if (values.empty()) return 0;
-  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
-}
 
 // The typical duration of an asynchronous launch call that did not wait: the median over calls
 // made while their queue was far from full (those cannot have waited on it). A run whose queue is

@@ -18,7 +18,6 @@
 #include <memory>
 #include <map>
 #include <optional>
-#include <thread>
 #include <unordered_map>
 
 #include <fmt/format.h>
