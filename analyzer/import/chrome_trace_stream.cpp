@@ -128,6 +128,12 @@ trace::Status ChromeTraceStream::readEventsArray(const EventHandler& on_event,
   std::uint64_t index = 0;
   if (trace::Status skipped = skipWhitespace(); !skipped) return skipped;
   if (pos_ < end_ && data_[pos_] == ']') { ++pos_; return {}; }
+  if (mapped_ && on_mapped_elements_ && pos_ < end_ && data_[pos_] == '{') {
+    const trace::Result<ElementsRead> read = on_mapped_elements_(MappedElements{data_, pos_, end_, mapped_});
+    if (!read) return read.error();
+    pos_ = read->resume;
+    index = read->count;
+  }
   for (;;) {
     if (trace::Status skipped = skipWhitespace(); !skipped) return skipped;
     if (pos_ >= end_) {

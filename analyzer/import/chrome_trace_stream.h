@@ -27,10 +27,27 @@ struct TraceEventText {
   const MappedFile* mapped = nullptr;
 };
 
+// The events array of a mapped document from its first element on, for a handler that reads
+// elements itself rather than one by one (KinetoParallelParse::readMappedElements).
+struct MappedElements {
+  const char* text = nullptr;  // the whole document, followed by MappedFile::kPadding readable bytes
+  std::size_t first = 0;       // where the first element starts ('{')
+  std::size_t size = 0;        // the document's size
+  const MappedFile* mapped = nullptr;
+};
+
+// How far such a handler read: the first `count` elements; the next one starts at `resume`
+// (MappedElements::first when it read none), and the stream reads on from there.
+struct ElementsRead {
+  std::size_t resume = 0;
+  std::uint64_t count = 0;
+};
+
 class ChromeTraceStream {
  public:
   using EventHandler = std::function<trace::Status(const TraceEventText&)>;
   using ProgressHandler = std::function<void(std::uint64_t done, std::uint64_t total)>;
+  using MappedElementsHandler = std::function<trace::Result<ElementsRead>(const MappedElements&)>;
 
   static constexpr std::size_t kDefaultReadBlock = 8 << 20;
   // read_block: bytes read per refill; small values exercise the refill paths in tests.
@@ -38,6 +55,10 @@ class ChromeTraceStream {
 
   // Reads the whole document, calling on_event for every element of "traceEvents".
   trace::Status run(const EventHandler& on_event, const ProgressHandler& on_progress);
+
+  // In a mapped document, the events array's elements go to `handler` first, and on_event gets
+  // those it left. Without one, or in a document read through a buffer, on_event gets them all.
+  void setMappedElementsHandler(MappedElementsHandler handler) { on_mapped_elements_ = std::move(handler); }
 
   // Top-level members other than traceEvents, as (key, raw JSON value), in document order.
   const std::vector<std::pair<std::string, std::string>>& members() const { return members_; }
@@ -69,6 +90,7 @@ class ChromeTraceStream {
   bool eof_ = false;
   bool saw_events_ = false;
   std::vector<std::pair<std::string, std::string>> members_;
+  MappedElementsHandler on_mapped_elements_;
 };
 
 }  // namespace ampscope::analyzer::import

@@ -18,15 +18,18 @@ void addCounts(std::map<std::string, std::uint64_t>& into, const std::map<std::s
   for (const auto& [key, count] : from) into[key] += count;
 }
 
-// Grows `into` to `growth` times what it needs now (at least doubling, as a vector would): each
-// growth moves every record and faults in fresh pages, and capacity never used is never touched,
-// so it costs address space rather than memory.
+// Grows `into` to `growth` times what it needs now: each growth moves every record and faults
+// in fresh pages, and capacity never used is never touched, so it costs address space rather
+// than memory. Without a projection (growth 1) it doubles, as a vector would; with one, it grows
+// by at least a quarter, so that a projection that keeps falling short moves each record at most
+// five times over, and one that holds ends within its tenth to spare.
 template <typename Record>
 void appendAll(std::vector<Record>& into, std::vector<Record>& from, double growth) {
   const std::size_t needed = into.size() + from.size();
   if (needed > into.capacity()) {
     const auto projected = static_cast<std::size_t>(static_cast<double>(needed) * growth);
-    into.reserve(std::max({needed, projected, 2 * into.capacity()}));
+    const std::size_t least = growth > 1.0 ? into.capacity() + into.capacity() / 4 : 2 * into.capacity();
+    into.reserve(std::max({needed, projected, least}));
   }
   into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }

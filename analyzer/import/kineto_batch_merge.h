@@ -3,6 +3,7 @@
 // thread indices into the trace's. Strings and threads are added to the trace in the order the
 // document first names them, so the trace is the same however many parsers made the batches.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -23,6 +24,9 @@ class KinetoBatchMerge {
   void expectDocumentBytes(std::uint64_t bytes) { document_bytes_ = bytes; }
   // batch: the next batch in document order, made by parser number `parser`.
   void append(ParsedBatch&& batch, std::size_t parser);
+  // Every parser starts again with tables of its own that are empty (KinetoParallelParse drops
+  // batches after a wrong guess, and the tables their parsers grew with them).
+  void restartParsers() { std::fill(ids_.begin(), ids_.end(), ParserIds{}); }
   // Names the threads that thread_name metadata named (the last name given wins).
   void nameThreads();
   bool saw2021Categories() const { return saw_2021_categories_; }

@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <string>
@@ -122,6 +123,18 @@ class EventReader {
     if (Status parsed = parseEvent(text, event); !parsed) return parsed;
     return dispatch(text, event);
   }
+  Status handle(const TraceEventText& text, od::object object) {
+    ++out_.import_stats.events_read;
+    EventFields event;
+    if (Status parsed = readFields(text, object, event); !parsed) return parsed;
+    return dispatch(text, event);
+  }
+
+  void readElements(const EventBatch& batch, ParsedBatch& parsed);
+  void readChunk(const EventBatch& batch, ParsedBatch& parsed);
+  // The chunk in chunk_text_[0, length) as one array: every element handled, or the first
+  // error (a wrong guess of the chunk's end, or a bad element).
+  Status readChunkArray(const GuessedChunk& chunk, std::size_t length, std::uint64_t& elements);
 
   // Keeps a communication op's message beside its range (trace::CommunicationMessage).
   void addMessage(const trace::Range& range, const EventFields& event);
@@ -131,6 +144,7 @@ class EventReader {
                              text.byte_offset, what)};
   }
   Status parseEvent(const TraceEventText& text, EventFields& event);
+  Status readFields(const TraceEventText& text, od::object object, EventFields& event);
   Status parseArgs(const TraceEventText& text, od::object args, EventFields& event);
   Status dispatch(const TraceEventText& text, const EventFields& event);
   Status requireTimes(const TraceEventText& text, const EventFields& event) const;
@@ -150,6 +164,7 @@ class EventReader {
   ReasonCounts not_understood_;
   CompactTextIds compact_text_ids_;
   std::vector<std::pair<ThreadKey, std::string>> thread_names_;
+  std::vector<char> chunk_text_;  // a guessed chunk's elements between '[' and ']', then padding
 };
 
 // A JSON number as a 64-bit integer (truncated); one outside that range (1e60) is an error, not
@@ -275,6 +290,10 @@ Status EventReader::parseEvent(const TraceEventText& text, EventFields& event) {
   if (auto error = document.get_object().get(object)) {
     return eventError(text, fmt::format("not a JSON object: {}", simdjson::error_message(error)));
   }
+  return readFields(text, object, event);
+}
+
+Status EventReader::readFields(const TraceEventText& text, od::object object, EventFields& event) {
   for (auto field : object) {
     std::string_view key;
     od::value value;
@@ -469,10 +488,7 @@ void EventReader::addMessage(const trace::Range& range, const EventFields& event
   if (!event.group_ranks.empty()) m.group_ranks = out_.strings.intern(event.group_ranks);
 }
 
-ParsedBatch EventReader::parse(const EventBatch& batch) {
-  ParsedBatch parsed;
-  parsed.first_new_string = static_cast<trace::StringId>(out_.strings.size());
-  parsed.first_new_thread = out_.threads.size();
+void EventReader::readElements(const EventBatch& batch, ParsedBatch& parsed) {
   if (!batch.events.empty()) parsed.document_end = batch.events.back().byte_offset + batch.events.back().size;
   for (const EventSpan& span : batch.events) {
     const TraceEventText text{std::string_view(batch.text + span.offset, span.size),
@@ -482,6 +498,59 @@ ParsedBatch EventReader::parse(const EventBatch& batch) {
       break;
     }
   }
+}
+
+void EventReader::readChunk(const EventBatch& batch, ParsedBatch& parsed) {
+  // Copied between brackets, the chunk is one JSON array that simdjson indexes in one pass,
+  // where element by element each would be indexed on its own after a scan for its end.
+  const GuessedChunk& chunk = *batch.chunk;
+  const std::size_t length = chunk.size + 2;
+  if (chunk_text_.size() < length + simdjson::SIMDJSON_PADDING) chunk_text_.resize(length + simdjson::SIMDJSON_PADDING);
+  chunk_text_[0] = '[';
+  std::memcpy(chunk_text_.data() + 1, batch.text, chunk.size);
+  chunk_text_[length - 1] = ']';
+  std::memset(chunk_text_.data() + length, 0, simdjson::SIMDJSON_PADDING);
+  parsed.document_end = chunk.byte_offset + chunk.size;
+  if (Status read = readChunkArray(chunk, length, parsed.elements); !read) parsed.error = read.error();
+}
+
+Status EventReader::readChunkArray(const GuessedChunk& chunk, std::size_t length, std::uint64_t& elements) {
+  // Errors here are never shown: the elements are then read again one by one, which names the
+  // bad one (KinetoParallelParse).
+  const auto wrong = [&](std::string_view what, simdjson::error_code error) {
+    return Error{fmt::format("{}: the chunk guessed at byte offset {} is not whole elements: {}: {}", path_,
+                             chunk.byte_offset, what, simdjson::error_message(error))};
+  };
+  od::document document;
+  if (auto error = parser_.iterate(simdjson::padded_string_view(chunk_text_.data(), length, chunk_text_.size()))
+                       .get(document)) {
+    return wrong("not valid JSON", error);
+  }
+  od::array array;
+  if (auto error = document.get_array().get(array)) return wrong("not an array", error);
+  for (auto element : array) {
+    od::object object;
+    if (auto error = element.get_object().get(object)) return wrong("an element is not an object", error);
+    // Only the chunk's place is known here, not each element's (an error sends the chunk back).
+    const TraceEventText text{std::string_view(), 0, chunk.byte_offset, elements};
+    if (Status handled = handle(text, object); !handled) return handled;
+    ++elements;
+  }
+  // The array must end at the chunk's end: when the guess cut an element short, an earlier
+  // bracket can close what simdjson took for the array.
+  const char* location = nullptr;
+  if (document.current_location().get(location) != simdjson::OUT_OF_BOUNDS) {
+    return wrong("text follows the elements", simdjson::TAPE_ERROR);
+  }
+  return {};
+}
+
+ParsedBatch EventReader::parse(const EventBatch& batch) {
+  ParsedBatch parsed;
+  parsed.first_new_string = static_cast<trace::StringId>(out_.strings.size());
+  parsed.first_new_thread = out_.threads.size();
+  if (batch.chunk) readChunk(batch, parsed);
+  else readElements(batch, parsed);
   parsed.kernels = std::exchange(out_.kernels, {});
   parsed.launches = std::exchange(out_.launches, {});
   parsed.memory_ops = std::exchange(out_.memory_ops, {});

@@ -27,8 +27,17 @@ struct EventSpan {
   std::uint64_t index = 0;        // position in the traceEvents array
 };
 
+// Consecutive elements of a mapped traceEvents array that the reading thread cut at guessed
+// boundaries (guessObjectBoundary) instead of finding each element's end: parsed as one array,
+// which proves the guess right or wrong (ParsedBatch::error).
+struct GuessedChunk {
+  std::size_t size = 0;           // EventBatch::text[0, size): from the first '{' to the last '}'
+  std::uint64_t byte_offset = 0;  // where the chunk starts in the document
+  std::size_t next_start = 0;     // in the document: where the element after it starts, if the guess is right
+};
+
 // Consecutive elements of the traceEvents array: in place in a mapped file, or copied out of the
-// read buffer.
+// read buffer; either as spans found one by one, or as a guessed chunk.
 struct EventBatch {
   std::uint64_t sequence = 0;  // batches are numbered from 0 in document order
   std::vector<char> bytes;     // copied elements back to back, then simdjson's padding
@@ -36,6 +45,7 @@ struct EventBatch {
   std::size_t readable = 0;    // bytes readable from text, padding included
   std::vector<EventSpan> events;
   const MappedFile* mapped = nullptr;  // the file text lies in, when the elements are not copied
+  std::optional<GuessedChunk> chunk;   // set: the batch is this chunk, and `events` is empty
 };
 
 // A (pid, tid) pair of Trace::threads.
@@ -59,7 +69,9 @@ struct ParsedBatch {
   std::vector<std::pair<ThreadKey, std::string>> thread_names;  // thread_name metadata, in order
   bool saw_2021_categories = false;  // "Kernel", "Operator", "Runtime": the 2021 schema
   std::uint64_t document_end = 0;    // where the batch's last event ends in the document
-  // The first event that could not be read; the batch's records stop before it.
+  std::uint64_t elements = 0;        // a guessed chunk's elements, when it was read whole
+  // The first event that could not be read; the batch's records stop before it. In a guessed
+  // chunk: the guess was wrong or an element is bad, and none of its records are wanted.
   std::optional<trace::Error> error;
 };
 

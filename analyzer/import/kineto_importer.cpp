@@ -26,12 +26,18 @@ void addBaseTime(trace::Trace& out, std::int64_t base_ns) {
 }  // namespace
 
 trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options) {
+  return importKineto(source, options, KinetoParallelParse::kDefaultBatchBytes);
+}
+
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options, std::size_t batch_bytes) {
   trace::Trace out;
   out.format = trace::TraceFormat::kKineto;
   out.source_format = trace::TraceFormat::kKineto;
-  KinetoParallelParse events(source.path(), out, options.threads);
+  KinetoParallelParse events(source.path(), out, options.threads, batch_bytes);
   if (!source.compressed()) events.expectDocumentBytes(source.fileBytes());
   ChromeTraceStream stream(source);
+  stream.setMappedElementsHandler(
+      [&](const MappedElements& elements) { return events.readMappedElements(elements, options.progress); });
   const trace::Status streamed =
       stream.run([&](const TraceEventText& text) { return events.add(text); }, options.progress);
   // A bad event comes before whatever stopped the stream (the stream stops at the first).

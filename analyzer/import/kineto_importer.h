@@ -4,6 +4,7 @@
 // (cpu_op/cuda_runtime/cuda_driver/kernel/gpu_memcpy/gpu_memset/cuda_sync, ac2g flows,
 // baseTimeNanoseconds, fractional microsecond timestamps).
 
+#include <cstddef>
 #include <string>
 
 #include "analyzer/import/import_options.h"
@@ -17,5 +18,7 @@ class ByteSource;
 // Reads a PyTorch profiler (Kineto) Chrome-trace JSON document from source (plain or gzip), its
 // events parsed on up to options.threads threads and kept in document order.
 trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options = {});
+// The same, parsing batches of about batch_bytes (small ones exercise batching in tests).
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options, std::size_t batch_bytes);
 
 }  // namespace ampscope::analyzer::import

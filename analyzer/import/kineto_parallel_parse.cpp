@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/import/mapped_file.h"
+#include "analyzer/import/object_boundary.h"
 
 namespace ampscope::analyzer::import {
 
@@ -72,20 +73,74 @@ trace::Status KinetoParallelParse::add(const TraceEventText& event) {
     batch_size = current_.bytes.size();
   }
   if (batch_size < batch_bytes_) return {};
-  submit(false);
+  submit(std::exchange(current_, EventBatch{}), false);
   std::lock_guard lock(mutex_);
   if (error_) return *error_;
   return {};
 }
 
-void KinetoParallelParse::submit(bool last) {
-  if (current_.events.empty()) return;
-  if (!current_.mapped) {
-    current_.bytes.resize(current_.bytes.size() + simdjson::SIMDJSON_PADDING, '\0');
-    current_.text = current_.bytes.data();
-    current_.readable = current_.bytes.size();
+trace::Result<ElementsRead> KinetoParallelParse::readMappedElements(const MappedElements& elements,
+                                                                    const ProgressCallback& progress) {
+  {
+    std::lock_guard lock(mutex_);
+    guessed_ = ElementsRead{elements.first, 0};
   }
-  EventBatch batch = std::exchange(current_, EventBatch{});
+  // Each chunk holds at least batch_bytes_: its last element's end is guessed past that. What
+  // follows the last guess (the array's last elements, its end) is left to the stream.
+  std::size_t start = elements.first;
+  while (start + batch_bytes_ < elements.size) {
+    const std::optional<ObjectBoundary> boundary =
+        guessObjectBoundary(elements.text, start, start + batch_bytes_, elements.size);
+    if (!boundary) break;
+    EventBatch batch;
+    batch.text = elements.text + start;
+    batch.readable = elements.size + MappedFile::kPadding - start;
+    batch.mapped = elements.mapped;
+    batch.chunk = GuessedChunk{boundary->object_end - start, start, boundary->next_start};
+    submit(std::move(batch), false);
+    if (progress) progress(boundary->next_start, elements.size);
+    {
+      std::lock_guard lock(mutex_);
+      if (error_ || guess_failed_) break;
+    }
+    start = boundary->next_start;
+  }
+  waitAllMerged();
+  bool restart = false;
+  ElementsRead read;
+  {
+    std::lock_guard lock(mutex_);
+    if (error_) return *error_;
+    restart = std::exchange(guess_failed_, false);
+    read = guessed_;
+  }
+  if (restart) restartParsers();
+  return read;
+}
+
+void KinetoParallelParse::waitAllMerged() {
+  std::unique_lock lock(mutex_);
+  batch_merged_.wait(lock, [&] { return merged_ == submitted_ || error_; });
+}
+
+void KinetoParallelParse::restartParsers() {
+  // The dropped chunks' strings and threads are in their parsers' tables, but never reached
+  // the merge: fresh parsers and a merge that knows none of their ids agree again.
+  // Locks in mergeReady's order. Parser threads take parsers_[i] once they hold a batch, which
+  // comes after this under mutex_.
+  std::lock_guard merging(merging_);
+  std::lock_guard lock(mutex_);
+  for (std::unique_ptr<KinetoEventParser>& parser : parsers_) parser = std::make_unique<KinetoEventParser>(path_);
+  merge_.restartParsers();
+}
+
+void KinetoParallelParse::submit(EventBatch batch, bool last) {
+  if (batch.events.empty() && !batch.chunk) return;
+  if (!batch.mapped) {
+    batch.bytes.resize(batch.bytes.size() + simdjson::SIMDJSON_PADDING, '\0');
+    batch.text = batch.bytes.data();
+    batch.readable = batch.bytes.size();
+  }
   // Parser threads start with the first batch that has another after it: a document of one
   // batch, or --threads 1, is parsed here.
   const bool only_batch = last && submitted_ == 0;
@@ -97,7 +152,7 @@ void KinetoParallelParse::submit(bool last) {
       std::lock_guard lock(mutex_);
       batch.sequence = submitted_++;
       keepBuffer(std::move(batch.bytes));
-      parsed_.emplace(batch.sequence, Done{0, std::move(parsed)});
+      parsed_.emplace(batch.sequence, Done{0, std::move(parsed), batch.chunk});
     }
     mergeReady();
     return;
@@ -119,6 +174,12 @@ ParsedBatch KinetoParallelParse::parseCatching(KinetoEventParser& parser, const 
     // Out of memory, most likely: on a parser thread it would end the process, so it becomes
     // the batch's error, naming where the batch starts.
     ParsedBatch failed;
+    if (batch.chunk) {
+      // Read again element by element, which reports the failure where it happens.
+      failed.error = trace::Error{fmt::format("{}: {} while reading the chunk at byte offset {}", path_, e.what(),
+                                              batch.chunk->byte_offset)};
+      return failed;
+    }
     const EventSpan& first = batch.events.front();
     failed.error = trace::Error{fmt::format("{}: {} while reading traceEvents element #{} at byte offset {} or "
                                             "the {} after it", path_, e.what(), first.index, first.byte_offset,
@@ -128,9 +189,13 @@ ParsedBatch KinetoParallelParse::parseCatching(KinetoEventParser& parser, const 
 }
 
 void KinetoParallelParse::releaseText(const EventBatch& batch) {
-  if (!batch.mapped || batch.events.empty()) return;
-  const EventSpan& last = batch.events.back();
-  batch.mapped->release(batch.text, batch.text + last.offset + last.size);
+  if (!batch.mapped) return;
+  if (batch.chunk) {
+    batch.mapped->release(batch.text, batch.text + batch.chunk->size);
+  } else if (!batch.events.empty()) {
+    const EventSpan& last = batch.events.back();
+    batch.mapped->release(batch.text, batch.text + last.offset + last.size);
+  }
 }
 
 void KinetoParallelParse::startParsers() {
@@ -160,7 +225,7 @@ void KinetoParallelParse::parserLoop(std::size_t parser) {
     {
       std::lock_guard lock(mutex_);
       keepBuffer(std::move(batch.bytes));
-      parsed_.emplace(batch.sequence, Done{parser, std::move(parsed)});
+      parsed_.emplace(batch.sequence, Done{parser, std::move(parsed), batch.chunk});
     }
     mergeReady();
   }
@@ -172,6 +237,7 @@ void KinetoParallelParse::mergeReady() {
   std::lock_guard merging(merging_);
   for (;;) {
     Done done;
+    bool drop = false;
     {
       std::lock_guard lock(mutex_);
       if (error_) return;
@@ -179,6 +245,17 @@ void KinetoParallelParse::mergeReady() {
       if (next == parsed_.end()) return;
       done = std::move(next->second);
       parsed_.erase(next);
+      // A chunk that is not whole elements from the first proves its guess, or the guess before
+      // it, wrong (or holds a bad element): it and the chunks after it are read again one by one.
+      if (done.chunk && (guess_failed_ || done.batch.error)) {
+        guess_failed_ = true;
+        drop = true;
+        ++merged_;
+      }
+    }
+    if (drop) {
+      batch_merged_.notify_all();
+      continue;
     }
     // A batch with a bad event fails the import: its records are not wanted.
     std::optional<trace::Error> error = std::move(done.batch.error);
@@ -193,13 +270,14 @@ void KinetoParallelParse::mergeReady() {
       std::lock_guard lock(mutex_);
       ++merged_;
       if (error) error_ = std::move(error);
+      else if (done.chunk) guessed_ = ElementsRead{done.chunk->next_start, guessed_.count + done.batch.elements};
     }
     batch_merged_.notify_all();
   }
 }
 
 trace::Status KinetoParallelParse::finish() {
-  submit(true);
+  submit(std::exchange(current_, EventBatch{}), true);
   if (!threads_running_.empty()) {
     {
       std::unique_lock lock(mutex_);

@@ -1,11 +1,13 @@
 #pragma once
-// Parses a Kineto document's events on several threads while the stream reads on: the reading
-// thread copies complete events into batches of about a megabyte, parser threads turn batches
-// into records, and each parsed batch is merged into the trace in document order as soon as the
-// batches before it are. A handful of batches are in flight at a time, so memory stays bounded
-// however large the file. With one thread, or a document of one batch, everything happens on the
-// calling thread. The trace and the first error (in document order) do not depend on the number
-// of threads.
+// Parses a Kineto document's events on several threads while the stream reads on, in batches of
+// about half a megabyte: parser threads turn batches into records, and each parsed batch is
+// merged into the trace in document order as soon as the batches before it are. A batch is
+// either a run of elements the stream found one by one (copied out of its read buffer, or in
+// place in a mapped file), or, in a mapped file, a chunk cut at a guessed boundary that the
+// parser reads as one array, which spares the reading thread a scan of every byte. A handful of
+// batches are in flight at a time, so memory stays bounded however large the file. With one
+// thread, or a document of one batch, everything happens on the calling thread. The trace and
+// the first error (in document order) do not depend on the number of threads.
 
 #include <condition_variable>
 #include <cstdint>
@@ -29,7 +31,7 @@ namespace ampscope::analyzer::import {
 
 class KinetoParallelParse {
  public:
-  static constexpr std::size_t kDefaultBatchBytes = 1 << 20;
+  static constexpr std::size_t kDefaultBatchBytes = 512 << 10;
   // threads: 0 for every hardware thread. batch_bytes: small values exercise batching in tests.
   KinetoParallelParse(std::string path, trace::Trace& out, unsigned threads,
                       std::size_t batch_bytes = kDefaultBatchBytes);
@@ -41,6 +43,12 @@ class KinetoParallelParse {
   // in a mapped file, noted where it lies. An error return only says that an earlier batch
   // failed: finish() gives the error itself.
   trace::Status add(const TraceEventText& event);
+  // The elements of a mapped events array (ChromeTraceStream's MappedElementsHandler): the
+  // reading thread cuts them into chunks at guessed boundaries (guessObjectBoundary), which the
+  // parsers read whole. Chunks are kept in document order up to the first that a parse does not
+  // prove right; the stream hands the elements from there on to add(), one by one. Progress is
+  // reported in document bytes. An error only for a failure that reading again would not mend.
+  trace::Result<ElementsRead> readMappedElements(const MappedElements& elements, const ProgressCallback& progress);
   // Parses and merges what is left and waits for it. Returns the first bad event's error, in
   // document order, if any.
   trace::Status finish();
@@ -53,9 +61,14 @@ class KinetoParallelParse {
   struct Done {
     std::size_t parser = 0;
     ParsedBatch batch;
+    std::optional<GuessedChunk> chunk;  // the batch was this chunk
   };
-  // Hands the current batch to the parsers, or parses it here; last: no batch follows.
-  void submit(bool last);
+  // Hands a batch to the parsers, or parses it here; last: no batch follows.
+  void submit(EventBatch batch, bool last);
+  void waitAllMerged();
+  // Parsers with empty tables, after batches that their tables grew with were dropped. Only
+  // while no batch is being parsed or merged.
+  void restartParsers();
   void startParsers();
   void parserLoop(std::size_t parser);
   void mergeReady();             // merges the parsed batches that are next in document order
@@ -84,6 +97,10 @@ class KinetoParallelParse {
   std::uint64_t merged_ = 0;
   std::optional<trace::Error> error_;
   bool stopping_ = false;
+  // Guessed chunks: whether one was proved wrong (those after it are dropped unread), and how
+  // far those merged before it reach.
+  bool guess_failed_ = false;
+  ElementsRead guessed_;
 
   std::mutex merging_;  // held by the one thread merging at a time
   std::vector<std::thread> threads_running_;

@@ -10,6 +10,10 @@
 #include <string>
 
 #include "../test_support.h"
+#include "analyzer/import/byte_source.h"
+#include "analyzer/import/chrome_trace_stream.h"
+#include "analyzer/import/kineto_importer.h"
+#include "analyzer/import/kineto_parallel_parse.h"
 #include "analyzer/import/trace_importer.h"
 
 namespace ampscope::analyzer::import {
@@ -83,7 +87,7 @@ std::string manyEvents(int count, int bad_at = -1, int second_bad_at = -1) {
 TEST(KinetoParallelParseTest, ManyBatchesGiveTheSameTraceOnOneThreadAndOnSeveral) {
   test::ScratchDir dir;
   const std::string json = manyEvents(30000);
-  ASSERT_GT(json.size(), 4u << 20) << "the trace should span several 1 MiB batches";
+  ASSERT_GT(json.size(), 4u << 20) << "the trace should span several batches";
   const std::string path = dir.write("many.json", json);
   const trace::Trace one = importWith(path, 1);
   EXPECT_EQ(one.import_stats.events_read, 30000u);
@@ -172,6 +176,125 @@ TEST(KinetoParallelParseTest, AFileThatFillsItsLastPageExactlyIsReadInPlace) {
     ASSERT_TRUE(imported.ok()) << imported.error().message;
     ASSERT_EQ(imported->ranges.size(), 1u);
     EXPECT_EQ(imported->str(imported->ranges[0].name).size(), json.size() - head.size() - tail.size());
+  }
+}
+
+// Events among which some hold what looks like the gap between two elements ('}', a comma, '{')
+// but is not: inside strings (escaped quotes too), between objects nested in args; and members
+// before and after the events array hold some too. Separators vary, compact ones included.
+// Names and threads are new all along, so a chunk that is dropped has grown its parser's tables.
+std::string decoyEvents(int count, int bad_at = -1) {
+  std::string json = R"({"before": [{"a": 1}, {"b": [{"c": 2}, {"d": 3}]}], "traceEvents": [)";
+  for (int i = 0; i < count; ++i) {
+    if (i > 0) json += i % 4 == 0 ? "," : i % 4 == 1 ? ",\n  " : i % 4 == 2 ? " , " : ",\r\n";
+    if (i == bad_at) {
+      json += R"({"ph": "X", "cat": "cpu_op", "name": "late", "pid": 1, "tid": 1, "dur": 1})";
+      continue;
+    }
+    switch (i % 20) {
+      case 0:
+        json += fmt::format(R"({{"ph": "X", "cat": "cpu_op", "name": "op{}\"}}, {{\"x}}, {{", "pid": 1, "tid": {}, )"
+                            R"("ts": {}, "dur": 4, "args": {{"Input Dims": [[{}, 8]], "Input type": ["float"]}}}})",
+                            i, i % 9, 100 + i * 10, i);
+        break;
+      case 7:
+        json += fmt::format(R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": {}, )"
+                            R"("ts": {}, "dur": 2, "args": {{"nested": [{{"a": 1}}, {{"b": {{"c": [{{}}, {{}}]}}}}], "correlation": {}}}}})",
+                            i % 9, 101 + i * 10, i);
+        break;
+      case 14:
+        json += fmt::format(R"({{"ph": "M", "name": "thread_name", "pid": 1, "tid": {}, "args": {{"name": "t{}}}, {{"}}}})",
+                            i % 9, i);
+        break;
+      default:
+        if (i % 2 == 0) {
+          json += fmt::format(R"({{"ph": "X", "cat": "kernel", "name": "kernel_{}", "pid": 0, "tid": {}, "ts": {}, "dur": 3, )"
+                              R"("args": {{"correlation": {}, "device": 0, "stream": {}, "grid": [1, 1, 1], "block": [32, 1, 1]}}}})",
+                              i, 7 + i % 3, 103 + i * 10, i - 1, 7 + i % 3);
+        } else {
+          json += fmt::format(R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": {}, )"
+                              R"("ts": {}, "dur": 2, "args": {{"correlation": {}}}}})", 100 + i % 11, 101 + i * 10, i);
+        }
+        break;
+    }
+  }
+  return json + R"(], "after": [{"a": 1}, {"b": 2}], "traceName": "x"})";
+}
+
+trace::Result<trace::Trace> importThrough(const std::string& path, ByteSource::PlainFileAccess access,
+                                          unsigned threads, std::size_t batch_bytes) {
+  auto source = ByteSource::open(path, access);
+  if (!source) return source.error();
+  return importKineto(**source, {.progress = {}, .threads = threads}, batch_bytes);
+}
+
+// How many elements of a mapped file's events array were read in guessed chunks.
+std::uint64_t elementsReadInChunks(const std::string& path, unsigned threads, std::size_t batch_bytes) {
+  auto source = ByteSource::open(path);
+  EXPECT_TRUE(source.ok() && (*source)->mapping() != nullptr);
+  if (!source.ok()) return 0;
+  trace::Trace out;
+  KinetoParallelParse events(path, out, threads, batch_bytes);
+  ChromeTraceStream stream(**source);
+  std::uint64_t in_chunks = 0;
+  stream.setMappedElementsHandler([&](const MappedElements& elements) {
+    auto read = events.readMappedElements(elements, {});
+    if (read) in_chunks = read->count;
+    return read;
+  });
+  EXPECT_TRUE(stream.run([&](const TraceEventText& text) { return events.add(text); }, {}).ok());
+  EXPECT_TRUE(events.finish().ok());
+  return in_chunks;
+}
+
+TEST(KinetoParallelParseTest, GuessedChunksGiveTheTraceThatReadingElementByElementGives) {
+  test::ScratchDir dir;
+  constexpr int kEvents = 400;
+  const std::string path = dir.write("decoys.json", decoyEvents(kEvents));
+  const auto expected = importThrough(path, ByteSource::PlainFileAccess::kReadOnly, 1, 4096);
+  ASSERT_TRUE(expected.ok()) << expected.error().message;
+  ASSERT_EQ(expected->import_stats.events_read, static_cast<std::uint64_t>(kEvents));
+  std::uint64_t most_in_chunks = 0;
+  std::uint64_t fewest_in_chunks = kEvents;
+  // Chunk ends fall on every kind of decoy, at the first guess or after many right ones.
+  for (std::size_t batch_bytes = 1; batch_bytes < 40000; batch_bytes = batch_bytes * 3 / 2 + 7) {
+    for (unsigned threads : {1u, 2u, 4u}) {
+      SCOPED_TRACE(fmt::format("{}-byte batches, {} threads", batch_bytes, threads));
+      const auto chunked = importThrough(path, ByteSource::PlainFileAccess::kMapWhereAllowed, threads, batch_bytes);
+      ASSERT_TRUE(chunked.ok()) << chunked.error().message;
+      expectSameTrace(*expected, *chunked);
+      const std::uint64_t in_chunks = elementsReadInChunks(path, threads, batch_bytes);
+      most_in_chunks = std::max(most_in_chunks, in_chunks);
+      fewest_in_chunks = std::min(fewest_in_chunks, in_chunks);
+    }
+  }
+  // Some guesses held for most of the array, and some decoy was taken for a gap.
+  EXPECT_GT(most_in_chunks, static_cast<std::uint64_t>(kEvents / 2));
+  EXPECT_LT(fewest_in_chunks, static_cast<std::uint64_t>(kEvents / 10));
+}
+
+TEST(KinetoParallelParseTest, APlainTraceIsReadAlmostWhollyInGuessedChunks) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("many.json", manyEvents(30000));
+  for (unsigned threads : {1u, 2u}) {
+    // All but what follows the last guess, at most a batch and an element.
+    EXPECT_GT(elementsReadInChunks(path, threads, KinetoParallelParse::kDefaultBatchBytes), 30000u - 3000u);
+  }
+}
+
+TEST(KinetoParallelParseTest, ABadElementInAGuessedChunkIsReportedAsElementByElement) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("late.json", decoyEvents(400, 301));
+  const auto expected = importThrough(path, ByteSource::PlainFileAccess::kReadOnly, 1, 4096);
+  ASSERT_FALSE(expected.ok());
+  EXPECT_NE(expected.error().message.find("traceEvents element #301 at byte offset"), std::string::npos)
+      << expected.error().message;
+  for (std::size_t batch_bytes : {1u, 300u, 2000u, 9000u}) {
+    for (unsigned threads : {1u, 3u}) {
+      const auto chunked = importThrough(path, ByteSource::PlainFileAccess::kMapWhereAllowed, threads, batch_bytes);
+      ASSERT_FALSE(chunked.ok());
+      EXPECT_EQ(chunked.error().message, expected.error().message) << batch_bytes << "-byte batches, " << threads << " threads";
+    }
   }
 }
 
