@@ -4,6 +4,8 @@
 #include <immintrin.h>
 #endif
 
+#include <string>
+
 namespace ampscope::analyzer::import {
 
 namespace {
@@ -20,7 +22,7 @@ struct BlockMasks {
 // bit turns both of a pair into one byte, so one comparison finds either.
 constexpr char kCaseBit = 0x20;
 
-BlockMasks classify(const char* block) {
+inline __attribute__((always_inline)) BlockMasks classify(const char* block) {
   BlockMasks masks;
 #if defined(__AVX512BW__)
   // One comparison per kind gives the whole block's mask.
@@ -94,53 +96,92 @@ std::uint64_t runningXor(std::uint64_t x) {
 
 int lowestBit(std::uint64_t x) { return __builtin_ctzll(x); }
 
+// One 64-byte block's quotes and brackets outside strings, carrying the string and escape state
+// from block to block.
+struct BlockStructure {
+  std::uint64_t quotes = 0;    // unescaped quotes
+  std::uint64_t inside = 0;    // bytes inside strings (an opening quote included)
+  std::uint64_t opens = 0;     // '{' or '[' outside strings
+  std::uint64_t brackets = 0;  // any bracket outside strings
+};
+
+inline __attribute__((always_inline)) BlockStructure readBlock(const char* block, std::size_t valid_bytes, std::uint64_t& inside_string, bool& escape_pending) {
+  const std::uint64_t valid = valid_bytes == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid_bytes) - 1;
+  BlockMasks masks = classify(block);
+  masks.quote &= valid;
+  masks.open &= valid;
+  masks.close &= valid;
+
+  // Which bytes a backslash escapes. Backslashes are rare in traces, so they are walked one
+  // by one: an escaping backslash escapes the next byte, which cannot itself escape.
+  std::uint64_t escaped = escape_pending ? 1 : 0;
+  escape_pending = false;
+  std::uint64_t escaping = masks.backslash & valid & ~escaped;
+  while (escaping != 0) {
+    const int at = lowestBit(escaping);
+    if (static_cast<std::size_t>(at) + 1 == valid_bytes) {
+      escape_pending = true;  // the escaped byte is in the next block
+      break;
+    }
+    const std::uint64_t next = std::uint64_t{1} << (at + 1);
+    escaped |= next;
+    escaping &= ~((std::uint64_t{1} << at) | next);
+  }
+
+  BlockStructure block_structure;
+  block_structure.quotes = masks.quote & ~escaped;
+  block_structure.inside = runningXor(block_structure.quotes) ^ inside_string;
+  block_structure.opens = masks.open & ~block_structure.inside;
+  block_structure.brackets = (masks.open | masks.close) & ~block_structure.inside;
+  inside_string = ((block_structure.inside >> (valid_bytes - 1)) & 1) != 0 ? ~std::uint64_t{0} : 0;
+  return block_structure;
+}
+
 }  // namespace
 
 std::size_t JsonValueEnd::scan(const char* data, std::size_t from, std::size_t to) {
   while (from < to) {
     const std::size_t valid_bytes = to - from < 64 ? to - from : 64;
-    const std::uint64_t valid = valid_bytes == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid_bytes) - 1;
-    BlockMasks masks = classify(data + from);
-    masks.quote &= valid;
-    masks.open &= valid;
-    masks.close &= valid;
-
-    // Which bytes a backslash escapes. Backslashes are rare in traces, so they are walked one
-    // by one: an escaping backslash escapes the next byte, which cannot itself escape.
-    std::uint64_t escaped = escape_pending_ ? 1 : 0;
-    escape_pending_ = false;
-    std::uint64_t escaping = masks.backslash & valid & ~escaped;
-    while (escaping != 0) {
-      const int at = lowestBit(escaping);
-      if (static_cast<std::size_t>(at) + 1 == valid_bytes) {
-        escape_pending_ = true;  // the escaped byte is in the next block
-        break;
-      }
-      const std::uint64_t next = std::uint64_t{1} << (at + 1);
-      escaped |= next;
-      escaping &= ~((std::uint64_t{1} << at) | next);
-    }
-
-    const std::uint64_t quotes = masks.quote & ~escaped;
-    const std::uint64_t inside = runningXor(quotes) ^ inside_string_;
+    const BlockStructure block = readBlock(data + from, valid_bytes, inside_string_, escape_pending_);
     if (string_value_) {
       // The opening quote is inside; the closing quote is the first quote that is not.
-      const std::uint64_t closing = quotes & ~inside;
+      const std::uint64_t closing = block.quotes & ~block.inside;
       if (closing != 0) return from + static_cast<std::size_t>(lowestBit(closing)) + 1;
     } else {
-      const std::uint64_t opens = masks.open & ~inside;
-      std::uint64_t brackets = (masks.open | masks.close) & ~inside;
+      std::uint64_t brackets = block.brackets;
       while (brackets != 0) {
         const int at = lowestBit(brackets);
-        if ((opens >> at) & 1) ++depth_;
+        if ((block.opens >> at) & 1) ++depth_;
         else if (--depth_ == 0) return from + static_cast<std::size_t>(at) + 1;
         brackets &= brackets - 1;
       }
     }
-    inside_string_ = ((inside >> (valid_bytes - 1)) & 1) != 0 ? ~std::uint64_t{0} : 0;
     from += valid_bytes;
   }
   return kNotYet;
+}
+
+bool bracketsNest(const char* text, std::size_t size) {
+  std::uint64_t inside_string = 0;
+  bool escape_pending = false;
+  std::string open;  // the kinds of the brackets open now, innermost last
+  for (std::size_t from = 0; from < size;) {
+    const std::size_t valid_bytes = size - from < 64 ? size - from : 64;
+    const BlockStructure block = readBlock(text + from, valid_bytes, inside_string, escape_pending);
+    for (std::uint64_t brackets = block.brackets; brackets != 0; brackets &= brackets - 1) {
+      const int at = lowestBit(brackets);
+      const char bracket = text[from + static_cast<std::size_t>(at)];
+      if ((block.opens >> at) & 1) {
+        open.push_back(bracket);
+      } else if (open.empty() || open.back() != (bracket == '}' ? '{' : '[')) {
+        return false;
+      } else {
+        open.pop_back();
+      }
+    }
+    from += valid_bytes;
+  }
+  return open.empty() && inside_string == 0 && !escape_pending;
 }
 
 }  // namespace ampscope::analyzer::import

@@ -33,4 +33,11 @@ class JsonValueEnd {
   bool escape_pending_ = false;      // the previous block ended with an escaping backslash
 };
 
+// Whether the brackets outside strings in text[0, size), which starts outside any string, close
+// in the order they open, each with its own kind ('{' with '}', '[' with ']'), none left open and
+// no string left open. JsonValueEnd counts brackets of either kind alike, and simdjson's
+// on-demand parser skips values the same way, so text that fails this can read differently to
+// them. text[size, size + JsonValueEnd::kReadAhead) must be readable; its contents are ignored.
+bool bracketsNest(const char* text, std::size_t size);
+
 }  // namespace ampscope::analyzer::import

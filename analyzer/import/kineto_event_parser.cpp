@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/import/chrome_trace_stream.h"
+#include "analyzer/import/json_value_end.h"
 #include "analyzer/import/kineto_values.h"
 
 namespace ampscope::analyzer::import {
@@ -521,6 +522,10 @@ Status EventReader::readChunkArray(const GuessedChunk& chunk, std::size_t length
     return Error{fmt::format("{}: the chunk guessed at byte offset {} is not whole elements: {}: {}", path_,
                              chunk.byte_offset, what, simdjson::error_message(error))};
   };
+  // simdjson's on-demand parser skips the values it is not asked for by counting brackets of
+  // either kind, as the stream does when it finds an element's end; only where each bracket
+  // closes its own kind do both find the same elements in the chunk.
+  if (!bracketsNest(chunk_text_.data(), length)) return wrong("brackets do not nest", simdjson::TAPE_ERROR);
   od::document document;
   if (auto error = parser_.iterate(simdjson::padded_string_view(chunk_text_.data(), length, chunk_text_.size()))
                        .get(document)) {

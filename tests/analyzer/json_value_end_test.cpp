@@ -110,5 +110,36 @@ TEST(JsonValueEndTest, AnUnfinishedValueAsksForMore) {
   EXPECT_EQ(end.scan(text.data(), 0, text.size() - JsonValueEnd::kReadAhead), JsonValueEnd::kNotYet);
 }
 
+bool nests(const std::string& text) {
+  std::string padded = text + std::string(JsonValueEnd::kReadAhead, '\0');
+  return bracketsNest(padded.data(), text.size());
+}
+
+TEST(BracketsNestTest, EachBracketMustCloseItsOwnKindInOrder) {
+  EXPECT_TRUE(nests(""));
+  EXPECT_TRUE(nests(R"([{"a": [1, {"b": []}]}, {}])"));
+  EXPECT_FALSE(nests(R"([}])"));
+  EXPECT_FALSE(nests(R"({"a": [1}])"));
+  EXPECT_FALSE(nests(R"([{]})"));
+  EXPECT_FALSE(nests(R"({"a": 1}})"));
+  EXPECT_FALSE(nests(R"({"a": [1])"));
+}
+
+TEST(BracketsNestTest, BracketsInsideStringsDoNotCount) {
+  EXPECT_TRUE(nests(R"({"a": "}]", "b": "[{"})"));
+  EXPECT_TRUE(nests(R"({"a": "x\"}]"})"));      // an escaped quote does not end the string
+  EXPECT_TRUE(nests(R"({"a": "x\\", "b": []})"));  // an escaped backslash does not escape the quote
+  EXPECT_FALSE(nests(R"({"a": "open})"));         // a string left open
+}
+
+TEST(BracketsNestTest, HoldsAtEveryOffsetAroundTheBlockEdges) {
+  // Strings, escapes and brackets at every offset around the 64-byte block edges.
+  for (std::size_t pad = 0; pad < 130; ++pad) {
+    const std::string filler(pad, ' ');
+    EXPECT_TRUE(nests("[" + filler + R"({"k\"}": ["}"]}, [[]])" + filler + "]")) << pad;
+    EXPECT_FALSE(nests("[" + filler + R"({"k\"}": ["}"]], [[]])" + filler + "]")) << pad;
+  }
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer::import

@@ -79,4 +79,17 @@ inline void checkTrace(const trace::Trace& t) {
   }
 }
 
+// Whether two imports of the same bytes gave the same trace: records, strings by value, threads,
+// devices, statistics and the format's description.
+inline bool sameTrace(const trace::Trace& a, const trace::Trace& b) {
+  if (a.strings.size() != b.strings.size()) return false;
+  for (trace::StringId id = 0; id < a.strings.size(); ++id) {
+    if (a.str(id) != b.str(id)) return false;
+  }
+  return a.threads == b.threads && a.devices == b.devices && a.kernels == b.kernels && a.launches == b.launches &&
+         a.memory_ops == b.memory_ops && a.synchronizations == b.synchronizations && a.ranges == b.ranges &&
+         a.communication_messages == b.communication_messages && a.import_stats == b.import_stats &&
+         a.format_detail == b.format_detail;
+}
+
 }  // namespace ampscope::fuzz
