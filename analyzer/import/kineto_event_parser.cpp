@@ -214,6 +214,36 @@ simdjson::error_code readDim3(od::value value, std::array<std::uint32_t, 3>& out
 
 // A value that some versions write as a string and others as a number or an array (a process
 // group's name and ranks): the string's text, else the value's JSON text.
+// simdjson skips a value it is not asked to read by counting brackets of either kind, and the
+// stream finds an element's end the same way: only where each bracket closes its own kind do
+// both agree with the JSON that a parser reading every value would see. Every array or object
+// value that is kept as text or not read at all goes through here, so that one whose brackets
+// do not nest is an error rather than a value that ends elsewhere (and so that an events array
+// read in guessed chunks, where simdjson also finds where each element ends, reads as the
+// stream reads it element by element).
+simdjson::error_code nestedOrError(std::string_view raw) {
+  return bracketsNest(raw.data(), raw.size()) ? simdjson::SUCCESS : simdjson::TAPE_ERROR;
+}
+
+// A value the reader does not use: consumed here, an array or object only where it nests.
+simdjson::error_code skipValue(od::value value) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  std::string_view raw;
+  if (type == od::json_type::array) {
+    od::array array;
+    if (auto error = value.get_array().get(array)) return error;
+    if (auto error = array.raw_json().get(raw)) return error;
+  } else if (type == od::json_type::object) {
+    od::object object;
+    if (auto error = value.get_object().get(object)) return error;
+    if (auto error = object.raw_json().get(raw)) return error;
+  } else {
+    return simdjson::SUCCESS;  // a scalar: no brackets to count
+  }
+  return nestedOrError(raw);
+}
+
 simdjson::error_code readTextOrRaw(od::value value, std::string_view& out) {
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
@@ -221,20 +251,22 @@ simdjson::error_code readTextOrRaw(od::value value, std::string_view& out) {
   if (type == od::json_type::array) {
     od::array array;
     if (auto error = value.get_array().get(array)) return error;
-    return array.raw_json().get(out);
+    if (auto error = array.raw_json().get(out)) return error;
+    return nestedOrError(out);
   }
   out = value.raw_json_token();
   while (!out.empty() && (out.back() == ' ' || out.back() == '\n' || out.back() == '\r' || out.back() == '\t')) {
     out.remove_suffix(1);
   }
-  return simdjson::SUCCESS;
+  return type == od::json_type::object ? skipValue(value) : simdjson::SUCCESS;
 }
 
 // The raw JSON text of an array value (shapes, dtypes and argument values are kept as text).
 simdjson::error_code rawArray(od::value value, std::string_view& out) {
   od::array array;
   if (auto error = value.get_array().get(array)) return error;
-  return array.raw_json().get(out);
+  if (auto error = array.raw_json().get(out)) return error;
+  return nestedOrError(out);
 }
 
 Status EventReader::parseArgs(const TraceEventText& text, od::object args,
@@ -273,6 +305,7 @@ Status EventReader::parseArgs(const TraceEventText& text, od::object args,
     else if (isWord(key, "Group size")) error = readInt(value, event.group_size);
     else if (isWord(key, "Process Group Name")) error = readTextOrRaw(value, event.group_name);
     else if (isWord(key, "Process Group Ranks")) error = readTextOrRaw(value, event.group_ranks);
+    else error = skipValue(value);
     if (error) {
       return eventError(text, fmt::format("args.\"{}\" has an unexpected value: {}", key,
                                           simdjson::error_message(error)));
@@ -325,6 +358,8 @@ Status EventReader::readFields(const TraceEventText& text, od::object object, Ev
       if (!(error = value.get_object().get(args))) {
         if (Status parsed = parseArgs(text, args, event); !parsed) return parsed;
       }
+    } else {
+      error = skipValue(value);
     }
     if (error) {
       return eventError(text, fmt::format("\"{}\" has an unexpected value: {}", key,
@@ -522,10 +557,6 @@ Status EventReader::readChunkArray(const GuessedChunk& chunk, std::size_t length
     return Error{fmt::format("{}: the chunk guessed at byte offset {} is not whole elements: {}: {}", path_,
                              chunk.byte_offset, what, simdjson::error_message(error))};
   };
-  // simdjson's on-demand parser skips the values it is not asked for by counting brackets of
-  // either kind, as the stream does when it finds an element's end; only where each bracket
-  // closes its own kind do both find the same elements in the chunk.
-  if (!bracketsNest(chunk_text_.data(), length)) return wrong("brackets do not nest", simdjson::TAPE_ERROR);
   od::document document;
   if (auto error = parser_.iterate(simdjson::padded_string_view(chunk_text_.data(), length, chunk_text_.size()))
                        .get(document)) {

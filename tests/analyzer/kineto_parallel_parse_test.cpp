@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../test_support.h"
 #include "analyzer/import/byte_source.h"
@@ -183,12 +185,14 @@ TEST(KinetoParallelParseTest, AFileThatFillsItsLastPageExactlyIsReadInPlace) {
 // but is not: inside strings (escaped quotes too), between objects nested in args; and members
 // before and after the events array hold some too. Separators vary, compact ones included.
 // Names and threads are new all along, so a chunk that is dropped has grown its parser's tables.
-std::string decoyEvents(int count, int bad_at = -1) {
+constexpr std::string_view kLateEvent = R"({"ph": "X", "cat": "cpu_op", "name": "late", "pid": 1, "tid": 1, "dur": 1})";
+
+std::string decoyEvents(int count, int bad_at = -1, std::string_view bad_event = kLateEvent) {
   std::string json = R"({"before": [{"a": 1}, {"b": [{"c": 2}, {"d": 3}]}], "traceEvents": [)";
   for (int i = 0; i < count; ++i) {
     if (i > 0) json += i % 4 == 0 ? "," : i % 4 == 1 ? ",\n  " : i % 4 == 2 ? " , " : ",\r\n";
     if (i == bad_at) {
-      json += R"({"ph": "X", "cat": "cpu_op", "name": "late", "pid": 1, "tid": 1, "dur": 1})";
+      json += bad_event;
       continue;
     }
     switch (i % 20) {
@@ -294,6 +298,37 @@ TEST(KinetoParallelParseTest, ABadElementInAGuessedChunkIsReportedAsElementByEle
       const auto chunked = importThrough(path, ByteSource::PlainFileAccess::kMapWhereAllowed, threads, batch_bytes);
       ASSERT_FALSE(chunked.ok());
       EXPECT_EQ(chunked.error().message, expected.error().message) << batch_bytes << "-byte batches, " << threads << " threads";
+    }
+  }
+}
+
+TEST(KinetoParallelParseTest, AValueWhoseBracketsDoNotNestIsAnErrorHoweverTheFileIsRead) {
+  // A '}' closing a '[' in a value the importer keeps as text, and in one it does not read:
+  // simdjson would skip either by counting brackets of both kinds alike, so the value would end
+  // elsewhere than JSON says. It is an error naming the element and the value, read in guessed
+  // chunks, element by element, or through a buffer.
+  test::ScratchDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 1, )"
+       R"("args": {"Input Dims": [}[64, 784], [784, 100]]}}})",
+       "args.\"Input Dims\" has an unexpected value"},
+      {R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 1, )"
+       R"("args": {"Input Strides": [[1, 2}, {"a": 1]]}})",
+       "args.\"Input Strides\" has an unexpected value"},
+      {R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 1, "extra": {"a": [1}]})",
+       "\"extra\" has an unexpected value"},
+  };
+  for (const auto& [bad_event, expected] : cases) {
+    SCOPED_TRACE(bad_event);
+    const std::string path = dir.write("nest.json", decoyEvents(400, 301, bad_event));
+    for (const auto access : {ByteSource::PlainFileAccess::kMapWhereAllowed, ByteSource::PlainFileAccess::kReadOnly}) {
+      for (std::size_t batch_bytes : {1u, 2000u, 1u << 20}) {
+        const auto imported = importThrough(path, access, 2, batch_bytes);
+        ASSERT_FALSE(imported.ok());
+        EXPECT_NE(imported.error().message.find("traceEvents element #301 at byte offset"), std::string::npos)
+            << imported.error().message;
+        EXPECT_NE(imported.error().message.find(expected), std::string::npos) << imported.error().message;
+      }
     }
   }
 }
