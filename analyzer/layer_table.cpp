@@ -8,6 +8,7 @@
 
 #include "analyzer/kernel_verdicts.h"
 #include "analyzer/operator_labels.h"
+#include "analyzer/time_by_kind.h"
 
 namespace ampscope::analyzer {
 
@@ -23,18 +24,6 @@ std::vector<Key> heaviestFirst(const std::map<Key, std::int64_t>& times) {
   return out;
 }
 
-MathPrecision dominant(const std::map<MathPrecision, std::int64_t>& times) {
-  MathPrecision best = MathPrecision::kUnknown;
-  std::int64_t best_ns = -1;
-  for (const auto& [precision, ns] : times) {
-    if (precision != MathPrecision::kUnknown && ns > best_ns) {
-      best = precision;
-      best_ns = ns;
-    }
-  }
-  return best;
-}
-
 // An eligible op's name and recorded shapes: the key of the shape checks.
 using CallShape = std::pair<std::string, std::string>;
 
@@ -43,8 +32,8 @@ struct Accumulated {
   std::unordered_set<trace::Index> calls;
   std::map<std::string, std::int64_t> op_time;
   std::map<CallShape, std::int64_t> call_shape_time;
-  std::map<MathPrecision, std::int64_t> matrix_precision_time;
-  std::map<MathPrecision, std::int64_t> precision_time;
+  PrecisionTimes matrix_precision_time;
+  PrecisionTimes precision_time;
 };
 
 void finish(Accumulated& a, const std::map<CallShape, std::size_t>& check_of,
@@ -52,8 +41,10 @@ void finish(Accumulated& a, const std::map<CallShape, std::size_t>& check_of,
   LayerRow& row = a.row;
   row.calls = a.calls.size();
   row.ops = heaviestFirst(a.op_time);
-  row.precision = dominant(a.matrix_precision_time);
-  if (row.precision == MathPrecision::kUnknown) row.precision = dominant(a.precision_time);
+  // The precision most of its matrix time ran in, else most of its time; an unknown precision's
+  // time never outweighs a known one.
+  row.precision = a.matrix_precision_time.heaviest(/*skip_first=*/true);
+  if (row.precision == MathPrecision::kUnknown) row.precision = a.precision_time.heaviest(/*skip_first=*/true);
   for (const CallShape& call_shape : heaviestFirst(a.call_shape_time)) {
     row.shapes.push_back(call_shape.second);
     const auto check = check_of.find(call_shape);
@@ -141,11 +132,11 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
     a.row.time_ns += ns;
     if (v.tensor_core) a.row.tensor_core_time_ns += ns;
     *slots.op_time += ns;
-    a.precision_time[v.precision] += ns;
+    a.precision_time.add(v.precision, ns);
     const bool eligible = origin.eligible_op != trace::kNone;
     a.row.eligible = a.row.eligible || eligible;
     if (isMatrixKernel(v, eligible)) {
-      a.matrix_precision_time[v.precision] += ns;
+      a.matrix_precision_time.add(v.precision, ns);
       if (eligible && v.tensor_core) a.row.eligible_tensor_core_ns += ns;
       // Unknown verdicts are neither: counting them as CUDA-core time would claim a miss.
       if (eligible && v.tensor_core == TensorCoreUse::kNo && !v.host) a.row.eligible_cuda_core_ns += ns;
