@@ -11,11 +11,6 @@ namespace {
 constexpr std::uint64_t kSlotsPerLaunch = 16;
 constexpr std::uint64_t kExtraSlots = 1024;
 
-std::int64_t launchPid(const trace::Trace& trace, const trace::LaunchCall& launch) {
-  return launch.thread == trace::kNone ? trace::kUnknownPid
-                                       : trace.threads[static_cast<std::size_t>(launch.thread)].pid;
-}
-
 }  // namespace
 
 LaunchLookup::LaunchLookup(const trace::Trace& trace) : trace_(trace) {
@@ -30,7 +25,7 @@ LaunchLookup::LaunchLookup(const trace::Trace& trace) : trace_(trace) {
   }
   for (std::size_t i = 0; i < trace.launches.size(); ++i) {
     const trace::LaunchCall& launch = trace.launches[i];
-    const Entry entry{launch.correlation_id, launchPid(trace, launch), static_cast<trace::Index>(i)};
+    const Entry entry{launch.correlation_id, trace.pidOfThread(launch.thread), static_cast<trace::Index>(i)};
     if (inTable(entry.correlation_id)) addToTable(entry);
     else shared_.push_back(entry);
   }
@@ -38,7 +33,7 @@ LaunchLookup::LaunchLookup(const trace::Trace& trace) : trace_(trace) {
 }
 
 std::int64_t LaunchLookup::pidOf(trace::Index launch) const {
-  return launchPid(trace_, trace_.launches[static_cast<std::size_t>(launch)]);
+  return trace_.pidOfThread(trace_.launches[static_cast<std::size_t>(launch)].thread);
 }
 
 void LaunchLookup::addToTable(const Entry& entry) {

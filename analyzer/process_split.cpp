@@ -7,10 +7,6 @@ namespace ampscope::analyzer {
 
 namespace {
 
-std::int64_t pidOfThread(const trace::Trace& trace, trace::Index thread) {
-  return thread == trace::kNone ? trace::kUnknownPid : trace.threads[static_cast<std::size_t>(thread)].pid;
-}
-
 template <typename Event, typename Pid>
 std::uint64_t copyOwn(const std::vector<Event>& from, std::vector<Event>& to, std::int64_t pid, Pid pidOf) {
   std::uint64_t others = 0;
@@ -48,7 +44,7 @@ std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace) {
     t.epoch_offset_ns = trace.epoch_offset_ns;
     t.mangled_names = trace.mangled_names;
     const auto byPid = [](const auto& e) { return e.pid; };
-    const auto byThread = [&](const auto& e) { return pidOfThread(trace, e.thread); };
+    const auto byThread = [&](const auto& e) { return trace.pidOfThread(e.thread); };
     std::uint64_t others = copyOwn(trace.kernels, t.kernels, pid, byPid);
     others += copyOwn(trace.memory_ops, t.memory_ops, pid, byPid);
     others += copyOwn(trace.synchronizations, t.synchronizations, pid, byPid);

@@ -12,11 +12,6 @@ namespace ampscope::analyzer {
 
 namespace {
 
-std::int64_t processOf(const trace::Trace& trace, std::int64_t pid, const trace::LaunchCall& call) {
-  if (pid != trace::kUnknownPid || call.thread == trace::kNone) return pid;
-  return trace.threads[static_cast<std::size_t>(call.thread)].pid;
-}
-
 // Dense indices in key order for keys met in any order: numbered as met, then renumbered once all
 // are known, so that an index's order is its key's (reports list queues and streams by key).
 template <typename Key>
@@ -94,7 +89,8 @@ void QueuedWork::collectItems(const trace::Trace& trace) {
   const auto add = [&](const auto& record, std::size_t kernel) {
     if (record.launch == trace::kNone) return;
     const trace::LaunchCall& call = trace.launches[static_cast<std::size_t>(record.launch)];
-    const std::int64_t pid = processOf(trace, record.pid, call);
+    // A GPU record that names no process is its launch's thread's.
+    const std::int64_t pid = record.pid != trace::kUnknownPid ? record.pid : trace.pidOfThread(call.thread);
     QueuedItem item;
     item.asked_ns = call.start_ns;
     item.start_ns = record.start_ns;

@@ -192,12 +192,11 @@ const CommunicationMessage* Trace::messageOf(const Range& range) const {
 }
 
 void Trace::assignLaunchingProcesses() {
-  const auto pid_of = [&](const LaunchCall& launch) { return threads[static_cast<std::size_t>(launch.thread)].pid; };
   std::int64_t only_pid = kUnknownPid;
   bool several_pids = false;
   for (const LaunchCall& launch : launches) {
     if (launch.thread == kNone) continue;
-    const std::int64_t pid = pid_of(launch);
+    const std::int64_t pid = pidOfThread(launch.thread);
     if (only_pid == kUnknownPid) only_pid = pid;
     else if (pid != only_pid) several_pids = true;
   }
@@ -208,7 +207,7 @@ void Trace::assignLaunchingProcesses() {
     pid_of_correlation.reserve(launches.size());
     for (const LaunchCall& launch : launches) {
       if (launch.thread == kNone) continue;
-      const std::int64_t pid = pid_of(launch);
+      const std::int64_t pid = pidOfThread(launch.thread);
       auto [found, fresh] = pid_of_correlation.try_emplace(launch.correlation_id, pid);
       if (!fresh && found->second != pid) found->second = kUnknownPid;
     }

@@ -296,6 +296,10 @@ struct Trace {
   std::optional<std::string_view> mangledName(StringId name) const;
   // Index of the thread (pid, tid), added when new.
   Index threadIndex(std::int64_t pid, std::int64_t tid);
+  // The process of a thread index; kUnknownPid for kNone (an event without a thread).
+  std::int64_t pidOfThread(Index thread) const {
+    return thread == kNone ? kUnknownPid : threads[static_cast<std::size_t>(thread)].pid;
+  }
   // Sorts every event vector by start time (stable, so equal starts keep import order).
   // Call once after import; derived indices are invalid afterwards. thread_count > 1 lets a large
   // trace's ranges be sorted on a thread of their own while the other vectors are; the order is
