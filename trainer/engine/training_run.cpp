@@ -148,11 +148,14 @@ Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
   stage_ = Stage::kFinishing;
   ops_.enterPhase("");
   backend_.synchronize();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const auto finished = std::chrono::steady_clock::now();
+  const bool after_first = first_step_done_ && step_ > 1;
+  const double seconds = std::chrono::duration<double>(finished - (after_first ? *first_step_done_ : started)).count();
+  const std::int64_t timed_steps = after_first ? step_ - 1 : step_;
   summary_.steps = step_;
   summary_.skipped_steps = scaler_.skippedSteps();
   summary_.final_loss_scale = scaler_.scale();
-  summary_.images_per_second = seconds > 0 ? static_cast<double>(step_ * data.batch_size) / seconds : 0.0;
+  summary_.images_per_second = seconds > 0 ? static_cast<double>(timed_steps * data.batch_size) / seconds : 0.0;
   if (gradient_values_ > 0) {
     summary_.zero_gradient_share = static_cast<double>(zero_values_) / static_cast<double>(gradient_values_);
     summary_.fp16_underflow_share = static_cast<double>(underflow_values_) / static_cast<double>(gradient_values_);
@@ -180,6 +183,7 @@ Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, cons
     const StepRecord record = trainStep(*batch, epoch);
     summary_.final_loss = record.loss;
     ++step_;
+    if (step_ == 1) first_step_done_ = std::chrono::steady_clock::now();
     if (on_step && !on_step(record, total)) return Error{"train: stopped"};
   }
   return {};

@@ -4,7 +4,9 @@
 // loss scale, skipped steps, per-layer gradient histograms) and ends with the test accuracy.
 // Every step, phase and layer op is an NVTX range (trainer/instrumentation).
 
+#include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,7 +64,9 @@ struct TrainSummary {
   double final_loss = 0.0;
   double final_loss_scale = 1.0;
   double test_accuracy = 0.0;
-  double images_per_second = 0.0;  // training steps only
+  // Training steps after the first (which pays for cuDNN's plan choice, library handles and the
+  // allocator's growth), to the end of the last one's GPU work; all steps when only one ran.
+  double images_per_second = 0.0;
   // Over all steps' gradients: the share of values that are exactly zero, and the share that would
   // round to zero in FP16 at the step's loss scale.
   double zero_gradient_share = 0.0;
@@ -111,6 +115,9 @@ class TrainingRun {
   LossScaler scaler_;
   TrainSummary summary_;
   std::int64_t step_ = 0;
+  // When the first step's host work ended. Each step reads its loss back, so what it leaves queued
+  // on the GPU is less than a step.
+  std::optional<std::chrono::steady_clock::time_point> first_step_done_;
   std::uint64_t gradient_values_ = 0, zero_values_ = 0, underflow_values_ = 0;
 };
 
