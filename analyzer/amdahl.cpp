@@ -76,7 +76,7 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   // Without steps, the window is the trace's span of GPU work.
   std::int64_t first = std::numeric_limits<std::int64_t>::max();
   std::int64_t last = std::numeric_limits<std::int64_t>::min();
-  const SteadySpans steady(iterations);
+  const SteadySpans steady(iterations, StepClock::kHost);
   const auto inWindow = [&](std::int64_t asked) { return !steps || steady.contains(asked); };
 
   KernelVerdicts verdicts(trace, evidence);

@@ -177,7 +177,7 @@ Communication measureCommunication(const trace::Trace& trace, const IterationSum
   out.ranks = trace.distributed.known() ? trace.distributed.world_size : 0;
   std::int64_t from = std::numeric_limits<std::int64_t>::max();
   std::int64_t to = std::numeric_limits<std::int64_t>::min();
-  const auto steady = iterations.steadyWindow();
+  const auto steady = iterations.steadyWindow(StepClock::kTimeline);
   if (steady) std::tie(from, to) = *steady;
   out.per_step = steady.has_value();
   if (!out.per_step) {

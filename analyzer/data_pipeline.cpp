@@ -8,13 +8,14 @@ namespace ampscope::analyzer {
 
 namespace {
 
-// The iteration whose window contains time_ns, or -1.
+// The iteration whose host range contains time_ns, or -1: loading and the copies it asks for are
+// the host's work.
 std::ptrdiff_t iterationAt(const std::vector<Iteration>& iterations, std::int64_t time_ns) {
   const auto after = std::upper_bound(iterations.begin(), iterations.end(), time_ns,
-                                      [](std::int64_t t, const Iteration& it) { return t < it.start_ns; });
+                                      [](std::int64_t t, const Iteration& it) { return t < it.host_start_ns; });
   if (after == iterations.begin()) return -1;
   const auto candidate = after - 1;
-  if (time_ns > candidate->end_ns) return -1;
+  if (time_ns > candidate->host_end_ns) return -1;
   return candidate - iterations.begin();
 }
 

@@ -57,7 +57,7 @@ HostStalls measureHostStalls(const trace::Trace& trace, const IterationSummary& 
   if (steady > 0) {
     std::int64_t sync_ns = 0;
     std::uint64_t sync_calls = 0;
-    const SteadySpans spans(iterations);
+    const SteadySpans spans(iterations, StepClock::kHost);
     SynchronizingNames synchronizing(trace);
     for (const trace::LaunchCall& call : trace.launches) {
       if (!synchronizing.of(call) || !spans.contains(call.start_ns)) continue;

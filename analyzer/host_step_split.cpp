@@ -56,7 +56,7 @@ std::vector<PassPart> splitStepByPass(const trace::Trace& trace, const Iteration
   if (steps == 0) return {};
   constexpr std::size_t kOpKinds = static_cast<std::size_t>(PassPartKind::kOtherOps) + 1;
   std::array<std::int64_t, kOpKinds> ops_ns{};
-  const SteadySpans steady(iterations);
+  const SteadySpans steady(iterations, StepClock::kHost);
   for (const trace::Kernel& op : trace.kernels) {
     const std::int64_t asked =
         op.launch == trace::kNone ? op.start_ns : trace.launches[static_cast<std::size_t>(op.launch)].start_ns;

@@ -70,7 +70,7 @@ std::int64_t busyWithin(const std::vector<QueuedItem>& items, std::uint32_t queu
 
 std::pair<std::int64_t, std::int64_t> windowOf(const IterationSummary& iterations,
                                                const std::vector<QueuedItem>& items, bool& per_step) {
-  if (const auto steady = iterations.steadyWindow()) {
+  if (const auto steady = iterations.steadyWindow(StepClock::kHost)) {
     per_step = true;
     return *steady;
   }

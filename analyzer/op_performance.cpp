@@ -470,7 +470,7 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
   std::vector<bool> counted(trace.ranges.size(), false);  // by work op range
   double flops = 0;
   const bool steps = iterations.steadyCount() > 0 && iterations.steady_mean_ns > 0;
-  const SteadySpans steady(iterations);
+  const SteadySpans steady(iterations, StepClock::kHost);
   std::int64_t first = 0;
   std::int64_t last = 0;
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {

@@ -41,16 +41,20 @@ double kEfficiency(double k, bool tensor_cores) {
 }
 
 // Operands off the precision's alignment make cuBLAS choose align1/align2 kernels, which load
-// with narrower vectors.
-double alignmentEfficiency(const GemmDims& dims, MathPrecision precision) {
+// with narrower vectors. From Hopper on, the kernels that reach the Tensor Core peak load their
+// tiles through TMA, which needs rows aligned to 16 bytes: misaligned operands fall back to the
+// previous generation's mma.sync kernels, at about half the share of the peak those reach on an
+// Ampere GPU (docs/performance_model.md: measured on an H100).
+double alignmentEfficiency(const DeviceSpec& device, const GemmDims& dims, MathPrecision precision) {
   const int multiple = requiredMultiple(precision);
+  const double without_tma = device.compute_major >= 9 ? 0.5 : 1.0;
   const auto factor = [&](std::int64_t value) {
     if (value <= 0) return 1.0;
     const std::int64_t alignment = std::gcd(value, static_cast<std::int64_t>(multiple));
     if (alignment >= multiple) return 1.0;
-    if (alignment * 2 >= multiple) return 0.8;
-    if (alignment * 4 >= multiple) return 0.6;
-    return 0.4;
+    if (alignment * 2 >= multiple) return 0.8 * without_tma;
+    if (alignment * 4 >= multiple) return 0.6 * without_tma;
+    return 0.4 * without_tma;
   };
   if (dims.convolution) return std::min(factor(dims.input_channels), factor(dims.n));
   // Which dimensions are leading dimensions depends on the operands' transposes, which traces do
@@ -85,7 +89,7 @@ std::optional<TimeEstimate> estimateMatrixTime(const DeviceSpec& device, MathPre
   const TimeModelConstants& c = timeModelConstants();
   const bool tensor_cores = onTensorCores(precision);
   const double unit_efficiency = tensor_cores ? c.tensor_core_efficiency : c.simt_efficiency;
-  const double alignment = tensor_cores ? alignmentEfficiency(dims, precision) : 1.0;
+  const double alignment = tensor_cores ? alignmentEfficiency(device, dims, precision) : 1.0;
   const double per_sm = peak / device.sm_count;
   const double sms = device.sm_count;
   const double batch = static_cast<double>(std::max<std::int64_t>(1, dims.batch));

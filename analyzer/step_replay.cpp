@@ -61,8 +61,8 @@ class Replayer {
       : trace_(trace), queued_(std::move(queued)) {
     for (const Iteration& it : iterations.iterations) {
       if (it.warmup) continue;
-      window_start_ = std::min(window_start_, it.start_ns);
-      window_end_ = std::max(window_end_, it.end_ns);
+      window_start_ = std::min(window_start_, it.host_start_ns);
+      window_end_ = std::max(window_end_, it.host_end_ns);
     }
   }
 

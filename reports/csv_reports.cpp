@@ -111,11 +111,12 @@ std::string opsCsv(const analyzer::TraceSummary& summary) {
 }
 
 std::string iterationsCsv(const analyzer::TraceSummary& summary) {
-  CsvWriter csv({"number", "start_ns", "duration_ns", "warmup", "data_exposed_ns"});
+  CsvWriter csv({"number", "start_ns", "duration_ns", "host_start_ns", "host_duration_ns", "warmup", "data_exposed_ns"});
   const std::vector<analyzer::Iteration>& steps = summary.iterations.iterations;
   const std::vector<std::int64_t>& exposed = summary.data_pipeline.exposed_ns;
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    csv.add(steps[i].number).add(steps[i].start_ns).add(steps[i].durationNs()).addBool(steps[i].warmup);
+    csv.add(steps[i].number).add(steps[i].start_ns).add(steps[i].durationNs());
+    csv.add(steps[i].host_start_ns).add(steps[i].host_end_ns - steps[i].host_start_ns).addBool(steps[i].warmup);
     // Exposure is measured only where iterations were found with a data pipeline to measure.
     if (i < exposed.size()) {
       csv.add(exposed[i]);

@@ -156,13 +156,16 @@ ordered_json iterationsJson(const analyzer::TraceSummary& summary) {
     steps.push_back({{"number", step.number},
                      {"start_ns", step.start_ns},
                      {"duration_ns", step.durationNs()},
+                     {"host_start_ns", step.host_start_ns},
+                     {"host_duration_ns", step.host_end_ns - step.host_start_ns},
                      {"warmup", step.warmup},
                      {"data_exposed_ns", i < exposed.size() ? exposed[i] : 0}});
   }
   return {{"count", it.iterations.size()},         {"source", it.source},
           {"warmup", it.warmup_count},             {"steady_mean_ns", it.steady_mean_ns},
           {"steady_stddev_ns", it.steady_stddev_ns}, {"steady_min_ns", it.steady_min_ns},
-          {"steady_max_ns", it.steady_max_ns},     {"steps", std::move(steps)}};
+          {"steady_max_ns", it.steady_max_ns},     {"steady_host_mean_ns", it.steady_host_mean_ns},
+          {"steps", std::move(steps)}};
 }
 
 ordered_json replayJson(const analyzer::StepReplay& replay) {

@@ -27,8 +27,8 @@ class StepBuilder {
   void step(std::int64_t start, std::int64_t end) {
     Iteration it;
     it.number = static_cast<std::int64_t>(iterations_.iterations.size());
-    it.start_ns = start;
-    it.end_ns = end;
+    it.start_ns = it.host_start_ns = start;
+    it.end_ns = it.host_end_ns = end;
     iterations_.iterations.push_back(it);
   }
 

@@ -68,7 +68,9 @@ TEST(DiffCommandTest, TextSaysTheChangeTheErrorAndTheTopOps) {
   ASSERT_EQ(runDiff(options, out, err), kExitOk) << err.str();
   const std::string text = out.str();
   EXPECT_NE(text.find("change        data loading: "), std::string::npos) << text;
-  EXPECT_NE(text.find("measured 1.33x"), std::string::npos) << text;
+  // 1.32x to 1.33x: the steps' host ranges give 1.33x, their spans to the end of the GPU work they
+  // launched 1.32x (the JSON test checks the number).
+  EXPECT_NE(text.find("measured 1.3"), std::string::npos) << text;
   EXPECT_NE(text.find("ln(predicted / measured) +"), std::string::npos) << text;
   EXPECT_NE(text.find("% above measured"), std::string::npos) << text;
   // --top 3: three op rows, each with a measured and a predicted speedup.

@@ -83,7 +83,12 @@ analyzer::TraceSummary hostileSummary() {
   check.smallest_kernel_alignment = 1;
   s.shape_checks.push_back(check);
   s.iterations.source = "step ranges (ProfilerStep#N)";
-  for (std::int64_t i = 0; i < 3; ++i) s.iterations.iterations.push_back({i, i * 10'000'000, (i + 1) * 10'000'000, i == 0});
+  // On the host each step took 6 ms of its 10.
+  for (std::int64_t i = 0; i < 3; ++i) {
+    s.iterations.iterations.push_back({.number = i, .start_ns = i * 10'000'000, .end_ns = (i + 1) * 10'000'000,
+                                       .warmup = i == 0, .host_start_ns = i * 10'000'000,
+                                       .host_end_ns = i * 10'000'000 + 6'000'000});
+  }
   s.iterations.warmup_count = 1;
   s.iterations.steady_mean_ns = 10'000'000;
   s.data_pipeline.exposed_ns = {0, 2'000'000, 3'000'000};
@@ -135,7 +140,7 @@ TEST(ReportWriterTest, WritesEveryFileWithTheDocumentedCsvHeaders) {
                     "gemm_k", "gemm_batch", "achieved_tflops", "achieved_gbs", "peak_tflops", "intensity", "bound",
                     "rate_note", "amp", "predicted_amp_ns", "amp_speedup", "tf32_speedup", "amp_note"}));
   EXPECT_EQ(headerOf(out + "/iterations.csv"),
-            (Header{"number", "start_ns", "duration_ns", "warmup", "data_exposed_ns"}));
+            (Header{"number", "start_ns", "duration_ns", "host_start_ns", "host_duration_ns", "warmup", "data_exposed_ns"}));
 }
 
 TEST(ReportWriterTest, CsvRowsCarryQuotedNamesAndTheShapeViolations) {
@@ -161,7 +166,8 @@ TEST(ReportWriterTest, CsvRowsCarryQuotedNamesAndTheShapeViolations) {
   const auto iterations = test::parseCsv(test::readFile(dir.file("r/iterations.csv")));
   ASSERT_TRUE(iterations.has_value());
   ASSERT_EQ(iterations->size(), 4U);
-  EXPECT_EQ((*iterations)[3], (std::vector<std::string>{"2", "20000000", "10000000", "false", "3000000"}));
+  EXPECT_EQ((*iterations)[3],
+            (std::vector<std::string>{"2", "20000000", "10000000", "20000000", "6000000", "false", "3000000"}));
 }
 
 TEST(ReportWriterTest, HtmlIsSelfContainedEscapedAndHasCharts) {

@@ -1,0 +1,132 @@
+// The analyzer against what was measured on an H100 (tests/data/h100/SOURCES.md): the time model's
+// GEMM times and AMP speedups against timed torch.mm calls, and the step times and projections of
+// PyTorch profiler traces against the same model's unprofiled steps.
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "analyzer/op_time_model.h"
+#include "analyzer/recommendations.h"
+#include "analyzer/run_analysis.h"
+#include "tests/test_support.h"
+
+namespace ampscope::analyzer {
+namespace {
+
+nlohmann::json readJson(const std::string& relative) {
+  std::ifstream in(test::testData(relative));
+  EXPECT_TRUE(in.good()) << relative;
+  return nlohmann::json::parse(in);
+}
+
+const DeviceSpec& h100() {
+  const DeviceSpec* spec = findDevice("H100 SXM");
+  EXPECT_NE(spec, nullptr);
+  return *spec;
+}
+
+double predictedMs(MathPrecision precision, std::int64_t m, std::int64_t n, std::int64_t k, int element) {
+  GemmDims d;
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  const double mm = static_cast<double>(m), nn = static_cast<double>(n), kk = static_cast<double>(k);
+  const auto t = estimateMatrixTime(h100(), precision, d, 2.0 * mm * nn * kk, element * (mm * kk + kk * nn + mm * nn), 1);
+  EXPECT_TRUE(t.has_value());
+  return t ? t->ns / 1e6 : 0.0;
+}
+
+// The median step time measured for one configuration of the LM (lm_timings.json).
+double measuredStepMs(const std::string& precision, bool tf32, int vocab = 50257) {
+  const nlohmann::json timings = readJson("h100/lm_timings.json");
+  for (const auto& row : timings.at("timings")) {
+    if (row.at("precision") == precision && row.at("tf32") == tf32 && row.at("vocab") == vocab) return row.at("median_ms");
+  }
+  ADD_FAILURE() << "no timing for " << precision;
+  return 0;
+}
+
+RunAnalysis analyzed(const std::string& name) {
+  auto run = analyzeFile(test::testData("h100/" + name));
+  EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().message);
+  return std::move(*run);
+}
+
+// Timed torch.mm calls over 0.3 ms: below that the timing holds Python's launch of the call. Only
+// M off the multiple is left out: torch.mm's M is no leading dimension, so its kernels stay
+// aligned, while the model, which does not know the layout, takes the worst (in the LM's traces
+// the same M is a transposed view's leading dimension, and its kernels are align1).
+TEST(H100MeasurementsTest, TheTimeModelsGemmTimesAndAmpSpeedupsAreNearTimedGemms) {
+  const nlohmann::json timings = readJson("h100/extra_timings.json");
+  ASSERT_EQ(timings.at("device"), "NVIDIA H100 80GB HBM3");
+  int checked = 0;
+  for (const auto& row : timings.at("gemms")) {
+    const std::int64_t m = row.at("m"), n = row.at("n"), k = row.at("k");
+    const double fp32 = row.at("fp32_ms"), tf32 = row.at("tf32_ms"), bf16 = row.at("bf16_ms");
+    if (bf16 < 0.3 || (m % 8 != 0 && n % 8 == 0 && k % 8 == 0)) continue;
+    ++checked;
+    const std::string shape = fmt::format("{}x{}x{}", m, n, k);
+    const double model_fp32 = predictedMs(MathPrecision::kFp32Simt, m, n, k, 4);
+    const double model_tf32 = predictedMs(MathPrecision::kTf32, m, n, k, 4);
+    const double model_bf16 = predictedMs(MathPrecision::kBf16, m, n, k, 2);
+    // FP32 on CUDA cores: H100's SGEMM reaches 76% of the datasheet peak where the model assumes
+    // 90% (docs/performance_model.md), so the model is up to 20% short.
+    EXPECT_GT(model_fp32 / fp32, 0.78) << shape;
+    EXPECT_LT(model_fp32 / fp32, 1.05) << shape;
+    EXPECT_GT(model_tf32 / tf32, 0.8) << shape;
+    EXPECT_LT(model_tf32 / tf32, 1.25) << shape;
+    EXPECT_GT(model_bf16 / bf16, 0.8) << shape;
+    EXPECT_LT(model_bf16 / bf16, 1.25) << shape;
+    // What AMP gives the GEMM: 2.6x misaligned, 12-14x aligned.
+    const double ratio = (model_fp32 / model_bf16) / (fp32 / bf16);
+    EXPECT_GT(ratio, 0.8) << shape;
+    EXPECT_LT(ratio, 1.25) << shape;
+  }
+  EXPECT_EQ(checked, 6);
+}
+
+TEST(H100MeasurementsTest, StepsOfAHostRunningAheadLastAsLongAsTheMeasuredSteps) {
+  struct Case {
+    const char* file;
+    double measured_ms;
+  };
+  for (const Case& c : {Case{"lm_fp32.json.gz", measuredStepMs("fp32", false)},
+                        Case{"lm_fp32_8steps.json.gz", measuredStepMs("fp32", false)},
+                        Case{"lm_tf32.json.gz", measuredStepMs("fp32", true)}}) {
+    const RunAnalysis run = analyzed(c.file);
+    const IterationSummary& it = run.summary.iterations;
+    const double step_ms = static_cast<double>(it.steady_mean_ns) / 1e6;
+    // Profiled steps (CUPTI, shapes recorded) against unprofiled ones: within 10%.
+    EXPECT_NEAR(step_ms / c.measured_ms, 1.0, 0.10) << c.file << ": " << step_ms << " ms";
+    EXPECT_TRUE(hostRanAhead(it)) << c.file;
+    EXPECT_LT(it.steady_host_mean_ns, it.steady_mean_ns * 3 / 4) << c.file;
+  }
+}
+
+TEST(H100MeasurementsTest, TheFp32LmsProjectionsAreNearItsMeasuredAmpAndTf32Steps) {
+  const RunAnalysis run = analyzed("lm_fp32.json.gz");
+  const double fp32 = measuredStepMs("fp32", false);
+  // BF16 autocast measured 2.68x (FP16 with a GradScaler 2.55x); the vocabulary of 50257 keeps its
+  // three GEMMs on align1 kernels, which the projection must know to come near.
+  const double measured_amp = fp32 / measuredStepMs("bf16", false);
+  EXPECT_NEAR(std::log(run.summary.amdahl.projected_speedup / measured_amp), 0.0, 0.15)
+      << run.summary.amdahl.projected_speedup << " against " << measured_amp;
+  // TF32 measured 2.33x. The projection applies the model's TF32 / FP32 time ratio to each
+  // measured FP32 op; the model's FP32 time is up to 20% short on an H100 (above), so the TF32
+  // projection comes out as much too low.
+  const double measured_tf32 = fp32 / measuredStepMs("fp32", true);
+  const auto tf32 = std::find_if(run.recommendations.begin(), run.recommendations.end(),
+                                 [](const Recommendation& r) { return r.rule == "enable-tf32"; });
+  ASSERT_NE(tf32, run.recommendations.end());
+  const double step = static_cast<double>(run.summary.iterations.steady_mean_ns);
+  const double projected_tf32 = step / (step - static_cast<double>(tf32->estimated_gain_ns));
+  EXPECT_NEAR(std::log(projected_tf32 / measured_tf32), 0.0, 0.3) << projected_tf32 << " against " << measured_tf32;
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer
