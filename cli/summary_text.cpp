@@ -288,10 +288,8 @@ std::string summaryToText(const analyzer::TraceSummary& s,
     out += fmt::format("iterations  {} from {} ({} warm-up): steady step {} ± {}\n", it.iterations.size(),
                        it.source, it.warmup_count, formatDuration(it.steady_mean_ns),
                        formatDuration(it.steady_stddev_ns));
-    if (analyzer::hostRanAhead(it)) {
-      out += fmt::format("            the host ran ahead of the GPU: its step ranges average {}; a step is timed "
-                         "to the end of the GPU work it launched\n",
-                         formatDuration(it.steady_host_mean_ns));
+    if (const std::string ahead = reports::hostAheadNote(it); !ahead.empty()) {
+      out += fmt::format("            {}; a step is timed to the end of the GPU work it launched\n", ahead);
     }
     const analyzer::DataPipelineExposure& dp = s.data_pipeline;
     out += fmt::format("data        {} per step loading while {} ({:.1f}% of the step; the "

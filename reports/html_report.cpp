@@ -114,8 +114,9 @@ std::string cards(const analyzer::TraceSummary& s) {
     html += card("Steady step", "none found", it.source);
   } else {
     html += card("Steady step", formatDuration(it.steady_mean_ns),
-                 fmt::format("{} steps, {} warm-up, ±{}", it.iterations.size(), it.warmup_count,
-                             formatDuration(it.steady_stddev_ns)));
+                 fmt::format("{} steps, {} warm-up, ±{}{}", it.iterations.size(), it.warmup_count,
+                             formatDuration(it.steady_stddev_ns),
+                             hostAheadNote(it).empty() ? "" : "; " + hostAheadNote(it)));
   }
   html += deviceCard(s);
   if (s.recorded_on_cpu) {

@@ -26,6 +26,12 @@ trace::Status writeReportFile(const std::filesystem::path& dir, std::string_view
   return {};
 }
 
+std::string hostAheadNote(const analyzer::IterationSummary& iterations) {
+  if (!analyzer::hostRanAhead(iterations)) return {};
+  return fmt::format("the host ran ahead of the GPU: its step ranges average {}",
+                     formatDuration(iterations.steady_host_mean_ns));
+}
+
 std::string formatDuration(std::int64_t ns) {
   const double value = static_cast<double>(ns);
   const std::int64_t magnitude = std::llabs(ns);

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "analyzer/iterations.h"
 #include "trace/result.h"
 
 namespace ampscope::reports {
@@ -28,5 +29,9 @@ std::string formatPercent(double fraction);   // 0.1234 -> "12.3%"
 std::string formatSpeedup(double speedup);    // 1.5 -> "1.50x"
 std::string formatFlops(double flops);        // 3.2e12 -> "3.20 TFLOP", 4.5e9 -> "4.50 GFLOP"
 std::string formatTflops(double tflops);      // 15.7 -> "15.7 TFLOP/s", 0.0123 -> "0.0123 TFLOP/s"
+
+// "the host ran ahead of the GPU: its step ranges average 18.79 ms" where it did
+// (analyzer::hostRanAhead), else empty: what every view adds to the steady step.
+std::string hostAheadNote(const analyzer::IterationSummary& iterations);
 
 }  // namespace ampscope::reports

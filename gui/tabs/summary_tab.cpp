@@ -186,8 +186,9 @@ void SummaryTab::showCards(const analyzer::TraceSummary& s) {
                                .arg(it.warmup_count)
                                .arg(it.steadyCount())
                                .arg(toQString(it.source)));
-    step_->setFigure(durationText(it.steady_mean_ns) + " ± " + durationText(it.steady_stddev_ns),
-                     "min " + durationText(it.steady_min_ns) + ", max " + durationText(it.steady_max_ns));
+    QString spread = "min " + durationText(it.steady_min_ns) + ", max " + durationText(it.steady_max_ns);
+    if (const std::string ahead = reports::hostAheadNote(it); !ahead.empty()) spread += " · " + toQString(ahead);
+    step_->setFigure(durationText(it.steady_mean_ns) + " ± " + durationText(it.steady_stddev_ns), spread);
   }
 
   if (s.recorded_on_cpu) {

@@ -11,6 +11,7 @@
 #include "analyzer/device_table.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
+#include "reports/report_file.h"
 #include "reports/report_json.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 #include "tests/reports/csv_reader.h"
@@ -168,6 +169,20 @@ TEST(ReportWriterTest, CsvRowsCarryQuotedNamesAndTheShapeViolations) {
   ASSERT_EQ(iterations->size(), 4U);
   EXPECT_EQ((*iterations)[3],
             (std::vector<std::string>{"2", "20000000", "10000000", "20000000", "6000000", "false", "3000000"}));
+}
+
+TEST(ReportWriterTest, AHostThatRanAheadIsSaidBesideTheSteadyStep) {
+  analyzer::TraceSummary s = hostileSummary();
+  s.iterations.steady_mean_ns = 10'000'000;
+  s.iterations.steady_host_mean_ns = 6'000'000;
+  const std::string note = "the host ran ahead of the GPU: its step ranges average 6.00 ms";
+  EXPECT_EQ(hostAheadNote(s.iterations), note);
+  EXPECT_NE(markdownReport(s, {}).find(note), std::string::npos);
+  EXPECT_NE(htmlReport(s, {}).find(note), std::string::npos);
+  // Within 5%: the GPU kept up.
+  s.iterations.steady_host_mean_ns = 9'600'000;
+  EXPECT_EQ(hostAheadNote(s.iterations), "");
+  EXPECT_EQ(markdownReport(s, {}).find("ran ahead"), std::string::npos);
 }
 
 TEST(ReportWriterTest, HtmlIsSelfContainedEscapedAndHasCharts) {
