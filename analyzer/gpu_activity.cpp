@@ -6,12 +6,16 @@
 
 namespace ampscope::analyzer {
 
-GpuActivity::GpuActivity(const trace::Trace& trace, Work work) {
+GpuActivity::GpuActivity(const trace::Trace& trace, Work work, std::optional<std::uint32_t> device) {
   std::vector<std::pair<std::int64_t, std::int64_t>> intervals;
   intervals.reserve(trace.kernels.size() + trace.memory_ops.size());
-  for (const trace::Kernel& k : trace.kernels) intervals.emplace_back(k.start_ns, k.end_ns);
+  for (const trace::Kernel& k : trace.kernels) {
+    if (!device || k.device == *device) intervals.emplace_back(k.start_ns, k.end_ns);
+  }
   if (work == Work::kKernelsAndCopies) {
-    for (const trace::MemoryOp& m : trace.memory_ops) intervals.emplace_back(m.start_ns, m.end_ns);
+    for (const trace::MemoryOp& m : trace.memory_ops) {
+      if (!device || m.device == *device) intervals.emplace_back(m.start_ns, m.end_ns);
+    }
   }
   // Recorded in time order (kernels, then copies): a few sorted runs to merge.
   sortMostlySorted(intervals);

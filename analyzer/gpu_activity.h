@@ -3,6 +3,7 @@
 // devices, for "how much of this host interval had no GPU work behind it" questions.
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -13,7 +14,10 @@ namespace ampscope::analyzer {
 class GpuActivity {
  public:
   enum class Work { kKernelsAndCopies, kKernelsOnly };
-  explicit GpuActivity(const trace::Trace& trace, Work work = Work::kKernelsAndCopies);
+  // Of every device, or of one (its kernels and copies, whoever queued them: a record with no
+  // launch call in the trace, queued before the recording began, kept the device busy too).
+  explicit GpuActivity(const trace::Trace& trace, Work work = Work::kKernelsAndCopies,
+                       std::optional<std::uint32_t> device = std::nullopt);
 
   // Nanoseconds of [start_ns, end_ns) during which some GPU work ran.
   std::int64_t busyWithin(std::int64_t start_ns, std::int64_t end_ns) const;

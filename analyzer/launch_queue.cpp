@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/gpu_activity.h"
 #include "analyzer/kernel_verdicts.h"
 #include "base/median.h"
 
@@ -13,7 +14,9 @@ namespace ampscope::analyzer {
 namespace {
 
 std::string ms(std::int64_t ns) { return fmt::format("{:.2f} ms", static_cast<double>(ns) / 1e6); }
-std::string us(std::int64_t ns) { return fmt::format("{:.1f} us", static_cast<double>(ns) / 1e3); }
+// Microseconds below a millisecond: a launch's wait ranges from microseconds to a queue's depth
+// of a large model's kernels.
+std::string us(std::int64_t ns) { return ns >= 1'000'000 ? ms(ns) : fmt::format("{:.1f} us", static_cast<double>(ns) / 1e3); }
 
 // The time-weighted median depth of a step function over [from, to).
 double medianDepth(const std::vector<QueuePoint>& points, std::int64_t from, std::int64_t to) {
@@ -45,27 +48,6 @@ double medianDepth(const std::vector<QueuePoint>& points, std::int64_t from, std
     if (seen > half) return shallowest + static_cast<std::int32_t>(d);
   }
   return depth;
-}
-
-// How long the queue's device ran its work within [from, to): the union of its items' intervals
-// (a file of several GPUs is judged on the busiest queue's device, not on all of them at once).
-std::int64_t busyWithin(const std::vector<QueuedItem>& items, std::uint32_t queue, std::int64_t from, std::int64_t to) {
-  std::vector<std::pair<std::int64_t, std::int64_t>> intervals;
-  for (const QueuedItem& item : items) {
-    if (item.before_call || item.queue != queue) continue;
-    const std::int64_t start = std::max(item.start_ns, from);
-    const std::int64_t end = std::min(item.end_ns, to);
-    if (start < end) intervals.emplace_back(start, end);
-  }
-  std::sort(intervals.begin(), intervals.end());
-  std::int64_t busy = 0;
-  std::int64_t covered = std::numeric_limits<std::int64_t>::min();
-  for (const auto& [start, end] : intervals) {
-    if (end <= covered) continue;
-    busy += end - std::max(start, covered);
-    covered = end;
-  }
-  return busy;
 }
 
 std::pair<std::int64_t, std::int64_t> windowOf(const IterationSummary& iterations,
@@ -193,7 +175,9 @@ LaunchQueue measureLaunchQueue(const trace::Trace& trace, const IterationSummary
   q.host_blocked_ns_per_iteration = q.sync_ns_per_iteration + q.blocked_launch_ns_per_iteration;
   q.host_blocked_fraction = static_cast<double>(q.host_blocked_ns_per_iteration) /
                             (static_cast<double>(q.window_ns) / static_cast<double>(per));
-  q.gpu_busy_fraction = static_cast<double>(busyWithin(items, busiest, from, to)) / static_cast<double>(q.window_ns);
+  // A file of several GPUs is judged on the busiest queue's device, not on all of them at once.
+  const GpuActivity device(trace, GpuActivity::Work::kKernelsAndCopies, queued.queues()[busiest].device);
+  q.gpu_busy_fraction = static_cast<double>(device.busyWithin(from, to)) / static_cast<double>(q.window_ns);
 
   std::vector<std::vector<QueuePoint>> stream_depths = queued.streamDepths();
   for (std::size_t s = 0; s < stream_depths.size(); ++s) {

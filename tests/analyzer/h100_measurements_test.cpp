@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/launch_queue.h"
 #include "analyzer/op_time_model.h"
 #include "analyzer/recommendations.h"
 #include "analyzer/run_analysis.h"
@@ -126,6 +127,18 @@ TEST(H100MeasurementsTest, TheFp32LmsProjectionsAreNearItsMeasuredAmpAndTf32Step
   const double step = static_cast<double>(run.summary.iterations.steady_mean_ns);
   const double projected_tf32 = step / (step - static_cast<double>(tf32->estimated_gain_ns));
   EXPECT_NEAR(std::log(projected_tf32 / measured_tf32), 0.0, 0.3) << projected_tf32 << " against " << measured_tf32;
+}
+
+TEST(H100MeasurementsTest, AFullLaunchQueueIsGpuBoundAndAStepThatReadsItsLossEachStepOfATinyMlpIsHostBound) {
+  // The LM's host fills the launch queue (1022 items) and blocks; kernels queued before the
+  // recording began keep the GPU busy at its start, and count as busy time.
+  const RunAnalysis lm = analyzed("lm_fp32_8steps.json.gz");
+  EXPECT_EQ(lm.summary.launch_queue.pacing, Pacing::kGpuBound) << lm.summary.launch_queue.pacing_evidence;
+  EXPECT_GT(lm.summary.launch_queue.gpu_busy_fraction, 0.9);
+  EXPECT_GT(lm.summary.launch_queue.blocked_launches, 100u);
+  // 784-256-256-128-10 at batch 32: the GPU idles while Python issues the next op.
+  const RunAnalysis mlp = analyzed("small_mlp_fp32.json.gz");
+  EXPECT_EQ(mlp.summary.launch_queue.pacing, Pacing::kHostBound) << mlp.summary.launch_queue.pacing_evidence;
 }
 
 }  // namespace
