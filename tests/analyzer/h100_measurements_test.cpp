@@ -58,37 +58,47 @@ RunAnalysis analyzed(const std::string& name) {
   return std::move(*run);
 }
 
-// Timed torch.mm calls over 0.3 ms: below that the timing holds Python's launch of the call. Only
-// M off the multiple is left out: torch.mm's M is no leading dimension, so its kernels stay
-// aligned, while the model, which does not know the layout, takes the worst (in the LM's traces
-// the same M is a transposed view's leading dimension, and its kernels are align1).
-TEST(H100MeasurementsTest, TheTimeModelsGemmTimesAndAmpSpeedupsAreNearTimedGemms) {
-  const nlohmann::json timings = readJson("h100/extra_timings.json");
+// GEMM kernels timed back to back in a CUDA graph (graph_gemm_timings.json). Over 20 us in BF16
+// they are compute-bound, and the model's times and AMP speedups must be near; below, the kernel's
+// fixed cost and L2 (a replayed graph finds its operands there) decide, and the model must not
+// claim much more gain than was measured. A shape with only M off the multiple is left out:
+// torch.mm's M is no leading dimension, so its kernels stay aligned, while the model, which does
+// not know the layout, takes the worst (in the LM's traces the same M is a transposed view's
+// leading dimension, and its kernels are align1).
+TEST(H100MeasurementsTest, TheTimeModelsGemmTimesAndAmpSpeedupsAreNearGemmKernelsTimedOnAnH100) {
+  const nlohmann::json timings = readJson("h100/graph_gemm_timings.json");
   ASSERT_EQ(timings.at("device"), "NVIDIA H100 80GB HBM3");
-  int checked = 0;
+  int compute_bound = 0;
+  int small = 0;
   for (const auto& row : timings.at("gemms")) {
     const std::int64_t m = row.at("m"), n = row.at("n"), k = row.at("k");
+    if (m % 8 != 0 && n % 8 == 0 && k % 8 == 0) continue;
     const double fp32 = row.at("fp32_ms"), tf32 = row.at("tf32_ms"), bf16 = row.at("bf16_ms");
-    if (bf16 < 0.3 || (m % 8 != 0 && n % 8 == 0 && k % 8 == 0)) continue;
-    ++checked;
     const std::string shape = fmt::format("{}x{}x{}", m, n, k);
     const double model_fp32 = predictedMs(MathPrecision::kFp32Simt, m, n, k, 4);
     const double model_tf32 = predictedMs(MathPrecision::kTf32, m, n, k, 4);
     const double model_bf16 = predictedMs(MathPrecision::kBf16, m, n, k, 2);
-    // FP32 on CUDA cores: H100's SGEMM reaches 76% of the datasheet peak where the model assumes
-    // 90% (docs/performance_model.md), so the model is up to 20% short.
-    EXPECT_GT(model_fp32 / fp32, 0.78) << shape;
+    const double amp_ratio = (model_fp32 / model_bf16) / (fp32 / bf16);
+    EXPECT_LT(amp_ratio, 1.5) << shape << ": model " << model_fp32 / model_bf16 << "x, measured " << fp32 / bf16 << "x";
+    if (bf16 < 0.02) {
+      ++small;
+      continue;
+    }
+    ++compute_bound;
+    // FP32 on CUDA cores: H100's SGEMM reaches about 76% of the datasheet peak where the model
+    // assumes 90% (docs/performance_model.md), so the model is up to 20% short.
+    EXPECT_GT(model_fp32 / fp32, 0.75) << shape;
     EXPECT_LT(model_fp32 / fp32, 1.05) << shape;
-    EXPECT_GT(model_tf32 / tf32, 0.8) << shape;
+    EXPECT_GT(model_tf32 / tf32, 0.75) << shape;
     EXPECT_LT(model_tf32 / tf32, 1.25) << shape;
     EXPECT_GT(model_bf16 / bf16, 0.8) << shape;
     EXPECT_LT(model_bf16 / bf16, 1.25) << shape;
-    // What AMP gives the GEMM: 2.6x misaligned, 12-14x aligned.
-    const double ratio = (model_fp32 / model_bf16) / (fp32 / bf16);
-    EXPECT_GT(ratio, 0.8) << shape;
-    EXPECT_LT(ratio, 1.25) << shape;
+    // What AMP gives the GEMM: 2.6x misaligned, 12-16x aligned.
+    EXPECT_GT(amp_ratio, 0.7) << shape;
+    EXPECT_LT(amp_ratio, 1.35) << shape;
   }
-  EXPECT_EQ(checked, 6);
+  EXPECT_EQ(compute_bound, 9);
+  EXPECT_EQ(small, 14);
 }
 
 TEST(H100MeasurementsTest, StepsOfAHostRunningAheadLastAsLongAsTheMeasuredSteps) {
