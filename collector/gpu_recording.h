@@ -18,7 +18,10 @@ struct GpuKinds {
   bool memcpy = true;
   bool memset = true;
   bool runtime = true;
-  bool driver = false;  // the runtime's own driver calls double the launch rows; off by default
+  // Libraries launch through the driver: cuBLAS 12+ its GEMMs with cuLaunchKernelEx, cuDNN and
+  // Triton with cuLaunchKernel. Without these calls their kernels have no launch, so no operator,
+  // layer or step. CUPTI records no driver call the runtime makes for a runtime call.
+  bool driver = true;
   bool sync = true;
   bool nvtx = true;     // not a GPU kind, but chosen in the same list
 };
