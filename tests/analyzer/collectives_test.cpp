@@ -188,7 +188,7 @@ namespace {
 // an FP32 all-reduce.
 TraceSummary stepWithCommunication(MathPrecision reduction_element) {
   TraceSummary s;
-  s.iterations.iterations = {{0, 0, 100'000'000, false}, {1, 100'000'000, 200'000'000, false}};
+  s.iterations.iterations = {{0, 0, 100'000'000, false, 0, 100'000'000}, {1, 100'000'000, 200'000'000, false, 100'000'000, 200'000'000}};
   s.iterations.steady_mean_ns = 100'000'000;
   s.communication.time_ns = 20'000'000;
   s.communication.overlapped_ns = 10'000'000;

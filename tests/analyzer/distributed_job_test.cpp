@@ -35,7 +35,8 @@ TEST(StepSplitTest, AStepIsComputeExposedCommunicationDataAndIdle) {
   trace.kernels.push_back(kernelOf(trace, "ncclKernel_AllReduce_RING_LL_Sum_float", 30 * kUs, 70 * kUs));
   trace.sortByTime();
   IterationSummary iterations;
-  iterations.iterations.push_back({.number = 4, .start_ns = 0, .end_ns = 100 * kUs, .warmup = false});
+  iterations.iterations.push_back(
+      {.number = 4, .start_ns = 0, .end_ns = 100 * kUs, .warmup = false, .host_start_ns = 0, .host_end_ns = 100 * kUs});
   DataPipelineExposure data;
   data.exposed_ns = {10 * kUs};
   const std::vector<StepSplit> steps = splitSteps(trace, iterations, data);

@@ -118,7 +118,7 @@ TEST(RecommendationsTest, A100TraceGetsOnePaddingFindingPerSize) {
 
 TraceSummary stalledSummary() {
   TraceSummary s;
-  s.iterations.iterations = {{0, 0, 100'000'000, false}, {1, 100'000'000, 200'000'000, false}};
+  s.iterations.iterations = {{0, 0, 100'000'000, false, 0, 100'000'000}, {1, 100'000'000, 200'000'000, false, 100'000'000, 200'000'000}};
   s.iterations.steady_mean_ns = 100'000'000;
   s.amdahl.parts = {{StepPartKind::kIdle, 40'000'000, 0.4, 1.0}};
   s.host_stalls.sync_ns_per_iteration = 10'000'000;
@@ -253,7 +253,7 @@ TEST(RecommendationsTest, EmptySummaryRecommendsNothing) {
 // aligned call like it may not set the bar for the others.
 TEST(RecommendationsTest, PaddingGainIsNotEstimatedFromARateAboveTheDevicesPeak) {
   TraceSummary s;
-  s.iterations.iterations = {{0, 0, 10'000'000, false}};
+  s.iterations.iterations = {{0, 0, 10'000'000, false, 0, 10'000'000}};
   s.iterations.steady_mean_ns = 10'000'000;
   s.amdahl.device = *findDevice("V100 SXM2");
   const auto check = [](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t ns) {
