@@ -291,8 +291,12 @@ class RowBuilder {
     if (row.work.flops && row.work.gemm) {
       const double bytes = row.work.bytes.value_or(0.0);
       const int element = elementBytes(measured);
+      // From Hopper on, cuBLASLt runs a half-precision GEMM as one kernel, with its bias epilogue
+      // and split-K inside, where an FP32 call may be three (GEMM, split-K reduce, bias): every
+      // BF16 mm/addmm call of the H100 traces in tests/data/h100 is one kernel.
+      const int amp_kernels = device_->compute_major >= 9 && !row.work.gemm->convolution ? 1 : kernels_per_call;
       const auto now = estimateMatrixTime(*device_, measured, *row.work.gemm, *row.work.flops, bytes, kernels_per_call);
-      const auto amp = estimateMatrixTime(*device_, target, *row.work.gemm, *row.work.flops, bytes * 2.0 / element, kernels_per_call);
+      const auto amp = estimateMatrixTime(*device_, target, *row.work.gemm, *row.work.flops, bytes * 2.0 / element, amp_kernels);
       if (measured == MathPrecision::kFp32Simt && device_->tf32_tflops > 0 && now) {
         const auto tf32 = estimateMatrixTime(*device_, MathPrecision::kTf32, *row.work.gemm, *row.work.flops, bytes, kernels_per_call);
         if (tf32 && tf32->ns > 0) row.tf32_speedup = std::clamp(now->ns / tf32->ns, 1.0, device_->tf32_tflops / device_->fp32_tflops);

@@ -110,8 +110,11 @@ std::optional<TimeEstimate> estimateMatrixTime(const DeviceSpec& device, MathPre
       // Blocks share an SM only when there are more of them than SMs.
       const double sharing = std::clamp(divUp(blocks, sms), 1.0, resident);
       const double waves = divUp(blocks, sms * sharing);
-      const double block_ns = 2.0 * static_cast<double>(tile.m * tile.n) * depth /
-                              (per_sm * unit_efficiency * tile.efficiency * kEfficiency(depth, tensor_cores) * alignment) * 1e9;
+      const double k_tile = static_cast<double>(tensor_cores ? c.tensor_core_k_tile : c.simt_k_tile);
+      const double block_ns = std::max(
+          2.0 * static_cast<double>(tile.m * tile.n) * depth /
+              (per_sm * unit_efficiency * tile.efficiency * kEfficiency(depth, tensor_cores) * alignment) * 1e9,
+          divUp(depth, k_tile) * c.k_step_ns);
       double ns = waves * sharing * block_ns;
       // Split-K writes FP32 partial tiles and reduces them; they stay in L2, taken at three times
       // the DRAM bandwidth.

@@ -34,6 +34,12 @@ struct TimeModelConstants {
   double bandwidth_efficiency = 0.85;   // of the datasheet DRAM bandwidth a streaming kernel reaches
   double tensor_core_efficiency = 0.80; // of the Tensor Core peak a large aligned GEMM reaches
   double simt_efficiency = 0.90;        // of the FP32 peak a large SGEMM reaches
+  // One step of a block's main loop over K (its k-tile's loads, then its math) takes at least
+  // this long however little math the step holds: small GEMMs are bound by the steps, and SIMT
+  // kernels take four times the steps of Tensor Core ones (k-tiles of 8 against 32).
+  double k_step_ns = 194;
+  std::int64_t simt_k_tile = 8;
+  std::int64_t tensor_core_k_tile = 32;
 };
 const TimeModelConstants& timeModelConstants();
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/launch_queue.h"
+#include "analyzer/op_performance.h"
 #include "analyzer/op_time_model.h"
 #include "analyzer/recommendations.h"
 #include "analyzer/run_analysis.h"
@@ -59,9 +62,9 @@ RunAnalysis analyzed(const std::string& name) {
 }
 
 // GEMM kernels timed back to back in a CUDA graph (graph_gemm_timings.json). Over 20 us in BF16
-// they are compute-bound, and the model's times and AMP speedups must be near; below, the kernel's
-// fixed cost and L2 (a replayed graph finds its operands there) decide, and the model must not
-// claim much more gain than was measured. A shape with only M off the multiple is left out:
+// they are compute-bound, and the model's times and AMP speedups must be near; below, the steps
+// over K, the kernel's fixed cost and L2 (a replayed graph finds its operands there) decide, and
+// the model must not claim much more gain than was measured. A shape with only M off the multiple is left out:
 // torch.mm's M is no leading dimension, so its kernels stay aligned, while the model, which does
 // not know the layout, takes the worst (in the LM's traces the same M is a transposed view's
 // leading dimension, and its kernels are align1).
@@ -79,7 +82,7 @@ TEST(H100MeasurementsTest, TheTimeModelsGemmTimesAndAmpSpeedupsAreNearGemmKernel
     const double model_tf32 = predictedMs(MathPrecision::kTf32, m, n, k, 4);
     const double model_bf16 = predictedMs(MathPrecision::kBf16, m, n, k, 2);
     const double amp_ratio = (model_fp32 / model_bf16) / (fp32 / bf16);
-    EXPECT_LT(amp_ratio, 1.5) << shape << ": model " << model_fp32 / model_bf16 << "x, measured " << fp32 / bf16 << "x";
+    EXPECT_LT(amp_ratio, 1.25) << shape << ": model " << model_fp32 / model_bf16 << "x, measured " << fp32 / bf16 << "x";
     if (bf16 < 0.02) {
       ++small;
       continue;
@@ -149,6 +152,37 @@ TEST(H100MeasurementsTest, AFullLaunchQueueIsGpuBoundAndAStepThatReadsItsLossEac
   // 784-256-256-128-10 at batch 32: the GPU idles while Python issues the next op.
   const RunAnalysis mlp = analyzed("small_mlp_fp32.json.gz");
   EXPECT_EQ(mlp.summary.launch_queue.pacing, Pacing::kHostBound) << mlp.summary.launch_queue.pacing_evidence;
+}
+
+TEST(H100MeasurementsTest, TheSmallGemmsOfAnMlpGainWhatTheirBf16KernelsTookNotThePeakRatio) {
+  // 784-256-256-128-10 at batch 32: GEMMs of 2 to 14 us, each matched with the same op call in
+  // the BF16 trace. Measured, AMP makes them 1.3-5.3x faster (28.8 us against 70.9 us a step,
+  // 2.5x), where the peak ratio is 14.8x: what is left is each kernel's steps over K, and the
+  // one kernel a BF16 call needs against the FP32 call's GEMM, split-K reduce and bias kernels.
+  const RunAnalysis fp32 = analyzed("small_mlp_fp32.json.gz");
+  const RunAnalysis bf16 = analyzed("small_mlp_bf16.json.gz");
+  std::map<std::tuple<std::string, std::string, trace::Phase>, double> bf16_per_call;
+  for (const OpRow& row : bf16.summary.op_performance.rows) {
+    if (row.op_class == OpClass::kMatrix && row.calls > 0) {
+      bf16_per_call[{row.op, row.shapes, row.pass}] = static_cast<double>(row.time_ns) / static_cast<double>(row.calls);
+    }
+  }
+  double fp32_ns = 0, predicted_ns = 0, measured_ns = 0;
+  int matched = 0;
+  for (const OpRow& row : fp32.summary.op_performance.rows) {
+    const auto found = bf16_per_call.find({row.op, row.shapes, row.pass});
+    if (row.op_class != OpClass::kMatrix || row.calls == 0 || found == bf16_per_call.end()) continue;
+    ASSERT_TRUE(row.predicted_amp_ns.has_value()) << row.op << " " << row.shapes;
+    ++matched;
+    const double calls = static_cast<double>(row.calls);
+    fp32_ns += static_cast<double>(row.time_ns) / calls;
+    predicted_ns += static_cast<double>(*row.predicted_amp_ns) / calls;
+    measured_ns += found->second;
+  }
+  EXPECT_EQ(matched, 11);
+  EXPECT_NEAR(std::log(predicted_ns / measured_ns), 0.0, 0.3)
+      << "predicted " << predicted_ns << " ns against " << measured_ns << " ns measured, from " << fp32_ns << " ns";
+  EXPECT_LT(fp32_ns / predicted_ns, 4.0);
 }
 
 }  // namespace
