@@ -52,6 +52,8 @@ TEST(LayerAttributionTest, EveryStepsWorkIsAttributedToTheLayerThatDidIt) {
   for (const trace::LaunchCall& call : t->launches) launch_of[call.correlation_id] = &call;
   for (const trace::Kernel& k : t->kernels) {
     const auto found = launch_of.find(k.correlation_id);
+    // Every kernel has the call that launched it: cuBLAS's through the driver API too.
+    EXPECT_NE(found, launch_of.end()) << t->str(k.name) << " has no launch call";
     if (found == launch_of.end()) continue;
     const trace::LaunchCall& launch = *found->second;
     bool in_step = false;
