@@ -10,21 +10,11 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 import torch_lm  # noqa: E402
+from cuda_timing import event_times_ms, gemm_times  # noqa: E402
 
 
 def cuda_time(fn, warmup=3, reps=20):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b))
-    times.sort()
+    times, _ = event_times_ms(fn, warmup, reps)
     return times[len(times) // 2]
 
 
@@ -34,19 +24,9 @@ def gemms():
               (4096, 4096, 1024), (4096, 3072, 1024), (4096, 50257, 1024), (4096, 50304, 1024),
               (4096, 1024, 50257), (4096, 1024, 50304), (50257, 1024, 4096), (8, 4096, 4096),
               (32, 4096, 4096), (128, 4096, 4096), (1000, 1000, 1000), (1024, 1024, 1000), (4095, 4095, 4095)]
-    out = []
-    for m, n, k in shapes:
-        row = {"m": m, "n": n, "k": k}
-        for name, dtype, tf32 in [("fp32", torch.float32, False), ("tf32", torch.float32, True),
-                                  ("bf16", torch.bfloat16, False), ("fp16", torch.float16, False)]:
-            torch.backends.cuda.matmul.allow_tf32 = tf32
-            a = torch.randn(m, k, device="cuda", dtype=dtype)
-            b = torch.randn(k, n, device="cuda", dtype=dtype)
-            row[name + "_ms"] = cuda_time(lambda: torch.mm(a, b))
-        row["tflops_bf16"] = 2 * m * n * k / row["bf16_ms"] / 1e9
-        out.append(row)
-        print(json.dumps(row), flush=True)
-    torch.backends.cuda.matmul.allow_tf32 = False
+    out = gemm_times(shapes, lambda a, b, c: cuda_time(lambda: torch.mm(a, b)))
+    for row in out:
+        row["tflops_bf16"] = 2 * row["m"] * row["n"] * row["k"] / row["bf16_ms"] / 1e9
     return out
 
 

@@ -10,6 +10,9 @@ import time
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(__file__))
+from cuda_timing import event_times_ms, gemm_times  # noqa: E402
+
 
 def graph_ms(fn, calls=20, replays=10):
     s = torch.cuda.Stream()
@@ -24,16 +27,8 @@ def graph_ms(fn, calls=20, replays=10):
             fn()
     g.replay()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(replays):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        g.replay()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b) / calls)
-    times.sort()
-    return times[len(times) // 2]
+    times, _ = event_times_ms(g.replay, 0, replays)
+    return times[len(times) // 2] / calls
 
 
 def gemms():
@@ -42,20 +37,7 @@ def gemms():
               (128, 4096, 4096), (512, 4096, 4096), (4096, 1024, 4096), (4096, 4096, 1024), (4096, 3072, 1024),
               (1000, 1000, 1000), (1024, 1024, 1000), (2048, 512, 512), (16384, 64, 1024), (64, 1024, 1024),
               (4096, 50257, 1024), (4096, 50304, 1024), (4095, 4095, 4095)]
-    out = []
-    for m, n, k in shapes:
-        row = {"m": m, "n": n, "k": k}
-        for name, dtype, tf32 in [("fp32", torch.float32, False), ("tf32", torch.float32, True),
-                                  ("bf16", torch.bfloat16, False), ("fp16", torch.float16, False)]:
-            torch.backends.cuda.matmul.allow_tf32 = tf32
-            a = torch.randn(m, k, device="cuda", dtype=dtype)
-            b = torch.randn(k, n, device="cuda", dtype=dtype)
-            c = torch.empty(m, n, device="cuda", dtype=dtype)
-            row[name + "_ms"] = graph_ms(lambda: torch.mm(a, b, out=c))
-        out.append(row)
-        print(json.dumps(row), flush=True)
-    torch.backends.cuda.matmul.allow_tf32 = False
-    return out
+    return gemm_times(shapes, lambda a, b, c: graph_ms(lambda: torch.mm(a, b, out=c)))
 
 
 class Decoded(torch.utils.data.Dataset):

@@ -14,6 +14,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from cuda_timing import event_times_ms
+
 D_MODEL, HEADS, LAYERS, SEQ, BATCH = 1024, 16, 4, 512, 8
 
 
@@ -81,19 +83,7 @@ def make_step(vocab, precision):
 def time_config(vocab, precision, tf32, warmup=5, steps=20):
     torch.backends.cuda.matmul.allow_tf32 = tf32
     torch.backends.cudnn.allow_tf32 = tf32
-    step = make_step(vocab, precision)
-    for _ in range(warmup):
-        step()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(steps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        loss = step()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
+    times, loss = event_times_ms(make_step(vocab, precision), warmup, steps)
     return {"vocab": vocab, "precision": precision, "tf32": tf32, "steps": steps,
             "median_ms": times[len(times) // 2], "min_ms": times[0], "max_ms": times[-1],
             "loss": float(loss)}
