@@ -110,12 +110,12 @@ std::optional<TimeEstimate> estimateMatrixTime(const DeviceSpec& device, MathPre
       // Blocks share an SM only when there are more of them than SMs.
       const double sharing = std::clamp(divUp(blocks, sms), 1.0, resident);
       const double waves = divUp(blocks, sms * sharing);
+      const double block_ns = 2.0 * static_cast<double>(tile.m * tile.n) * depth /
+                              (per_sm * unit_efficiency * tile.efficiency * kEfficiency(depth, tensor_cores) * alignment) * 1e9;
+      // The blocks sharing an SM take turns at its math but wait for their loads side by side: a
+      // wave lasts their math together, or one block's steps over K, whichever is longer.
       const double k_tile = static_cast<double>(tensor_cores ? c.tensor_core_k_tile : c.simt_k_tile);
-      const double block_ns = std::max(
-          2.0 * static_cast<double>(tile.m * tile.n) * depth /
-              (per_sm * unit_efficiency * tile.efficiency * kEfficiency(depth, tensor_cores) * alignment) * 1e9,
-          divUp(depth, k_tile) * c.k_step_ns);
-      double ns = waves * sharing * block_ns;
+      double ns = waves * std::max(sharing * block_ns, divUp(depth, k_tile) * c.k_step_ns);
       // Split-K writes FP32 partial tiles and reduces them; they stay in L2, taken at three times
       // the DRAM bandwidth.
       if (split > 1) {

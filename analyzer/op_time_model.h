@@ -36,7 +36,8 @@ struct TimeModelConstants {
   double simt_efficiency = 0.90;        // of the FP32 peak a large SGEMM reaches
   // One step of a block's main loop over K (its k-tile's loads, then its math) takes at least
   // this long however little math the step holds: small GEMMs are bound by the steps, and SIMT
-  // kernels take four times the steps of Tensor Core ones (k-tiles of 8 against 32).
+  // kernels take four times the steps of Tensor Core ones (k-tiles of 8 against 32). Measured on
+  // an H100 (docs/performance_model.md).
   double k_step_ns = 194;
   std::int64_t simt_k_tile = 8;
   std::int64_t tensor_core_k_tile = 32;
