@@ -113,10 +113,10 @@ std::string cards(const analyzer::TraceSummary& s) {
   if (it.iterations.empty()) {
     html += card("Steady step", "none found", it.source);
   } else {
+    const std::string ahead = hostAheadNote(it);
     html += card("Steady step", formatDuration(it.steady_mean_ns),
                  fmt::format("{} steps, {} warm-up, ±{}{}", it.iterations.size(), it.warmup_count,
-                             formatDuration(it.steady_stddev_ns),
-                             hostAheadNote(it).empty() ? "" : "; " + hostAheadNote(it)));
+                             formatDuration(it.steady_stddev_ns), ahead.empty() ? "" : "; " + ahead));
   }
   html += deviceCard(s);
   if (s.recorded_on_cpu) {

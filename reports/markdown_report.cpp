@@ -73,8 +73,9 @@ void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
   }
   md += fmt::format("| Iterations | {} ({} warm-up) from {} |\n", it.iterations.size(), it.warmup_count,
                     cell(it.source));
+  const std::string ahead = hostAheadNote(it);
   md += fmt::format("| Steady step | {} mean, {} stddev{} |\n", formatDuration(it.steady_mean_ns),
-                    formatDuration(it.steady_stddev_ns), hostAheadNote(it).empty() ? "" : "; " + hostAheadNote(it));
+                    formatDuration(it.steady_stddev_ns), ahead.empty() ? "" : "; " + ahead);
   md += fmt::format("| Exposed data loading | {} per step ({} of the step); hidden: {} |\n",
                     formatDuration(s.data_pipeline.exposed_ns_per_iteration),
                     formatPercent(s.data_pipeline.exposed_fraction), formatSpeedup(s.data_pipeline.speedup_if_hidden));
