@@ -238,8 +238,14 @@ simdjson::error_code skipValue(od::value value) {
     od::object object;
     if (auto error = value.get_object().get(object)) return error;
     if (auto error = object.raw_json().get(raw)) return error;
+  } else if (type == od::json_type::string) {
+    // Read rather than left for simdjson to skip, which takes a string followed by ':' for a
+    // key: '"a": "b": 1' would then pass as one field, and the element would end at whichever
+    // '}' closes the count (found by the kineto fuzz harness).
+    od::raw_json_string unread;
+    return value.get_raw_json_string().get(unread);
   } else {
-    return simdjson::SUCCESS;  // a scalar: no brackets to count
+    return simdjson::SUCCESS;  // a number or literal: skipped as one token, no brackets to count
   }
   return nestedOrError(raw);
 }
@@ -324,7 +330,14 @@ Status EventReader::parseEvent(const TraceEventText& text, EventFields& event) {
   if (auto error = document.get_object().get(object)) {
     return eventError(text, fmt::format("not a JSON object: {}", simdjson::error_message(error)));
   }
-  return readFields(text, object, event);
+  if (Status read = readFields(text, object, event); !read) return read;
+  // The object must close where the element ends: the stream found that end by its own count
+  // of brackets, and a parse that closes elsewhere has read another JSON than the stream saw.
+  const char* location = nullptr;
+  if (document.current_location().get(location) != simdjson::OUT_OF_BOUNDS) {
+    return eventError(text, "not valid JSON: the object does not end where its brackets close");
+  }
+  return {};
 }
 
 Status EventReader::readFields(const TraceEventText& text, od::object object, EventFields& event) {

@@ -333,5 +333,39 @@ TEST(KinetoParallelParseTest, AValueWhoseBracketsDoNotNestIsAnErrorHoweverTheFil
   }
 }
 
+
+TEST(KinetoParallelParseTest, AStringValueFollowedByAColonIsAnErrorHoweverTheFileIsRead) {
+  // '"a": "b": 1' in a member the importer does not read. simdjson, left to skip the string,
+  // takes it for a key and counts on to a later '}': the element would pass, and in a guessed
+  // chunk it would end at a stray '}' after it, where element by element it ends at its own.
+  // It is an error naming the element, read in guessed chunks, element by element or through a
+  // buffer, with and without a stray '}' after it.
+  test::ScratchDir dir;
+  const std::vector<std::string> cases = {
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 1, "extra": "b": 0})",
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 1, "extra": "b": 0}})",
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 1, )"
+      R"("args": {"Module": "b": 0, "stream": 7}})",
+  };
+  for (const std::string& bad_event : cases) {
+    SCOPED_TRACE(bad_event);
+    const std::string path = dir.write("colon.json", decoyEvents(400, 301, bad_event));
+    std::string first_message;
+    for (const auto access : {ByteSource::PlainFileAccess::kMapWhereAllowed, ByteSource::PlainFileAccess::kReadOnly}) {
+      for (std::size_t batch_bytes : {1u, 2000u, 1u << 20}) {
+        for (unsigned threads : {1u, 2u}) {
+          const auto imported = importThrough(path, access, threads, batch_bytes);
+          ASSERT_FALSE(imported.ok());
+          EXPECT_NE(imported.error().message.find("traceEvents element #301 at byte offset"), std::string::npos)
+              << imported.error().message;
+          if (access == ByteSource::PlainFileAccess::kReadOnly) continue;
+          if (first_message.empty()) first_message = imported.error().message;
+          EXPECT_EQ(imported.error().message, first_message) << batch_bytes << "-byte batches, " << threads << " threads";
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer::import
