@@ -3,6 +3,7 @@
 #include "trainer/numerics/low_precision.h"
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -31,8 +32,15 @@ void roundAllOneByOne(float* values, std::int64_t count, DType dtype) {
 
 bool detectF16c() {
 #if defined(__x86_64__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  // From CPUID rather than __builtin_cpu_supports, whose "f16c" older clang does not know.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const unsigned needed = bit_OSXSAVE | bit_AVX | bit_F16C;
+  if ((ecx & needed) != needed) return false;
+  // AVX registers are usable only where the system saves them on a switch (XCR0 bits 1 and 2).
+  unsigned xcr0_low = 0, xcr0_high = 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+  return (xcr0_low & 0x6u) == 0x6u;
 #else
   return false;
 #endif
