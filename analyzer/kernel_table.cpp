@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
+#include <utility>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -43,36 +43,47 @@ std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribut
                                         const TensorCoreEvidence* evidence) {
   KernelVerdicts verdicts(trace, evidence);
   std::vector<KernelRow> rows;
-  // A name on a GPU and on the host gets two verdicts, so it is keyed with where it ran.
-  std::unordered_map<std::uint64_t, std::size_t> row_of;
-  // A kernel row's use by a layer and pass, found once per (row, op range): the group's name is
-  // compared per op range, not per kernel.
-  std::map<std::tuple<std::size_t, std::string_view, trace::Phase>, std::size_t> use_of;
-  std::unordered_map<std::uint64_t, std::size_t> use_of_op_range;
+  // A run launches millions of kernels with a few hundred names, under as many op ranges: each
+  // kernel costs two look-ups in flat vectors and one in a hash of (row, use) pairs, which holds
+  // a few thousand entries, not one per op range.
+  // The row of each name, keyed with where it ran (a name on a GPU and on the host gets two
+  // verdicts): by (name id << 1 | on host); -1: no row yet.
+  std::vector<std::int32_t> row_of_key;
+  // A kernel's layer (or operator) and pass depend only on its op range: interned once per op
+  // range (slot 0: no op range), by name and pass, so that a group's name is compared per op
+  // range and not per kernel.
+  std::vector<std::int32_t> use_key_of_op_range(trace.ranges.size() + 1, -1);
+  std::map<std::pair<std::string_view, trace::Phase>, std::int32_t> use_key_of_origin;
+  std::unordered_map<std::uint64_t, std::size_t> use_of;  // (row << 32 | use key) -> index in the row's uses
   for (const trace::Kernel& kernel : trace.kernels) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(kernel.name) << 1) | (verdicts.onHost(kernel) ? 1U : 0U);
-    auto [found, fresh] = row_of.try_emplace(key, rows.size());
-    if (fresh) {
+    const std::size_t key = (static_cast<std::size_t>(kernel.name) << 1) | (verdicts.onHost(kernel) ? 1U : 0U);
+    if (key >= row_of_key.size()) row_of_key.resize(std::max(key + 1, 2 * row_of_key.size()), -1);
+    if (row_of_key[key] < 0) {
+      row_of_key[key] = static_cast<std::int32_t>(rows.size());
       KernelRow& row = rows.emplace_back();
       row.name = std::string(trace.str(kernel.name));
       if (const auto mangled = trace.mangledName(kernel.name)) row.mangled_name = std::string(*mangled);
       row.verdict = verdicts.of(kernel);
       row.evidence = verdictEvidence(row.verdict);
     }
-    const std::size_t index = found->second;
+    const auto index = static_cast<std::size_t>(row_of_key[key]);
+    KernelRow& row = rows[index];
     const std::int64_t ns = kernel.end_ns - kernel.start_ns;
-    ++rows[index].calls;
-    rows[index].time_ns += ns;
-    const std::uint64_t op_key = (static_cast<std::uint64_t>(index) << 32) |
-                                 static_cast<std::uint32_t>(kernel.op_range + 1);
-    auto [cached, new_op_range] = use_of_op_range.try_emplace(op_key, 0);
-    if (new_op_range) {
-      const KernelOrigin& origin = attribution.of(kernel);
-      auto [use, new_use] = use_of.try_emplace({index, origin.group, origin.phase}, rows[index].uses.size());
-      if (new_use) rows[index].uses.push_back({std::string(origin.group), origin.phase, 0, 0});
-      cached->second = use->second;
+    ++row.calls;
+    row.time_ns += ns;
+    std::int32_t& use_key = use_key_of_op_range[static_cast<std::size_t>(kernel.op_range + 1)];
+    const KernelOrigin* origin = nullptr;
+    if (use_key < 0) {
+      origin = &attribution.of(kernel);
+      use_key = use_key_of_origin.try_emplace({origin->group, origin->phase}, use_key_of_origin.size()).first->second;
     }
-    KernelUse& u = rows[index].uses[cached->second];
+    const std::uint64_t use_id = (static_cast<std::uint64_t>(index) << 32) | static_cast<std::uint32_t>(use_key);
+    auto [use, new_use] = use_of.try_emplace(use_id, row.uses.size());
+    if (new_use) {
+      if (origin == nullptr) origin = &attribution.of(kernel);
+      row.uses.push_back({std::string(origin->group), origin->phase, 0, 0});
+    }
+    KernelUse& u = row.uses[use->second];
     ++u.calls;
     u.time_ns += ns;
   }

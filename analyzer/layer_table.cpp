@@ -24,13 +24,14 @@ std::vector<Key> heaviestFirst(const std::map<Key, std::int64_t>& times) {
   return out;
 }
 
-// An eligible op's name and recorded shapes: the key of the shape checks.
-using CallShape = std::pair<std::string, std::string>;
+// An eligible op's name and recorded shapes: the key of the shape checks. Views of the trace's
+// strings, the attribution's labels and the checks, which all outlive the table's building.
+using CallShape = std::pair<std::string_view, std::string_view>;
 
 struct Accumulated {
   LayerRow row;
   std::unordered_set<trace::Index> calls;
-  std::map<std::string, std::int64_t> op_time;
+  std::map<std::string_view, std::int64_t> op_time;
   std::map<CallShape, std::int64_t> call_shape_time;
   PrecisionTimes matrix_precision_time;
   PrecisionTimes precision_time;
@@ -40,13 +41,13 @@ void finish(Accumulated& a, const std::map<CallShape, std::size_t>& check_of,
             const std::vector<ShapeCheck>& checks, bool on_cpu) {
   LayerRow& row = a.row;
   row.calls = a.calls.size();
-  row.ops = heaviestFirst(a.op_time);
+  for (const std::string_view op : heaviestFirst(a.op_time)) row.ops.emplace_back(op);
   // The precision most of its matrix time ran in, else most of its time; an unknown precision's
   // time never outweighs a known one.
   row.precision = a.matrix_precision_time.heaviest(/*skip_first=*/true);
   if (row.precision == MathPrecision::kUnknown) row.precision = a.precision_time.heaviest(/*skip_first=*/true);
   for (const CallShape& call_shape : heaviestFirst(a.call_shape_time)) {
-    row.shapes.push_back(call_shape.second);
+    row.shapes.emplace_back(call_shape.second);
     const auto check = check_of.find(call_shape);
     if (check == check_of.end() || checks[check->second].misaligned.empty()) continue;
     row.misaligned_checks.push_back(check->second);
@@ -99,9 +100,10 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
   LayerTable table;
   table.groups_operators = attribution.groupsOperators();
   KernelVerdicts verdicts(trace, evidence);
-  std::map<std::pair<std::string, trace::Phase>, Accumulated> groups;
-  // Where each op range's kernels add up, found once per op range: the string keys are built per
-  // range, not per kernel (a step of a large model launches millions). Map nodes do not move.
+  std::map<std::pair<std::string_view, trace::Phase>, Accumulated> groups;
+  // Where each op range's kernels add up, and the call it belongs to, found once per op range: a
+  // step of a large model launches millions of kernels, a few to each op range. Map nodes do not
+  // move.
   struct Slots {
     Accumulated* group = nullptr;
     std::int64_t* op_time = nullptr;
@@ -113,21 +115,22 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
     if (origin.group.empty()) continue;
     Slots& slots = slots_of[static_cast<std::size_t>(kernel.op_range)];
     if (!slots.group) {
-      slots.group = &groups[{std::string(origin.group), origin.phase}];
-      slots.op_time = &slots.group->op_time[std::string(origin.op)];
+      slots.group = &groups[{origin.group, origin.phase}];
+      slots.op_time = &slots.group->op_time[origin.op];
       if (origin.shaped_op != trace::kNone) {
         const trace::Range& shaped = trace.ranges[static_cast<std::size_t>(origin.shaped_op)];
-        slots.call_shape_time =
-            &slots.group->call_shape_time[{std::string(opName(trace, shaped)), std::string(trace.str(shaped.shapes))}];
+        slots.call_shape_time = &slots.group->call_shape_time[{opName(trace, shaped), trace.str(shaped.shapes)}];
       }
+      // The call is the op range's: counted and dated once per op range, not per kernel.
+      Accumulated& a = *slots.group;
+      const trace::Range& call = trace.ranges[static_cast<std::size_t>(origin.call)];
+      if (a.calls.empty()) a.row.first_start_ns = call.start_ns;
+      a.calls.insert(origin.call);
+      a.row.first_start_ns = std::min(a.row.first_start_ns, call.start_ns);
     }
     Accumulated& a = *slots.group;
     const TensorCoreVerdict& v = verdicts.of(kernel);
     const std::int64_t ns = kernel.end_ns - kernel.start_ns;
-    const trace::Range& call = trace.ranges[static_cast<std::size_t>(origin.call)];
-    if (a.calls.empty()) a.row.first_start_ns = call.start_ns;
-    a.calls.insert(origin.call);
-    a.row.first_start_ns = std::min(a.row.first_start_ns, call.start_ns);
     ++a.row.kernels;
     a.row.time_ns += ns;
     if (v.tensor_core) a.row.tensor_core_time_ns += ns;
@@ -148,7 +151,7 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
   for (std::size_t i = 0; i < shape_checks.size(); ++i) check_of.emplace(CallShape{shape_checks[i].op, shape_checks[i].shapes}, i);
   table.rows.reserve(groups.size());
   for (auto& [key, a] : groups) {
-    a.row.layer = key.first;
+    a.row.layer = std::string(key.first);
     a.row.pass = key.second;
     finish(a, check_of, shape_checks, recorded_on_cpu);
     table.rows.push_back(std::move(a.row));

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <unordered_map>
 
 #include "analyzer/convolution_output.h"
 #include "analyzer/kernel_verdicts.h"
@@ -20,7 +19,7 @@ using trace::kNone;
 struct Accumulated {
   ShapeCheck check;
   std::map<MathPrecision, std::int64_t> matrix_time_by_precision;
-  std::unordered_map<Index, bool> calls;
+  std::uint64_t calls = 0;  // eligible calls with these shapes
   std::map<std::string, std::int64_t> layer_time;
   Index example = kNone;  // one call: its arguments and the trace around it tell a convolution's M
 };
@@ -79,20 +78,32 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreE
   KernelVerdicts verdicts(trace, evidence);
   EligibleOps eligible_ops(trace);
   std::map<std::pair<std::string_view, trace::StringId>, Accumulated> by_call_shape;
+  // Where each eligible call's kernels add up, found once per call: its keys are compared per
+  // call, not per kernel (a step of a large model launches millions). Map nodes do not move.
+  struct Slots {
+    Accumulated* shape = nullptr;
+    std::int64_t* layer_time = nullptr;  // nullptr: the call names no layer
+  };
+  std::vector<Slots> slots_of(trace.ranges.size());  // by eligible op range
 
   for (const trace::Kernel& kernel : trace.kernels) {
     if (kernel.op_range == kNone) continue;
     const Index eligible = eligible_ops.enclosing(kernel.op_range, true);
     if (eligible == kNone) continue;
-    const trace::Range& op = trace.ranges[static_cast<std::size_t>(eligible)];
+    Slots& slots = slots_of[static_cast<std::size_t>(eligible)];
+    if (!slots.shape) {
+      const trace::Range& op = trace.ranges[static_cast<std::size_t>(eligible)];
+      slots.shape = &by_call_shape[{opName(trace, op), op.shapes}];
+      ++slots.shape->calls;
+      if (slots.shape->example == kNone) slots.shape->example = eligible;
+      if (op.layer != trace::StringTable::kEmpty) slots.layer_time = &slots.shape->layer_time[std::string(trace.str(op.layer))];
+    }
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
 
-    Accumulated& a = by_call_shape[{opName(trace, op), op.shapes}];
+    Accumulated& a = *slots.shape;
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     a.check.gpu_time_ns += duration;
-    a.calls[eligible] = true;
-    if (a.example == kNone) a.example = eligible;
-    if (op.layer != trace::StringTable::kEmpty) a.layer_time[std::string(trace.str(op.layer))] += duration;
+    if (slots.layer_time) *slots.layer_time += duration;
     if (verdict.tensor_core) a.check.tensor_core_time_ns += duration;
     // Only matrix kernels say which precision the op ran in (not its copies or transposes).
     if (isMatrixKernel(verdict, true)) {
@@ -110,7 +121,7 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreE
     ShapeCheck& c = a.check;
     c.op = std::string(key.first);
     c.shapes = std::string(trace.str(key.second));
-    c.calls = a.calls.size();
+    c.calls = a.calls;
     const auto shapes = parseShapes(c.shapes);
     const auto dims = shapes ? gemmDims(c.op, *shapes) : std::nullopt;
     if (!dims) continue;  // shapes that do not describe a GEMM (e.g. a backward node's)

@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "analyzer/data_pipeline.h"
 #include "analyzer/queued_work.h"
@@ -35,14 +36,16 @@ struct Event {
 // queued_at: by item, when the replay queues it (Replayer::collectItems).
 std::int64_t typicalLaunchLatency(const std::vector<QueuedItem>& items, const std::vector<std::int64_t>& queued_at,
                                   std::size_t streams) {
-  std::vector<std::vector<std::size_t>> by_stream(streams);
-  for (std::size_t i = 0; i < items.size(); ++i) by_stream[items[i].stream].push_back(i);
+  // (start, item) by stream: kernels and copies come each in start order, so a stream's list is
+  // a few sorted runs.
+  std::vector<std::vector<std::pair<std::int64_t, std::size_t>>> by_stream(streams);
+  for (std::size_t i = 0; i < items.size(); ++i) by_stream[items[i].stream].emplace_back(items[i].start_ns, i);
   std::vector<std::int64_t> idle;
   std::int64_t smallest = std::numeric_limits<std::int64_t>::max();
   for (auto& stream : by_stream) {
-    std::sort(stream.begin(), stream.end(), [&](std::size_t a, std::size_t b) { return items[a].start_ns < items[b].start_ns; });
+    sortMostlySorted(stream);
     std::int64_t previous_end = std::numeric_limits<std::int64_t>::min();
-    for (const std::size_t i : stream) {
+    for (const auto& [start_ns, i] : stream) {
       const std::int64_t latency = std::max<std::int64_t>(0, items[i].start_ns - queued_at[i]);
       smallest = std::min(smallest, latency);
       if (previous_end <= queued_at[i]) idle.push_back(latency);
