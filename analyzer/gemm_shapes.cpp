@@ -26,6 +26,12 @@ bool startsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+// True when a matrix operand's last two axes are laid out column-major: its next-to-last axis
+// has stride 1 and its last axis does not.
+bool columnMajor(const std::vector<std::int64_t>& strides) {
+  return strides[strides.size() - 2] == 1 && strides.back() != 1;
+}
+
 std::optional<GemmDims> matrixProduct(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
   if (a.size() < 2 || b.empty()) return std::nullopt;
   GemmDims d;
@@ -90,10 +96,34 @@ bool isTensorCoreEligibleOp(std::string_view op_name) {
          startsWith(op, "ConvolutionBackward") || startsWith(op, "CudnnConvolutionBackward");
 }
 
-std::optional<GemmDims> gemmDims(std::string_view op_name, const Shapes& shapes) {
+std::optional<LeadingDims> leadingDims(const std::vector<std::int64_t>* a_strides,
+                                       const std::vector<std::int64_t>* b_strides, bool b_as_transpose) {
+  if (!a_strides || !b_strides || a_strides->size() < 2 || b_strides->size() < 2) return std::nullopt;
+  LeadingDims leading;
+  leading.n = true;  // the result's rows
+  // A (M x K): rows of K elements, or, column-major, columns of M.
+  if (columnMajor(*a_strides)) leading.m = true;
+  else leading.k = true;
+  // B (K x N): rows of N, or, column-major, columns of K. Given as its transpose (N x K), a
+  // row-major transpose is a column-major B.
+  if (columnMajor(*b_strides) != b_as_transpose) leading.k = true;
+  else leading.n = true;
+  return leading;
+}
+
+std::optional<GemmDims> gemmDims(std::string_view op_name, const Shapes& shapes, const Shapes* strides) {
   const std::string_view op = baseName(op_name);
   const auto arg = [&](std::size_t i) -> const std::vector<std::int64_t>* {
     return i < shapes.size() && !shapes[i].empty() ? &shapes[i] : nullptr;
+  };
+  // An input's strides where recorded for a tensor of its rank.
+  const auto strides_of = [&](std::size_t i) -> const std::vector<std::int64_t>* {
+    if (!strides || i >= strides->size() || !arg(i) || (*strides)[i].size() != arg(i)->size()) return nullptr;
+    return &(*strides)[i];
+  };
+  const auto withLeading = [&](std::optional<GemmDims> d, std::size_t a, std::size_t b, bool b_as_transpose) {
+    if (d) d->leading = leadingDims(strides_of(a), strides_of(b), b_as_transpose);
+    return d;
   };
   if (op == "mm" || op == "bmm" || op == "matmul") {
     if (!arg(0) || !arg(1)) return std::nullopt;
@@ -103,11 +133,11 @@ std::optional<GemmDims> gemmDims(std::string_view op_name, const Shapes& shapes)
       d->m *= d->batch;
       d->batch = 1;
     }
-    return d;
+    return withLeading(d, 0, 1, false);
   }
   if (op == "addmm" || op == "baddbmm" || op == "addbmm") {
     if (!arg(1) || !arg(2)) return std::nullopt;
-    return matrixProduct(*arg(1), *arg(2));
+    return withLeading(matrixProduct(*arg(1), *arg(2)), 1, 2, false);
   }
   if (op == "linear") {
     // input [..., K], weight [N, K]
@@ -116,7 +146,7 @@ std::optional<GemmDims> gemmDims(std::string_view op_name, const Shapes& shapes)
     d.k = arg(0)->back();
     d.m = product(*arg(0), 0, arg(0)->size() - 1);
     d.n = (*arg(1))[0];
-    return d;
+    return withLeading(d, 0, 1, true);
   }
   if (startsWith(op, "conv") || startsWith(op, "_conv") || startsWith(op, "cudnn_conv")) {
     // input [N, C, spatial...], weight [K, C/groups, filter...]: implicit GEMM of
@@ -159,9 +189,11 @@ std::vector<DimensionFinding> misalignedDimensions(const GemmDims& dims, int mul
     check("input channels", dims.input_channels);
     check("output channels", dims.n);
   } else {
-    check("M", dims.m);
-    check("N", dims.n);
-    check("K", dims.k);
+    // Where the layout is known only the leading dimensions count; else any of the three may.
+    const LeadingDims leading = dims.leading.value_or(LeadingDims{true, true, true});
+    if (leading.m) check("M", dims.m);
+    if (leading.n) check("N", dims.n);
+    if (leading.k) check("K", dims.k);
   }
   return out;
 }

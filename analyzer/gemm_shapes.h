@@ -24,6 +24,17 @@ std::optional<Shapes> parseShapes(std::string_view json);
 // matmul, linear, addmm, bmm, conv... in PyTorch (aten::), PyProf and ampscope trainer spelling.
 bool isTensorCoreEligibleOp(std::string_view op_name);
 
+// Which of a GEMM's dimensions are the leading dimension (the row stride) of one of its matrices:
+// A (M x K), B (K x N) or the result C (M x N). Only these decide whether cuBLAS can load its tiles
+// with wide vectors (and, from Hopper on, through TMA): a row-major A of M x K has rows of K
+// elements, and M, the number of rows, sets no alignment (docs/performance_model.md).
+struct LeadingDims {
+  bool m = false;
+  bool n = false;
+  bool k = false;
+  bool operator==(const LeadingDims&) const = default;
+};
+
 struct GemmDims {
   std::int64_t m = 0;
   std::int64_t n = 0;
@@ -32,10 +43,23 @@ struct GemmDims {
   bool convolution = false;  // n = output channels, k = input channels x filter size; m = batch x
                              // output positions, 0 where gemmDims alone cannot tell them
   std::int64_t input_channels = 0;  // convolutions: C, whose alignment matters with K
+  // Which dimensions are leading ones, where the trace records the operands' strides (Kineto's
+  // "Input Strides"). Unknown otherwise: a backward GEMM transposes what its forward did not, so
+  // any of the three may be.
+  std::optional<LeadingDims> leading;
 };
 
-// The GEMM an op performs, from its input shapes; nullopt where the shapes do not say.
-std::optional<GemmDims> gemmDims(std::string_view op_name, const Shapes& shapes);
+// The leading dimensions of C = A x B from the strides of A's and B's last two axes: an operand
+// whose next-to-last axis has stride 1 (and its last axis not) is column-major, a transposed
+// view; any other is row-major, as cuBLAS gets it (PyTorch copies a strided one first). The result
+// is written row-major, so N is always one. `b_as_transpose`: B is given as its transpose (linear's
+// weight, [N, K]). Nullopt when either operand's strides are not recorded.
+std::optional<LeadingDims> leadingDims(const std::vector<std::int64_t>* a_strides,
+                                       const std::vector<std::int64_t>* b_strides, bool b_as_transpose);
+
+// The GEMM an op performs, from its input shapes, and from its inputs' strides where recorded
+// (nullptr: not); nullopt where the shapes do not say.
+std::optional<GemmDims> gemmDims(std::string_view op_name, const Shapes& shapes, const Shapes* strides = nullptr);
 
 // The multiple each GEMM dimension should be for the precision's Tensor Core kernels; FP32 on
 // CUDA cores and unknown precisions get FP16's 8, the multiple AMP will want.
@@ -47,6 +71,8 @@ struct DimensionFinding {
   std::int64_t padded = 0;  // the next multiple
 };
 
+// The dimensions that break the multiple: of a convolution its channel counts, of a GEMM its
+// leading dimensions where they are known, else any of M, N and K.
 std::vector<DimensionFinding> misalignedDimensions(const GemmDims& dims, int multiple);
 
 // 2 x batch x M x N x K: a multiply-add is two FLOPs.

@@ -24,9 +24,14 @@ std::vector<Key> heaviestFirst(const std::map<Key, std::int64_t>& times) {
   return out;
 }
 
-// An eligible op's name and recorded shapes: the key of the shape checks. Views of the trace's
-// strings, the attribution's labels and the checks, which all outlive the table's building.
-using CallShape = std::pair<std::string_view, std::string_view>;
+// An eligible op's name, recorded shapes and strides: the key of the shape checks. Views of the
+// trace's strings, the attribution's labels and the checks, which all outlive the table's building.
+struct CallShape {
+  std::string_view op;
+  std::string_view shapes;
+  std::string_view strides;
+  auto operator<=>(const CallShape&) const = default;
+};
 
 struct Accumulated {
   LayerRow row;
@@ -47,7 +52,7 @@ void finish(Accumulated& a, const std::map<CallShape, std::size_t>& check_of,
   row.precision = a.matrix_precision_time.heaviest(/*skip_first=*/true);
   if (row.precision == MathPrecision::kUnknown) row.precision = a.precision_time.heaviest(/*skip_first=*/true);
   for (const CallShape& call_shape : heaviestFirst(a.call_shape_time)) {
-    row.shapes.emplace_back(call_shape.second);
+    row.shapes.emplace_back(call_shape.shapes);
     const auto check = check_of.find(call_shape);
     if (check == check_of.end() || checks[check->second].misaligned.empty()) continue;
     row.misaligned_checks.push_back(check->second);
@@ -119,7 +124,8 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
       slots.op_time = &slots.group->op_time[origin.op];
       if (origin.shaped_op != trace::kNone) {
         const trace::Range& shaped = trace.ranges[static_cast<std::size_t>(origin.shaped_op)];
-        slots.call_shape_time = &slots.group->call_shape_time[{opName(trace, shaped), trace.str(shaped.shapes)}];
+        slots.call_shape_time =
+            &slots.group->call_shape_time[{opName(trace, shaped), trace.str(shaped.shapes), trace.str(shaped.strides)}];
       }
       // The call is the op range's: counted and dated once per op range, not per kernel.
       Accumulated& a = *slots.group;
@@ -148,7 +154,9 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
   }
 
   std::map<CallShape, std::size_t> check_of;
-  for (std::size_t i = 0; i < shape_checks.size(); ++i) check_of.emplace(CallShape{shape_checks[i].op, shape_checks[i].shapes}, i);
+  for (std::size_t i = 0; i < shape_checks.size(); ++i) {
+    check_of.emplace(CallShape{shape_checks[i].op, shape_checks[i].shapes, shape_checks[i].strides}, i);
+  }
   table.rows.reserve(groups.size());
   for (auto& [key, a] : groups) {
     a.row.layer = std::string(key.first);

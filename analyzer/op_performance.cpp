@@ -46,6 +46,7 @@ double topPeak(const DeviceSpec& d) {
 struct Key {
   StringId op;
   StringId shapes;
+  StringId strides;  // a layout is part of the call: it decides which dimensions must align
   StringId arguments;
   StringId layer;
   trace::Phase pass;
@@ -55,7 +56,7 @@ struct Key {
 struct KeyHash {
   std::size_t operator()(const Key& k) const {
     std::uint64_t h = k.op;
-    for (const std::uint64_t part : {std::uint64_t{k.shapes}, std::uint64_t{k.arguments}, std::uint64_t{k.layer},
+    for (const std::uint64_t part : {std::uint64_t{k.shapes}, std::uint64_t{k.strides}, std::uint64_t{k.arguments}, std::uint64_t{k.layer},
                                      static_cast<std::uint64_t>(k.pass)}) {
       h = (h ^ part) * 0x100000001b3ULL;
     }
@@ -87,7 +88,7 @@ class RowAccumulator {
   // The row of a kernel no op launched: its name's.
   std::size_t ofKernelName(StringId name) {
     return rowFor(Key{name, trace::StringTable::kEmpty, trace::StringTable::kEmpty, trace::StringTable::kEmpty,
-                      trace::Phase::kUnknown});
+                      trace::StringTable::kEmpty, trace::Phase::kUnknown});
   }
 
   // The row of the op whose work a kernel did (workOp); each op counts as one call of its row.
@@ -95,7 +96,7 @@ class RowAccumulator {
     std::int32_t& memo = row_of_op_[static_cast<std::size_t>(op)];
     if (memo < 0) {
       const trace::Range& r = trace_.ranges[static_cast<std::size_t>(op)];
-      memo = static_cast<std::int32_t>(rowFor(Key{opNameId(r), r.shapes, r.arguments, r.layer, r.phase}));
+      memo = static_cast<std::int32_t>(rowFor(Key{opNameId(r), r.shapes, r.strides, r.arguments, r.layer, r.phase}));
       Accumulated& a = rows_[static_cast<std::size_t>(memo)];
       ++a.calls;
       if (a.example == kNone) {
@@ -117,7 +118,7 @@ class RowAccumulator {
       const Key& a = rows_[x].key;
       const Key& b = rows_[y].key;
       if (a.op != b.op) return trace_.str(a.op) < trace_.str(b.op);
-      return std::tie(a.shapes, a.arguments, a.layer, a.pass) < std::tie(b.shapes, b.arguments, b.layer, b.pass);
+      return std::tie(a.shapes, a.strides, a.arguments, a.layer, a.pass) < std::tie(b.shapes, b.strides, b.arguments, b.layer, b.pass);
     });
     return order;
   }
@@ -157,9 +158,11 @@ class RowBuilder {
       return;
     }
     const std::optional<Shapes> shapes = parseShapes(trace_.str(example->shapes));
+    const std::optional<Shapes> strides = parseShapes(trace_.str(example->strides));
     OpCall call;
     call.op = row.op;
     call.shapes = shapes ? &*shapes : nullptr;
+    call.strides = strides ? &*strides : nullptr;
     call.dtypes = trace_.str(a.dtypes);
     call.arguments = trace_.str(example->arguments);
     call.element_bytes_fallback = elementBytes(row.precision);
@@ -381,6 +384,7 @@ std::vector<OpRow> buildRows(const trace::Trace& trace, RowAccumulator& rows, Ro
     OpRow row;
     row.op = std::string(trace.str(a.key.op));
     row.shapes = std::string(trace.str(a.key.shapes));
+    row.strides = std::string(trace.str(a.key.strides));
     row.arguments = std::string(trace.str(a.key.arguments));
     row.layer = std::string(trace.str(a.key.layer));
     row.pass = a.key.pass;

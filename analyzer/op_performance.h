@@ -46,6 +46,7 @@ const char* ampChangeName(AmpChange change);
 struct OpRow {
   std::string op;         // the normalised op that carried the work ("aten::cudnn_convolution")
   std::string shapes;     // its recorded input shapes, "" when not recorded
+  std::string strides;    // its inputs' recorded strides (Kineto "Input Strides"), "" when not recorded
   std::string arguments;  // its recorded arguments (Kineto "Concrete Inputs" form), "" when none
   std::string layer;      // where the trace names one
   trace::Phase pass = trace::Phase::kUnknown;

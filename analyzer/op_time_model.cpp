@@ -57,10 +57,12 @@ double alignmentEfficiency(const DeviceSpec& device, const GemmDims& dims, MathP
     return 0.4 * without_tma;
   };
   if (dims.convolution) return std::min(factor(dims.input_channels), factor(dims.n));
-  // Which dimensions are leading dimensions depends on the operands' transposes, which traces do
-  // not record (a backward GEMM transposes what its forward did not): any of the three may force
-  // the narrow kernels, as NVIDIA's guide asks all of them to be multiples.
-  return std::min({factor(dims.m), factor(dims.n), factor(dims.k)});
+  // Only leading dimensions set the loads' alignment. Which ones they are depends on the
+  // operands' layouts: where the trace records no strides (a backward GEMM transposes what its
+  // forward did not), any of the three may force the narrow kernels, as NVIDIA's guide asks all of
+  // them to be multiples.
+  const LeadingDims leading = dims.leading.value_or(LeadingDims{true, true, true});
+  return std::min({leading.m ? factor(dims.m) : 1.0, leading.n ? factor(dims.n) : 1.0, leading.k ? factor(dims.k) : 1.0});
 }
 
 double divUp(double a, double b) { return std::ceil(a / b); }

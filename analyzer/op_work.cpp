@@ -153,6 +153,11 @@ struct Call {
   std::vector<std::string> args;
 
   const Dims* shape(std::size_t i) const { return i < shapes.size() && !shapes[i].empty() ? &shapes[i] : nullptr; }
+  // Input i's strides where recorded for a tensor of its recorded rank.
+  const Dims* strides(std::size_t i) const {
+    if (!op.strides || i >= op.strides->size() || !shape(i) || (*op.strides)[i].size() != shape(i)->size()) return nullptr;
+    return &(*op.strides)[i];
+  }
   int elementBytes(std::size_t i) const {
     const int bytes = i < dtypes.size() ? dtypeBytes(dtypes[i]) : 0;
     return bytes > 0 ? bytes : op.element_bytes_fallback;
@@ -190,10 +195,16 @@ OpWork matrixWork(const Call& c, double batch, std::int64_t m, std::int64_t n, s
   work.matrix = true;
   work.basis = WorkBasis::kShapes;
   work.flops = 2.0 * batch * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) + extra_flops;
-  work.gemm = GemmDims{m, n, k, static_cast<std::int64_t>(batch), false, 0};
+  work.gemm = GemmDims{m, n, k, static_cast<std::int64_t>(batch), false, 0, std::nullopt};
   ByteCount bytes = c.inputBytes();
   bytes.add(output_elements, output_bytes);
   finishBytes(work, bytes);
+  return work;
+}
+
+// The GEMM's leading dimensions, from the strides of its operands a and b where recorded.
+OpWork withLayout(OpWork work, const Call& c, std::size_t a, std::size_t b, bool b_as_transpose) {
+  if (work.gemm) work.gemm->leading = leadingDims(c.strides(a), c.strides(b), b_as_transpose);
   return work;
 }
 
@@ -222,7 +233,7 @@ OpWork matmulWork(const Call& c, const Dims& a, const Dims& b) {
     batch *= static_cast<double>(std::max(x, y));
   }
   OpWork work = matrixWork(c, batch, m, n, k, 0, batch * static_cast<double>(m * n), c.elementBytes(0));
-  if (b_batch == 0 && a_batch > 0) *work.gemm = GemmDims{static_cast<std::int64_t>(batch) * m, n, k, 1, false, 0};
+  if (b_batch == 0 && a_batch > 0) *work.gemm = GemmDims{static_cast<std::int64_t>(batch) * m, n, k, 1, false, 0, std::nullopt};
   return work;
 }
 
@@ -240,14 +251,14 @@ OpWork gemmWork(const Call& c) {
       // out_dtype (argument 6) where given; the result takes the inputs' dtype otherwise.
       if (const auto code = parseInt(c.arg(6)); code && scalarTypeBytes(*code) > 0) out_bytes = scalarTypeBytes(*code);
     }
-    return matrixWork(c, 1, a[0], b[1], a[1], 0, static_cast<double>(a[0] * b[1]), out_bytes);
+    return withLayout(matrixWork(c, 1, a[0], b[1], a[1], 0, static_cast<double>(a[0] * b[1]), out_bytes), c, 0, 1, false);
   }
   if (op == "addmm" || op == "_addmm_activation") {
     if (!need(1, 2) || !need(2, 2)) return unknownMatrixWork(shapes_note);
     const Dims& a = *c.shape(1);
     const Dims& b = *c.shape(2);
     const double mn = static_cast<double>(a[0] * b[1]);
-    return matrixWork(c, 1, a[0], b[1], a[1], mn, mn, c.elementBytes(1));
+    return withLayout(matrixWork(c, 1, a[0], b[1], a[1], mn, mn, c.elementBytes(1)), c, 1, 2, false);
   }
   if (op == "bmm" || op == "baddbmm" || op == "addbmm") {
     const std::size_t first = op == "bmm" ? 0 : 1;
@@ -258,7 +269,8 @@ OpWork gemmWork(const Call& c) {
     const double mn = static_cast<double>(a[1] * b[2]);
     // baddbmm adds C to each product; addbmm sums the products into one M x N matrix.
     const double extra = op == "bmm" ? 0 : batch * mn;
-    return matrixWork(c, batch, a[1], b[2], a[2], extra, op == "addbmm" ? mn : batch * mn, c.elementBytes(first));
+    return withLayout(matrixWork(c, batch, a[1], b[2], a[2], extra, op == "addbmm" ? mn : batch * mn, c.elementBytes(first)),
+                      c, first, first + 1, false);
   }
   if (op == "linear") {
     // input [..., K], weight [N, K], bias [N]
@@ -267,11 +279,11 @@ OpWork gemmWork(const Call& c) {
     const Dims& w = *c.shape(1);
     const auto m = static_cast<std::int64_t>(numel(Dims(x.begin(), x.end() - 1)));
     const double mn = static_cast<double>(m) * static_cast<double>(w[0]);
-    return matrixWork(c, 1, m, w[0], w[1], c.shape(2) ? mn : 0, mn, c.elementBytes(0));
+    return withLayout(matrixWork(c, 1, m, w[0], w[1], c.shape(2) ? mn : 0, mn, c.elementBytes(0)), c, 0, 1, true);
   }
   // matmul
   if (!c.shape(0) || !c.shape(1)) return unknownMatrixWork(shapes_note);
-  return matmulWork(c, *c.shape(0), *c.shape(1));
+  return withLayout(matmulWork(c, *c.shape(0), *c.shape(1)), c, 0, 1, false);
 }
 
 // ---- Attention ---------------------------------------------------------------------------------
@@ -349,14 +361,14 @@ OpWork attentionWork(const Call& c, const AttentionSignature& sig) {
     if (q->size() != 4) return unknownMatrixWork(std::string(c.name) + ": expected [B, L, H, E] shapes");
     const double bh = static_cast<double>((*q)[0] * (*q)[2]);
     pairs_times_heads = bh * static_cast<double>((*q)[1] * (*k)[1]);
-    gemm = GemmDims{(*q)[1], (*k)[1], e, (*q)[0] * (*q)[2], false, 0};
+    gemm = GemmDims{(*q)[1], (*k)[1], e, (*q)[0] * (*q)[2], false, 0, std::nullopt};
   } else {
     // [..., L, E]: every leading dimension (batch, heads) is a batch of the two matrix products.
     const double bh = numel(*q) / static_cast<double>((*q)[q->size() - 2] * e);
     const std::int64_t lq = (*q)[q->size() - 2];
     const std::int64_t lk = (*k)[k->size() - 2];
     pairs_times_heads = bh * static_cast<double>(lq) * static_cast<double>(lk);
-    gemm = GemmDims{lq, lk, e, static_cast<std::int64_t>(bh), false, 0};
+    gemm = GemmDims{lq, lk, e, static_cast<std::int64_t>(bh), false, 0, std::nullopt};
   }
   // Causal masking skips about half of the pairs (exactly half only as L grows; tiles on the
   // diagonal are computed whole).
@@ -587,7 +599,7 @@ OpWork convolutionWork(const Call& c) {
     // sees only its group's input channels, so FLOPs = 2 N P K (C/groups) R S = 2 N P |weight|.
     work.flops = 2.0 * static_cast<double>(n) * positions_out * weight_elements + bias_flops;
     work.gemm = GemmDims{n * static_cast<std::int64_t>(positions_out), (*wt)[0],
-                         static_cast<std::int64_t>(numel(*wt, 1)), 1, true, (*in)[1]};
+                         static_cast<std::int64_t>(numel(*wt, 1)), 1, true, (*in)[1], std::nullopt};
     work.basis = out_basis;
   } else {
     // Every input position meets every filter tap once: 2 N P_in |weight|, whatever the stride.
@@ -597,7 +609,7 @@ OpWork convolutionWork(const Call& c) {
       const std::int64_t groups = out_channels / (*wt)[1];
       work.gemm = GemmDims{n * static_cast<std::int64_t>(positions_in), out_channels,
                            (*in)[1] / std::max<std::int64_t>(groups, 1) * static_cast<std::int64_t>(numel(filter)), 1,
-                           true, (*in)[1]};
+                           true, (*in)[1], std::nullopt};
     }
     if (out_spatial.empty()) {
       work.note = "transposed convolution: output size not recorded: bytes unknown";
@@ -672,7 +684,7 @@ OpWork convolutionBackwardWork(const Call& c) {
     per_pass = 2.0 * n * numel(*go, 2) * weight_elements;
     work.gemm = GemmDims{(*go)[0] * static_cast<std::int64_t>(numel(*go, 2)), (*wt)[0],
                          static_cast<std::int64_t>(numel(*wt, 1)), 1, true,
-                         in ? (*in)[1] : (parsed ? (*wt)[1] * parsed->geometry.groups : 0)};
+                         in ? (*in)[1] : (parsed ? (*wt)[1] * parsed->geometry.groups : 0), std::nullopt};
   } else if (in) {
     per_pass = 2.0 * n * numel(*in, 2) * weight_elements;
   } else {

@@ -42,6 +42,7 @@ struct ConvGeometry {
 struct OpCall {
   std::string_view op;         // normalised operator name: "aten::conv2d", "linear", "MmBackward0"
   const Shapes* shapes = nullptr;  // its input shapes (Range::shapes parsed); nullptr: none
+  const Shapes* strides = nullptr;  // its inputs' strides (Range::strides parsed); nullptr: none
   std::string_view dtypes;     // JSON array of dtype names as recorded ("[\"float\",\"c10::Half\"]"); may be empty
   std::string_view arguments;  // JSON array of the arguments' values as text, Kineto's "Concrete
                                // Inputs" form ("[\"\",\"\",\"\",\"[2, 2]\",\"[3, 3]\",\"[1, 1]\",\"1\"]"); may be empty

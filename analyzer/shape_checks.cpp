@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "analyzer/convolution_output.h"
 #include "analyzer/kernel_verdicts.h"
@@ -77,7 +78,8 @@ Index EligibleOps::enclosing(Index op_range, bool with_shapes) {
 std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence) {
   KernelVerdicts verdicts(trace, evidence);
   EligibleOps eligible_ops(trace);
-  std::map<std::pair<std::string_view, trace::StringId>, Accumulated> by_call_shape;
+  // By op name, shapes and strides: one layout of a shape may need alignment where another does not.
+  std::map<std::tuple<std::string_view, trace::StringId, trace::StringId>, Accumulated> by_call_shape;
   // Where each eligible call's kernels add up, found once per call: its keys are compared per
   // call, not per kernel (a step of a large model launches millions). Map nodes do not move.
   struct Slots {
@@ -93,7 +95,7 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreE
     Slots& slots = slots_of[static_cast<std::size_t>(eligible)];
     if (!slots.shape) {
       const trace::Range& op = trace.ranges[static_cast<std::size_t>(eligible)];
-      slots.shape = &by_call_shape[{opName(trace, op), op.shapes}];
+      slots.shape = &by_call_shape[{opName(trace, op), op.shapes, op.strides}];
       ++slots.shape->calls;
       if (slots.shape->example == kNone) slots.shape->example = eligible;
       if (op.layer != trace::StringTable::kEmpty) slots.layer_time = &slots.shape->layer_time[std::string(trace.str(op.layer))];
@@ -119,11 +121,14 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreE
   std::optional<ConvolutionOutputInference> inference;  // built on first need
   for (auto& [key, a] : by_call_shape) {
     ShapeCheck& c = a.check;
-    c.op = std::string(key.first);
-    c.shapes = std::string(trace.str(key.second));
+    const auto& [op_name, shapes_id, strides_id] = key;
+    c.op = std::string(op_name);
+    c.shapes = std::string(trace.str(shapes_id));
+    c.strides = std::string(trace.str(strides_id));
     c.calls = a.calls;
     const auto shapes = parseShapes(c.shapes);
-    const auto dims = shapes ? gemmDims(c.op, *shapes) : std::nullopt;
+    const auto strides = parseShapes(c.strides);
+    const auto dims = shapes ? gemmDims(c.op, *shapes, strides ? &*strides : nullptr) : std::nullopt;
     if (!dims) continue;  // shapes that do not describe a GEMM (e.g. a backward node's)
     // An op whose matrix work ran in a nested eligible op (linear around matmul) launched only
     // copies and bias adds itself: the nested op carries the finding.
@@ -143,7 +148,8 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreE
     out.push_back(std::move(c));
   }
   std::sort(out.begin(), out.end(), [](const ShapeCheck& x, const ShapeCheck& y) {
-    return x.gpu_time_ns != y.gpu_time_ns ? x.gpu_time_ns > y.gpu_time_ns : x.shapes < y.shapes;
+    if (x.gpu_time_ns != y.gpu_time_ns) return x.gpu_time_ns > y.gpu_time_ns;
+    return std::tie(x.shapes, x.strides) < std::tie(y.shapes, y.strides);
   });
   return out;
 }

@@ -16,6 +16,7 @@ namespace ampscope::analyzer {
 struct ShapeCheck {
   std::string op;       // the eligible operator, e.g. "aten::addmm"
   std::string shapes;   // its recorded input shapes
+  std::string strides;  // its inputs' recorded strides (which dimensions lead), "" when not recorded
   std::string layer;    // the layer most of its time belongs to, where known
   GemmDims dims;
   std::uint64_t calls = 0;

@@ -175,6 +175,7 @@ class RankWriter {
       if (r.layer != trace::StringTable::kEmpty) e.field("layer", trace_.str(r.layer));
       if (r.phase != trace::Phase::kUnknown) e.field("phase", trace::phaseName(r.phase));
       if (r.shapes != trace::StringTable::kEmpty) e.field("shapes", trace_.str(r.shapes));
+      if (r.strides != trace::StringTable::kEmpty) e.field("strides", trace_.str(r.strides));
       if (r.dtypes != trace::StringTable::kEmpty) e.field("dtypes", trace_.str(r.dtypes));
       e.endArgs();
       emit(e);

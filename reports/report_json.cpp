@@ -124,6 +124,17 @@ ordered_json ampNumericsJson(const analyzer::AmpNumerics& n) {
           {"tensors", std::move(tensors)}};
 }
 
+// The GEMM dimensions that are a matrix's leading dimension, where the strides tell them; null
+// where they do not (then any of the three is taken to matter).
+ordered_json leadingDimensionsJson(const analyzer::GemmDims& dims) {
+  if (!dims.leading || dims.convolution) return nullptr;
+  ordered_json out = ordered_json::array();
+  if (dims.leading->m) out.push_back("M");
+  if (dims.leading->n) out.push_back("N");
+  if (dims.leading->k) out.push_back("K");
+  return out;
+}
+
 ordered_json shapeChecksJson(std::span<const analyzer::ShapeCheck> checks) {
   ordered_json out = ordered_json::array();
   for (const analyzer::ShapeCheck& check : checks) {
@@ -134,8 +145,10 @@ ordered_json shapeChecksJson(std::span<const analyzer::ShapeCheck> checks) {
     const analyzer::GemmDims& d = check.dims;
     out.push_back({{"op", check.op},
                    {"shapes", check.shapes},
+                   {"strides", check.strides},
                    {"layer", check.layer},
-                   {"gemm", {{"m", d.m}, {"n", d.n}, {"k", d.k}, {"batch", d.batch}, {"convolution", d.convolution}}},
+                   {"gemm", {{"m", d.m}, {"n", d.n}, {"k", d.k}, {"batch", d.batch}, {"convolution", d.convolution},
+                             {"leading_dimensions", leadingDimensionsJson(d)}}},
                    {"calls", check.calls},
                    {"gpu_time_ns", check.gpu_time_ns},
                    {"tensor_core_time_ns", check.tensor_core_time_ns},
@@ -251,13 +264,14 @@ ordered_json opsJson(const analyzer::OpPerformance& ops, std::size_t top) {
   ordered_json out = ordered_json::array();
   for (const analyzer::OpRow& row : firstN(ops.rows, top)) {
     const analyzer::OpWork& w = row.work;
-    out.push_back({{"op", row.op}, {"shapes", row.shapes}, {"arguments", row.arguments}, {"layer", row.layer},
+    out.push_back({{"op", row.op}, {"shapes", row.shapes}, {"strides", row.strides}, {"arguments", row.arguments}, {"layer", row.layer},
                    {"phase", trace::phaseName(row.pass)}, {"class", analyzer::opClassName(row.op_class)},
                    {"calls", row.calls}, {"kernels", row.kernels}, {"gpu_time_ns", row.time_ns},
                    {"precision", analyzer::precisionName(row.precision)},
                    {"flops_per_call", orNull(w.flops)}, {"bytes_per_call", orNull(w.bytes)},
                    {"work_basis", analyzer::workBasisName(w.basis)}, {"work_note", w.note},
-                   {"gemm", w.gemm ? ordered_json({{"m", w.gemm->m}, {"n", w.gemm->n}, {"k", w.gemm->k}, {"batch", w.gemm->batch}})
+                   {"gemm", w.gemm ? ordered_json({{"m", w.gemm->m}, {"n", w.gemm->n}, {"k", w.gemm->k}, {"batch", w.gemm->batch},
+                                                   {"leading_dimensions", leadingDimensionsJson(*w.gemm)}})
                                    : ordered_json(nullptr)},
                    {"achieved_tflops", orNull(row.achieved_tflops)}, {"achieved_gbs", orNull(row.achieved_gbs)},
                    {"peak_tflops", row.peak_tflops > 0 ? ordered_json(row.peak_tflops) : ordered_json(nullptr)},

@@ -173,6 +173,10 @@ struct Range {
   // "[\"float\",\"float\"]" (empty when not recorded).
   StringId op = StringTable::kEmpty;      // the operator: "aten::mm", "linear"; empty: not one
   StringId shapes = StringTable::kEmpty;
+  // Each input's strides in elements, in the form of Kineto's "Input Strides" (PyTorch 2.1 and
+  // later record them with the shapes): "[[784, 1], [1, 784]]". They tell which dimension of a
+  // matrix operand is contiguous, and so which are leading dimensions. Empty when not recorded.
+  StringId strides = StringTable::kEmpty;
   StringId dtypes = StringTable::kEmpty;
   // The positional arguments' values as a JSON array of strings, one per argument, in the form
   // of Kineto's "Concrete Inputs": "" for a tensor (or an absent optional), scalars and int lists

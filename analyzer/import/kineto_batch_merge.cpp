@@ -10,7 +10,7 @@ namespace {
 
 // A tripwire: a record that grows may have gained a string id or thread index that append()
 // must translate.
-static_assert(sizeof(trace::Kernel) == 88 && sizeof(trace::LaunchCall) == 48 && sizeof(trace::Range) == 96 &&
+static_assert(sizeof(trace::Kernel) == 88 && sizeof(trace::LaunchCall) == 48 && sizeof(trace::Range) == 104 &&
                   sizeof(trace::CommunicationMessage) == 56,
               "a trace record changed: translate its new string ids and thread indices in append()");
 
@@ -67,7 +67,7 @@ void KinetoBatchMerge::append(ParsedBatch&& batch, std::size_t parser) {
     thread(l.thread);
   }
   for (trace::Range& r : batch.ranges) {
-    for (trace::StringId* id : {&r.name, &r.op, &r.shapes, &r.dtypes, &r.arguments, &r.layer, &r.module_path,
+    for (trace::StringId* id : {&r.name, &r.op, &r.shapes, &r.strides, &r.dtypes, &r.arguments, &r.layer, &r.module_path,
                                 &r.domain, &r.payload}) {
       string(*id);
     }

@@ -52,7 +52,7 @@ struct EventFields {
   std::int64_t fwd_tid = 0;
   std::array<std::uint32_t, 3> grid{};
   std::array<std::uint32_t, 3> block{};
-  std::string_view input_dims, input_type, concrete_inputs, module_hierarchy, arg_name;
+  std::string_view input_dims, input_strides, input_type, concrete_inputs, module_hierarchy, arg_name;
   // A communication op's message (record_param_comms): trace::CommunicationMessage.
   std::string_view collective_name, comm_dtype, group_name, group_ranks;
   std::int64_t in_elements = -1;
@@ -300,6 +300,7 @@ Status EventReader::parseArgs(const TraceEventText& text, od::object args,
     else if (isWord(key, "grid")) error = readDim3(value, event.grid);
     else if (isWord(key, "block")) error = readDim3(value, event.block);
     else if (isWord(key, "Input Dims")) error = rawArray(value, event.input_dims);
+    else if (isWord(key, "Input Strides")) error = rawArray(value, event.input_strides);
     else if (isWord(key, "Input type")) error = rawArray(value, event.input_type);
     else if (isWord(key, "Concrete Inputs")) error = rawArray(value, event.concrete_inputs);
     else if (isWord(key, "Module Hierarchy")) error = value.get_string().get(event.module_hierarchy);
@@ -505,6 +506,7 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
       r.thread = cpuThread(event);
       r.kind = rangeKindOf(category);
       if (!event.input_dims.empty()) r.shapes = compact_text_ids_.intern(event.input_dims, out_.strings);
+      if (!event.input_strides.empty()) r.strides = compact_text_ids_.intern(event.input_strides, out_.strings);
       if (!event.input_type.empty()) r.dtypes = compact_text_ids_.intern(event.input_type, out_.strings);
       if (!event.concrete_inputs.empty()) r.arguments = compact_text_ids_.intern(event.concrete_inputs, out_.strings);
       if (!event.module_hierarchy.empty()) r.module_path = out_.strings.intern(event.module_hierarchy);

@@ -342,6 +342,7 @@ std::string TimelineIndex::describe(const TimelineEvent& event) const {
                          formatDurationNs(static_cast<double>(event.durationNs())),
                          trace::rangeKindName(r.kind), trace::phaseName(r.phase));
       if (r.shapes != trace::StringTable::kEmpty) text += fmt::format("\nshapes {}", t.str(r.shapes));
+      if (r.strides != trace::StringTable::kEmpty) text += fmt::format("\nstrides {}", t.str(r.strides));
       break;
     }
   }

@@ -81,6 +81,57 @@ TEST(GemmShapesTest, MisalignedDimensionsComeWithTheirPaddedSize) {
   EXPECT_TRUE(misalignedDimensions(vocabulary, 2).empty());
 }
 
+std::optional<LeadingDims> leadingOf(std::string_view op, std::string_view shapes, std::string_view strides) {
+  const auto parsed_shapes = parseShapes(shapes);
+  const auto parsed_strides = parseShapes(strides);
+  EXPECT_TRUE(parsed_shapes && parsed_strides);
+  const auto dims = gemmDims(op, *parsed_shapes, &*parsed_strides);
+  EXPECT_TRUE(dims.has_value());
+  return dims ? dims->leading : std::nullopt;
+}
+
+TEST(GemmShapesTest, StridesTellWhichDimensionsAreLeadingOnes) {
+  using L = LeadingDims;
+  // Row-major A (M x K) and B (K x N): rows of K and of N, and the result's rows of N.
+  EXPECT_EQ(leadingOf("aten::mm", "[[4096,1024],[1024,50257]]", "[[1024,1],[50257,1]]"), (L{false, true, true}));
+  // The weight gradient of a linear layer: A is the output gradient transposed (N x M,
+  // column-major), so the tokens M of the forward pass are its K here and lead nowhere.
+  EXPECT_EQ(leadingOf("aten::mm", "[[1024,4095],[4095,512]]", "[[1,1024],[512,1]]"), (L{true, true, false}));
+  // A transposed B (x @ W.t() with W [N, K] row-major): B is column-major, so K leads.
+  EXPECT_EQ(leadingOf("aten::mm", "[[64,784],[784,256]]", "[[784,1],[1,784]]"), (L{false, true, true}));
+  EXPECT_EQ(leadingOf("aten::addmm", "[[256],[64,784],[784,256]]", "[[1],[784,1],[1,784]]"), (L{false, true, true}));
+  // linear's weight is given as [N, K]: row-major, it is a column-major B.
+  EXPECT_EQ(leadingOf("aten::linear", "[[8,512,1024],[50257,1024],[]]", "[[524288,1024,1],[1024,1],[]]"),
+            (L{false, true, true}));
+  // A column-major weight [N, K] (a transposed view) is a row-major B: N leads, K does not.
+  EXPECT_EQ(leadingOf("aten::linear", "[[8,1024],[512,1024],[]]", "[[1024,1],[1,512],[]]"), (L{false, true, true}));
+  EXPECT_EQ(leadingOf("aten::linear", "[[1024,8],[512,1024],[]]", "[[1,1024],[1,512],[]]"), (L{true, true, false}));
+  // Batched: the last two axes.
+  EXPECT_EQ(leadingOf("aten::bmm", "[[16,3137,64],[16,64,3137]]", "[[200768,64,1],[200768,1,64]]"), (L{false, true, true}));
+  EXPECT_EQ(leadingOf("aten::bmm", "[[16,3137,64],[16,64,3137]]", "[[200768,1,3137],[200768,3137,1]]"), (L{true, true, false}));
+  // Strides not recorded, or not for a tensor of the recorded rank: unknown.
+  const auto shapes = parseShapes("[[4096,1024],[1024,50257]]");
+  EXPECT_FALSE(gemmDims("aten::mm", *shapes)->leading);
+  const auto short_strides = parseShapes("[[1],[50257,1]]");
+  EXPECT_FALSE(gemmDims("aten::mm", *shapes, &*short_strides)->leading);
+}
+
+TEST(GemmShapesTest, OnlyLeadingDimensionsAreMisalignedWhereTheLayoutIsKnown) {
+  GemmDims tokens;  // 4095 tokens through a 1024 x 512 layer
+  tokens.m = 4095;
+  tokens.n = 512;
+  tokens.k = 1024;
+  const int multiple = requiredMultiple(MathPrecision::kBf16);
+  ASSERT_EQ(misalignedDimensions(tokens, multiple).size(), 1u);  // unknown layout: M counts
+  tokens.leading = LeadingDims{false, true, true};
+  EXPECT_TRUE(misalignedDimensions(tokens, multiple).empty());
+  tokens.leading = LeadingDims{true, true, false};  // M leads (a transposed A)
+  const auto findings = misalignedDimensions(tokens, multiple);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].dimension, "M");
+  EXPECT_EQ(findings[0].padded, 4096);
+}
+
 TEST(ShapeChecksTest, NvprofTransformerVocabularyIsFlaggedWithItsPaddedSize) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nvprof-v100-transformer-lm/net.sql");
   auto imported = import::importTrace(path);

@@ -138,5 +138,20 @@ TEST(KinetoImporterTest, ShapesWrittenAlikeOrWithOtherSpacingShareOneCompactStri
   EXPECT_EQ(trace->str(trace->ranges[3].shapes), "[[2,3],[3,5]]");
 }
 
+TEST(KinetoImporterTest, InputStridesAreKeptWithTheShapes) {
+  // PyTorch 2.1 and later record each input's strides with its shapes: they tell a transposed
+  // operand (here the weight of x @ W.t()) from a contiguous one.
+  test::ScratchDir dir;
+  auto trace = importText(dir, R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 1,
+     "args": {"Input Dims": [[64, 784], [784, 256]], "Input Strides": [[784, 1], [1, 784]], "Input type": ["float", "float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 3, "dur": 1,
+     "args": {"Input Dims": [[64, 784], [784, 256]], "Input type": ["float", "float"]}}]})");
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->ranges.size(), 2u);
+  EXPECT_EQ(trace->str(trace->ranges[0].strides), "[[784,1],[1,784]]");
+  EXPECT_EQ(trace->ranges[1].strides, trace::StringTable::kEmpty);
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer::import

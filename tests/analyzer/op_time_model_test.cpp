@@ -100,6 +100,25 @@ TEST(OpTimeModelTest, DimensionsOffTheMultipleCostTensorCoreTime) {
   EXPECT_NEAR(simt_odd->ns / simt_even->ns, 1.0, 0.02);
 }
 
+TEST(OpTimeModelTest, OnlyLeadingDimensionsOffTheMultipleCostTimeWhereTheLayoutIsKnown) {
+  const DeviceSpec& h100 = device("H100 SXM");
+  GemmDims tokens = gemm(4095, 4096, 4096);  // M: the tokens, rows of a row-major A
+  const GemmDims even = gemm(4096, 4096, 4096);
+  const auto time = [&](const GemmDims& d) {
+    const auto t = estimateMatrixTime(h100, MathPrecision::kBf16, d, flops(d), bytes(d, 2), 1);
+    EXPECT_TRUE(t.has_value());
+    return t ? t->ns : 0.0;
+  };
+  // Layout unknown: M may be a leading dimension, and the narrow kernels are assumed.
+  EXPECT_GT(time(tokens), 2.0 * time(even));
+  // Known to lead nowhere: only the tile it leaves part-empty costs.
+  tokens.leading = LeadingDims{false, true, true};
+  EXPECT_NEAR(time(tokens) / time(even), 1.0, 0.05);
+  // Known to lead (a transposed A): the narrow kernels again.
+  tokens.leading = LeadingDims{true, true, false};
+  EXPECT_GT(time(tokens), 2.0 * time(even));
+}
+
 TEST(OpTimeModelTest, WaveQuantisationShowsAsTileWaste) {
   const DeviceSpec& a100 = device("A100 SXM");  // 108 SMs
   // 109 tiles of 128x128 need a second, almost empty wave; 108 do not.

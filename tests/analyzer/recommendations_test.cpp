@@ -260,7 +260,7 @@ TEST(RecommendationsTest, PaddingGainIsNotEstimatedFromARateAboveTheDevicesPeak)
     ShapeCheck c;
     c.op = "aten::mm";
     c.shapes = "[[" + std::to_string(m) + "," + std::to_string(k) + "]]";
-    c.dims = {m, n, k, 1, false, 0};
+    c.dims = {m, n, k, 1, false, 0, std::nullopt};
     c.calls = 1;
     c.gpu_time_ns = ns;
     c.precision = MathPrecision::kFp32Simt;

@@ -76,7 +76,7 @@ analyzer::TraceSummary hostileSummary() {
   analyzer::ShapeCheck check;
   check.op = op.name;
   check.shapes = "[[64, 33278], [33278, 1023]]";
-  check.dims = {64, 33278, 1023, 1, false, 0};
+  check.dims = {64, 33278, 1023, 1, false, 0, std::nullopt};
   check.calls = 3;
   check.gpu_time_ns = 4'000'000;
   check.precision = analyzer::MathPrecision::kFp16;

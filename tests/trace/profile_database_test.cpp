@@ -89,6 +89,7 @@ Trace makeSampleTrace() {
   conv.op = conv.name;
   conv.shapes = trace.strings.intern("[[8,3,224,224],[64,3,7,7],[64],[],[],[],[]]");
   conv.arguments = trace.strings.intern(R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])");
+  conv.strides = trace.strings.intern("[[150528,50176,224,1],[147,49,7,1],[1]]");
   trace.ranges.push_back(conv);
   trace.gradient_bins.push_back({3, 1000, trace.strings.intern("fc1.weight"), -27, 5000000000ULL});
   trace.counters.push_back({1000, trace.strings.intern("loss_scale"), 3, 65536.0});
@@ -209,31 +210,55 @@ TEST(ProfileDatabaseTest, WritesTheRangesArgumentsAndItsSchemaVersion) {
   };
   EXPECT_EQ(text("SELECT value FROM ampscope_meta WHERE key = 'schema_version'"),
             std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
-  EXPECT_EQ(kSchemaMinor, 4);
+  EXPECT_EQ(kSchemaMinor, 5);
   // The column holds a string id, as shapes_id does.
   EXPECT_EQ(text("SELECT s.value FROM ranges r JOIN strings s ON s.id = r.arguments_id "
                  "JOIN strings n ON n.id = r.name_id WHERE n.value = 'aten::conv2d'"),
             R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])");
   EXPECT_EQ(text("SELECT count(*) FROM ranges WHERE arguments_id = 0"), "2");
+  EXPECT_EQ(text("SELECT s.value FROM ranges r JOIN strings s ON s.id = r.strides_id "
+                 "JOIN strings n ON n.id = r.name_id WHERE n.value = 'aten::conv2d'"),
+            "[[150528,50176,224,1],[147,49,7,1],[1]]");
+  EXPECT_EQ(text("SELECT count(*) FROM ranges WHERE strides_id = 0"), "2");
   sqlite3_close(db);
 }
 
-TEST(ProfileDatabaseTest, ReadsSchemaOneTwoFilesWithoutArgumentsKeepingTheirNormalisedFields) {
+// The sample trace written, then made an older version's file by `downgrade` (SQL), reads back
+// as the sample with `forget` applied to each range (the fields that version did not record).
+void expectOlderFileReads(const std::string& name, const char* downgrade, void (*forget)(Range&)) {
   test::ScratchDir dir;
   const Trace original = makeSampleTrace();
-  const std::string path = dir.file("one-two.sqlite");
+  const std::string path = dir.file(name);
   ASSERT_TRUE(writeProfile(path, original).ok());
-  execute(path,
-          "ALTER TABLE ranges DROP COLUMN arguments_id; "
-          "UPDATE ampscope_meta SET value = '1.2' WHERE key = 'schema_version'");
+  execute(path, downgrade);
   auto read = readProfile(path);
   ASSERT_TRUE(read.ok()) << read.error().message;
   ASSERT_EQ(read->ranges.size(), original.ranges.size());
+  bool some_forgotten = false;
   for (std::size_t i = 0; i < original.ranges.size(); ++i) {
     Range expected = original.ranges[i];
-    expected.arguments = StringTable::kEmpty;  // not recorded before 1.3
+    forget(expected);
+    some_forgotten = some_forgotten || !(expected == original.ranges[i]);
     EXPECT_TRUE(read->ranges[i] == expected) << "range #" << i;
   }
+  EXPECT_TRUE(some_forgotten);  // the sample records what the older file lacks
+}
+
+TEST(ProfileDatabaseTest, ReadsSchemaOneFourFilesWithoutStrides) {
+  expectOlderFileReads("one-four.sqlite",
+                       "ALTER TABLE ranges DROP COLUMN strides_id; "
+                       "UPDATE ampscope_meta SET value = '1.4' WHERE key = 'schema_version'",
+                       [](Range& r) { r.strides = StringTable::kEmpty; });  // not recorded before 1.5
+}
+
+TEST(ProfileDatabaseTest, ReadsSchemaOneTwoFilesWithoutArgumentsKeepingTheirNormalisedFields) {
+  expectOlderFileReads("one-two.sqlite",
+                       "ALTER TABLE ranges DROP COLUMN strides_id; ALTER TABLE ranges DROP COLUMN arguments_id; "
+                       "UPDATE ampscope_meta SET value = '1.2' WHERE key = 'schema_version'",
+                       [](Range& r) {
+                         r.arguments = StringTable::kEmpty;  // not recorded before 1.3
+                         r.strides = StringTable::kEmpty;    // nor before 1.5
+                       });
 }
 
 // Found by the profile fuzz harness: the reader sized its vectors by the rowid span, so sparse

@@ -31,7 +31,7 @@ struct BatchedTable {
   std::size_t columns;
 };
 constexpr BatchedTable kBatchedTables[] = {{"launches", 7}, {"kernels", 4}, {"memory_ops", 11},
-                                           {"synchronizations", 7}, {"ranges", 19}, {"gradient_bins", 5}};
+                                           {"synchronizations", 7}, {"ranges", 20}, {"gradient_bins", 5}};
 
 }  // namespace
 
@@ -150,10 +150,10 @@ Status ProfileAppender::synchronization(const Synchronization& y) {
 }
 
 Status ProfileAppender::range(const Range& r) {
-  return batched_[kRanges].add(std::array<std::int64_t, 19>{
+  return batched_[kRanges].add(std::array<std::int64_t, 20>{
       r.start_ns, r.end_ns, id(r.name), id(r.thread), id(r.kind), id(r.phase), id(r.op), id(r.shapes), id(r.dtypes),
       id(r.layer), r.sequence_number, r.fwd_thread_tid, id(r.domain), id(r.category), id(r.payload),
-      id(r.text_form), id(r.module_path), r.op_id, id(r.arguments)});
+      id(r.text_form), id(r.module_path), r.op_id, id(r.arguments), id(r.strides)});
 }
 
 Status ProfileAppender::counter(const Counter& c) {

@@ -232,6 +232,9 @@ Result<Trace> readProfile(SqliteDatabase& db) {
   // Schema 1.3 adds the argument values; older profiles have none recorded.
   const bool has_arguments = has_text_columns && db.hasColumn("ranges", "arguments_id");
   if (has_arguments) range_columns.push_back("arguments_id");
+  // Schema 1.5 adds the inputs' strides; older profiles have none recorded.
+  const bool has_strides = has_arguments && db.hasColumn("ranges", "strides_id");
+  if (has_strides) range_columns.push_back("strides_id");
   status = readTableRows(db, "ranges", range_columns, trace.ranges,
                      [&](std::int64_t row, Statement& s, Range& r) -> Status {
                        r.start_ns = s.int64(0);
@@ -252,6 +255,7 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                          string_columns.push_back({16, &r.module_path});
                        }
                        if (has_arguments) string_columns.push_back({18, &r.arguments});
+                       if (has_strides) string_columns.push_back({19, &r.strides});
                        for (const auto& [column, field] : string_columns) {
                          Status checked = ids.check("ranges", row, range_columns[static_cast<std::size_t>(column)],
                                                     s.int64(column), *field);

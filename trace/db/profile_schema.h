@@ -14,7 +14,8 @@ inline constexpr int kSchemaMajor = 1;
 // 1.3: ranges.arguments_id (the argument values of an operator call).
 // 1.4: kernel_configs.pid, memory_ops.pid, synchronizations.pid (the process of a GPU record:
 //      correlation ids and streams are numbered per process).
-inline constexpr int kSchemaMinor = 4;
+// 1.5: ranges.strides_id (the inputs' strides, which tell a matrix operand's layout).
+inline constexpr int kSchemaMinor = 5;
 
 // The table that marks a file as an ampscope profile.
 inline constexpr std::string_view kMetaTable = "ampscope_meta";
