@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/memo_by_id.h"
 #include "analyzer/shape_checks.h"
 
 namespace ampscope::analyzer {
@@ -25,15 +26,12 @@ class SynchronizingNames {
   explicit SynchronizingNames(const trace::Trace& trace) : trace_(trace) {}
 
   bool of(const trace::LaunchCall& call) {
-    if (call.name >= synchronizing_.size()) synchronizing_.resize(call.name + std::size_t{1}, -1);
-    std::int8_t& synchronizing = synchronizing_[call.name];
-    if (synchronizing < 0) synchronizing = isSynchronizingCall(trace_.str(call.name)) ? 1 : 0;
-    return synchronizing == 1;
+    return synchronizing_(call.name, [&] { return isSynchronizingCall(trace_.str(call.name)); });
   }
 
  private:
   const trace::Trace& trace_;
-  std::vector<std::int8_t> synchronizing_;  // by name id: 1 yes, 0 no, -1 not yet decided
+  NameTest synchronizing_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/kernel_verdicts.h"
+#include "analyzer/memo_by_id.h"
 
 namespace ampscope::analyzer {
 
@@ -47,8 +48,8 @@ std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribut
   // kernel costs two look-ups in flat vectors and one in a hash of (row, use) pairs, which holds
   // a few thousand entries, not one per op range.
   // The row of each name, keyed with where it ran (a name on a GPU and on the host gets two
-  // verdicts): by (name id << 1 | on host); -1: no row yet.
-  std::vector<std::int32_t> row_of_key;
+  // verdicts): by (name id << 1 | on host).
+  IndexById row_of_key;
   // A kernel's layer (or operator) and pass depend only on its op range: interned once per op
   // range (slot 0: no op range), by name and pass, so that a group's name is compared per op
   // range and not per kernel.
@@ -57,16 +58,14 @@ std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribut
   std::unordered_map<std::uint64_t, std::size_t> use_of;  // (row << 32 | use key) -> index in the row's uses
   for (const trace::Kernel& kernel : trace.kernels) {
     const std::size_t key = (static_cast<std::size_t>(kernel.name) << 1) | (verdicts.onHost(kernel) ? 1U : 0U);
-    if (key >= row_of_key.size()) row_of_key.resize(std::max(key + 1, 2 * row_of_key.size()), -1);
-    if (row_of_key[key] < 0) {
-      row_of_key[key] = static_cast<std::int32_t>(rows.size());
+    const auto index = static_cast<std::size_t>(row_of_key.get(key, [&] {
       KernelRow& row = rows.emplace_back();
       row.name = std::string(trace.str(kernel.name));
       if (const auto mangled = trace.mangledName(kernel.name)) row.mangled_name = std::string(*mangled);
       row.verdict = verdicts.of(kernel);
       row.evidence = verdictEvidence(row.verdict);
-    }
-    const auto index = static_cast<std::size_t>(row_of_key[key]);
+      return static_cast<std::int32_t>(rows.size() - 1);
+    }));
     KernelRow& row = rows[index];
     const std::int64_t ns = kernel.end_ns - kernel.start_ns;
     ++row.calls;

@@ -80,13 +80,11 @@ bool KernelVerdicts::onHost(const trace::Kernel& kernel) const {
 
 const TensorCoreVerdict& KernelVerdicts::of(const trace::Kernel& kernel) {
   const bool host = onHost(kernel);
-  std::vector<std::int32_t>& verdict_of_name = host ? host_verdict_of_name_ : gpu_verdict_of_name_;
-  if (kernel.name >= verdict_of_name.size()) verdict_of_name.resize(kernel.name + std::size_t{1}, -1);
-  std::int32_t& index = verdict_of_name[kernel.name];
-  if (index < 0) {
-    index = static_cast<std::int32_t>(verdicts_.size());
+  IndexById& verdict_of_name = host ? host_verdict_of_name_ : gpu_verdict_of_name_;
+  const std::int32_t index = verdict_of_name.get(kernel.name, [&] {
     verdicts_.push_back(decide(kernel.name, host));
-  }
+    return static_cast<std::int32_t>(verdicts_.size() - 1);
+  });
   return verdicts_[static_cast<std::size_t>(index)];
 }
 

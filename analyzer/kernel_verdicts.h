@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/memo_by_id.h"
 #include "analyzer/tensor_core_evidence.h"
 #include "analyzer/tensor_core_rules.h"
 #include "trace/trace_model.h"
@@ -51,10 +52,10 @@ class KernelVerdicts {
   const TensorCoreEvidence* evidence_;
   std::vector<std::uint32_t> cpu_devices_;  // a trace lists a handful of devices
   // Each stage asks once per kernel, and a run launches millions of kernels with a few hundred
-  // names: the verdicts are found by name id in flat vectors (index into verdicts_, -1: not yet),
-  // grown as names come, not hashed. A deque keeps the verdicts where they are.
-  std::vector<std::int32_t> gpu_verdict_of_name_;
-  std::vector<std::int32_t> host_verdict_of_name_;
+  // names: the verdicts are found by name id (index into verdicts_). A deque keeps the verdicts
+  // where they are.
+  IndexById gpu_verdict_of_name_;
+  IndexById host_verdict_of_name_;
   std::deque<TensorCoreVerdict> verdicts_;
 };
 

@@ -10,6 +10,7 @@
 #include "analyzer/amp_op_policy.h"
 #include "analyzer/convolution_output.h"
 #include "analyzer/kernel_verdicts.h"
+#include "analyzer/memo_by_id.h"
 #include "analyzer/operator_labels.h"
 #include "analyzer/time_by_kind.h"
 #include "analyzer/shape_checks.h"
@@ -433,7 +434,7 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
   RowAccumulator rows(trace);
   std::vector<std::int32_t> row_of_kernel(trace.kernels.size(), -1);  // into the accumulator's rows
   std::vector<Index> work_op_of_kernel(trace.kernels.size(), kNone);
-  std::vector<std::int8_t> collective_name;  // by name id: 1 a collective's kernel, 0 not, -1 not yet decided
+  NameTest collective_name;  // a collective's kernel
   bool run_uses_half = false;
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
     const trace::Kernel& kernel = trace.kernels[i];
@@ -449,10 +450,7 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
     ++a.kernels;
     a.time_ns += duration;
     if (verdict.tensor_core) a.tensor_core_ns += duration;
-    if (kernel.name >= collective_name.size()) collective_name.resize(kernel.name + std::size_t{1}, -1);
-    std::int8_t& collective = collective_name[kernel.name];
-    if (collective < 0) collective = isCollectiveKernel(trace.str(kernel.name)) ? 1 : 0;
-    if (collective == 1) a.collective_ns += duration;
+    if (collective_name(kernel.name, [&] { return isCollectiveKernel(trace.str(kernel.name)); })) a.collective_ns += duration;
     if (matrix) {
       a.matrix_ns += duration;
       a.precision_ns.add(verdict.precision, duration);

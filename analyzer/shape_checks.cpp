@@ -65,10 +65,7 @@ Index enclosingEligibleOp(const trace::Trace& trace, Index op_range, bool with_s
 
 bool EligibleOps::isEligible(const trace::Range& range) {
   const trace::StringId name = opNameId(range);
-  if (name >= eligible_name_.size()) eligible_name_.resize(name + std::size_t{1}, -1);
-  std::int8_t& eligible = eligible_name_[name];
-  if (eligible < 0) eligible = isTensorCoreEligibleOp(trace_.str(name)) ? 1 : 0;
-  return eligible == 1;
+  return eligible_name_(name, [&] { return isTensorCoreEligibleOp(trace_.str(name)); });
 }
 
 Index EligibleOps::enclosing(Index op_range, bool with_shapes) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/memo_by_id.h"
 #include "analyzer/tensor_core_evidence.h"
 #include "trace/trace_model.h"
 
@@ -45,7 +46,7 @@ class EligibleOps {
 
  private:
   const trace::Trace& trace_;
-  std::vector<std::int8_t> eligible_name_;  // by name id: 1 eligible, 0 not, -1 not yet decided
+  NameTest eligible_name_;
 };
 
 // Eligible ops with recorded shapes that launched kernels, by GPU time (largest first).

@@ -6,6 +6,7 @@
 #include "analyzer/kernel_verdicts.h"
 #include "analyzer/layer_attribution.h"
 #include "analyzer/layer_performance.h"
+#include "analyzer/memo_by_id.h"
 #include "analyzer/operator_labels.h"
 #include "analyzer/queued_work.h"
 #include "analyzer/step_replay.h"
@@ -225,11 +226,10 @@ void summarizeKernelTime(const trace::Trace& trace, KernelVerdicts& verdicts, Tr
   summary.tensor_cores.rules_version = TensorCoreRules::builtin().version();
   PrecisionTimes tensor_core_precision_time;
   // Each group's name is built once per top-level call or layer name, not per kernel.
-  std::vector<std::int32_t> operator_group_of_top(trace.ranges.size(), -1);
-  std::vector<std::int32_t> layer_group_of_name;  // by the layer's string id
-  const auto memoised = [](std::int32_t& memo, const auto& groupNamed) {
-    if (memo < 0) memo = static_cast<std::int32_t>(groupNamed());
-    return static_cast<std::size_t>(memo);
+  IndexById operator_group_of_top;  // by the top-level call's range index
+  IndexById layer_group_of_name;    // by the layer's string id
+  const auto groupOnce = [](IndexById& memo, std::size_t id, const auto& groupNamed) {
+    return static_cast<std::size_t>(memo.get(id, [&] { return static_cast<std::int32_t>(groupNamed()); }));
   };
   for (const trace::Kernel& kernel : trace.kernels) {
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
@@ -254,13 +254,12 @@ void summarizeKernelTime(const trace::Trace& trace, KernelVerdicts& verdicts, Tr
     }
     const Index top = topLevelOperator(trace, kernel.op_range);
     const trace::Range& op = trace.ranges[static_cast<std::size_t>(kernel.op_range)];
-    const std::size_t operator_group = memoised(operator_group_of_top[static_cast<std::size_t>(top)], [&] {
+    const std::size_t operator_group = groupOnce(operator_group_of_top, static_cast<std::size_t>(top), [&] {
       return by_operator.groupNamed(operatorLabel(trace, trace.ranges[static_cast<std::size_t>(top)]));
     });
     by_operator.add(operator_group, top, op.phase, kernel.name, verdict, duration);
     if (op.layer != trace::StringTable::kEmpty) {
-      if (op.layer >= layer_group_of_name.size()) layer_group_of_name.resize(op.layer + std::size_t{1}, -1);
-      const std::size_t layer_group = memoised(layer_group_of_name[op.layer], [&] {
+      const std::size_t layer_group = groupOnce(layer_group_of_name, op.layer, [&] {
         return by_layer.groupNamed(std::string(trace.str(op.layer)));
       });
       by_layer.add(layer_group, kernel.op_range, op.phase, kernel.name, verdict, duration);
