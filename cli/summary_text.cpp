@@ -68,7 +68,8 @@ void appendShapeChecks(std::string& out, std::span<const analyzer::ShapeCheck> c
     }
     out += fmt::format("  {:>11}  {:<10} M={} N={} K={}{}  {}{}\n", formatDuration(c.gpu_time_ns),
                        analyzer::precisionName(c.precision), c.dims.m, c.dims.n, c.dims.k,
-                       c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "", shorten(c.op, 40),
+                       c.dims.batch > 1 ? fmt::format(" x{}", c.dims.batch) : "",
+                       shorten(c.op, 40) + reports::leadingDimensionsText(c.dims),
                        findings.empty() ? "" : fmt::format("  multiple of {}:{}", c.required_multiple, findings));
   }
 }

@@ -279,7 +279,11 @@ std::string shapeChecksSection(std::span<const analyzer::ShapeCheck> checks, boo
     html += fmt::format(
         R"(<tr><td class="mono nowrap">{}</td><td>{}</td><td class="mono">{}</td><td class="n">{} × {} × {}</td><td>{}</td>)"
         R"(<td class="{}">{}</td><td class="n">{}</td><td class="n">{}</td></tr>)",
-        esc(c.op), esc(c.layer), esc(c.shapes), c.dims.m, c.dims.n, c.dims.k, analyzer::precisionName(c.precision),
+        esc(c.op), esc(c.layer),
+        esc(c.shapes) + (c.strides.empty() ? std::string()
+                                           : fmt::format(R"(<br><span class="muted">strides {}{}</span>)", esc(c.strides),
+                                                         esc(reports::leadingDimensionsText(c.dims)))),
+        c.dims.m, c.dims.n, c.dims.k, analyzer::precisionName(c.precision),
         violation.empty() ? "yes" : "no", esc(violation.empty() ? "aligned" : violation),
         c.smallest_kernel_alignment > 0 ? fmt::format("{}", c.smallest_kernel_alignment) : std::string("–"),
         esc(formatDuration(c.gpu_time_ns)));

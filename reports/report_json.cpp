@@ -127,12 +127,8 @@ ordered_json ampNumericsJson(const analyzer::AmpNumerics& n) {
 // The GEMM dimensions that are a matrix's leading dimension, where the strides tell them; null
 // where they do not (then any of the three is taken to matter).
 ordered_json leadingDimensionsJson(const analyzer::GemmDims& dims) {
-  if (!dims.leading || dims.convolution) return nullptr;
-  ordered_json out = ordered_json::array();
-  if (dims.leading->m) out.push_back("M");
-  if (dims.leading->n) out.push_back("N");
-  if (dims.leading->k) out.push_back("K");
-  return out;
+  const auto names = leadingDimensionNames(dims);
+  return names ? ordered_json(*names) : ordered_json(nullptr);
 }
 
 ordered_json shapeChecksJson(std::span<const analyzer::ShapeCheck> checks) {

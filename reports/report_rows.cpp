@@ -64,6 +64,23 @@ std::string dimensionsText(const std::vector<analyzer::DimensionFinding>& findin
   return text;
 }
 
+std::optional<std::vector<std::string>> leadingDimensionNames(const analyzer::GemmDims& dims) {
+  if (!dims.leading || dims.convolution) return std::nullopt;
+  std::vector<std::string> names;
+  if (dims.leading->m) names.emplace_back("M");
+  if (dims.leading->n) names.emplace_back("N");
+  if (dims.leading->k) names.emplace_back("K");
+  return names;
+}
+
+std::string leadingDimensionsText(const analyzer::GemmDims& dims) {
+  const auto names = leadingDimensionNames(dims);
+  if (!names) return {};
+  std::string text = "; leading";
+  for (std::size_t i = 0; i < names->size(); ++i) text += (i == 0 ? " " : ", ") + (*names)[i];
+  return text;
+}
+
 std::string violationText(const analyzer::ShapeCheck& check) {
   if (check.misaligned.empty()) return {};
   return fmt::format("{} (x{})", dimensionsText(check.misaligned), check.required_multiple);

@@ -46,6 +46,12 @@ inline const std::vector<std::string> kPerformanceColumns = {"flops",       "byt
 std::string violationText(const analyzer::ShapeCheck& check);
 // "M=33278->33280, K=1023->1024"; empty for none.
 std::string dimensionsText(const std::vector<analyzer::DimensionFinding>& findings);
+// The GEMM dimensions that are a matrix's row length, and so must be multiples: {"N", "K"} where
+// the recorded strides tell them; nullopt where they do not (any of the three then counts), and
+// for a convolution.
+std::optional<std::vector<std::string>> leadingDimensionNames(const analyzer::GemmDims& dims);
+// "; leading N, K" where the strides tell them; "" otherwise.
+std::string leadingDimensionsText(const analyzer::GemmDims& dims);
 
 // What every view says when the trace's GPU has no row in the device table.
 inline constexpr const char* kDeviceUnknownHint = "name it with --gpu NAME (e.g. --gpu H100-SXM)";

@@ -208,6 +208,39 @@ std::string analyzeText(const std::string& path) {
   return out.str();
 }
 
+TEST(AnalyzeCommandTest, RecordedStridesSayWhichDimensionsOfAShapeMustBeMultiples) {
+  // The H100 TimeSformer trace records its inputs' strides: its linear layers' 25089 tokens are
+  // the rows of row-major activations, a leading dimension of no matrix, and are not flagged;
+  // the attention's 3137 is a row length, and is.
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-h100-timesformer-bf16/facebook_timesformer-base-finetuned-k400__1016002.json.gz");
+  const nlohmann::json doc = analyzeJson(path);
+  bool saw_tokens = false;
+  bool saw_attention = false;
+  for (const nlohmann::json& check : doc.at("shape_checks")) {
+    if (check.at("gemm").at("convolution").get<bool>()) continue;
+    EXPECT_FALSE(check.at("strides").get<std::string>().empty()) << check.dump();
+    const nlohmann::json& leading = check.at("gemm").at("leading_dimensions");
+    ASSERT_TRUE(leading.is_array()) << check.dump();
+    for (const nlohmann::json& finding : check.at("misaligned")) {
+      EXPECT_NE(std::find(leading.begin(), leading.end(), finding.at("dimension")), leading.end()) << check.dump();
+    }
+    if (check.at("gemm").at("m") == 25089) {
+      saw_tokens = true;
+      EXPECT_TRUE(check.at("misaligned").empty()) << check.dump();
+    }
+    if (check.at("op") == "aten::bmm" && !check.at("misaligned").empty()) saw_attention = true;
+  }
+  EXPECT_TRUE(saw_tokens);
+  EXPECT_TRUE(saw_attention);
+  EXPECT_NE(analyzeText(path).find("aten::addmm; leading N, K"), std::string::npos);
+  // A trace without strides: unknown, and any dimension counts.
+  AMPSCOPE_REQUIRE_SHARED_TRACE(without, "nvprof-v100-transformer-lm/net.sql");
+  const nlohmann::json old = analyzeJson(without);
+  ASSERT_FALSE(old.at("shape_checks").empty());
+  EXPECT_EQ(old.at("shape_checks").at(0).at("strides"), "");
+  EXPECT_TRUE(old.at("shape_checks").at(0).at("gemm").at("leading_dimensions").is_null());
+}
+
 TEST(AnalyzeCommandTest, CpuProfileTextSaysWhereItRanAndShowsLayersNumericsAndLosses) {
   test::ScratchDir dir;
   const std::string text = analyzeText(writeTrainerCpuProfile(dir));

@@ -76,7 +76,8 @@ analyzer::TraceSummary hostileSummary() {
   analyzer::ShapeCheck check;
   check.op = op.name;
   check.shapes = "[[64, 33278], [33278, 1023]]";
-  check.dims = {64, 33278, 1023, 1, false, 0, std::nullopt};
+  check.strides = "[[33278, 1], [\"<script>\", 1]]";  // recorded text, escaped like the rest
+  check.dims = {64, 33278, 1023, 1, false, 0, analyzer::LeadingDims{false, true, true}};
   check.calls = 3;
   check.gpu_time_ns = 4'000'000;
   check.precision = analyzer::MathPrecision::kFp16;
@@ -198,6 +199,8 @@ TEST(ReportWriterTest, HtmlIsSelfContainedEscapedAndHasCharts) {
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find("eligible math in FP32 on CUDA cores"), std::string::npos);
   EXPECT_NE(html.find("N=33278-&gt;33280, K=1023-&gt;1024 (x8)"), std::string::npos);
+  // The recorded strides and the leading dimensions they give, under the shapes.
+  EXPECT_NE(html.find("strides [[33278, 1], [&quot;&lt;script&gt;&quot;, 1]]; leading N, K"), std::string::npos);
   // Recommendations read largest gain first even when given in another order.
   EXPECT_LT(html.find("enable-amp"), html.find("pad-dimensions"));
 }
