@@ -111,18 +111,22 @@ std::optional<LeadingDims> leadingDims(const std::vector<std::int64_t>* a_stride
   return leading;
 }
 
+std::optional<LeadingDims> leadingDimsOfInputs(const Shapes& shapes, const Shapes* strides, std::size_t a,
+                                               std::size_t b, bool b_as_transpose) {
+  const auto recorded = [&](std::size_t i) -> const std::vector<std::int64_t>* {
+    if (!strides || i >= strides->size() || i >= shapes.size() || (*strides)[i].size() != shapes[i].size()) return nullptr;
+    return &(*strides)[i];
+  };
+  return leadingDims(recorded(a), recorded(b), b_as_transpose);
+}
+
 std::optional<GemmDims> gemmDims(std::string_view op_name, const Shapes& shapes, const Shapes* strides) {
   const std::string_view op = baseName(op_name);
   const auto arg = [&](std::size_t i) -> const std::vector<std::int64_t>* {
     return i < shapes.size() && !shapes[i].empty() ? &shapes[i] : nullptr;
   };
-  // An input's strides where recorded for a tensor of its rank.
-  const auto strides_of = [&](std::size_t i) -> const std::vector<std::int64_t>* {
-    if (!strides || i >= strides->size() || !arg(i) || (*strides)[i].size() != arg(i)->size()) return nullptr;
-    return &(*strides)[i];
-  };
   const auto withLeading = [&](std::optional<GemmDims> d, std::size_t a, std::size_t b, bool b_as_transpose) {
-    if (d) d->leading = leadingDims(strides_of(a), strides_of(b), b_as_transpose);
+    if (d) d->leading = leadingDimsOfInputs(shapes, strides, a, b, b_as_transpose);
     return d;
   };
   if (op == "mm" || op == "bmm" || op == "matmul") {

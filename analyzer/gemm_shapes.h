@@ -56,6 +56,10 @@ struct GemmDims {
 // weight, [N, K]). Nullopt when either operand's strides are not recorded.
 std::optional<LeadingDims> leadingDims(const std::vector<std::int64_t>* a_strides,
                                        const std::vector<std::int64_t>* b_strides, bool b_as_transpose);
+// The same for the op inputs a and b, from the recorded strides (nullptr: none), each taken only
+// where it is recorded for a tensor of the input's recorded rank.
+std::optional<LeadingDims> leadingDimsOfInputs(const Shapes& shapes, const Shapes* strides, std::size_t a,
+                                               std::size_t b, bool b_as_transpose);
 
 // The GEMM an op performs, from its input shapes, and from its inputs' strides where recorded
 // (nullptr: not); nullopt where the shapes do not say.

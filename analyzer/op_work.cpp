@@ -153,11 +153,6 @@ struct Call {
   std::vector<std::string> args;
 
   const Dims* shape(std::size_t i) const { return i < shapes.size() && !shapes[i].empty() ? &shapes[i] : nullptr; }
-  // Input i's strides where recorded for a tensor of its recorded rank.
-  const Dims* strides(std::size_t i) const {
-    if (!op.strides || i >= op.strides->size() || !shape(i) || (*op.strides)[i].size() != shape(i)->size()) return nullptr;
-    return &(*op.strides)[i];
-  }
   int elementBytes(std::size_t i) const {
     const int bytes = i < dtypes.size() ? dtypeBytes(dtypes[i]) : 0;
     return bytes > 0 ? bytes : op.element_bytes_fallback;
@@ -204,7 +199,7 @@ OpWork matrixWork(const Call& c, double batch, std::int64_t m, std::int64_t n, s
 
 // The GEMM's leading dimensions, from the strides of its operands a and b where recorded.
 OpWork withLayout(OpWork work, const Call& c, std::size_t a, std::size_t b, bool b_as_transpose) {
-  if (work.gemm) work.gemm->leading = leadingDims(c.strides(a), c.strides(b), b_as_transpose);
+  if (work.gemm) work.gemm->leading = leadingDimsOfInputs(c.shapes, c.op.strides, a, b, b_as_transpose);
   return work;
 }
 
