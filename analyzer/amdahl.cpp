@@ -59,7 +59,8 @@ const StepPart* AmdahlProjection::part(StepPartKind kind) const {
 }
 
 AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops,
-                            const TensorCoreEvidence* evidence, const StepReplayer* replayer) {
+                            const TensorCoreEvidence* evidence, const StepReplayer* replayer,
+                            const GpuActivity* shared_gpu) {
   AmdahlProjection out;
   if (recordedOnCpu(trace)) {
     // Host ops say nothing about the GPU kernels the same model would run.
@@ -126,7 +127,8 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   }
   // Kernel times add up over concurrent streams; scale the parts to the GPU's busy time so that
   // they and the idle time add up to the window.
-  const GpuActivity gpu(trace);
+  std::optional<GpuActivity> own_gpu;
+  const GpuActivity& gpu = shared_gpu ? *shared_gpu : own_gpu.emplace(trace);
   std::int64_t busy = 0;
   std::int64_t window_total = 0;
   double windows = 1.0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analyzer/device_table.h"
+#include "analyzer/gpu_activity.h"
 #include "analyzer/iterations.h"
 #include "analyzer/op_performance.h"
 #include "analyzer/step_replay.h"
@@ -79,8 +80,10 @@ struct AmdahlProjection {
 // `ops`: the run's per-op model (its device is the one projected on); `evidence`: what the Tensor
 // Core verdicts rest on beyond names (the analysis' device, verdicts proven by rate), as the
 // summary's tables use it; `replayer`: the trace's steady steps collected once for every scenario
-// (trace_summary.cpp), nullptr: collected here.
+// (trace_summary.cpp), nullptr: collected here; `gpu`: the trace's GPU activity, kernels and copies
+// of every device (trace_summary.cpp), nullptr: worked out here.
 AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops,
-                            const TensorCoreEvidence* evidence = nullptr, const StepReplayer* replayer = nullptr);
+                            const TensorCoreEvidence* evidence = nullptr, const StepReplayer* replayer = nullptr,
+                            const GpuActivity* gpu = nullptr);
 
 }  // namespace ampscope::analyzer

@@ -1,13 +1,17 @@
 #include "analyzer/correlator.h"
 
 #include <algorithm>
+#include <future>
+#include <system_error>
 #include <unordered_map>
 #include <vector>
 
 #include "analyzer/forward_cursor.h"
 #include "analyzer/launch_lookup.h"
+#include "analyzer/memo_by_id.h"
 #include "analyzer/operator_labels.h"
 #include "analyzer/phase_rules.h"
+#include "base/thread_count.h"
 
 namespace ampscope::analyzer {
 
@@ -55,10 +59,13 @@ void computeNesting(trace::Trace& trace, const ThreadRanges& by_thread) {
   }
 }
 
-bool isBackwardRoot(const trace::Trace& trace, const Range& range) {
+// `backward_name`: whether an op name announces a backward op, decided once per name.
+bool isBackwardRoot(const trace::Trace& trace, const Range& range, NameTest& backward_name) {
   if (range.sequence_number < 0) return false;
   if (range.fwd_thread_tid != 0) return true;  // Kineto marks autograd ops with their fwd thread
-  return range.sequence_number > 0 && phaseFromName(opName(trace, range)) == Phase::kBackward;
+  return range.sequence_number > 0 && backward_name(opNameId(range), [&] {
+           return phaseFromName(opName(trace, range)) == Phase::kBackward;
+         });
 }
 
 // The normaliser set the phase each range's own name announces; here ranges inherit theirs.
@@ -104,8 +111,9 @@ std::uint64_t linkBackwardToForward(trace::Trace& trace) {
     c = {static_cast<Index>(i), range.end_ns};
   }
   std::uint64_t linked = 0;
+  NameTest backward_name;
   for (Range& range : trace.ranges) {
-    if (!isBackwardRoot(trace, range)) continue;
+    if (!isBackwardRoot(trace, range, backward_name)) continue;
     const auto found = forward_by_sequence.find(range.sequence_number);
     if (found == forward_by_sequence.end()) continue;
     range.forward_range = found->second.range;
@@ -182,15 +190,35 @@ Index topLevelOperator(const trace::Trace& trace, Index range) {
   return top;
 }
 
-CorrelationCounts correlate(trace::Trace& trace) {
-  CorrelationCounts counts;
+namespace {
+
+// Ties each kernel and memory op to its launch call by correlation id (record.launch), and counts
+// those without one. Reads only the launches' process and correlation ids, which nothing here
+// changes, and writes only the GPU records: it runs beside the ranges' work.
+void linkGpuRecordsToLaunches(trace::Trace& trace, CorrelationCounts& counts) {
+  const LaunchLookup lookup(trace);
+  std::uint64_t without_launch = 0;
+  for (trace::Kernel& kernel : trace.kernels) {
+    kernel.launch = lookup.find(kernel.pid, kernel.correlation_id);
+    if (kernel.launch != kNone) ++counts.kernels_linked_to_launch;
+    else ++without_launch;
+  }
+  for (trace::MemoryOp& op : trace.memory_ops) {
+    op.launch = lookup.find(op.pid, op.correlation_id);
+    if (op.launch != kNone) ++counts.memory_ops_linked_to_launch;
+    else ++without_launch;
+  }
+  trace.import_stats.gpu_records_without_launch = without_launch;
+}
+
+// Ranges: nesting, phases, backward-to-forward links, layers; then each launch's enclosing op.
+void correlateHostSide(trace::Trace& trace, CorrelationCounts& counts) {
   const ThreadRanges by_thread = rangesByThread(trace);
   computeNesting(trace, by_thread);
   computePhases(trace);
   counts.backward_ranges_linked_to_forward = linkBackwardToForward(trace);
   computeLayers(trace);
 
-  counts.launches = trace.launches.size();
   std::vector<StartedRanges> started;
   started.reserve(by_thread.size());
   for (const std::vector<Index>& ranges : by_thread) started.emplace_back(trace, ranges);
@@ -199,25 +227,42 @@ CorrelationCounts correlate(trace::Trace& trace) {
     launch.op_range = innermostOperatorAt(trace, started[slot].lastAt(launch.start_ns), launch.start_ns);
     if (launch.op_range != kNone) ++counts.launches_in_op;
   }
-  const LaunchLookup lookup(trace);
-  const auto link = [&](auto& record) {
-    record.launch = lookup.find(record.pid, record.correlation_id);
-    record.op_range = record.launch == kNone ? kNone : trace.launches[at(record.launch)].op_range;
-    return record.launch != kNone;
-  };
-  std::uint64_t without_launch = 0;
+}
+
+// Below this many GPU records, a thread costs more than the linking it would take over.
+constexpr std::size_t kGpuRecordsForAThread = 1 << 15;
+
+}  // namespace
+
+CorrelationCounts correlate(trace::Trace& trace, unsigned threads) {
+  CorrelationCounts counts;
+  counts.launches = trace.launches.size();
   counts.kernels = trace.kernels.size();
+  counts.memory_ops = trace.memory_ops.size();
+  // The GPU records' links to their launches and the ranges' work touch disjoint fields (and
+  // disjoint counts): on a thread of their own when there are enough records to be worth one.
+  CorrelationCounts gpu_counts;
+  std::future<void> gpu_links;
+  if (threadsToUse(threads) > 1 && trace.kernels.size() + trace.memory_ops.size() >= kGpuRecordsForAThread) {
+    try {
+      gpu_links = std::async(std::launch::async, [&] { linkGpuRecordsToLaunches(trace, gpu_counts); });
+    } catch (const std::system_error&) {
+      // No thread to be had: linked below, here.
+    }
+  }
+  correlateHostSide(trace, counts);
+  if (gpu_links.valid()) gpu_links.get();
+  else linkGpuRecordsToLaunches(trace, gpu_counts);
+  counts.kernels_linked_to_launch = gpu_counts.kernels_linked_to_launch;
+  counts.memory_ops_linked_to_launch = gpu_counts.memory_ops_linked_to_launch;
+
+  // A GPU record belongs to the op its launch belongs to.
+  const auto opOfLaunch = [&](Index launch) { return launch == kNone ? kNone : trace.launches[at(launch)].op_range; };
   for (trace::Kernel& kernel : trace.kernels) {
-    if (link(kernel)) ++counts.kernels_linked_to_launch;
-    else ++without_launch;
+    kernel.op_range = opOfLaunch(kernel.launch);
     if (kernel.op_range != kNone) ++counts.kernels_attributed_to_op;
   }
-  counts.memory_ops = trace.memory_ops.size();
-  for (trace::MemoryOp& op : trace.memory_ops) {
-    if (link(op)) ++counts.memory_ops_linked_to_launch;
-    else ++without_launch;
-  }
-  trace.import_stats.gpu_records_without_launch = without_launch;
+  for (trace::MemoryOp& op : trace.memory_ops) op.op_range = opOfLaunch(op.launch);
   return counts;
 }
 

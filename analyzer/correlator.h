@@ -25,8 +25,9 @@ struct CorrelationCounts {
 // Fills the derived fields of trace (Range::parent/depth/phase/layer/forward_range,
 // LaunchCall::op_range, Kernel/MemoryOp::launch/op_range) and
 // import_stats.gpu_records_without_launch. Expects trace.sortByTime() to have run and the ranges
-// normalised (import/range_normaliser.h: the importers do both).
-CorrelationCounts correlate(trace::Trace& trace);
+// normalised (import/range_normaliser.h: the importers do both). `threads` as --threads (0: every
+// hardware thread): above 1, the GPU records are tied to their launches beside the ranges' work.
+CorrelationCounts correlate(trace::Trace& trace, unsigned threads = 1);
 
 // The outermost operator above range (itself when it has no operator parent): the call the
 // user wrote (aten::linear) rather than what it dispatched to (aten::addmm).

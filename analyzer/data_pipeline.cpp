@@ -1,6 +1,7 @@
 #include "analyzer/data_pipeline.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "analyzer/gpu_activity.h"
 
@@ -39,11 +40,12 @@ bool isOutermostData(const trace::Trace& trace, const trace::Range& range) {
 }
 
 DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& summary,
-                                         const StepReplayer* replayer) {
+                                         const StepReplayer* replayer, const GpuActivity* shared_gpu) {
   DataPipelineExposure out;
   const std::vector<Iteration>& iterations = summary.iterations;
   if (iterations.empty()) return out;
-  const GpuActivity gpu(trace);
+  std::optional<GpuActivity> own_gpu;
+  const GpuActivity& gpu = shared_gpu ? *shared_gpu : own_gpu.emplace(trace);
   out.exposed_ns.assign(iterations.size(), 0);
   std::vector<std::int64_t> loader_ns(iterations.size(), 0);
   std::vector<std::int64_t> pageable_ns(iterations.size(), 0);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyzer/gpu_activity.h"
 #include "analyzer/iterations.h"
 #include "analyzer/step_replay.h"
 #include "trace/trace_model.h"
@@ -32,8 +33,9 @@ struct DataPipelineExposure {
 bool isOutermostData(const trace::Trace& trace, const trace::Range& range);
 
 // `replayer`: the trace's steady steps collected once for every scenario (trace_summary.cpp);
-// nullptr: collected here when a replay is needed.
+// nullptr: collected here when a replay is needed. `gpu`: the trace's GPU activity, kernels and
+// copies of every device, worked out once for this and the AMP projection; nullptr: worked out here.
 DataPipelineExposure measureDataPipeline(const trace::Trace& trace, const IterationSummary& iterations,
-                                         const StepReplayer* replayer = nullptr);
+                                         const StepReplayer* replayer = nullptr, const GpuActivity* gpu = nullptr);
 
 }  // namespace ampscope::analyzer

@@ -9,7 +9,7 @@ RunAnalysis analyzeTrace(trace::Trace trace, std::string path, const AnalysisOpt
   RunAnalysis run;
   run.path = std::move(path);
   run.trace = std::move(trace);
-  const CorrelationCounts counts = correlate(run.trace);
+  const CorrelationCounts counts = correlate(run.trace, options.threads);
   run.summary = summarizeTrace(run.trace, counts, options);
   run.recommendations = recommend(run.summary);
   return run;

@@ -279,23 +279,20 @@ void summarizeKernelTime(const trace::Trace& trace, KernelVerdicts& verdicts, Tr
   summary.layers = by_layer.all();
 }
 
-// The per-op model, the Tensor Core verdicts with the evidence it gives, and every table built on
-// them. Fills `evidence` for the AMP projection.
-void summarizeKernelSide(const trace::Trace& trace, const AnalysisOptions& options, TensorCoreEvidence& evidence,
-                         TraceSummary& summary) {
-  // The per-op model comes first: the rate its ops achieved is evidence for the Tensor Core verdict
-  // of kernels no rule knows, and every table below reports the verdicts with that evidence.
+// The per-op model and the Tensor Core verdicts' evidence: the rate its ops achieved is evidence
+// for the verdict of kernels no rule knows, and every table reports the verdicts with that evidence.
+// Neither changes after this.
+void proveKernelVerdicts(const trace::Trace& trace, TensorCoreEvidence& evidence, TraceSummary& summary) {
   evidence.device = verdictDevice(trace, summary.device);
   summary.op_performance =
       measureOpPerformance(trace, summary.iterations, summary.device, summary.recorded_on_cpu, &evidence);
-  {
-    KernelVerdicts by_name(trace, &evidence);
-    evidence.by_rate = proveByRate(trace, summary.op_performance, by_name);
-  }
-  {
-    KernelVerdicts verdicts(trace, &evidence);
-    summarizeKernelTime(trace, verdicts, summary);
-  }
+  KernelVerdicts by_name(trace, &evidence);
+  evidence.by_rate = proveByRate(trace, summary.op_performance, by_name);
+}
+
+// The tables built on the verdicts: shape checks, layers and kernels, and the what-if device.
+void summarizeKernelTables(const trace::Trace& trace, const AnalysisOptions& options,
+                           const TensorCoreEvidence& evidence, TraceSummary& summary) {
   summary.shape_checks = checkShapes(trace, &evidence);
   LayerAttribution attribution(trace);
   summary.layer_table =
@@ -306,19 +303,26 @@ void summarizeKernelSide(const trace::Trace& trace, const AnalysisOptions& optio
   addKernelPerformance(summary.kernels, trace, summary.op_performance, summary.recorded_on_cpu);
 }
 
+// What the host's side of the steps works out for the AMP projection too.
+struct HostSideShared {
+  std::optional<GpuActivity> gpu;  // kernels and copies of every device
+  std::optional<StepReplayer> replayer;
+};
+
 // The host's side of the steps, which no kernel verdict changes: data loading, the step's parts,
-// stalls, the launch queue, collectives and AMP numerics. Leaves `replayer` collected for the AMP
-// projection; it is collected last, so that it does not hold its memory while the stages before
-// it hold theirs.
-void summarizeHostSide(const trace::Trace& trace, std::optional<StepReplayer>& replayer, TraceSummary& summary) {
+// stalls, the launch queue, collectives and AMP numerics. Leaves `shared` for the AMP projection;
+// the replayer is collected last, so that it does not hold its memory while the stages before it
+// hold theirs.
+void summarizeHostSide(const trace::Trace& trace, HostSideShared& shared, TraceSummary& summary) {
   summary.host_stalls = measureHostStalls(trace, summary.iterations);
   // The queued GPU work and the calls it blocked, worked out once for the queue and the replay.
   auto queued = std::make_shared<const QueuedWork>(trace);
   summary.launch_queue = measureLaunchQueue(trace, summary.iterations, *queued);
   summary.communication = measureCommunication(trace, summary.iterations);
   summary.amp_numerics = measureAmpNumerics(trace);
-  replayer.emplace(trace, summary.iterations, std::move(queued));
-  summary.data_pipeline = measureDataPipeline(trace, summary.iterations, &*replayer);
+  shared.replayer.emplace(trace, summary.iterations, std::move(queued));
+  shared.gpu.emplace(trace);
+  summary.data_pipeline = measureDataPipeline(trace, summary.iterations, &*shared.replayer, &*shared.gpu);
   summary.step_by_pass = splitStepByPass(trace, summary.iterations, summary.data_pipeline);
   summary.step_splits = splitSteps(trace, summary.iterations, summary.data_pipeline);
 }
@@ -341,16 +345,36 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.recorded_on_cpu = recordedOnCpu(trace);
   summary.iterations = findIterations(trace);
   summary.device = chooseRecordedDevice(trace, options.gpu);
-  // Two chains of stages that share nothing but the const trace and the fields set above, and
-  // write disjoint fields of the summary: the kernels' verdicts and the tables built on them, and
-  // the host's side of the steps. The replay of the steady steps serves the data pipeline's
-  // scenario there and the AMP projection's two after both chains.
-  std::optional<StepReplayer> replayer;
-  auto host_side = startStage(concurrentStages(options), [&] { summarizeHostSide(trace, replayer, summary); });
+  // Two chains of stages that share nothing but the const trace, the fields set above and the
+  // verdicts' evidence, and write disjoint fields of the summary. The kernel side proves the
+  // verdicts, then builds the tables on them. The host side works out the steps' host work, then,
+  // once the evidence is proven, the kernel time by verdict and the AMP projection, which also
+  // replays the steady steps that the data pipeline's scenario replayed. Those two stages run
+  // there because the host side's own stages end first: the chains then end about together.
   TensorCoreEvidence evidence;
-  summarizeKernelSide(trace, options, evidence, summary);
+  std::promise<void> evidence_proven;
+  const std::shared_future<void> evidence_ready = evidence_proven.get_future().share();
+  auto host_side = startStage(concurrentStages(options), [&] {
+    HostSideShared shared;
+    summarizeHostSide(trace, shared, summary);
+    evidence_ready.get();  // rethrows what stopped the kernel side
+    {
+      KernelVerdicts verdicts(trace, &evidence);
+      summarizeKernelTime(trace, verdicts, summary);
+    }
+    summary.amdahl =
+        projectAmp(trace, summary.iterations, summary.op_performance, &evidence, &*shared.replayer, &*shared.gpu);
+  });
+  try {
+    proveKernelVerdicts(trace, evidence, summary);
+  } catch (...) {
+    // The host side waits for the evidence, and host_side's end is waited for as it goes.
+    evidence_proven.set_exception(std::current_exception());
+    throw;
+  }
+  evidence_proven.set_value();
+  summarizeKernelTables(trace, options, evidence, summary);
   host_side.get();
-  summary.amdahl = projectAmp(trace, summary.iterations, summary.op_performance, &evidence, &*replayer);
   return summary;
 }
 

@@ -195,7 +195,7 @@ bool runOnce(const Options& options, RunFigures& out) {
     out.recommendations = run.recommendations.size();
   } else if (options.correlate) {
     const Stopwatch correlate_watch;
-    const auto counts = ampscope::analyzer::correlate(trace);
+    const auto counts = ampscope::analyzer::correlate(trace, options.threads);
     out.correlate_seconds = correlate_watch.seconds();
     out.kernels_linked = counts.kernels_linked_to_launch;
   }

@@ -1,9 +1,11 @@
 #include "analyzer/correlator.h"
 #include "tests/analyzer/imported_trace.h"
+#include "tests/analyzer/synthetic_run.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace ampscope::analyzer {
 namespace {
@@ -202,6 +204,62 @@ TEST_F(CorrelatorTest, PhasesComeFromNamesAndAreInherited) {
   EXPECT_EQ(trace_.ranges[3].phase, Phase::kForward);
   EXPECT_EQ(trace_.ranges[4].phase, Phase::kOptimizer);
   EXPECT_EQ(trace_.ranges[5].phase, Phase::kOptimizer);
+}
+
+// Above some 32,000 GPU records, the kernels are tied to their launches on a thread of their own
+// while the ranges are nested: every derived field and count must be what one thread gives.
+TEST(CorrelatorThreadsTest, OneThreadAndTwoGiveTheSameLinksAndCounts) {
+  const std::vector<test::SyntheticOp> ops = {
+      {"aten::linear", "[[256,1024],[4096,1024],[4096]]", "", "sgemm_128x64_nn", 40'000},
+      {"aten::relu", "[[256,4096]]", "", "vectorized_elementwise_kernel", 5'000},
+  };
+  trace::Trace one = test::syntheticRun(ops, 17'000);
+  // GPU records no launch in the trace explains, and a memory op that one does.
+  for (std::uint64_t i = 0; i < 50; ++i) {
+    trace::Kernel orphan = one.kernels[i];
+    orphan.correlation_id = 1'000'000'000 + i;
+    one.kernels.push_back(orphan);
+  }
+  trace::MemoryOp copy;
+  copy.correlation_id = one.kernels[3].correlation_id;
+  copy.start_ns = one.kernels[3].start_ns;
+  copy.end_ns = copy.start_ns + 100;
+  one.memory_ops.push_back(copy);
+  one.sortByTime();
+  ASSERT_GE(one.kernels.size(), 1u << 15);
+  trace::Trace two = one;
+  import::normaliseRanges(one);
+  import::normaliseRanges(two);
+  const CorrelationCounts counts_one = correlate(one, 1);
+  const CorrelationCounts counts_two = correlate(two, 2);
+
+  EXPECT_EQ(counts_one.kernels_linked_to_launch, one.kernels.size() - 50);
+  EXPECT_EQ(counts_one.kernels_attributed_to_op, one.kernels.size() - 50);
+  EXPECT_EQ(counts_one.memory_ops_linked_to_launch, 1u);
+  EXPECT_EQ(one.import_stats.gpu_records_without_launch, 50u);
+  EXPECT_EQ(counts_two.kernels, counts_one.kernels);
+  EXPECT_EQ(counts_two.kernels_linked_to_launch, counts_one.kernels_linked_to_launch);
+  EXPECT_EQ(counts_two.kernels_attributed_to_op, counts_one.kernels_attributed_to_op);
+  EXPECT_EQ(counts_two.memory_ops, counts_one.memory_ops);
+  EXPECT_EQ(counts_two.memory_ops_linked_to_launch, counts_one.memory_ops_linked_to_launch);
+  EXPECT_EQ(counts_two.launches, counts_one.launches);
+  EXPECT_EQ(counts_two.launches_in_op, counts_one.launches_in_op);
+  EXPECT_EQ(counts_two.backward_ranges_linked_to_forward, counts_one.backward_ranges_linked_to_forward);
+  EXPECT_EQ(two.import_stats.gpu_records_without_launch, one.import_stats.gpu_records_without_launch);
+  for (std::size_t i = 0; i < one.kernels.size(); ++i) {
+    ASSERT_EQ(two.kernels[i].launch, one.kernels[i].launch) << "kernel " << i;
+    ASSERT_EQ(two.kernels[i].op_range, one.kernels[i].op_range) << "kernel " << i;
+  }
+  EXPECT_EQ(two.memory_ops[0].launch, one.memory_ops[0].launch);
+  EXPECT_EQ(two.memory_ops[0].op_range, one.memory_ops[0].op_range);
+  EXPECT_NE(two.memory_ops[0].op_range, trace::kNone);
+  for (std::size_t i = 0; i < one.launches.size(); ++i) {
+    ASSERT_EQ(two.launches[i].op_range, one.launches[i].op_range) << "launch " << i;
+  }
+  for (std::size_t i = 0; i < one.ranges.size(); ++i) {
+    ASSERT_EQ(two.ranges[i].parent, one.ranges[i].parent) << "range " << i;
+    ASSERT_EQ(two.ranges[i].phase, one.ranges[i].phase) << "range " << i;
+  }
 }
 
 }  // namespace
