@@ -290,9 +290,14 @@ void proveKernelVerdicts(const trace::Trace& trace, TensorCoreEvidence& evidence
   evidence.by_rate = proveByRate(trace, summary.op_performance, by_name);
 }
 
-// The tables built on the verdicts: shape checks, layers and kernels, and the what-if device.
+// The tables built on the verdicts: kernel time by verdict, shape checks, layers and kernels, and
+// the what-if device.
 void summarizeKernelTables(const trace::Trace& trace, const AnalysisOptions& options,
                            const TensorCoreEvidence& evidence, TraceSummary& summary) {
+  {
+    KernelVerdicts verdicts(trace, &evidence);
+    summarizeKernelTime(trace, verdicts, summary);
+  }
   summary.shape_checks = checkShapes(trace, &evidence);
   LayerAttribution attribution(trace);
   summary.layer_table =
@@ -348,9 +353,9 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   // Two chains of stages that share nothing but the const trace, the fields set above and the
   // verdicts' evidence, and write disjoint fields of the summary. The kernel side proves the
   // verdicts, then builds the tables on them. The host side works out the steps' host work, then,
-  // once the evidence is proven, the kernel time by verdict and the AMP projection, which also
-  // replays the steady steps that the data pipeline's scenario replayed. Those two stages run
-  // there because the host side's own stages end first: the chains then end about together.
+  // once the evidence is proven, the AMP projection, which also replays the steady steps that the
+  // data pipeline's scenario replayed: run there rather than after both chains, it ends about when
+  // the kernel side does.
   TensorCoreEvidence evidence;
   std::promise<void> evidence_proven;
   const std::shared_future<void> evidence_ready = evidence_proven.get_future().share();
@@ -358,10 +363,6 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
     HostSideShared shared;
     summarizeHostSide(trace, shared, summary);
     evidence_ready.get();  // rethrows what stopped the kernel side
-    {
-      KernelVerdicts verdicts(trace, &evidence);
-      summarizeKernelTime(trace, verdicts, summary);
-    }
     summary.amdahl =
         projectAmp(trace, summary.iterations, summary.op_performance, &evidence, &*shared.replayer, &*shared.gpu);
   });
