@@ -54,11 +54,12 @@ TEST(TraceModelTest, EventCountAddsEveryKind) {
 
 TEST(TraceModelTest, SortByTimeOrdersRangesAsAStableSortOfStartThenLongestFirst) {
   // Many ties on both start and end, in a shuffled order: each range keeps its file position
-  // among equals, which the name records.
+  // among equals, which the name records. Enough ranges (70,000) that two threads sort them, each
+  // half of the keys on its own.
   std::mt19937 random(7);
-  std::vector<Range> ranges(5000);
+  std::vector<Range> ranges(70'000);
   for (std::size_t i = 0; i < ranges.size(); ++i) {
-    ranges[i].start_ns = static_cast<std::int64_t>(random() % 50);
+    ranges[i].start_ns = static_cast<std::int64_t>(random() % 700);
     ranges[i].end_ns = ranges[i].start_ns + static_cast<std::int64_t>(random() % 5);
     ranges[i].name = static_cast<StringId>(i);
   }
