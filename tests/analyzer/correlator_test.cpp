@@ -206,8 +206,8 @@ TEST_F(CorrelatorTest, PhasesComeFromNamesAndAreInherited) {
   EXPECT_EQ(trace_.ranges[5].phase, Phase::kOptimizer);
 }
 
-// Above some 32,000 GPU records, the kernels are tied to their launches on a thread of their own
-// while the ranges are nested: every derived field and count must be what one thread gives.
+// Above some 32,000 GPU records, the kernels are tied to their launches, and the launches to their
+// ops, each beside other work: every derived field and count must be what one thread gives.
 TEST(CorrelatorThreadsTest, OneThreadAndTwoGiveTheSameLinksAndCounts) {
   const std::vector<test::SyntheticOp> ops = {
       {"aten::linear", "[[256,1024],[4096,1024],[4096]]", "", "sgemm_128x64_nn", 40'000},
@@ -227,6 +227,21 @@ TEST(CorrelatorThreadsTest, OneThreadAndTwoGiveTheSameLinksAndCounts) {
   one.memory_ops.push_back(copy);
   one.sortByTime();
   ASSERT_GE(one.kernels.size(), 1u << 15);
+  // Each step's relu as the backward op of its linear (a sequence number each), and the linear
+  // in a layer: the backward links and layers run beside the launches' ops on two threads.
+  const trace::StringId linear = one.strings.intern("aten::linear");
+  const trace::StringId relu = one.strings.intern("aten::relu");
+  const trace::StringId layer = one.strings.intern("fc1");
+  std::int64_t sequence = 0;
+  for (trace::Range& range : one.ranges) {
+    if (range.name == linear) {
+      range.sequence_number = ++sequence;
+      range.layer = layer;
+    } else if (range.name == relu) {
+      range.sequence_number = sequence;
+      range.fwd_thread_tid = 1;
+    }
+  }
   trace::Trace two = one;
   import::normaliseRanges(one);
   import::normaliseRanges(two);
@@ -237,6 +252,7 @@ TEST(CorrelatorThreadsTest, OneThreadAndTwoGiveTheSameLinksAndCounts) {
   EXPECT_EQ(counts_one.kernels_attributed_to_op, one.kernels.size() - 50);
   EXPECT_EQ(counts_one.memory_ops_linked_to_launch, 1u);
   EXPECT_EQ(one.import_stats.gpu_records_without_launch, 50u);
+  EXPECT_EQ(counts_one.backward_ranges_linked_to_forward, 17'000u);
   EXPECT_EQ(counts_two.kernels, counts_one.kernels);
   EXPECT_EQ(counts_two.kernels_linked_to_launch, counts_one.kernels_linked_to_launch);
   EXPECT_EQ(counts_two.kernels_attributed_to_op, counts_one.kernels_attributed_to_op);
@@ -259,6 +275,11 @@ TEST(CorrelatorThreadsTest, OneThreadAndTwoGiveTheSameLinksAndCounts) {
   for (std::size_t i = 0; i < one.ranges.size(); ++i) {
     ASSERT_EQ(two.ranges[i].parent, one.ranges[i].parent) << "range " << i;
     ASSERT_EQ(two.ranges[i].phase, one.ranges[i].phase) << "range " << i;
+    ASSERT_EQ(two.ranges[i].forward_range, one.ranges[i].forward_range) << "range " << i;
+    ASSERT_EQ(two.ranges[i].layer, one.ranges[i].layer) << "range " << i;
+    if (one.ranges[i].name == relu) {
+      ASSERT_EQ(one.ranges[i].layer, layer) << "range " << i;
+    }
   }
 }
 
