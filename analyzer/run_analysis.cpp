@@ -5,13 +5,16 @@
 
 namespace ampscope::analyzer {
 
-RunAnalysis analyzeTrace(trace::Trace trace, std::string path, const AnalysisOptions& options) {
+RunAnalysis analyzeTrace(trace::Trace trace, std::string path, const AnalysisOptions& options,
+                         const StageCallback& stage_done) {
   RunAnalysis run;
   run.path = std::move(path);
   run.trace = std::move(trace);
   const CorrelationCounts counts = correlate(run.trace, options.threads);
-  run.summary = summarizeTrace(run.trace, counts, options);
+  stageDone(stage_done, "correlated");
+  run.summary = summarizeTrace(run.trace, counts, options, stage_done);
   run.recommendations = recommend(run.summary);
+  stageDone(stage_done, "recommendations");
   return run;
 }
 

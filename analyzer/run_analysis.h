@@ -9,6 +9,7 @@
 #include "analyzer/import/import_options.h"
 #include "analyzer/recommendations.h"
 #include "analyzer/trace_summary.h"
+#include "base/stage_callback.h"
 #include "trace/result.h"
 #include "trace/trace_model.h"
 
@@ -21,8 +22,10 @@ struct RunAnalysis {
   std::vector<Recommendation> recommendations;  // from the complete summary, largest gain first
 };
 
-// Correlates an imported (and so normalised) trace, analyzes it and recommends.
-RunAnalysis analyzeTrace(trace::Trace trace, std::string path, const AnalysisOptions& options = {});
+// Correlates an imported (and so normalised) trace, analyzes it and recommends. `stage_done`
+// hears as each stage ends (base/stage_callback.h), summarizeTrace's included.
+RunAnalysis analyzeTrace(trace::Trace trace, std::string path, const AnalysisOptions& options = {},
+                         const StageCallback& stage_done = {});
 
 // Imports path (any format ampscope reads), then analyzeTrace. Errors name the file and the place.
 trace::Result<RunAnalysis> analyzeFile(const std::string& path, const import::ProgressCallback& progress = {},

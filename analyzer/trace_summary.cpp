@@ -344,12 +344,14 @@ std::future<void> startStage(bool concurrent, Stage stage) {
 
 }  // namespace
 
-TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts, const AnalysisOptions& options) {
+TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts, const AnalysisOptions& options,
+                            const StageCallback& stage_done) {
   TraceSummary summary;
   summarizeContents(trace, counts, summary);
   summary.recorded_on_cpu = recordedOnCpu(trace);
   summary.iterations = findIterations(trace);
   summary.device = chooseRecordedDevice(trace, options.gpu);
+  stageDone(stage_done, "contents and steps");
   // Two chains of stages that share nothing but the const trace, the fields set above and the
   // verdicts' evidence, and write disjoint fields of the summary. The kernel side proves the
   // verdicts, then builds the tables on them. The host side works out the steps' host work, then,
@@ -362,9 +364,11 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   auto host_side = startStage(concurrentStages(options), [&] {
     HostSideShared shared;
     summarizeHostSide(trace, shared, summary);
+    stageDone(stage_done, "host side");
     evidence_ready.get();  // rethrows what stopped the kernel side
     summary.amdahl =
         projectAmp(trace, summary.iterations, summary.op_performance, &evidence, &*shared.replayer, &*shared.gpu);
+    stageDone(stage_done, "AMP projection");
   });
   try {
     proveKernelVerdicts(trace, evidence, summary);
@@ -374,7 +378,9 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
     throw;
   }
   evidence_proven.set_value();
+  stageDone(stage_done, "kernel verdicts proven");
   summarizeKernelTables(trace, options, evidence, summary);
+  stageDone(stage_done, "kernel tables");
   host_side.get();
   return summary;
 }

@@ -27,6 +27,7 @@
 #include "analyzer/step_split.h"
 #include "analyzer/tensor_core_rules.h"
 #include "analyzer/what_if_device.h"
+#include "base/stage_callback.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -124,7 +125,10 @@ struct TraceSummary {
   std::optional<std::int64_t> epoch_offset_ns;  // trace::Trace::epoch_offset_ns: timestamps + it = Unix epoch
 };
 
+// `stage_done` hears as each stage ends (base/stage_callback.h), from the thread that ran it: the
+// contents and steps, the kernel verdicts proven, the kernel tables, the host side, the AMP
+// projection.
 TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts,
-                            const AnalysisOptions& options = {});
+                            const AnalysisOptions& options = {}, const StageCallback& stage_done = {});
 
 }  // namespace ampscope::analyzer

@@ -1,6 +1,6 @@
 // Import benchmark: how fast importTrace reads one trace file and how much memory it takes.
 //
-//   ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze] [--threads N]
+//   ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze] [--threads N] [--stages]
 //
 // Prints the file's size, its uncompressed size, the import time and rate (MB/s of uncompressed
 // input, events/s), the correlator's time, and memory: the process's peak RSS (VmHWM, with
@@ -12,17 +12,22 @@
 // --analyze runs what `ampscope analyze` runs after the import (analyzer::analyzeTrace: correlate,
 // summarize, recommend) in place of correlate alone, and prints its time and the peak RSS of the
 // whole run. --threads N is the import's and the analysis' thread count (0, the default: every
-// hardware thread).
+// hardware thread). --stages prints, for each run, when each stage of the import and the analysis
+// ended (base/stage_callback.h), in seconds from the import's start, and on which thread: the two
+// chains of the summary run side by side.
 // MB is 10^6 bytes throughout.
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -33,6 +38,7 @@
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
 #include "bench/process_memory.h"
+#include "base/stage_callback.h"
 #include "bench/stopwatch.h"
 #include "trace/trace_model.h"
 
@@ -54,6 +60,37 @@ struct Options {
   bool phases = false;
   bool analyze = false;
   unsigned threads = 0;
+  bool stages = false;
+};
+
+// When each stage ended, in seconds from the run's start, and the thread that ended it (numbered
+// in order of first appearance). Called from several threads at once.
+class StageTimeline {
+ public:
+  ampscope::StageCallback callback() {
+    return [this](std::string_view stage) {
+      const double at = watch_.seconds();
+      const std::lock_guard lock(mutex_);
+      const auto thread = std::find(threads_.begin(), threads_.end(), std::this_thread::get_id());
+      const auto number = static_cast<std::size_t>(thread - threads_.begin());
+      if (thread == threads_.end()) threads_.push_back(std::this_thread::get_id());
+      ended_.push_back({std::string(stage), at, number});
+    };
+  }
+  void print() const {
+    for (const Ended& e : ended_) fmt::print("  stage {:<24} ended at {:.3f} s (thread {})\n", e.stage, e.at, e.thread);
+  }
+
+ private:
+  struct Ended {
+    std::string stage;
+    double at;
+    std::size_t thread;
+  };
+  const Stopwatch watch_;
+  std::mutex mutex_;
+  std::vector<std::thread::id> threads_;
+  std::vector<Ended> ended_;
 };
 
 struct ReadBaseline {
@@ -83,7 +120,7 @@ struct RunFigures {
 
 void usage() {
   std::fputs("usage: ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze]\n"
-             "                             [--threads N]\n"
+             "                             [--threads N] [--stages]\n"
              "Times importTrace (and correlate, or with --analyze the whole analysis) on FILE;\n"
              "prints MB/s, events/s and peak RSS.\n",
              stderr);
@@ -101,6 +138,8 @@ bool parseOptions(int argc, char** argv, Options& options) {
       options.phases = true;
     } else if (arg == "--analyze") {
       options.analyze = true;
+    } else if (arg == "--stages") {
+      options.stages = true;
     } else if (arg == "--threads" && i + 1 < argc) {
       const int threads = std::atoi(argv[++i]);
       if (threads < 0) return false;
@@ -167,8 +206,10 @@ double timeSplitOnly(const std::string& path, std::uint64_t& elements) {
 
 bool runOnce(const Options& options, RunFigures& out) {
   namespace import = ampscope::analyzer::import;
+  StageTimeline timeline;
+  const ampscope::StageCallback stage_done = options.stages ? timeline.callback() : ampscope::StageCallback();
   const Stopwatch import_watch;
-  auto result = import::importTrace(options.path, {.progress = {}, .threads = options.threads});
+  auto result = import::importTrace(options.path, {.progress = {}, .threads = options.threads}, stage_done);
   out.import_seconds = import_watch.seconds();
   if (!result.ok()) {
     std::fprintf(stderr, "import failed: %s\n", result.error().message.c_str());
@@ -187,8 +228,8 @@ bool runOnce(const Options& options, RunFigures& out) {
   out.trace_memory_bytes = trace.memoryBytes();
   if (options.analyze) {
     const Stopwatch analyze_watch;
-    const ampscope::analyzer::RunAnalysis run =
-        ampscope::analyzer::analyzeTrace(std::move(trace), options.path, {.gpu = {}, .threads = options.threads});
+    const ampscope::analyzer::RunAnalysis run = ampscope::analyzer::analyzeTrace(
+        std::move(trace), options.path, {.gpu = {}, .threads = options.threads}, stage_done);
     out.analyze_seconds = analyze_watch.seconds();
     out.peak_after_analyze_bytes = peakRssBytes();
     out.kernels_linked = run.summary.correlation.kernels_linked_to_launch;
@@ -199,6 +240,7 @@ bool runOnce(const Options& options, RunFigures& out) {
     out.correlate_seconds = correlate_watch.seconds();
     out.kernels_linked = counts.kernels_linked_to_launch;
   }
+  if (options.stages) timeline.print();
   return true;
 }
 

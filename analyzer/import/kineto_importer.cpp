@@ -25,11 +25,13 @@ void addBaseTime(trace::Trace& out, std::int64_t base_ns) {
 
 }  // namespace
 
-trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options) {
-  return importKineto(source, options, KinetoParallelParse::kDefaultBatchBytes);
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options,
+                                         const StageCallback& stage_done) {
+  return importKineto(source, options, KinetoParallelParse::kDefaultBatchBytes, stage_done);
 }
 
-trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options, std::size_t batch_bytes) {
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options, std::size_t batch_bytes,
+                                         const StageCallback& stage_done) {
   trace::Trace out;
   out.format = trace::TraceFormat::kKineto;
   out.source_format = trace::TraceFormat::kKineto;
@@ -42,6 +44,7 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
       stream.run([&](const TraceEventText& text) { return events.add(text); }, options.progress);
   // A bad event comes before whatever stopped the stream (the stream stops at the first).
   if (trace::Status parsed = events.finish(); !parsed) return parsed.error();
+  stageDone(stage_done, "events parsed");
   if (!streamed) return streamed.error();
   if (!stream.sawEventsArray()) {
     return trace::Error{fmt::format("{}: a JSON object without a \"traceEvents\" array; expected a "
@@ -58,7 +61,9 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
   // correlation ids are that process's.
   out.assignLaunchingProcesses();
   out.sortByTime(threadsToUse(options.threads));
+  stageDone(stage_done, "sorted by time");
   normaliseRanges(out);
+  stageDone(stage_done, "ranges normalised");
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyzer/import/import_options.h"
+#include "base/stage_callback.h"
 #include "trace/result.h"
 #include "trace/trace_model.h"
 
@@ -16,9 +17,12 @@ namespace ampscope::analyzer::import {
 class ByteSource;
 
 // Reads a PyTorch profiler (Kineto) Chrome-trace JSON document from source (plain or gzip), its
-// events parsed on up to options.threads threads and kept in document order.
-trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options = {});
+// events parsed on up to options.threads threads and kept in document order. `stage_done` hears
+// as each stage ends: the events parsed, sorted by time, the ranges normalised.
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options = {},
+                                         const StageCallback& stage_done = {});
 // The same, parsing batches of about batch_bytes (small ones exercise batching in tests).
-trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options, std::size_t batch_bytes);
+trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions& options, std::size_t batch_bytes,
+                                         const StageCallback& stage_done = {});
 
 }  // namespace ampscope::analyzer::import

@@ -88,7 +88,7 @@ FileForm formOf(const std::array<unsigned char, 64>& head, std::size_t got) {
 }
 
 // Reads the file in whichever format its content says; importTrace then demangles its kernels.
-Result<Trace> importAnyFormat(const std::string& path, const ImportOptions& options);
+Result<Trace> importAnyFormat(const std::string& path, const ImportOptions& options, const StageCallback& stage_done);
 
 }  // namespace
 
@@ -98,15 +98,15 @@ bool looksLikeTraceFile(const std::string& path) {
   return readHead(path, head, got) && got > 0 && formOf(head, got) != FileForm::kOther;
 }
 
-Result<Trace> importTrace(const std::string& path, const ImportOptions& options) {
-  auto trace = importAnyFormat(path, options);
+Result<Trace> importTrace(const std::string& path, const ImportOptions& options, const StageCallback& stage_done) {
+  auto trace = importAnyFormat(path, options, stage_done);
   if (trace) demangleKernelNames(*trace);
   return trace;
 }
 
 namespace {
 
-Result<Trace> importAnyFormat(const std::string& path, const ImportOptions& options) {
+Result<Trace> importAnyFormat(const std::string& path, const ImportOptions& options, const StageCallback& stage_done) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
@@ -127,7 +127,7 @@ Result<Trace> importAnyFormat(const std::string& path, const ImportOptions& opti
   }
   auto source = ByteSource::open(path);
   if (!source) return source.error();
-  return importKineto(**source, options);
+  return importKineto(**source, options, stage_done);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "analyzer/import/kineto_importer.h"
 #include "analyzer/import/kineto_parallel_parse.h"
 #include "analyzer/import/trace_importer.h"
+#include "analyzer/run_analysis.h"
 
 namespace ampscope::analyzer::import {
 namespace {
@@ -365,6 +368,44 @@ TEST(KinetoParallelParseTest, AStringValueFollowedByAColonIsAnErrorHoweverTheFil
       }
     }
   }
+}
+
+// The stage hook (base/stage_callback.h) hears every stage of the import and the analysis once,
+// in an order the stages' dependencies allow, from the two chains' threads at once.
+TEST(KinetoParallelParseTest, TheStageHookHearsEveryStageOnceInAnOrderTheirInputsAllow) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("many.json", manyEvents(30000));
+  std::mutex mutex;
+  std::vector<std::string> stages;
+  const StageCallback heard = [&](std::string_view stage) {
+    const std::lock_guard lock(mutex);
+    stages.emplace_back(stage);
+  };
+  auto imported = importTrace(path, {.progress = {}, .threads = 2}, heard);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  const RunAnalysis run = analyzeTrace(std::move(imported).value(), path, {.gpu = {}, .threads = 2}, heard);
+  EXPECT_EQ(run.summary.import_stats.events_read, 30000u);
+  const std::vector<std::string> expected = {"events parsed",     "sorted by time",         "ranges normalised",
+                                             "correlated",        "contents and steps",     "kernel verdicts proven",
+                                             "kernel tables",     "host side",              "AMP projection",
+                                             "recommendations"};
+  ASSERT_EQ(stages.size(), expected.size());
+  std::vector<std::string> sorted_heard = stages;
+  std::vector<std::string> sorted_expected = expected;
+  std::sort(sorted_heard.begin(), sorted_heard.end());
+  std::sort(sorted_expected.begin(), sorted_expected.end());
+  EXPECT_EQ(sorted_heard, sorted_expected);
+  const auto at = [&](std::string_view stage) {
+    return std::find(stages.begin(), stages.end(), stage) - stages.begin();
+  };
+  // The import's stages, then the correlation, the contents, both chains, the recommendations.
+  for (std::size_t i = 0; i + 1 < 5; ++i) EXPECT_LT(at(expected[i]), at(expected[i + 1])) << expected[i];
+  EXPECT_LT(at("contents and steps"), at("kernel verdicts proven"));
+  EXPECT_LT(at("contents and steps"), at("host side"));
+  EXPECT_LT(at("kernel verdicts proven"), at("kernel tables"));
+  EXPECT_LT(at("kernel verdicts proven"), at("AMP projection"));
+  EXPECT_LT(at("host side"), at("AMP projection"));
+  EXPECT_EQ(stages.back(), "recommendations");
 }
 
 }  // namespace
