@@ -1,8 +1,6 @@
 #include "analyzer/correlator.h"
 
 #include <algorithm>
-#include <future>
-#include <system_error>
 #include <unordered_map>
 #include <vector>
 
@@ -11,6 +9,7 @@
 #include "analyzer/memo_by_id.h"
 #include "analyzer/operator_labels.h"
 #include "analyzer/phase_rules.h"
+#include "base/run_beside.h"
 #include "base/thread_count.h"
 
 namespace ampscope::analyzer {
@@ -242,17 +241,11 @@ CorrelationCounts correlate(trace::Trace& trace, unsigned threads) {
   // The GPU records' links to their launches and the ranges' work touch disjoint fields (and
   // disjoint counts): on a thread of their own when there are enough records to be worth one.
   CorrelationCounts gpu_counts;
-  std::future<void> gpu_links;
-  if (threadsToUse(threads) > 1 && trace.kernels.size() + trace.memory_ops.size() >= kGpuRecordsForAThread) {
-    try {
-      gpu_links = std::async(std::launch::async, [&] { linkGpuRecordsToLaunches(trace, gpu_counts); });
-    } catch (const std::system_error&) {
-      // No thread to be had: linked below, here.
-    }
-  }
+  auto gpu_links = runBeside(
+      threadsToUse(threads) > 1 && trace.kernels.size() + trace.memory_ops.size() >= kGpuRecordsForAThread,
+      [&] { linkGpuRecordsToLaunches(trace, gpu_counts); });
   correlateHostSide(trace, counts);
-  if (gpu_links.valid()) gpu_links.get();
-  else linkGpuRecordsToLaunches(trace, gpu_counts);
+  gpu_links.get();
   counts.kernels_linked_to_launch = gpu_counts.kernels_linked_to_launch;
   counts.memory_ops_linked_to_launch = gpu_counts.memory_ops_linked_to_launch;
 

@@ -11,6 +11,7 @@
 #include "analyzer/queued_work.h"
 #include "analyzer/step_replay.h"
 #include "analyzer/time_by_kind.h"
+#include "base/run_beside.h"
 #include "base/thread_count.h"
 
 #include <algorithm>
@@ -335,13 +336,6 @@ void summarizeHostSide(const trace::Trace& trace, HostSideShared& shared, TraceS
 // Whether the analysis may run stages on threads of their own (AnalysisOptions::threads).
 bool concurrentStages(const AnalysisOptions& options) { return threadsToUse(options.threads) > 1; }
 
-// Runs `stage` on a thread of its own when `concurrent`, else on the calling thread when its end
-// is waited for. Either way the caller must wait for it (get()) before reading what it wrote.
-template <typename Stage>
-std::future<void> startStage(bool concurrent, Stage stage) {
-  return std::async(concurrent ? std::launch::async : std::launch::deferred, std::move(stage));
-}
-
 }  // namespace
 
 TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts, const AnalysisOptions& options,
@@ -361,7 +355,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   TensorCoreEvidence evidence;
   std::promise<void> evidence_proven;
   const std::shared_future<void> evidence_ready = evidence_proven.get_future().share();
-  auto host_side = startStage(concurrentStages(options), [&] {
+  auto host_side = runBeside(concurrentStages(options), [&] {
     HostSideShared shared;
     summarizeHostSide(trace, shared, summary);
     stageDone(stage_done, "host side");

@@ -44,8 +44,8 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
       stream.run([&](const TraceEventText& text) { return events.add(text); }, options.progress);
   // A bad event comes before whatever stopped the stream (the stream stops at the first).
   if (trace::Status parsed = events.finish(); !parsed) return parsed.error();
-  stageDone(stage_done, "events parsed");
   if (!streamed) return streamed.error();
+  stageDone(stage_done, "events parsed");
   if (!stream.sawEventsArray()) {
     return trace::Error{fmt::format("{}: a JSON object without a \"traceEvents\" array; expected a "
                                     "PyTorch profiler (Kineto) trace", source.path())};
