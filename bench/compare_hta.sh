@@ -44,21 +44,25 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/traces"
 # HTA reads every trace in a folder.
 ln -s "$(realpath "$trace")" "$work/traces/$(basename "$trace")"
-cat "$trace" >/dev/null  # warm the page cache for both
+# Each tool starts on a warm page cache: read the trace just before it (HTA's own gigabytes can
+# push the trace's pages out before ampscope runs).
+warm() { cat "$trace" >/dev/null; }
 
 hta_version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("holistictraceanalysis"))')"
 echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
 echo "== trace: $trace ($(stat -L -c %s "$trace") bytes)"
 echo "== HTA $hta_version: TraceAnalysis(trace_dir) + get_temporal_breakdown()"
+warm
 /usr/bin/time -f "%e %M" -o "$work/hta.time" "$venv/bin/python" "$here/hta_breakdown.py" "$work/traces" >"$work/hta.json"
 cat "$work/hta.json"
 echo "== ampscope: analyze TRACE --json"
+warm
 /usr/bin/time -f "%e %M" -o "$work/ampscope.time" "$ampscope" analyze "$trace" --json >/dev/null
 python3 - "$work/hta.time" "$work/ampscope.time" <<'PY'
 import sys
 def read(path):
     seconds, kib = open(path).read().split()[-2:]
-    return float(seconds), int(kib) / 1024
+    return float(seconds), int(kib) * 1024 / 1e6  # /usr/bin/time's %M is KiB; MB is 10^6 bytes
 hta_s, hta_mb = read(sys.argv[1])
 amp_s, amp_mb = read(sys.argv[2])
 print(f"{'':10} {'wall s':>9} {'peak RSS MB':>12}")

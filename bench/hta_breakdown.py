@@ -32,8 +32,8 @@ def main() -> int:
         "load_s": round(loaded - imported, 3),
         "breakdown_s": round(done - loaded, 3),
         "total_s": round(done - started, 3),
-        "peak_rss_mb_self": round(self_kib / 1024, 1),
-        "peak_rss_mb_largest_child": round(children_kib / 1024, 1),
+        "peak_rss_mb_self": round(self_kib * 1024 / 1e6, 1),
+        "peak_rss_mb_largest_child": round(children_kib * 1024 / 1e6, 1),
         "ranks": int(len(breakdown)),
     }))
     return 0
