@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/analysis_commands.h"
-#include "cli/bus_error_report.h"
 #include "cli/command_line_errors.h"
 #include "cli/exit_codes.h"
 #include "cli/gui_command.h"
@@ -15,7 +14,6 @@
 
 int main(int argc, char** argv) {
   using namespace ampscope::cli;
-  reportShrunkTraceFilesOnBusError();
   CLI::App app{kAppDescription};
   configureApp(app);
 

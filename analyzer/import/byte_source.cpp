@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include <sys/stat.h>
+
 #include <cstdio>
 
 #include <algorithm>
@@ -59,6 +61,24 @@ ByteSource::~ByteSource() {
   }
   if (stream_) inflateEnd(stream_.get());
   if (file_) std::fclose(file_);
+}
+
+trace::Status ByteSource::unchangedWhileRead() const {
+  const std::optional<std::uint64_t> lost = mapping_ ? mapping_->lostFrom() : std::nullopt;
+  if (lost) {
+    return Error{fmt::format("{}: the file shrank, or its storage failed, while it was being read: its bytes from "
+                             "offset {} on could no longer be read; read it again once nothing is writing it",
+                             path_, *lost)};
+  }
+  // Some kernels leave a shrunk file's last large page mapped and read zeros past the new end
+  // without a SIGBUS: the size tells then.
+  struct stat now {};
+  if (file_ != nullptr && fstat(fileno(file_), &now) == 0 && static_cast<std::uint64_t>(now.st_size) != file_bytes_) {
+    return Error{fmt::format("{}: the file changed while it was being read (its size went from {} to {} bytes); "
+                             "read it again once nothing is writing it",
+                             path_, file_bytes_, now.st_size)};
+  }
+  return {};
 }
 
 Result<std::size_t> ByteSource::read(char* out, std::size_t capacity) {

@@ -45,6 +45,11 @@ class ByteSource {
   // The plain file mapped into memory, or null (gzip, an empty file, or mapping refused): then
   // read() is the way to its bytes. Reading the mapping does not advance read().
   const MappedFile* mapping() const { return mapping_.get(); }
+  // An error where the file changed under the reader: the mapping lost pages (MappedFile::lostFrom:
+  // the file shrank, or its storage failed), or the file's size is no longer what it was when
+  // opened (a program writing it anew). What was read is then not one file's, whatever the parse
+  // made of it: a reader asks once it is done, before it reports anything else.
+  trace::Status unchangedWhileRead() const;
   std::uint64_t fileBytes() const { return file_bytes_; }
   // Bytes of the file consumed so far: the basis for progress (for gzip, the compressed bytes
   // behind what read() has handed out, not what the inflating thread has read ahead).

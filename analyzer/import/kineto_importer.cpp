@@ -42,8 +42,12 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
       [&](const MappedElements& elements) { return events.readMappedElements(elements, options.progress); });
   const trace::Status streamed =
       stream.run([&](const TraceEventText& text) { return events.add(text); }, options.progress);
+  const trace::Status parsed = events.finish();
+  // A file that changed under the reader (pages lost under the mapping read as zeros): whatever
+  // failed or passed after that is not the file's doing.
+  if (trace::Status unchanged = source.unchangedWhileRead(); !unchanged) return unchanged.error();
   // A bad event comes before whatever stopped the stream (the stream stops at the first).
-  if (trace::Status parsed = events.finish(); !parsed) return parsed.error();
+  if (!parsed) return parsed.error();
   if (!streamed) return streamed.error();
   stageDone(stage_done, "events parsed");
   if (!stream.sawEventsArray()) {
