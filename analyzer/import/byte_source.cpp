@@ -70,8 +70,9 @@ trace::Status ByteSource::unchangedWhileRead() const {
                              "offset {} on could no longer be read; read it again once nothing is writing it",
                              path_, *lost)};
   }
-  // Some kernels leave a shrunk file's last large page mapped and read zeros past the new end
-  // without a SIGBUS: the size tells then.
+  // A file appended to, or written anew, while it was read; and a shrink that raised no SIGBUS
+  // (pages past the new end left mapped, as the tail of a large folio can be, read zeros): the
+  // size tells.
   struct stat now {};
   if (file_ != nullptr && fstat(fileno(file_), &now) == 0 && static_cast<std::uint64_t>(now.st_size) != file_bytes_) {
     return Error{fmt::format("{}: the file changed while it was being read (its size went from {} to {} bytes); "
