@@ -100,30 +100,25 @@ TEST(MappedFileTest, EachMappingKeepsItsOwnLostPages) {
 // parent process installed before.
 void exitWithCode42(int) { _exit(42); }
 
+// In a death test's child: `handler` first, then a mapping (which installs the guard over it),
+// then a SIGBUS at no mapped address.
+void raiseBusErrorOverGuardAndHandler(const std::string& path, void (*handler)(int)) {
+  signal(SIGBUS, handler);
+  const auto source = ByteSource::open(path);
+  if (!source.ok() || (*source)->mapping() == nullptr) _exit(99);
+  raise(SIGBUS);
+}
+
 TEST(MappedFileDeathTest, ABusErrorOutsideAnyMappedFileTakesTheDefaultActionWhereThatWasTheHandler) {
   test::ScratchDir dir;
   const std::string path = dir.write("mapped.json", std::string(kPage, 'x'));
-  EXPECT_EXIT(
-      {
-        signal(SIGBUS, SIG_DFL);
-        const auto source = ByteSource::open(path);
-        if (!source.ok() || (*source)->mapping() == nullptr) _exit(99);
-        raise(SIGBUS);
-      },
-      testing::KilledBySignal(SIGBUS), "");
+  EXPECT_EXIT(raiseBusErrorOverGuardAndHandler(path, SIG_DFL), testing::KilledBySignal(SIGBUS), "");
 }
 
 TEST(MappedFileDeathTest, ABusErrorOutsideAnyMappedFileGoesToTheHandlerInstalledBefore) {
   test::ScratchDir dir;
   const std::string path = dir.write("mapped.json", std::string(kPage, 'x'));
-  EXPECT_EXIT(
-      {
-        signal(SIGBUS, exitWithCode42);
-        const auto source = ByteSource::open(path);
-        if (!source.ok() || (*source)->mapping() == nullptr) _exit(99);
-        raise(SIGBUS);
-      },
-      testing::ExitedWithCode(42), "");
+  EXPECT_EXIT(raiseBusErrorOverGuardAndHandler(path, exitWithCode42), testing::ExitedWithCode(42), "");
 }
 
 // Several megabytes of kernels and launches, so that the import reads many batches.
