@@ -24,7 +24,10 @@ struct WatchedRegion {
   std::atomic<std::size_t> bytes{0};
   std::atomic<std::uint64_t> lost_from{kNothingLost};
 };
-constexpr int kSlots = 64;
+// A job's ranks are read one per hardware thread at once (analyzeJobFiles), and hosts of 8 GPUs
+// have up to some 250 of them: 1,024 regions leave room for a GUI or Python session that holds a
+// few more. 32 KiB, and a SIGBUS (rare) looks through them in microseconds.
+constexpr int kSlots = 1024;
 WatchedRegion g_regions[kSlots];
 static_assert(std::atomic<const char*>::is_always_lock_free && std::atomic<std::uint64_t>::is_always_lock_free,
               "the signal handler needs lock-free atomics");
