@@ -37,8 +37,8 @@
 #include "analyzer/import/chrome_trace_stream.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
-#include "bench/process_memory.h"
 #include "base/stage_callback.h"
+#include "bench/process_memory.h"
 #include "bench/stopwatch.h"
 #include "trace/trace_model.h"
 

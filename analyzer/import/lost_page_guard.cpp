@@ -64,7 +64,9 @@ bool replaceLostPages(const void* address) {
 
 void onBusError(int signal_number, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  const bool replaced = info != nullptr && replaceLostPages(info->si_addr);
+  // Only a fault the kernel raised has an address: a SIGBUS sent by kill() or raise() (si_code
+  // of 0 or below) carries a sender's pid where si_addr would be.
+  const bool replaced = info != nullptr && info->si_code > 0 && replaceLostPages(info->si_addr);
   errno = saved_errno;
   if (replaced) return;  // the faulting read runs again, over zeros
   const struct sigaction& previous = g_previous_action;
