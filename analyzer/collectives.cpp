@@ -174,7 +174,7 @@ double busBandwidthFactor(CollectiveKind kind, int ranks) {
 
 Communication measureCommunication(const trace::Trace& trace, const IterationSummary& iterations) {
   Communication out;
-  out.ranks = trace.distributed.known() ? trace.distributed.world_size : 0;
+  out.ranks = trace.distributed.worldSizeKnown() ? trace.distributed.world_size : 0;
   std::int64_t from = std::numeric_limits<std::int64_t>::max();
   std::int64_t to = std::numeric_limits<std::int64_t>::min();
   const auto steady = iterations.steadyWindow(StepClock::kTimeline);

@@ -57,7 +57,7 @@ std::int64_t epochShiftNs(const TraceSummary& summary) {
 
 RankResult rankResultOf(const TraceSummary& summary, const std::string& path, std::string source) {
   RankResult out;
-  if (summary.distributed.known()) {
+  if (summary.distributed.rankKnown()) {
     out.rank = summary.distributed.rank;
     out.origin = RankOrigin::kDistributedInfo;
   }

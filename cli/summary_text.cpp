@@ -90,6 +90,12 @@ void appendLayerPasses(std::string& out, const analyzer::TraceSummary& s, std::s
 
 std::string share(double fraction) { return fmt::format("{:.3f}%", 100.0 * fraction); }
 
+// " (rank 3 of 8)", " (rank 3)" where the trace gives no world size, or nothing.
+std::string distributedText(const trace::DistributedInfo& job) {
+  if (!job.rankKnown()) return {};
+  return job.worldSizeKnown() ? fmt::format(" (rank {} of {})", job.rank, job.world_size) : fmt::format(" (rank {})", job.rank);
+}
+
 void appendAmpNumerics(std::string& out, const analyzer::AmpNumerics& n) {
   if (!n.recorded) return;
   out += fmt::format("\nAMP numerics (the trainer's counters{})\n",
@@ -203,7 +209,11 @@ void appendWhatIf(std::string& out, const analyzer::TraceSummary& s) {
 void appendImportStats(std::string& out, const trace::ImportStats& stats) {
   out += fmt::format("\nimport      {} events read, {} imported\n", stats.events_read, stats.events_imported);
   for (const auto& [what, count] : stats.skipped) out += fmt::format("  skipped        {:>8}  {}\n", count, what);
-  for (const auto& [what, count] : stats.not_understood) out += fmt::format("  NOT understood {:>8}  {}\n", count, what);
+  for (const auto& [what, count] : stats.not_understood) {
+    const auto place = stats.first_place.find(what);
+    out += fmt::format("  NOT understood {:>8}  {}{}\n", count, what,
+                       place == stats.first_place.end() ? std::string() : fmt::format("; first at {}", place->second));
+  }
   if (stats.gpu_records_without_launch > 0) {
     out += fmt::format("  kept           {:>8}  GPU records without a launch call in the trace\n",
                        stats.gpu_records_without_launch);
@@ -242,6 +252,13 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   if (lost > 0) {
     out += fmt::format("LOST        the collector lost {} records (by reason under import below): the figures "
                        "miss that work\n", lost);
+  }
+  std::uint64_t not_understood = 0;
+  for (const auto& [reason, count] : s.import_stats.not_understood) not_understood += count;
+  if (not_understood > 0) {
+    out += fmt::format("read        {} records or values not understood, of {} kinds (by reason and first place under "
+                       "import below); the rest of the trace is read\n",
+                       not_understood, s.import_stats.not_understood.size());
   }
   if (on_cpu) {
     out += fmt::format("span        {} of trace; host ops busy {}, host op time {}\n", formatDuration(s.trace_span_ns),
@@ -336,8 +353,7 @@ std::string summaryToText(const analyzer::TraceSummary& s,
     out += fmt::format("comms       {} {} in collectives: {} exposed, {} beside compute{}\n", formatDuration(comm.time_ns),
                        comm.per_step ? "per step" : "in the window", formatDuration(comm.exposed_ns),
                        formatDuration(comm.overlapped_ns),
-                       s.distributed.known() ? fmt::format(" (rank {} of {})", s.distributed.rank, s.distributed.world_size)
-                                             : std::string());
+                       distributedText(s.distributed));
     for (const analyzer::CollectiveRow& row : comm.collectives) {
       out += fmt::format("            {:>11}  x{:<4} {:<14} {}{}\n", formatDuration(row.time_ns), row.calls,
                          analyzer::collectiveKindName(row.kind), row.name,

@@ -381,9 +381,11 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
   doc["amdahl"] = amdahlJson(summary.amdahl);
   doc["queue"] = queueJson(summary.launch_queue);
   doc["communication"] = communicationJson(summary.communication);
-  doc["distributed"] = summary.distributed.known()
-                           ? ordered_json{{"rank", summary.distributed.rank}, {"world_size", summary.distributed.world_size},
-                                          {"backend", summary.distributed.backend}}
+  const trace::DistributedInfo& job = summary.distributed;
+  doc["distributed"] = job.rankKnown()
+                           ? ordered_json{{"rank", job.rank},
+                                          {"world_size", job.worldSizeKnown() ? ordered_json(job.world_size) : ordered_json(nullptr)},
+                                          {"backend", job.backend}}
                            : ordered_json(nullptr);
   const analyzer::OpPerformance& ops = summary.op_performance;
   doc["performance"] = {{"flops_per_step", ops.flops_per_step > 0 ? ordered_json(ops.flops_per_step) : ordered_json(nullptr)},
@@ -419,6 +421,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                          {"dropped_by_collector", stats.dropped_by_collector},
                          {"skipped", mapJson(stats.skipped)},
                          {"not_understood", mapJson(stats.not_understood)},
+                         {"not_understood_first_place", mapJson(stats.first_place)},
                          {"lost", mapJson(stats.lost)}};
   // The keys below are the report's additions to the analyze document.
   doc["layers"] = layersJson(summary);

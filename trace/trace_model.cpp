@@ -20,6 +20,22 @@ const char* formatName(TraceFormat format) {
   return "unknown";
 }
 
+void ImportStats::notUnderstood(const std::string& reason, std::string_view place) {
+  ++not_understood[reason];
+  if (!place.empty()) first_place.try_emplace(reason, place);
+}
+
+void ImportStats::add(const ImportStats& later) {
+  events_read += later.events_read;
+  events_imported += later.events_imported;
+  gpu_records_without_launch += later.gpu_records_without_launch;
+  dropped_by_collector += later.dropped_by_collector;
+  for (const auto& [reason, count] : later.skipped) skipped[reason] += count;
+  for (const auto& [reason, count] : later.not_understood) not_understood[reason] += count;
+  for (const auto& [reason, count] : later.lost) lost[reason] += count;
+  for (const auto& [reason, place] : later.first_place) first_place.try_emplace(reason, place);
+}
+
 const char* deviceKindName(DeviceKind kind) {
   return kind == DeviceKind::kCpu ? "cpu" : "gpu";
 }

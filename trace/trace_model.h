@@ -247,25 +247,39 @@ struct ImportStats {
   std::uint64_t events_imported = 0;
   // Recognised records that ampscope does not model (flow arrows, memory samples, ...), by kind.
   std::map<std::string, std::uint64_t> skipped;
-  // Records that could not be understood (unknown categories, missing fields), by reason.
+  // Records or values that could not be understood (unknown categories, missing fields, a value
+  // of another type than the format documents), by reason. The record is kept wherever the
+  // analysis can do without what was not understood; the reason says which.
   std::map<std::string, std::uint64_t> not_understood;
+  // Where each reason of not_understood was first met in the file ("traceEvents element at
+  // byte offset 1234", "NVTX_EVENTS row 17"), so that a user can look at it. Absent where the
+  // importer cannot say.
+  std::map<std::string, std::string> first_place;
   std::uint64_t gpu_records_without_launch = 0;  // filled by the correlator
   std::uint64_t dropped_by_collector = 0;        // records the recording tool reports it lost
   // Records the collector lost or could not complete, by reason (CUPTI's dropped records, ranges
   // still open when the program ended, ...).
   std::map<std::string, std::uint64_t> lost;
 
+  // Counts one record not understood for `reason`, first met at `place` (empty: unknown).
+  void notUnderstood(const std::string& reason, std::string_view place);
+  // Adds another part's counts (a batch of the same file, read later in it): its first places
+  // count where this one has none.
+  void add(const ImportStats& later);
+
   bool operator==(const ImportStats&) const = default;
 };
 
 // Where the file sits in a distributed job, as the recording tool says (Kineto's
-// "distributedInfo"); rank -1 and world size 0 when it does not.
+// "distributedInfo"); rank -1 and world size 0 where it does not. Many PyTorch versions write a
+// rank without a world size: the job's files then tell how many ranks there are.
 struct DistributedInfo {
   std::int32_t rank = -1;
   std::int32_t world_size = 0;
   std::string backend;  // "nccl", "gloo", ...
 
-  bool known() const { return rank >= 0 && world_size > 0; }
+  bool rankKnown() const { return rank >= 0; }
+  bool worldSizeKnown() const { return world_size > 0; }
   bool operator==(const DistributedInfo&) const = default;
 };
 

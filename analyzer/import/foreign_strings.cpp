@@ -32,22 +32,24 @@ trace::Status ForeignStrings::lookup(std::string_view table, std::int64_t row,
   return {};
 }
 
-trace::Status checkInterval(const std::string& path, std::string_view table, std::int64_t row,
-                            std::int64_t start_ns, std::int64_t end_ns) {
-  if (end_ns >= start_ns) return {};
-  return trace::Error{fmt::format("{}: table '{}' row {}: end {} is before start {}", path, table,
-                                  row, end_ns, start_ns)};
+std::string rowPlace(std::string_view table, std::int64_t row) { return fmt::format("table '{}' row {}", table, row); }
+
+bool intervalReadable(std::string_view table, std::int64_t row, std::int64_t start_ns, std::int64_t end_ns,
+                      trace::ImportStats& stats) {
+  if (end_ns >= start_ns) return true;
+  stats.notUnderstood(fmt::format("table '{}' records that end before they start (left out)", table), rowPlace(table, row));
+  return false;
 }
 
-trace::Status sharedMemoryBytes(const std::string& path, std::string_view table, std::int64_t row,
-                                std::int64_t static_bytes, std::int64_t dynamic_bytes, std::uint32_t& out) {
+std::uint32_t sharedMemoryBytes(std::string_view table, std::int64_t row, std::int64_t static_bytes,
+                                std::int64_t dynamic_bytes, trace::ImportStats& stats) {
   constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max();
   if (static_bytes < 0 || dynamic_bytes < 0 || static_bytes > kMax || dynamic_bytes > kMax - static_bytes) {
-    return trace::Error{fmt::format("{}: table '{}' row {}: shared memory {} + {} bytes is not a size", path,
-                                    table, row, static_bytes, dynamic_bytes)};
+    stats.notUnderstood(fmt::format("table '{}' shared memory sizes that are not a size (read as 0, the kernel kept)", table),
+                        rowPlace(table, row));
+    return 0;
   }
-  out = static_cast<std::uint32_t>(static_bytes + dynamic_bytes);
-  return {};
+  return static_cast<std::uint32_t>(static_bytes + dynamic_bytes);
 }
 
 trace::Status readGpuAndHostAtOnce(trace::db::SqliteDatabase& db,
@@ -70,8 +72,7 @@ void takeGpuRecords(trace::Trace&& gpu, trace::Trace& out) {
   out.kernels = std::move(gpu.kernels);
   out.memory_ops = std::move(gpu.memory_ops);
   out.synchronizations = std::move(gpu.synchronizations);
-  out.import_stats.events_read += gpu.import_stats.events_read;
-  out.import_stats.events_imported += gpu.import_stats.events_imported;
+  out.import_stats.add(gpu.import_stats);
 }
 
 }  // namespace ampscope::analyzer::import

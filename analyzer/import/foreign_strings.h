@@ -47,14 +47,18 @@ trace::Status readGpuAndHostAtOnce(trace::db::SqliteDatabase& db,
 // and their counts) into out, which has none of them yet.
 void takeGpuRecords(trace::Trace&& gpu, trace::Trace& out);
 
-// A record must not end before it starts: such a file is corrupt, and saying so beats guessing.
-trace::Status checkInterval(const std::string& path, std::string_view table, std::int64_t row,
-                            std::int64_t start_ns, std::int64_t end_ns);
+// Where a row lies, for import_stats.first_place: "table 'CUPTI_ACTIVITY_KIND_KERNEL' row 17".
+std::string rowPlace(std::string_view table, std::int64_t row);
 
-// A kernel's shared memory per block, static + dynamic as the row gives them; an error naming the
-// row when either is negative or the sum does not fit 32 bits (the sum of two arbitrary 64-bit
-// values overflowed before: found by the nsys and nvprof fuzz harnesses).
-trace::Status sharedMemoryBytes(const std::string& path, std::string_view table, std::int64_t row,
-                                std::int64_t static_bytes, std::int64_t dynamic_bytes, std::uint32_t& out);
+// False for a record that ends before it starts: it cannot be placed in time, so it is counted
+// in stats with its place and left out, and the rest of the file is read.
+bool intervalReadable(std::string_view table, std::int64_t row, std::int64_t start_ns, std::int64_t end_ns,
+                      trace::ImportStats& stats);
+
+// A kernel's shared memory per block, static + dynamic as the row gives them. Where either is
+// negative or the sum does not fit 32 bits (the sum of two arbitrary 64-bit values overflowed
+// before: found by the nsys and nvprof fuzz harnesses), 0, counted in stats with its place.
+std::uint32_t sharedMemoryBytes(std::string_view table, std::int64_t row, std::int64_t static_bytes,
+                                std::int64_t dynamic_bytes, trace::ImportStats& stats);
 
 }  // namespace ampscope::analyzer::import

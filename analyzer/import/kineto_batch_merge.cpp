@@ -14,10 +14,6 @@ static_assert(sizeof(trace::Kernel) == 88 && sizeof(trace::LaunchCall) == 48 && 
                   sizeof(trace::CommunicationMessage) == 56,
               "a trace record changed: translate its new string ids and thread indices in append()");
 
-void addCounts(std::map<std::string, std::uint64_t>& into, const std::map<std::string, std::uint64_t>& from) {
-  for (const auto& [key, count] : from) into[key] += count;
-}
-
 // Grows `into` to `growth` times what it needs now: each growth moves every record and faults
 // in fresh pages, and capacity never used is never touched, so it costs address space rather
 // than memory. Without a projection (growth 1) it doubles, as a vector would; with one, it grows
@@ -85,11 +81,8 @@ void KinetoBatchMerge::append(ParsedBatch&& batch, std::size_t parser) {
   appendAll(out_.ranges, batch.ranges, growth);
   appendAll(out_.communication_messages, batch.communication_messages, growth);
 
-  trace::ImportStats& stats = out_.import_stats;
-  stats.events_read += batch.stats.events_read;
-  stats.events_imported += batch.stats.events_imported;
-  addCounts(stats.skipped, batch.stats.skipped);
-  addCounts(stats.not_understood, batch.stats.not_understood);
+  // Batches arrive in document order: a reason's first place is the first batch's that met it.
+  out_.import_stats.add(batch.stats);
   for (auto& [key, name] : batch.thread_names) thread_names_[key] = std::move(name);
   saw_2021_categories_ = saw_2021_categories_ || batch.saw_2021_categories;
 }

@@ -15,6 +15,7 @@
 
 #include "analyzer/import/chrome_trace_stream.h"
 #include "analyzer/import/json_value_end.h"
+#include "analyzer/import/kineto_value_readers.h"
 #include "analyzer/import/kineto_values.h"
 
 namespace ampscope::analyzer::import {
@@ -24,12 +25,6 @@ namespace {
 namespace od = simdjson::ondemand;
 using trace::Error;
 using trace::Status;
-
-// A pid or tid: Kineto writes numbers, numeric strings ("25738") or labels ("stream 7").
-struct IdValue {
-  std::int64_t number = 0;
-  bool present = false;
-};
 
 // The fields of one trace event that ampscope uses. Views point into the parser's buffers and
 // are valid until the next event is parsed.
@@ -89,24 +84,38 @@ class CompactTextIds {
   std::string scratch_;
 };
 
-// How many events a batch skipped or did not understand, by reason. Skipped events (flow,
-// instant and metadata events) are some 40 % of a Kineto file: each adds to a counter found by
-// hashing its reason rather than by walking the stats' ordered map, and the counts join the
-// stats once per batch.
+// How many events a batch skipped or did not understand, by reason, and where each reason was
+// first met. Skipped events (flow, instant and metadata events) are some 40 % of a Kineto file:
+// each adds to a counter found by hashing its reason rather than by walking the stats' ordered
+// map, and the counts join the stats once per batch.
 class ReasonCounts {
  public:
-  void add(std::string_view reason) {
+  void add(std::string_view reason) { add(reason, [] { return std::string(); }); }
+  // place() is asked only when the batch meets the reason for the first time.
+  template <typename Place>
+  void add(std::string_view reason, const Place& place) {
     const auto found = counts_.find(reason);
-    if (found != counts_.end()) ++found->second;
-    else counts_.emplace(std::string(reason), 1);
+    if (found != counts_.end()) ++found->second.count;
+    else counts_.emplace(std::string(reason), Count{1, place()});
   }
-  void moveInto(std::map<std::string, std::uint64_t>& stats) {
-    for (const auto& [reason, count] : counts_) stats[reason] += count;
+  void moveCountsInto(std::map<std::string, std::uint64_t>& stats) {
+    for (const auto& [reason, count] : counts_) stats[reason] += count.count;
+    counts_.clear();
+  }
+  void moveNotUnderstoodInto(trace::ImportStats& stats) {
+    for (auto& [reason, count] : counts_) {
+      stats.not_understood[reason] += count.count;
+      if (!count.place.empty()) stats.first_place.try_emplace(reason, std::move(count.place));
+    }
     counts_.clear();
   }
 
  private:
-  std::unordered_map<std::string, std::uint64_t, ViewHash, std::equal_to<>> counts_;
+  struct Count {
+    std::uint64_t count = 0;
+    std::string place;
+  };
+  std::unordered_map<std::string, Count, ViewHash, std::equal_to<>> counts_;
 };
 
 // Reads events into records of its own trace (out_), whose string table and thread table grow
@@ -148,7 +157,22 @@ class EventReader {
   Status readFields(const TraceEventText& text, od::object object, EventFields& event);
   Status parseArgs(const TraceEventText& text, od::object args, EventFields& event);
   Status dispatch(const TraceEventText& text, const EventFields& event);
-  Status requireTimes(const TraceEventText& text, const EventFields& event) const;
+  // Why an event of span cannot be placed in time; empty when it can.
+  std::string_view unusableTimes(const EventFields& event) const;
+  // Where an event lies, for import_stats.first_place: the same text whether the event was read
+  // on its own or in a guessed chunk.
+  static std::string placeOf(const TraceEventText& text) {
+    return fmt::format("traceEvents element at byte offset {}", text.byte_offset);
+  }
+  // Counts a value of a type or range the format does not document (`prefix` "args." for an
+  // argument), which was consumed and left out; the event is kept.
+  void noteUnexpectedValue(const TraceEventText& text, std::string_view prefix, std::string_view key,
+                           simdjson::error_code error) {
+    const char* what = error == simdjson::NUMBER_OUT_OF_RANGE ? "a number out of range"
+                                                              : "a value of another type than documented";
+    not_understood_.add(fmt::format("{}\"{}\" holding {} (the value is left out, the event kept)", prefix, key, what),
+                        [&] { return placeOf(text); });
+  }
   trace::Index cpuThread(const EventFields& event) {
     return out_.threadIndex(event.pid.number, event.tid.number);
   }
@@ -168,115 +192,7 @@ class EventReader {
   std::vector<char> chunk_text_;  // a guessed chunk's elements between '[' and ']', then padding
 };
 
-// A JSON number as a 64-bit integer (truncated); one outside that range (1e60) is an error, not
-// a value: converting it would be undefined behaviour (found by the kineto fuzz harness).
-simdjson::error_code readWholeNumber(od::value value, std::int64_t& out) {
-  // Integers, the usual case, are read as such (exactly, past 2^53 too); a failed read leaves
-  // the value unread, so the double below still sees it.
-  if (value.get_int64().get(out) == simdjson::SUCCESS) return simdjson::SUCCESS;
-  double number = 0;
-  if (auto error = value.get_double().get(number)) return error;
-  constexpr double kLimit = 9223372036854775808.0;  // 2^63
-  if (!(number > -kLimit && number < kLimit)) return simdjson::NUMBER_OUT_OF_RANGE;  // NaN too
-  out = static_cast<std::int64_t>(number);
-  return simdjson::SUCCESS;
-}
-
-// Reads an integer from a number or a numeric string; labels such as "stream 7" give their
-// trailing number, and other text a stable negative id (idFromLabel).
-simdjson::error_code readId(od::value value, IdValue& out) {
-  od::json_type type;
-  if (auto error = value.type().get(type)) return error;
-  if (type == od::json_type::number) {
-    if (auto error = readWholeNumber(value, out.number)) return error;
-    out.present = true;
-    return simdjson::SUCCESS;
-  }
-  std::string_view text;
-  if (auto error = value.get_string().get(text)) return error;
-  out = {idFromLabel(text), true};
-  return simdjson::SUCCESS;
-}
-
-simdjson::error_code readInt(od::value value, std::int64_t& out) { return readWholeNumber(value, out); }
-
-simdjson::error_code readDim3(od::value value, std::array<std::uint32_t, 3>& out) {
-  od::array array;
-  if (auto error = value.get_array().get(array)) return error;
-  std::size_t axis = 0;
-  for (auto element : array) {
-    std::int64_t number = 0;
-    if (auto error = element.get_int64().get(number)) return error;
-    if (axis < 3) out[axis++] = static_cast<std::uint32_t>(number);
-  }
-  return simdjson::SUCCESS;
-}
-
-// A value that some versions write as a string and others as a number or an array (a process
-// group's name and ranks): the string's text, else the value's JSON text.
-// simdjson skips a value it is not asked to read by counting brackets of either kind, and the
-// stream finds an element's end the same way: only where each bracket closes its own kind do
-// both agree with the JSON that a parser reading every value would see. Every array or object
-// value that is kept as text or not read at all goes through here, so that one whose brackets
-// do not nest is an error rather than a value that ends elsewhere (and so that an events array
-// read in guessed chunks, where simdjson also finds where each element ends, reads as the
-// stream reads it element by element).
-simdjson::error_code nestedOrError(std::string_view raw) {
-  return bracketsNest(raw.data(), raw.size()) ? simdjson::SUCCESS : simdjson::TAPE_ERROR;
-}
-
-// A value the reader does not use: consumed here, an array or object only where it nests.
-simdjson::error_code skipValue(od::value value) {
-  od::json_type type;
-  if (auto error = value.type().get(type)) return error;
-  std::string_view raw;
-  if (type == od::json_type::array) {
-    od::array array;
-    if (auto error = value.get_array().get(array)) return error;
-    if (auto error = array.raw_json().get(raw)) return error;
-  } else if (type == od::json_type::object) {
-    od::object object;
-    if (auto error = value.get_object().get(object)) return error;
-    if (auto error = object.raw_json().get(raw)) return error;
-  } else if (type == od::json_type::string) {
-    // Read rather than left for simdjson to skip, which takes a string followed by ':' for a
-    // key: '"a": "b": 1' would then pass as one field, and the element would end at whichever
-    // '}' closes the count (found by the kineto fuzz harness).
-    od::raw_json_string unread;
-    return value.get_raw_json_string().get(unread);
-  } else {
-    return simdjson::SUCCESS;  // a number or literal: skipped as one token, no brackets to count
-  }
-  return nestedOrError(raw);
-}
-
-simdjson::error_code readTextOrRaw(od::value value, std::string_view& out) {
-  od::json_type type;
-  if (auto error = value.type().get(type)) return error;
-  if (type == od::json_type::string) return value.get_string().get(out);
-  if (type == od::json_type::array) {
-    od::array array;
-    if (auto error = value.get_array().get(array)) return error;
-    if (auto error = array.raw_json().get(out)) return error;
-    return nestedOrError(out);
-  }
-  out = value.raw_json_token();
-  while (!out.empty() && (out.back() == ' ' || out.back() == '\n' || out.back() == '\r' || out.back() == '\t')) {
-    out.remove_suffix(1);
-  }
-  return type == od::json_type::object ? skipValue(value) : simdjson::SUCCESS;
-}
-
-// The raw JSON text of an array value (shapes, dtypes and argument values are kept as text).
-simdjson::error_code rawArray(od::value value, std::string_view& out) {
-  od::array array;
-  if (auto error = value.get_array().get(array)) return error;
-  if (auto error = array.raw_json().get(out)) return error;
-  return nestedOrError(out);
-}
-
-Status EventReader::parseArgs(const TraceEventText& text, od::object args,
-                                    EventFields& event) {
+Status EventReader::parseArgs(const TraceEventText& text, od::object args, EventFields& event) {
   for (auto field : args) {
     std::string_view key;
     od::value value;
@@ -303,9 +219,9 @@ Status EventReader::parseArgs(const TraceEventText& text, od::object args,
     else if (isWord(key, "Input Strides")) error = rawArray(value, event.input_strides);
     else if (isWord(key, "Input type")) error = rawArray(value, event.input_type);
     else if (isWord(key, "Concrete Inputs")) error = rawArray(value, event.concrete_inputs);
-    else if (isWord(key, "Module Hierarchy")) error = value.get_string().get(event.module_hierarchy);
-    else if (isWord(key, "name")) error = value.get_string().get(event.arg_name);
-    else if (isWord(key, "Collective name")) error = value.get_string().get(event.collective_name);
+    else if (isWord(key, "Module Hierarchy")) error = readString(value, event.module_hierarchy);
+    else if (isWord(key, "name")) error = readString(value, event.arg_name);
+    else if (isWord(key, "Collective name")) error = readString(value, event.collective_name);
     else if (isWord(key, "dtype")) error = readTextOrRaw(value, event.comm_dtype);
     else if (isWord(key, "In msg nelems")) error = readInt(value, event.in_elements);
     else if (isWord(key, "Out msg nelems")) error = readInt(value, event.out_elements);
@@ -313,7 +229,9 @@ Status EventReader::parseArgs(const TraceEventText& text, od::object args,
     else if (isWord(key, "Process Group Name")) error = readTextOrRaw(value, event.group_name);
     else if (isWord(key, "Process Group Ranks")) error = readTextOrRaw(value, event.group_ranks);
     else error = skipValue(value);
-    if (error) {
+    if (isUnexpectedValue(error)) {
+      noteUnexpectedValue(text, "args.", key, error);
+    } else if (error) {
       return eventError(text, fmt::format("args.\"{}\" has an unexpected value: {}", key,
                                           simdjson::error_message(error)));
     }
@@ -353,29 +271,29 @@ Status EventReader::readFields(const TraceEventText& text, od::object object, Ev
                                           simdjson::error_message(error)));
     }
     simdjson::error_code error = simdjson::SUCCESS;
-    if (isWord(key, "ph")) error = value.get_string().get(event.ph);
-    else if (isWord(key, "cat")) error = value.get_string().get(event.cat);
-    else if (isWord(key, "name")) error = value.get_string().get(event.name);
-    else if (isWord(key, "ts") || isWord(key, "dur")) {
-      std::string_view token = value.raw_json_token();
-      std::int64_t ns = 0;
-      if (!microsecondsToNs(token, ns)) {
-        return eventError(text, fmt::format("\"{}\" is {}; expected a number of microseconds",
-                                            key, token.substr(0, 40)));
-      }
-      if (isWord(key, "ts")) { event.ts_ns = ns; event.has_ts = true; }
-      else { event.dur_ns = ns; event.has_dur = true; }
+    if (isWord(key, "ph")) error = readString(value, event.ph);
+    else if (isWord(key, "cat")) error = readString(value, event.cat);
+    else if (isWord(key, "name")) error = readString(value, event.name);
+    else if (isWord(key, "ts")) {
+      if (!(error = readMicroseconds(value, event.ts_ns))) event.has_ts = true;
+    } else if (isWord(key, "dur")) {
+      if (!(error = readMicroseconds(value, event.dur_ns))) event.has_dur = true;
     } else if (isWord(key, "pid")) error = readId(value, event.pid);
     else if (isWord(key, "tid")) error = readId(value, event.tid);
     else if (isWord(key, "args")) {
       od::object args;
       if (!(error = value.get_object().get(args))) {
         if (Status parsed = parseArgs(text, args, event); !parsed) return parsed;
+      } else if (error == simdjson::INCORRECT_TYPE) {
+        error = skipValue(value);  // left unread by the failed read
+        if (!error) error = simdjson::INCORRECT_TYPE;
       }
     } else {
       error = skipValue(value);
     }
-    if (error) {
+    if (isUnexpectedValue(error)) {
+      noteUnexpectedValue(text, "", key, error);
+    } else if (error) {
       return eventError(text, fmt::format("\"{}\" has an unexpected value: {}", key,
                                           simdjson::error_message(error)));
     }
@@ -383,25 +301,21 @@ Status EventReader::readFields(const TraceEventText& text, od::object object, Ev
   return {};
 }
 
-Status EventReader::requireTimes(const TraceEventText& text, const EventFields& event) const {
-  if (!event.has_ts) return eventError(text, fmt::format("{} event has no \"ts\"", event.cat));
-  if (!event.has_dur) return eventError(text, fmt::format("{} event has no \"dur\"", event.cat));
-  if (event.dur_ns < 0) {
-    return eventError(text, fmt::format("{} event has a negative duration ({} ns)", event.cat,
-                                        event.dur_ns));
-  }
+std::string_view EventReader::unusableTimes(const EventFields& event) const {
+  if (!event.has_ts) return "without a readable \"ts\"";
+  if (!event.has_dur) return "without a readable \"dur\"";
+  if (event.dur_ns < 0) return "with a negative \"dur\"";
   // Each of ts and dur fits 64-bit nanoseconds on its own (microsecondsToNs), their sum may not:
   // the end is ts + dur (found by the kineto fuzz harness; signed overflow is undefined).
   if (event.ts_ns > 0 && event.dur_ns > std::numeric_limits<std::int64_t>::max() - event.ts_ns) {
-    return eventError(text, fmt::format("{} event ends past the largest timestamp (ts {} ns + dur {} ns)",
-                                        event.cat, event.ts_ns, event.dur_ns));
+    return "ending past the largest timestamp";
   }
   return {};
 }
 
 Status EventReader::dispatch(const TraceEventText& text, const EventFields& event) {
   if (event.ph.empty()) {
-    not_understood_.add("event without \"ph\"");
+    not_understood_.add("event without \"ph\"", [&] { return placeOf(text); });
     return {};
   }
   const char ph = event.ph[0];
@@ -423,7 +337,7 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
     return {};
   }
   if (ph != 'X') {
-    not_understood_.add(fmt::format("events with phase '{}'", event.ph));
+    not_understood_.add(fmt::format("events with phase '{}'", event.ph), [&] { return placeOf(text); });
     return {};
   }
   noteCategory(event.cat);
@@ -433,10 +347,14 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
     return {};
   }
   if (category == EventCategory::kUnknown) {
-    not_understood_.add(fmt::format("events of category '{}'", event.cat));
+    not_understood_.add(fmt::format("events of category '{}'", event.cat), [&] { return placeOf(text); });
     return {};
   }
-  if (Status times = requireTimes(text, event); !times) return times;
+  if (const std::string_view unusable = unusableTimes(event); !unusable.empty()) {
+    // An event that cannot be placed in time is left out; the rest of the trace is read.
+    not_understood_.add(fmt::format("'{}' events {} (left out)", event.cat, unusable), [&] { return placeOf(text); });
+    return {};
+  }
   const std::int64_t start = event.ts_ns;
   const std::int64_t end = event.ts_ns + event.dur_ns;
   const auto name = out_.strings.intern(event.name);
@@ -579,11 +497,17 @@ Status EventReader::readChunkArray(const GuessedChunk& chunk, std::size_t length
   }
   od::array array;
   if (auto error = document.get_array().get(array)) return wrong("not an array", error);
+  // chunk_text_[1] is the chunk's first byte in the document.
+  const char* const chunk_start = chunk_text_.data() + 1;
   for (auto element : array) {
+    const char* start = nullptr;
+    if (auto error = element.current_location().get(start)) return wrong("an element has no place", error);
     od::object object;
     if (auto error = element.get_object().get(object)) return wrong("an element is not an object", error);
-    // Only the chunk's place is known here, not each element's (an error sends the chunk back).
-    const TraceEventText text{std::string_view(), 0, chunk.byte_offset, elements};
+    // The element's place in the document; its index is not known here (an error sends the
+    // chunk back to be read element by element, which knows it).
+    const TraceEventText text{std::string_view(), 0,
+                              chunk.byte_offset + static_cast<std::uint64_t>(start - chunk_start), elements};
     if (Status handled = handle(text, object); !handled) return handled;
     ++elements;
   }
@@ -608,8 +532,8 @@ ParsedBatch EventReader::parse(const EventBatch& batch) {
   parsed.synchronizations = std::exchange(out_.synchronizations, {});
   parsed.ranges = std::exchange(out_.ranges, {});
   parsed.communication_messages = std::exchange(out_.communication_messages, {});
-  skipped_.moveInto(out_.import_stats.skipped);
-  not_understood_.moveInto(out_.import_stats.not_understood);
+  skipped_.moveCountsInto(out_.import_stats.skipped);
+  not_understood_.moveNotUnderstoodInto(out_.import_stats);
   parsed.stats = std::exchange(out_.import_stats, {});
   for (std::size_t id = parsed.first_new_string; id < out_.strings.size(); ++id) {
     parsed.new_strings.emplace_back(out_.strings.view(static_cast<trace::StringId>(id)));

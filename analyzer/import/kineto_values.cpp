@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <charconv>
 #include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -190,58 +191,110 @@ trace::SyncKind syncKindFromName(std::string_view name) {
 }
 
 namespace {
+
+// An integer from a number (a fraction cut to its whole part) or a numeric string, as recording
+// tools write them; nullopt for anything else or a number outside 64 bits.
+std::optional<std::int64_t> integerOf(simdjson::dom::element element) {
+  std::int64_t whole = 0;
+  if (element.get_int64().get(whole) == simdjson::SUCCESS) return whole;
+  double number = 0;
+  if (element.get_double().get(number) == simdjson::SUCCESS) {
+    if (!(number > -9.2e18 && number < 9.2e18)) return std::nullopt;
+    return static_cast<std::int64_t>(number);
+  }
+  std::string_view text;
+  if (element.get_string().get(text) != simdjson::SUCCESS) return std::nullopt;
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), whole);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return whole;
+}
+
+// A member's value as an integer, where present and readable.
+std::optional<std::int64_t> integerMember(simdjson::dom::element object, std::string_view key) {
+  simdjson::dom::element value;
+  if (object[key].get(value) != simdjson::SUCCESS) return std::nullopt;
+  return integerOf(value);
+}
+
+// A top-level member's value that was not understood: counted with its place, the trace read on.
+void notUnderstoodMember(trace::Trace& out, std::string_view member, std::string_view what) {
+  out.import_stats.notUnderstood(fmt::format("top-level \"{}\" {} (left out)", member, what),
+                                 fmt::format("top-level member \"{}\"", member));
+}
+
+// The members the stream found are raw JSON text that it already proved whole.
+trace::Status parseMember(const std::string& path, std::string_view member, const std::string& raw,
+                          simdjson::dom::parser& parser, simdjson::dom::element& root) {
+  if (auto error = parser.parse(raw).get(root)) {
+    return trace::Error{fmt::format("{}: \"{}\" is not valid JSON: {}", path, member, simdjson::error_message(error))};
+  }
+  return {};
+}
+
 trace::Status readDevices(const std::string& path, const std::string& raw, trace::Trace& out) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (auto error = parser.parse(raw).get(root)) {
-    return trace::Error{fmt::format("{}: \"deviceProperties\" is not valid JSON: {}", path,
-                                    simdjson::error_message(error))};
-  }
+  if (trace::Status parsed = parseMember(path, "deviceProperties", raw, parser, root); !parsed) return parsed;
   simdjson::dom::array devices;
   if (root.get_array().get(devices)) {
-    return trace::Error{fmt::format("{}: \"deviceProperties\" is not an array", path)};
+    notUnderstoodMember(out, "deviceProperties", "that is not an array");
+    return {};
   }
   std::size_t index = 0;
   for (simdjson::dom::element element : devices) {
-    trace::Device device;
-    std::int64_t id = static_cast<std::int64_t>(index);
-    std::string_view name;
-    if (element["id"].get_int64().get(id) || element["name"].get_string().get(name)) {
-      return trace::Error{fmt::format("{}: deviceProperties[{}] lacks a numeric \"id\" or a "
-                                      "\"name\"", path, index)};
+    if (!element.is_object()) {
+      notUnderstoodMember(out, "deviceProperties", "elements that are not objects");
+      ++index;
+      continue;
     }
-    std::int64_t value = 0;
-    device.id = static_cast<std::uint32_t>(id);
-    device.name = out.strings.intern(name);
-    if (!element["computeMajor"].get_int64().get(value)) device.compute_major = static_cast<std::int32_t>(value);
-    if (!element["computeMinor"].get_int64().get(value)) device.compute_minor = static_cast<std::int32_t>(value);
-    if (!element["numSms"].get_int64().get(value)) device.sm_count = static_cast<std::int32_t>(value);
-    if (!element["totalGlobalMem"].get_int64().get(value)) device.total_memory_bytes = static_cast<std::uint64_t>(value);
+    trace::Device device;
+    // A device without an id is numbered by its place; one without a name stays unnamed.
+    device.id = static_cast<std::uint32_t>(integerMember(element, "id").value_or(static_cast<std::int64_t>(index)));
+    std::string_view name;
+    if (element["name"].get_string().get(name) == simdjson::SUCCESS) device.name = out.strings.intern(name);
+    else notUnderstoodMember(out, "deviceProperties", "elements without a \"name\"");
+    const auto small = [](std::optional<std::int64_t> value) {
+      return value && *value > 0 && *value < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(*value) : 0;
+    };
+    device.compute_major = small(integerMember(element, "computeMajor"));
+    device.compute_minor = small(integerMember(element, "computeMinor"));
+    device.sm_count = small(integerMember(element, "numSms"));
+    if (const auto memory = integerMember(element, "totalGlobalMem"); memory && *memory > 0) {
+      device.total_memory_bytes = static_cast<std::uint64_t>(*memory);
+    }
     out.devices.push_back(device);
     ++index;
   }
   return {};
 }
-// {"backend": "nccl", "rank": 0, "world_size": 8}: where this rank's file sits in its job.
-trace::Status readDistributedInfo(const std::string& path, const std::string& raw, trace::DistributedInfo& out) {
+
+// {"backend": "nccl", "rank": 0, "world_size": 8}: where this rank's file sits in its job. Many
+// PyTorch versions write the rank alone; the world size is then unknown (the job's files tell).
+trace::Status readDistributedInfo(const std::string& path, const std::string& raw, trace::Trace& out) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (auto error = parser.parse(raw).get(root)) {
-    return trace::Error{fmt::format("{}: \"distributedInfo\" is not valid JSON: {}", path, simdjson::error_message(error))};
+  if (trace::Status parsed = parseMember(path, "distributedInfo", raw, parser, root); !parsed) return parsed;
+  if (!root.is_object()) {
+    notUnderstoodMember(out, "distributedInfo", "that is not an object");
+    return {};
   }
-  std::int64_t rank = -1;
-  std::int64_t world_size = 0;
-  if (root["rank"].get_int64().get(rank) || root["world_size"].get_int64().get(world_size)) {
-    return trace::Error{fmt::format("{}: \"distributedInfo\" lacks a numeric \"rank\" or \"world_size\"", path)};
+  const std::optional<std::int64_t> rank = integerMember(root, "rank");
+  const std::optional<std::int64_t> world_size = integerMember(root, "world_size");
+  if (!rank || *rank < 0 || *rank >= (1 << 24)) {
+    notUnderstoodMember(out, "distributedInfo", "without a rank of 0 or more");
+    return {};
   }
-  if (world_size <= 0 || world_size > (1 << 24) || rank < 0 || rank >= world_size) {
-    return trace::Error{fmt::format("{}: \"distributedInfo\" has rank {} of world_size {}; expected 0 <= rank < "
-                                    "world_size", path, rank, world_size)};
+  if (world_size && (*world_size <= 0 || *world_size > (1 << 24) || *rank >= *world_size)) {
+    notUnderstoodMember(out, "distributedInfo", "with a rank outside its world size");
+    return {};
   }
-  out.rank = static_cast<std::int32_t>(rank);
-  out.world_size = static_cast<std::int32_t>(world_size);
+  trace::DistributedInfo& job = out.distributed;
+  job.rank = static_cast<std::int32_t>(*rank);
+  job.world_size = world_size ? static_cast<std::int32_t>(*world_size) : 0;
   std::string_view backend;
-  if (!root["backend"].get_string().get(backend)) out.backend = std::string(backend);
+  if (!root["backend"].get_string().get(backend)) job.backend = std::string(backend);
   return {};
 }
 
@@ -254,14 +307,20 @@ trace::Status readTopLevel(const std::string& path,
     if (key == "deviceProperties") {
       if (trace::Status read = readDevices(path, raw, out); !read) return read;
     } else if (key == "baseTimeNanoseconds") {
-      const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), info.base_time_ns);
-      if (ec != std::errc() || end != raw.data() + raw.size() || info.base_time_ns < 0) {
-        return trace::Error{fmt::format("{}: \"baseTimeNanoseconds\" is {}; expected a "
-                                        "non-negative integer", path, raw.substr(0, 40))};
+      // Without it the times stay relative to the session's start: one file's analysis needs no
+      // more; only a job's ranks lose their shared clock.
+      simdjson::dom::parser parser;
+      simdjson::dom::element root;
+      if (trace::Status parsed = parseMember(path, key, raw, parser, root); !parsed) return parsed;
+      const std::optional<std::int64_t> base = integerOf(root);
+      if (base && *base >= 0) {
+        info.base_time_ns = *base;
+        info.has_base_time = true;
+      } else {
+        notUnderstoodMember(out, key, "that is not a non-negative integer");
       }
-      info.has_base_time = true;
     } else if (key == "distributedInfo") {
-      if (trace::Status read = readDistributedInfo(path, raw, out.distributed); !read) return read;
+      if (trace::Status read = readDistributedInfo(path, raw, out); !read) return read;
     } else if (key == "schemaVersion") {
       std::from_chars(raw.data(), raw.data() + raw.size(), info.schema_version);
     } else if (key == "displayTimeUnit") {

@@ -1,6 +1,7 @@
 #include "analyzer/import/nsys_importer.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <initializer_list>
 #include <string>
@@ -169,18 +170,27 @@ class NsysReader {
   }
 
  private:
+  // A name by its id in StringIds. An id the table lacks leaves the name empty: counted with its
+  // place, the record kept.
   Status stringId(std::string_view table, std::int64_t row, std::string_view column,
-                  std::int64_t nsys_id, trace::StringId& out) const {
-    return strings_.lookup(table, row, column, nsys_id, out);
+                  std::int64_t nsys_id, trace::StringId& out) {
+    if (strings_.lookup(table, row, column, nsys_id, out)) return {};
+    out = trace::StringTable::kEmpty;
+    out_.import_stats.notUnderstood(fmt::format("table '{}' column '{}' ids missing from {} (left unnamed)", table,
+                                                column, kStrings),
+                                    rowPlace(table, row));
+    return {};
   }
 
-  // Reads a record's start and end (columns 0 and 1); one that ends before it starts is an error.
-  Status interval(std::string_view table, std::int64_t row, const Statement& s,
-                  std::int64_t& start_ns, std::int64_t& end_ns) {
+  // Reads a record's start and end (columns 0 and 1); false for one that ends before it starts,
+  // which is counted and left out.
+  bool interval(std::string_view table, std::int64_t row, const Statement& s, std::int64_t& start_ns,
+                std::int64_t& end_ns) {
     start_ns = s.int64(0);
     end_ns = s.int64(1);
+    if (!intervalReadable(table, row, start_ns, end_ns, out_.import_stats)) return false;
     last_ns_ = std::max(last_ns_, end_ns);
-    return checkInterval(db_.path(), table, row, start_ns, end_ns);
+    return true;
   }
 
   Status readStrings() { return strings_.load(db_, kStrings, "id", out_.strings); }
@@ -208,11 +218,13 @@ class NsysReader {
 
   Status readKernels() {
     if (!db_.hasTable(kKernels)) return {};
-    const Columns c(db_, kKernels,
-                    {"start", "end", "deviceId", "streamId", "correlationId", "gridX", "gridY",
-                     "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
-                     "staticSharedMemory", "dynamicSharedMemory"},
-                    {"demangledName", "shortName", "mangledName", "globalPid"});
+    // A kernel's launch configuration is optional: trimmed exports keep only times and names.
+    const Columns c(db_, kKernels, {"start", "end"},
+                    {"deviceId", "streamId", "correlationId", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
+                     "staticSharedMemory", "dynamicSharedMemory", "demangledName", "shortName", "mangledName",
+                     "globalPid"});
+    static constexpr std::array<std::string_view, 3> kGrid = {"gridX", "gridY", "gridZ"};
+    static constexpr std::array<std::string_view, 3> kBlock = {"blockX", "blockY", "blockZ"};
     // The full name tells template arguments (tile sizes, dtypes) apart; the others are fallbacks.
     std::vector<std::string_view> name_columns;
     for (std::string_view column : {"demangledName", "shortName", "mangledName"}) {
@@ -225,19 +237,17 @@ class NsysReader {
     return forEachRow(db_, kKernels, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
       trace::Kernel k;
-      if (Status ordered = interval(kKernels, row, s, k.start_ns, k.end_ns); !ordered) return ordered;
-      k.device = static_cast<std::uint32_t>(s.int64(2));
-      k.stream = static_cast<std::uint32_t>(s.int64(3));
-      k.correlation_id = static_cast<std::uint64_t>(s.int64(4));  // NULL: no launch, reads as 0
+      if (!interval(kKernels, row, s, k.start_ns, k.end_ns)) return {};
+      k.device = static_cast<std::uint32_t>(valueOr(s, c["deviceId"], 0));
+      k.stream = static_cast<std::uint32_t>(valueOr(s, c["streamId"], 0));
+      k.correlation_id = static_cast<std::uint64_t>(valueOr(s, c["correlationId"], 0));  // none: no launch
       for (std::size_t axis = 0; axis < 3; ++axis) {
-        k.grid[axis] = static_cast<std::uint32_t>(s.int64(5 + static_cast<int>(axis)));
-        k.block[axis] = static_cast<std::uint32_t>(s.int64(8 + static_cast<int>(axis)));
+        k.grid[axis] = static_cast<std::uint32_t>(valueOr(s, c[kGrid[axis]], 0));
+        k.block[axis] = static_cast<std::uint32_t>(valueOr(s, c[kBlock[axis]], 0));
       }
-      k.registers_per_thread = static_cast<std::uint32_t>(s.int64(11));
-      if (Status shared = sharedMemoryBytes(db_.path(), kKernels, row, s.int64(12), s.int64(13), k.shared_memory_bytes);
-          !shared) {
-        return shared;
-      }
+      k.registers_per_thread = static_cast<std::uint32_t>(valueOr(s, c["registersPerThread"], 0));
+      k.shared_memory_bytes = sharedMemoryBytes(kKernels, row, valueOr(s, c["staticSharedMemory"], 0),
+                                                valueOr(s, c["dynamicSharedMemory"], 0), out_.import_stats);
       k.pid = pidOf(s, c["globalPid"]);
       const auto named = std::find_if(name_columns.begin(), name_columns.end(),
                                       [&](std::string_view column) { return has(s, c[column]); });
@@ -266,7 +276,7 @@ class NsysReader {
       }
       std::int64_t start = 0;
       std::int64_t end = 0;
-      if (Status ordered = interval(table, row, s, start, end); !ordered) return ordered;
+      if (!interval(table, row, s, start, end)) return {};
       trace::StringId name = trace::StringTable::kEmpty;
       if (has(s, c["nameId"])) {
         Status named = stringId(table, row, "nameId", s.int64(c["nameId"]), name);
@@ -305,7 +315,7 @@ class NsysReader {
     return forEachRow(db_, table, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
       trace::MemoryOp m;
-      if (Status ordered = interval(table, row, s, m.start_ns, m.end_ns); !ordered) return ordered;
+      if (!interval(table, row, s, m.start_ns, m.end_ns)) return {};
       m.device = static_cast<std::uint32_t>(s.int64(2));
       m.stream = static_cast<std::uint32_t>(s.int64(3));
       m.correlation_id = static_cast<std::uint64_t>(s.int64(4));
@@ -334,7 +344,7 @@ class NsysReader {
     return forEachRow(db_, kSync, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
       trace::Synchronization y;
-      if (Status ordered = interval(kSync, row, s, y.start_ns, y.end_ns); !ordered) return ordered;
+      if (!interval(kSync, row, s, y.start_ns, y.end_ns)) return {};
       y.device = static_cast<std::uint32_t>(s.int64(2));
       y.stream = static_cast<std::uint32_t>(s.int64(3));  // -1: context-wide, no stream
       y.correlation_id = static_cast<std::uint64_t>(s.int64(4));
@@ -379,7 +389,7 @@ class NsysReader {
         }
         case kNvtxDomainDestroy: ++out_.import_stats.skipped["NVTX domain destructions"]; return {};
         default:
-          ++out_.import_stats.not_understood[fmt::format("NVTX events of type {}", type)];
+          out_.import_stats.notUnderstood(fmt::format("NVTX events of type {}", type), rowPlace(kNvtx, row));
           return {};
       }
       trace::StringId name = trace::StringTable::kEmpty;
@@ -397,7 +407,7 @@ class NsysReader {
       if (type != kNvtxMark && !ended) {
         // Pushed or started but not ended before recording stopped: kept, closed below.
         unterminated_.push_back(out_.ranges.size() - 1);
-        ++out_.import_stats.not_understood[kUnterminated];
+        out_.import_stats.notUnderstood(kUnterminated, rowPlace(kNvtx, row));
         return {};
       }
       ++out_.import_stats.events_imported;

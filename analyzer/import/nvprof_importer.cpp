@@ -56,9 +56,16 @@ class NvprofReader {
   }
 
  private:
+  // A name by its id in StringTable. An id the table lacks leaves the name empty: counted with
+  // its place, the record kept.
   Status stringId(std::string_view table, std::int64_t row, std::string_view column,
-                  std::int64_t nvprof_id, trace::StringId& out) const {
-    return strings_.lookup(table, row, column, nvprof_id, out);
+                  std::int64_t nvprof_id, trace::StringId& out) {
+    if (strings_.lookup(table, row, column, nvprof_id, out)) return {};
+    out = trace::StringTable::kEmpty;
+    out_.import_stats.notUnderstood(fmt::format("table '{}' column '{}' ids missing from StringTable (left unnamed)",
+                                                table, column),
+                                    rowPlace(table, row));
+    return {};
   }
 
   Status readStrings() { return strings_.load(db_, "StringTable", "_id_", out_.strings); }
@@ -86,12 +93,10 @@ class NvprofReader {
                        "staticSharedMemory", "dynamicSharedMemory"},
                       [&](std::int64_t row, Statement& s) -> Status {
                         ++out_.import_stats.events_read;
+                        if (!intervalReadable(table, row, s.int64(0), s.int64(1), out_.import_stats)) return {};
                         trace::Kernel& k = out_.kernels.emplace_back();
                         k.start_ns = s.int64(0);
                         k.end_ns = s.int64(1);
-                        if (Status ordered = checkInterval(db_.path(), table, row, k.start_ns, k.end_ns); !ordered) {
-                          return ordered;
-                        }
                         k.device = static_cast<std::uint32_t>(s.int64(2));
                         k.stream = static_cast<std::uint32_t>(s.int64(3));
                         k.correlation_id = static_cast<std::uint64_t>(s.int64(4));
@@ -100,11 +105,7 @@ class NvprofReader {
                           k.block[static_cast<std::size_t>(axis)] = static_cast<std::uint32_t>(s.int64(9 + axis));
                         }
                         k.registers_per_thread = static_cast<std::uint32_t>(s.int64(12));
-                        if (Status shared = sharedMemoryBytes(db_.path(), table, row, s.int64(13), s.int64(14),
-                                                              k.shared_memory_bytes);
-                            !shared) {
-                          return shared;
-                        }
+                        k.shared_memory_bytes = sharedMemoryBytes(table, row, s.int64(13), s.int64(14), out_.import_stats);
                         ++out_.import_stats.events_imported;
                         return stringId(table, row, "name", s.int64(5), k.name);
                       });
@@ -209,7 +210,8 @@ class NvprofReader {
   }
 
   Status readMarkers() {
-    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_MARKER")) return {};
+    static constexpr std::string_view kMarkers = "CUPTI_ACTIVITY_KIND_MARKER";
+    if (!db_.hasTable(kMarkers)) return {};
     std::unordered_map<std::int64_t, OpenMarker> open;
     std::int64_t last_ns = 0;
     Status status = forEachRow(
@@ -222,7 +224,7 @@ class NvprofReader {
           if (flags & kMarkerEnd) {
             auto found = open.find(s.int64(2));
             if (found == open.end()) {
-              ++out_.import_stats.not_understood["marker ends without a start"];
+              out_.import_stats.notUnderstood("marker ends without a start", rowPlace(kMarkers, row));
               return {};
             }
             addRange(found->second, timestamp);
@@ -231,11 +233,11 @@ class NvprofReader {
             return {};
           }
           if (!(flags & (kMarkerStart | kMarkerInstantaneous))) {
-            ++out_.import_stats.not_understood[fmt::format("markers with flags {}", flags)];
+            out_.import_stats.notUnderstood(fmt::format("markers with flags {}", flags), rowPlace(kMarkers, row));
             return {};
           }
           trace::StringId text = trace::StringTable::kEmpty;
-          if (Status named = stringId("CUPTI_ACTIVITY_KIND_MARKER", row, "name", s.int64(5), text); !named) {
+          if (Status named = stringId(kMarkers, row, "name", s.int64(5), text); !named) {
             return named;
           }
           // objectId of a thread marker (objectKind 2) is a 12-byte struct: pid, tid, padding.

@@ -45,15 +45,22 @@ trace::Trace importWith(const std::string& path, unsigned threads) {
   return imported.ok() ? std::move(imported).value() : trace::Trace{};
 }
 
+// An event whose JSON is broken (a '}' closes a '['): the file is refused, naming it.
+constexpr std::string_view kBrokenEvent =
+    R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 5, "dur": 1, "pid": 0, "tid": "stream 7", "args": {"grid": [1, 2}}})";
+// An event that cannot be placed in time: counted with its place and left out, the file read on.
+constexpr std::string_view kEventAtNoTime =
+    R"({"ph": "X", "cat": "kernel", "name": "k", "ts": "soon", "dur": 1, "pid": 0, "tid": "stream 7"})";
+
 // Many events of every kind the importer keeps or counts, with labelled pids and tids, thread
 // names given twice, and strings that repeat across batches: several megabytes, so several batches.
-std::string manyEvents(int count, int bad_at = -1, int second_bad_at = -1) {
+std::string manyEvents(int count, int bad_at = -1, int second_bad_at = -1, std::string_view bad_event = kBrokenEvent) {
   std::string json = "{\"schemaVersion\": 1, \"traceEvents\": [\n";
   for (int i = 0; i < count; ++i) {
     if (i > 0) json += ",\n";
     const int thread = i % 7;
     if (i == bad_at || i == second_bad_at) {
-      json += fmt::format(R"({{"ph": "X", "cat": "kernel", "name": "k", "ts": "soon", "dur": 1, "pid": 0, "tid": "stream 7"}})");
+      json += bad_event;
       continue;
     }
     switch (i % 6) {
@@ -151,6 +158,22 @@ TEST(KinetoParallelParseTest, TheFirstBadEventIsReportedWhateverTheThreads) {
   }
 }
 
+TEST(KinetoParallelParseTest, EventsLeftOutAreCountedAtTheFirstOnesPlaceWhateverTheThreads) {
+  test::ScratchDir dir;
+  const std::string json = manyEvents(30000, 14000, 24000, kEventAtNoTime);
+  const std::string path = dir.write("no_time.json", json);
+  const std::string reason = "'kernel' events without a readable \"ts\" (left out)";
+  const std::string place = fmt::format("traceEvents element at byte offset {}", json.find(kEventAtNoTime));
+  for (unsigned threads : {1u, 2u, 4u}) {
+    SCOPED_TRACE(fmt::format("{} threads", threads));
+    auto imported = importTrace(path, {.progress = {}, .threads = threads});
+    ASSERT_TRUE(imported.ok()) << imported.error().message;
+    EXPECT_EQ(imported->import_stats.not_understood.at(reason), 2u);
+    EXPECT_EQ(imported->import_stats.first_place.at(reason), place);
+    EXPECT_EQ(imported->import_stats.events_read, 30000u);
+  }
+}
+
 TEST(KinetoParallelParseTest, ABadEventBeforeATruncationIsTheErrorAndATruncationAloneIsReportedAsOne) {
   test::ScratchDir dir;
   const std::string bad = manyEvents(30000, 9000);
@@ -188,7 +211,10 @@ TEST(KinetoParallelParseTest, AFileThatFillsItsLastPageExactlyIsReadInPlace) {
 // but is not: inside strings (escaped quotes too), between objects nested in args; and members
 // before and after the events array hold some too. Separators vary, compact ones included.
 // Names and threads are new all along, so a chunk that is dropped has grown its parser's tables.
-constexpr std::string_view kLateEvent = R"({"ph": "X", "cat": "cpu_op", "name": "late", "pid": 1, "tid": 1, "dur": 1})";
+constexpr std::string_view kLateEvent =
+    R"({"ph": "X", "cat": "cpu_op", "name": "late", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"x": [}]}})";
+// An event without a time, which is counted and left out rather than refused.
+constexpr std::string_view kTimelessEvent = R"({"ph": "X", "cat": "cpu_op", "name": "late", "pid": 1, "tid": 1, "dur": 1})";
 
 std::string decoyEvents(int count, int bad_at = -1, std::string_view bad_event = kLateEvent) {
   std::string json = R"({"before": [{"a": 1}, {"b": [{"c": 2}, {"d": 3}]}], "traceEvents": [)";
@@ -286,6 +312,27 @@ TEST(KinetoParallelParseTest, APlainTraceIsReadAlmostWhollyInGuessedChunks) {
   for (unsigned threads : {1u, 2u}) {
     // All but what follows the last guess, at most a batch and an element.
     EXPECT_GT(elementsReadInChunks(path, threads, KinetoParallelParse::kDefaultBatchBytes), 30000u - 3000u);
+  }
+}
+
+TEST(KinetoParallelParseTest, AnEventLeftOutOfAGuessedChunkIsCountedAsElementByElement) {
+  // Its place is the element's byte offset either way: the stats of every way of reading agree.
+  test::ScratchDir dir;
+  const std::string json = decoyEvents(400, 301, kTimelessEvent);
+  const std::string path = dir.write("timeless.json", json);
+  const auto expected = importThrough(path, ByteSource::PlainFileAccess::kReadOnly, 1, 4096);
+  ASSERT_TRUE(expected.ok()) << expected.error().message;
+  const std::string reason = "'cpu_op' events without a readable \"ts\" (left out)";
+  EXPECT_EQ(expected->import_stats.not_understood.at(reason), 1u);
+  EXPECT_EQ(expected->import_stats.first_place.at(reason),
+            fmt::format("traceEvents element at byte offset {}", json.find(kTimelessEvent)));
+  for (std::size_t batch_bytes : {1u, 300u, 2000u, 9000u}) {
+    for (unsigned threads : {1u, 3u}) {
+      SCOPED_TRACE(fmt::format("{}-byte batches, {} threads", batch_bytes, threads));
+      const auto chunked = importThrough(path, ByteSource::PlainFileAccess::kMapWhereAllowed, threads, batch_bytes);
+      ASSERT_TRUE(chunked.ok()) << chunked.error().message;
+      expectSameTrace(*expected, *chunked);
+    }
   }
 }
 

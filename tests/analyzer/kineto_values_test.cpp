@@ -104,23 +104,72 @@ TEST(KinetoValuesTest, MemcpyNamesGiveDirectionAndMemoryKinds) {
   EXPECT_EQ(memset.direction, trace::CopyDirection::kUnknown);
 }
 
-TEST(KinetoValuesTest, BaseTimeMustBeANonNegativeInteger) {
+TEST(KinetoValuesTest, BaseTimeIsANonNegativeIntegerOrCountedAndLeftOut) {
   trace::Trace out;
   TopLevelInfo info;
   EXPECT_TRUE(readTopLevel("t.json", {{"baseTimeNanoseconds", "1751410836000000000"}}, out, info).ok());
   EXPECT_EQ(info.base_time_ns, 1751410836000000000);
+  TopLevelInfo quoted;
+  EXPECT_TRUE(readTopLevel("t.json", {{"baseTimeNanoseconds", "\"1751410836000000000\""}}, out, quoted).ok());
+  EXPECT_EQ(quoted.base_time_ns, 1751410836000000000);
   TopLevelInfo bad;
-  auto status = readTopLevel("t.json", {{"baseTimeNanoseconds", "\"soon\""}}, out, bad);
-  ASSERT_FALSE(status.ok());
-  EXPECT_NE(status.error().message.find("baseTimeNanoseconds"), std::string::npos);
+  ASSERT_TRUE(readTopLevel("t.json", {{"baseTimeNanoseconds", "\"soon\""}}, out, bad).ok());
+  EXPECT_FALSE(bad.has_base_time);
+  const std::string reason = "top-level \"baseTimeNanoseconds\" that is not a non-negative integer (left out)";
+  EXPECT_EQ(out.import_stats.not_understood.at(reason), 1u);
+  EXPECT_EQ(out.import_stats.first_place.at(reason), "top-level member \"baseTimeNanoseconds\"");
 }
 
-TEST(KinetoValuesTest, DevicePropertiesWithoutNameAreAnError) {
+TEST(KinetoValuesTest, BrokenJsonInATopLevelMemberIsAnErrorNamingIt) {
   trace::Trace out;
   TopLevelInfo info;
-  auto status = readTopLevel("t.json", {{"deviceProperties", "[{\"id\": 0}]"}}, out, info);
+  auto status = readTopLevel("t.json", {{"deviceProperties", "[{\"id\": 0,]"}}, out, info);
   ASSERT_FALSE(status.ok());
-  EXPECT_NE(status.error().message.find("deviceProperties[0]"), std::string::npos);
+  EXPECT_NE(status.error().message.find("t.json: \"deviceProperties\" is not valid JSON"), std::string::npos)
+      << status.error().message;
+}
+
+TEST(KinetoValuesTest, DevicePropertiesWithoutNameOrIdAreKeptAndCounted) {
+  trace::Trace out;
+  TopLevelInfo info;
+  ASSERT_TRUE(readTopLevel("t.json", {{"deviceProperties", R"([{"id": 0}, {"name": "NVIDIA A10G", "numSms": "80"}])"}}, out,
+                           info)
+                  .ok());
+  ASSERT_EQ(out.devices.size(), 2u);
+  EXPECT_EQ(out.str(out.devices[0].name), "");
+  EXPECT_EQ(out.devices[1].id, 1u);  // numbered by its place
+  EXPECT_EQ(out.str(out.devices[1].name), "NVIDIA A10G");
+  EXPECT_EQ(out.devices[1].sm_count, 80);  // a number written as a string
+  EXPECT_EQ(out.import_stats.not_understood.at("top-level \"deviceProperties\" elements without a \"name\" (left out)"), 1u);
+}
+
+TEST(KinetoValuesTest, ARankWithoutAWorldSizeIsKeptWithTheWorldSizeUnknown) {
+  // As many PyTorch versions write it (HTA's test traces): {"rank": 0}.
+  trace::Trace out;
+  TopLevelInfo info;
+  ASSERT_TRUE(readTopLevel("t.json", {{"distributedInfo", R"({"rank": 1})"}}, out, info).ok());
+  EXPECT_TRUE(out.distributed.rankKnown());
+  EXPECT_FALSE(out.distributed.worldSizeKnown());
+  EXPECT_EQ(out.distributed.rank, 1);
+  EXPECT_TRUE(out.import_stats.not_understood.empty());
+  trace::Trace strings;
+  ASSERT_TRUE(readTopLevel("t.json", {{"distributedInfo", R"({"backend": "nccl", "rank": "3", "world_size": "8"})"}},
+                           strings, info)
+                  .ok());
+  EXPECT_EQ(strings.distributed.rank, 3);
+  EXPECT_EQ(strings.distributed.world_size, 8);
+}
+
+TEST(KinetoValuesTest, DistributedInfoWithoutARankOrOutsideItsWorldIsCountedAndLeftOut) {
+  for (const char* info_json : {R"({"backend": "nccl"})", R"({"rank": 8, "world_size": 8})", R"([1, 2])"}) {
+    SCOPED_TRACE(info_json);
+    trace::Trace out;
+    TopLevelInfo info;
+    ASSERT_TRUE(readTopLevel("t.json", {{"distributedInfo", info_json}}, out, info).ok());
+    EXPECT_FALSE(out.distributed.rankKnown());
+    ASSERT_EQ(out.import_stats.not_understood.size(), 1u);
+    EXPECT_EQ(out.import_stats.first_place.begin()->second, "top-level member \"distributedInfo\"");
+  }
 }
 
 }  // namespace

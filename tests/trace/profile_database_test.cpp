@@ -97,6 +97,7 @@ Trace makeSampleTrace() {
   trace.import_stats.events_imported = 8;
   trace.import_stats.skipped["flow events"] = 2;
   trace.import_stats.not_understood["events of category 'x'"] = 1;
+  trace.import_stats.first_place["events of category 'x'"] = "traceEvents element at byte offset 12";
   trace.import_stats.dropped_by_collector = 4;
   trace.import_stats.lost["NVTX ranges still open at exit"] = 2;
   return trace;
@@ -182,6 +183,7 @@ TEST(ProfileDatabaseTest, ReadsSchemaOneZeroFilesWithTheDefaultsOfLaterColumns) 
           "ALTER TABLE devices DROP COLUMN kind; ALTER TABLE ranges DROP COLUMN domain_id; "
           "ALTER TABLE ranges DROP COLUMN category; ALTER TABLE ranges DROP COLUMN payload_id; "
           "DROP TABLE gradient_bins; DELETE FROM import_stats WHERE section = 'lost'; "
+          "ALTER TABLE import_stats DROP COLUMN place; "
           "UPDATE ampscope_meta SET value = '1.0' WHERE key = 'schema_version'");
   auto read = readProfile(path);
   ASSERT_TRUE(read.ok()) << read.error().message;
@@ -192,6 +194,8 @@ TEST(ProfileDatabaseTest, ReadsSchemaOneZeroFilesWithTheDefaultsOfLaterColumns) 
   EXPECT_EQ(read->ranges[1].category, 0u);
   EXPECT_TRUE(read->gradient_bins.empty());
   EXPECT_TRUE(read->import_stats.lost.empty());
+  EXPECT_EQ(read->import_stats.not_understood.size(), 1u);
+  EXPECT_TRUE(read->import_stats.first_place.empty());  // 1.6 added the places
 }
 
 TEST(ProfileDatabaseTest, WritesTheRangesArgumentsAndItsSchemaVersion) {
@@ -210,7 +214,7 @@ TEST(ProfileDatabaseTest, WritesTheRangesArgumentsAndItsSchemaVersion) {
   };
   EXPECT_EQ(text("SELECT value FROM ampscope_meta WHERE key = 'schema_version'"),
             std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
-  EXPECT_EQ(kSchemaMinor, 5);
+  EXPECT_EQ(kSchemaMinor, 6);
   // The column holds a string id, as shapes_id does.
   EXPECT_EQ(text("SELECT s.value FROM ranges r JOIN strings s ON s.id = r.arguments_id "
                  "JOIN strings n ON n.id = r.name_id WHERE n.value = 'aten::conv2d'"),

@@ -43,7 +43,7 @@ Result<ProfileAppender> ProfileAppender::create(SqliteDatabase& db) {
       "INSERT INTO threads VALUES (?, ?, ?, ?)",
       "INSERT INTO kernel_configs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO counters VALUES (?, ?, ?, ?)",
-      "INSERT OR REPLACE INTO import_stats VALUES (?, ?, ?)",
+      "INSERT OR REPLACE INTO import_stats (section, key, value, place) VALUES (?, ?, ?, ?)",
   };
   std::vector<Statement> statements;
   for (std::string_view sql : kInserts) {
@@ -170,11 +170,13 @@ Status ProfileAppender::gradientBin(const GradientBin& b) {
       std::array<std::int64_t, 5>{b.step, b.time_ns, id(b.tensor), id(b.exponent), i64(b.count)});
 }
 
-Status ProfileAppender::stat(std::string_view section, std::string_view key, std::uint64_t value) {
+Status ProfileAppender::stat(std::string_view section, std::string_view key, std::uint64_t value,
+                             std::string_view place) {
   Statement& s = statements_[kStat];
   s.bind(1, section);
   s.bind(2, key);
   s.bind(3, i64(value));
+  s.bind(4, place);
   return s.run();
 }
 
@@ -207,7 +209,10 @@ std::vector<StatRow> statRows(const ImportStats& stats) {
       {"totals", "dropped_by_collector", stats.dropped_by_collector},
   };
   for (const auto& [key, value] : stats.skipped) rows.push_back({"skipped", key, value});
-  for (const auto& [key, value] : stats.not_understood) rows.push_back({"not_understood", key, value});
+  for (const auto& [key, value] : stats.not_understood) {
+    const auto place = stats.first_place.find(key);
+    rows.push_back({"not_understood", key, value, place == stats.first_place.end() ? std::string() : place->second});
+  }
   for (const auto& [key, value] : stats.lost) rows.push_back({"lost", key, value});
   return rows;
 }

@@ -43,7 +43,8 @@ class ProfileAppender {
   Status counter(const Counter& counter);
   Status gradientBin(const GradientBin& bin);
   // Replaces the stored value of (section, key).
-  Status stat(std::string_view section, std::string_view key, std::uint64_t value);
+  // place: where a reason not understood was first met in the source file ("" where unknown).
+  Status stat(std::string_view section, std::string_view key, std::uint64_t value, std::string_view place = {});
 
   std::uint64_t kernelConfigCount() const { return configs_.size(); }
 
@@ -71,6 +72,7 @@ struct StatRow {
   std::string section;
   std::string key;
   std::uint64_t value = 0;
+  std::string place;
 };
 std::vector<StatRow> statRows(const ImportStats& stats);
 

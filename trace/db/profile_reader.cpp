@@ -109,12 +109,14 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                               return {};
                             });
   if (!status) return status.error();
-  if ((trace.distributed.rank >= 0 || trace.distributed.world_size > 0) &&
-      (trace.distributed.rank < 0 || trace.distributed.rank >= trace.distributed.world_size)) {
-    return Error{fmt::format("{}: table 'ampscope_meta' has rank {} of world_size {}; expected 0 <= rank < world_size",
-                             db.path(), trace.distributed.rank, trace.distributed.world_size)};
+  // A rank may be stored without a world size (0: unknown), never a world size without a rank.
+  const DistributedInfo& job = trace.distributed;
+  if ((job.rank >= 0 || job.world_size != 0) &&
+      (job.rank < 0 || job.world_size < 0 || (job.world_size > 0 && job.rank >= job.world_size))) {
+    return Error{fmt::format("{}: table 'ampscope_meta' has rank {} of world_size {}; expected 0 <= rank < world_size "
+                             "(world_size 0: unknown)",
+                             db.path(), job.rank, job.world_size)};
   }
-  trace.distributed.rank = trace.distributed.world_size > 0 ? trace.distributed.rank : -1;
 
   status = forEachRow(db, "strings", {"id", "value"}, [&](std::int64_t row, Statement& s) -> Status {
     // Ids are dense and in order, so that stored ids stay valid after re-interning.
@@ -286,14 +288,20 @@ Result<Trace> readProfile(SqliteDatabase& db) {
     if (!status) return status.error();
   }
 
-  status = forEachRow(db, "import_stats", {"section", "key", "value"},
+  const bool has_place = db.hasColumn("import_stats", "place");
+  std::vector<std::string_view> stat_columns = {"section", "key", "value"};
+  if (has_place) stat_columns.push_back("place");
+  status = forEachRow(db, "import_stats", stat_columns,
                      [&](std::int64_t, Statement& s) -> Status {
                        ImportStats& stats = trace.import_stats;
                        const std::string_view section = s.text(0);
                        const std::string key(s.text(1));
                        const std::uint64_t value = u64(s.int64(2));
                        if (section == "skipped") stats.skipped[key] = value;
-                       else if (section == "not_understood") stats.not_understood[key] = value;
+                       else if (section == "not_understood") {
+                         stats.not_understood[key] = value;
+                         if (has_place && !s.text(3).empty()) stats.first_place[key] = std::string(s.text(3));
+                       }
                        else if (section == "lost") stats.lost[key] = value;
                        else if (key == "events_read") stats.events_read = value;
                        else if (key == "events_imported") stats.events_imported = value;

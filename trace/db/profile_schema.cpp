@@ -50,7 +50,8 @@ CREATE TABLE IF NOT EXISTS gradient_bins (
   step INTEGER NOT NULL, time_ns INTEGER NOT NULL, tensor_id INTEGER NOT NULL,
   exponent INTEGER NOT NULL, count INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS import_stats (
-  section TEXT NOT NULL, key TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (section, key));
+  section TEXT NOT NULL, key TEXT NOT NULL, value INTEGER NOT NULL, place TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (section, key));
 )sql";
 }
 

@@ -48,7 +48,7 @@ Status appendTrace(ProfileAppender& out, const Trace& trace) {
                                    {"source_detail", trace.format_detail}}) {
     if (Status stored = out.meta(key, value); !stored) return stored;
   }
-  if (trace.distributed.known()) {
+  if (trace.distributed.rankKnown()) {
     const std::string rank = std::to_string(trace.distributed.rank);
     const std::string world_size = std::to_string(trace.distributed.world_size);
     for (const auto& [key, value] : {std::pair<std::string_view, std::string_view>{"rank", rank},
@@ -75,7 +75,7 @@ Status appendTrace(ProfileAppender& out, const Trace& trace) {
   if (status) status = batch.rows(trace.gradient_bins, [&](const GradientBin& b) { return out.gradientBin(b); });
   if (status) {
     status = batch.rows(statRows(trace.import_stats),
-                        [&](const StatRow& row) { return out.stat(row.section, row.key, row.value); });
+                        [&](const StatRow& row) { return out.stat(row.section, row.key, row.value, row.place); });
   }
   return status;
 }
