@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/fused_attention_cost.h"
 #include "analyzer/gemm_shapes.h"
 #include "analyzer/kernel_verdicts.h"
-#include "analyzer/op_time_model.h"
 #include "analyzer/op_work.h"
 #include "analyzer/operator_labels.h"
 #include "analyzer/time_by_kind.h"
@@ -32,13 +32,6 @@ using Dims = std::vector<std::int64_t>;
 // mask, casts and dropout sit between them, and a few ops on other tensors (the mask's own
 // computation) may be interleaved.
 constexpr std::size_t kSearchWindow = 16;
-
-// The kernels a fused attention's backward takes in PyTorch's flash implementation: dO·O per
-// row, then dQ, dK and dV, then dQ converted from its FP32 accumulator.
-constexpr int kFusedBackwardKernels = 3;
-
-// The smallest tile of queries x keys per head a fused attention kernel computes (fusedCost).
-constexpr std::int64_t kFusedTileMin = 64;
 
 enum class Role : std::uint8_t { kScoresGemm, kBeforeSoftmax, kSoftmax, kAfterSoftmax, kOutputGemm };
 
@@ -111,89 +104,10 @@ struct Call {
   }
 };
 
-// The fused kernels' time for one call of a shape, by the time model: scaled_dot_product_attention's
-// work (op_work.h) as one kernel, and its backward's as the flash implementation's.
-struct FusedCost {
-  double forward_ns = 0;
-  double backward_ns = 0;
-  double efficiency = 0;
-};
-
-std::string dtypeName(MathPrecision precision) {
-  return precision == MathPrecision::kBf16 ? "c10::BFloat16" : "c10::Half";
-}
-
-std::string shapeText(const Dims& dims) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) text += (i == 0 ? "" : ",") + std::to_string(dims[i]);
-  return text + "]";
-}
-
-std::optional<FusedCost> fusedCost(const DeviceSpec& device, MathPrecision precision, const UnfusedAttention& a,
-                                   double mask_bytes) {
-  // [B, H, L, E], or [B x H, L, E] where the heads are folded into the batch: attention's work
-  // takes every leading dimension as batch.
-  Dims lead{a.batch};
-  if (a.heads > 0) lead.push_back(a.heads);
-  const auto tensor = [&](std::int64_t length, std::int64_t width) {
-    Dims d = lead;
-    d.push_back(length);
-    if (width > 0) d.push_back(width);
-    return shapeText(d);
-  };
-  const std::string q = tensor(a.query_length, a.head_size);
-  const std::string k = tensor(a.key_length, a.head_size);
-  const std::string v = tensor(a.key_length, a.value_head_size);
-  const std::string o = tensor(a.query_length, a.value_head_size);
-  const std::string half = "\"" + dtypeName(precision) + "\"";
-  // is_causal false: a mask, where there is one, is read whole.
-  const std::optional<Shapes> forward_shapes = parseShapes(fmt::format("[{},{},{}]", q, k, v));
-  OpCall forward;
-  forward.op = "aten::scaled_dot_product_attention";
-  forward.shapes = forward_shapes ? &*forward_shapes : nullptr;
-  const std::string forward_dtypes = fmt::format("[{0},{0},{0}]", half);
-  forward.dtypes = forward_dtypes;
-  forward.arguments = R"(["","","","","0.0","False"])";
-  const OpWork forward_work = opWork(forward);
-  const std::optional<Shapes> backward_shapes =
-      parseShapes(fmt::format("[{},{},{},{},{},{}]", o, q, k, v, o, tensor(a.query_length, 0)));
-  OpCall backward;
-  backward.op = "aten::_scaled_dot_product_flash_attention_backward";
-  backward.shapes = backward_shapes ? &*backward_shapes : nullptr;
-  const std::string backward_dtypes = fmt::format("[{0},{0},{0},{0},{0},\"float\"]", half);
-  backward.dtypes = backward_dtypes;
-  backward.arguments = R"(["","","","","","","","","","","0.0","False"])";
-  const OpWork backward_work = opWork(backward);
-  if (!forward_work.flops || !forward_work.bytes || !forward_work.gemm || !backward_work.flops ||
-      !backward_work.bytes || !backward_work.gemm) {
-    return std::nullopt;
-  }
-  // A fused kernel computes whole tiles of queries x keys per head: at least 64 x 64 (the
-  // memory-efficient kernel's; FlashAttention's are 64 to 192 by 64 to 128), so sequences shorter
-  // than that cost a tile's work. The time model's own tiles go down to 64 x 32.
-  const auto tiled = [&](const OpWork& work) {
-    GemmDims dims = *work.gemm;
-    const double pairs = static_cast<double>(dims.m) * static_cast<double>(dims.n);
-    dims.m = std::max(dims.m, kFusedTileMin);
-    dims.n = std::max(dims.n, kFusedTileMin);
-    const double flops = *work.flops * static_cast<double>(dims.m) * static_cast<double>(dims.n) / pairs;
-    return std::make_pair(dims, flops);
-  };
-  const auto [forward_dims, forward_flops] = tiled(forward_work);
-  const auto [backward_dims, backward_flops] = tiled(backward_work);
-  const auto f = estimateMatrixTime(device, precision, forward_dims, forward_flops, *forward_work.bytes + mask_bytes, 1);
-  const auto b = estimateMatrixTime(device, precision, backward_dims, backward_flops,
-                                    *backward_work.bytes + mask_bytes, kFusedBackwardKernels);
-  if (!f || !b || f->compute_ns <= 0) return std::nullopt;
-  // The share of the peak its useful work runs at: the tiles' padding does none.
-  const double efficiency = *forward_work.flops / (f->compute_ns * 1e-9) / (peakTflops(device, precision) * 1e12);
-  return FusedCost{f->ns, b->ns, efficiency};
-}
-
 class Finder {
  public:
   Finder(const trace::Trace& trace, const TensorCoreEvidence* evidence)
-      : trace_(trace), evidence_(evidence), owner_(trace.ranges.size(), kUnresolved) {}
+      : trace_(trace), evidence_(evidence) {}
 
   std::vector<Call> run() {
     const std::vector<Index> softmaxes = outermostSoftmaxes();
@@ -475,6 +389,7 @@ class Finder {
   }
 
   void measure() {
+    owner_.assign(trace_.ranges.size(), kUnresolved);
     KernelVerdicts verdicts(trace_, evidence_);
     for (const trace::Kernel& kernel : trace_.kernels) {
       if (kernel.op_range == kNone) continue;
@@ -513,7 +428,7 @@ class Finder {
   std::vector<Call> calls_;
   std::vector<Piece> pieces_;
   std::unordered_map<Index, std::int32_t> piece_of_root_;
-  std::vector<std::int32_t> owner_;  // by range: ownerOf, kUnresolved until asked
+  std::vector<std::int32_t> owner_;  // by range: ownerOf, kUnresolved until asked (sized by measure)
   std::vector<Index> path_;
 };
 
@@ -599,14 +514,16 @@ std::vector<UnfusedAttention> findUnfusedAttention(const trace::Trace& trace, co
     // estimated in the half precision AMP would use, and then the gain includes AMP's.
     a.fused_precision = isHalfPrecision(a.precision) ? a.precision : ampPrecision(*device.spec);
     a.includes_amp = isFp32(a.precision);
-    const std::optional<FusedCost> cost = fusedCost(*device.spec, a.fused_precision, a, mask_bytes[g]);
+    const AttentionShape shape{a.batch, a.heads, a.query_length, a.key_length, a.head_size, a.value_head_size};
+    const std::optional<FusedAttentionCost> cost =
+        estimateFusedAttention(*device.spec, a.fused_precision, shape, mask_bytes[g]);
     if (!cost) {
       a.note = fmt::format("not estimated: the time model has no {} rate for {}", precisionName(a.fused_precision),
                            device.spec->name);
       continue;
     }
     a.fused_efficiency = cost->efficiency;
-    a.fused_tile_min = kFusedTileMin;
+    a.fused_tile_min = kFusedAttentionTileMin;
     a.fused_forward_ns = static_cast<std::int64_t>(cost->forward_ns * static_cast<double>(a.calls));
     a.fused_backward_ns = static_cast<std::int64_t>(cost->backward_ns * static_cast<double>(a.backward_calls));
     a.fused_ns_per_step = static_cast<std::int64_t>(static_cast<double>(*a.fused_forward_ns + *a.fused_backward_ns) / steps);
