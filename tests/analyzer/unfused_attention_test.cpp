@@ -99,10 +99,14 @@ class KinetoWriter {
     return close();
   }
 
-  std::string json() const {
-    std::string out = R"({"schemaVersion":1,"deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3",)"
-                      R"("totalGlobalMem":85018279936,"computeMajor":9,"computeMinor":0,"numSms":132}],)"
-                      R"("traceEvents":[)";
+  // `device`: whether the trace names its GPU (deviceProperties).
+  std::string json(bool device = true) const {
+    std::string out = R"({"schemaVersion":1,)";
+    if (device) {
+      out += R"("deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3",)"
+             R"("totalGlobalMem":85018279936,"computeMajor":9,"computeMinor":0,"numSms":132}],)";
+    }
+    out += R"("traceEvents":[)";
     out += fmt::format(R"({{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0.0,)"
                        R"("dur":{:.1f},"args":{{}}}})",
                        now_ + 1);
@@ -219,11 +223,11 @@ struct LongAttention {
     done();
   }
 
-  std::string json() const {
+  std::string json(bool device = true) const {
     KinetoWriter w;
     forward(w);
     if (training) backward(w);
-    return w.json();
+    return w.json(device);
   }
 };
 
@@ -293,6 +297,20 @@ TEST(UnfusedAttentionTest, LongSequenceAttentionInPiecesGainsWhatPublishedFusedK
   EXPECT_NE(r->evidence.find("BF16"), std::string::npos) << r->evidence;
   EXPECT_NE(r->evidence.find("FlashAttention-class kernel per call at"), std::string::npos) << r->evidence;
   EXPECT_NE(r->action.find("scaled_dot_product_attention(q, k, v, attn_mask=mask"), std::string::npos) << r->action;
+}
+
+TEST(UnfusedAttentionTest, OnAnUnknownDeviceTheFindingIsANoteWithoutAnEstimate) {
+  test::ScratchDir dir;
+  const RunAnalysis run = analyze(dir, LongAttention{}.json(/*device=*/false));
+  ASSERT_EQ(run.summary.unfused_attention.size(), 1u);
+  const UnfusedAttention& a = run.summary.unfused_attention[0];
+  EXPECT_FALSE(a.estimated());
+  EXPECT_EQ(a.gain_ns_per_step, 0);
+  EXPECT_EQ(a.measured_ns_per_step, static_cast<std::int64_t>(LongAttention::kForwardUs * 1e3));
+  const Recommendation* r = findRule(run.recommendations, "fuse-attention");
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(isNote(*r));
+  EXPECT_NE(r->evidence.find("not estimated: the device is unknown"), std::string::npos) << r->evidence;
 }
 
 TEST(UnfusedAttentionTest, HeadsFoldedIntoTheBatchGiveTheSameAttentionAndEstimate) {
