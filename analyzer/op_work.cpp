@@ -16,14 +16,7 @@ namespace {
 using Dims = std::vector<std::int64_t>;
 constexpr auto npos = std::string_view::npos;
 
-// "aten::addmm" -> "addmm", "torch.nn.functional.conv2d" -> "conv2d",
-// "autograd::engine::evaluate_function: MmBackward0" -> "MmBackward0".
-std::string_view baseName(std::string_view op) {
-  if (const auto colon = op.rfind(": "); colon != npos) op = op.substr(colon + 2);
-  if (const auto colons = op.rfind("::"); colons != npos) op = op.substr(colons + 2);
-  if (const auto dot = op.rfind('.'); dot != npos) op = op.substr(dot + 1);
-  return op;
-}
+std::string_view baseName(std::string_view op) { return opBaseName(op); }
 
 template <std::size_t N>
 bool isOneOf(std::string_view name, const std::string_view (&names)[N]) {
@@ -48,6 +41,13 @@ std::string_view trim(std::string_view text) {
 }
 
 }  // namespace
+
+std::string_view opBaseName(std::string_view op) {
+  if (const auto colon = op.rfind(": "); colon != npos) op = op.substr(colon + 2);
+  if (const auto colons = op.rfind("::"); colons != npos) op = op.substr(colons + 2);
+  if (const auto dot = op.rfind('.'); dot != npos) op = op.substr(dot + 1);
+  return op;
+}
 
 std::vector<std::string> parseTextArray(std::string_view json) {
   std::vector<std::string> out;
@@ -383,6 +383,10 @@ OpWork attentionWork(const Call& c, const AttentionSignature& sig) {
   work.matrix = true;
   work.basis = WorkBasis::kShapes;
   work.gemm = gemm;
+  // A fused kernel reads Q, K and V as rows of E (and Ev) elements and writes O as rows of Ev: the
+  // sequence lengths count rows, never a row's length, so only the head size sets how wide its
+  // loads can be (an odd sequence length costs a ragged last tile, nothing more).
+  if (work.gemm) work.gemm->leading = LeadingDims{false, false, true};
   // Forward: S = Q K^T (E) and O = P V (Ev). Backward (FlashAttention-2): S recomputed (E),
   // dV = P^T dO (Ev), dP = dO V^T (Ev), dQ = dS K (E), dK = dS^T Q (E): 2.5x forward at E = Ev.
   const double per_pair = sig.backward ? static_cast<double>(3 * e + 2 * ev) : static_cast<double>(e + ev);
@@ -833,6 +837,15 @@ std::optional<ConvGeometry> convGeometry(std::string_view op, std::string_view a
   const auto parsed = parseConv(baseName(op), parseTextArray(arguments), spatial_dims, {});
   if (!parsed) return std::nullopt;
   return parsed->geometry;
+}
+
+bool isFusedAttentionOp(std::string_view op_name) {
+  const std::string_view op = baseName(op_name);
+  // The math implementation computes the pieces itself, inside the op the user already calls.
+  static constexpr std::string_view kOthers[] = {"_scaled_dot_product_attention_math",
+                                                  "_scaled_dot_product_attention_math_for_mps",
+                                                  "_native_multi_head_attention", "_fused_sdp_choice"};
+  return attentionSignature(op) != nullptr || isOneOf(op, kOthers);
 }
 
 bool isForwardConvolutionOp(std::string_view op_name) {

@@ -84,6 +84,16 @@ int dtypeBytes(std::string_view dtype);
 // nullopt when the arguments are absent or the signature is not known.
 std::optional<ConvGeometry> convGeometry(std::string_view op, std::string_view arguments, std::size_t spatial_dims);
 
+// The op's own name: "aten::addmm" -> "addmm", "torch.nn.functional.softmax" -> "softmax",
+// "autograd::engine::evaluate_function: MmBackward0" -> "MmBackward0".
+std::string_view opBaseName(std::string_view op);
+
+// An op that computes attention in one fused kernel, or whose kernels PyTorch chooses for it:
+// scaled_dot_product_attention and its flash, memory-efficient, cuDNN and math implementations,
+// the flash and efficient kernels' own ops (forward and backward), and nn.MultiheadAttention's
+// fused fast path (_native_multi_head_attention). By base name or full name.
+bool isFusedAttentionOp(std::string_view op_name);
+
 // A forward convolution op (conv2d, convolution, _convolution, cudnn_convolution, conv_transpose2d,
 // mkldnn/miopen variants, the trainer's "conv2d"); not their backward ops.
 bool isForwardConvolutionOp(std::string_view op_name);

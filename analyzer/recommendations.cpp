@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/attention_advice.h"
 #include "analyzer/communication_advice.h"
 #include "analyzer/padding_findings.h"
 #include "analyzer/rule_ids.h"
@@ -33,6 +34,7 @@ class Recommender {
     recommendAmp();
     recommendTf32();
     recommendPadding();
+    recommendFusedAttention();
     recommendInputPipeline();
     recommendPinnedCopies();
     recommendLaunchBound();
@@ -287,6 +289,16 @@ class Recommender {
           capMathGain(finding.gain_ns));
       out_.back().ops = std::move(names);
       out_.back().layers = std::move(layers);
+    }
+  }
+
+  // One finding per attention shape computed in pieces (unfused_attention.h, attention_advice.h).
+  void recommendFusedAttention() {
+    for (AttentionAdvice& advice : adviseFusedAttention(s_, per())) {
+      add(rule_ids::kFuseAttention, std::move(advice.target), std::move(advice.evidence), std::move(advice.action),
+          advice.gain_ns);
+      out_.back().ops = std::move(advice.ops);
+      out_.back().layers = std::move(advice.layers);
     }
   }
 

@@ -21,6 +21,7 @@ inline constexpr std::string_view kEnableAmp = "enable-amp";
 inline constexpr std::string_view kEnableTf32 = "enable-tf32";
 inline constexpr std::string_view kTf32ToHalfPrecision = "tf32-to-half-precision";
 inline constexpr std::string_view kPadDimensions = "pad-dimensions";
+inline constexpr std::string_view kFuseAttention = "fuse-attention";
 inline constexpr std::string_view kHideInputPipeline = "hide-input-pipeline";
 inline constexpr std::string_view kPinnedMemoryCopies = "pinned-memory-copies";
 inline constexpr std::string_view kLaunchBound = "launch-bound";

@@ -300,6 +300,8 @@ void summarizeKernelTables(const trace::Trace& trace, const AnalysisOptions& opt
     summarizeKernelTime(trace, verdicts, summary);
   }
   summary.shape_checks = checkShapes(trace, &evidence);
+  summary.unfused_attention =
+      findUnfusedAttention(trace, summary.iterations, summary.device, summary.recorded_on_cpu, &evidence);
   LayerAttribution attribution(trace);
   summary.layer_table =
       buildLayerTable(trace, attribution, summary.shape_checks, summary.recorded_on_cpu, &evidence);

@@ -26,6 +26,7 @@
 #include "analyzer/shape_checks.h"
 #include "analyzer/step_split.h"
 #include "analyzer/tensor_core_rules.h"
+#include "analyzer/unfused_attention.h"
 #include "analyzer/what_if_device.h"
 #include "base/stage_callback.h"
 #include "trace/trace_model.h"
@@ -108,6 +109,8 @@ struct TraceSummary {
   std::vector<KernelRow> kernels;    // every kernel name, heaviest first
   TensorCoreTime tensor_cores;
   std::vector<ShapeCheck> shape_checks;  // every eligible op call shape, by GPU time
+  // Attention computed in pieces (matrix op, softmax, matrix op), by shape, largest gain first.
+  std::vector<UnfusedAttention> unfused_attention;
   IterationSummary iterations;
   DataPipelineExposure data_pipeline;
   DeviceChoice device;              // the recorded GPU's row, and why (unknown: spec is null)

@@ -354,6 +354,9 @@ TEST(OpWorkAttentionTest, SdpaCountsBothMatrixProductsAndHalvesForCausal) {
   EXPECT_EQ(full.gemm->m, 128);
   EXPECT_EQ(full.gemm->n, 256);
   EXPECT_EQ(full.gemm->k, 64);
+  // Q, K and V are rows of E elements, O of Ev: the sequence lengths never lead, so an odd
+  // length does not price the fused kernel as a misaligned GEMM.
+  EXPECT_EQ(full.gemm->leading, (LeadingDims{false, false, true}));
   // Q, K, V read and O [2,8,128,32] written; no attention matrix.
   EXPECT_DOUBLE_EQ(*full.bytes, (16.0 * 128 * 64 + 16 * 256 * 64 + 16 * 256 * 32 + 16 * 128 * 32) * 2);
   const OpWork causal = work({"aten::scaled_dot_product_attention", shapes, half, R"(["","","","","0.","True",""])"});
