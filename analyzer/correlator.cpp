@@ -124,6 +124,17 @@ std::uint64_t linkBackwardToForward(trace::Trace& trace) {
 void computeLayers(trace::Trace& trace) {
   // Start order visits a parent before its children and a forward op before its backward.
   for (Range& range : trace.ranges) {
+    if (range.text_form == trace::RangeTextForm::kPyProfModule && range.parent != kNone) {
+      // A PyProf module marker names only its class ("LSTM"); the call stack marker it sits in,
+      // where its funcStack was recorded, names the instance ("Net/LSTM(2)"): one layer per
+      // instance, not one per class.
+      const Range& call = trace.ranges[at(range.parent)];
+      if (call.text_form == trace::RangeTextForm::kPyProfCallStack && call.module_path != trace::StringTable::kEmpty &&
+          call.layer != trace::StringTable::kEmpty) {
+        range.layer = call.layer;
+        continue;
+      }
+    }
     if (range.layer != trace::StringTable::kEmpty) continue;
     if (range.forward_range != kNone) {
       range.layer = trace.ranges[at(range.forward_range)].layer;

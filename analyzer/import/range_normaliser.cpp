@@ -24,14 +24,28 @@ constexpr std::string_view kTrainerNotUnderstood =
 
 bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
-// "Linear::_call_impl[4]" -> {"Linear", "_call_impl"}; a frame without a class gives an empty class.
-std::pair<std::string_view, std::string_view> classAndMethod(std::string_view frame) {
+// One frame of a PyProf funcStack: "Linear::_call_impl[4]" is class "Linear", method
+// "_call_impl", call suffix "[4]". PyProf and DLProf tell calls of one frame name from different
+// call sites apart with "[N]" or "(N)" after the name; a frame without a class has an empty class.
+struct StackFrame {
+  std::string_view cls;
+  std::string_view method;
+  std::string_view suffix;
+};
+
+StackFrame frameOf(std::string_view frame) {
   const std::size_t colons = frame.find("::");
-  if (colons == std::string_view::npos) return {{}, frame};
-  std::string_view method = frame.substr(colons + 2);
-  // PyProf and DLProf tell repeated calls apart with "[N]" or "(N)" after the name.
-  method = method.substr(0, method.find_first_of("[("));
-  return {frame.substr(0, colons), method};
+  std::string_view method = colons == std::string_view::npos ? frame : frame.substr(colons + 2);
+  const std::size_t bracket = method.find_first_of("[(");
+  const std::string_view suffix = bracket == std::string_view::npos ? std::string_view() : method.substr(bracket);
+  method = method.substr(0, bracket);
+  return {colons == std::string_view::npos ? std::string_view() : frame.substr(0, colons), method, suffix};
+}
+
+// nn.Module.__call__ runs _call_impl (PyTorch 1.x) or _wrapped_call_impl (2.x): a frame of one of
+// them is a module being entered.
+bool entersModule(const StackFrame& frame) {
+  return frame.method == "_call_impl" || frame.method == "_wrapped_call_impl" || frame.method == "__call__";
 }
 
 class RangeNormaliser {
@@ -91,13 +105,19 @@ class RangeNormaliser {
     }
   }
 
-  void readPythonFrame(Range& range) {
+  // "nn.Module: Linear_3": PyTorch numbers each class's instances, so the name is the instance.
+  // Kineto writes these as Python frames; the same text pushed as an NVTX range (by module hooks,
+  // as Nsight users add them) reads the same way.
+  bool readModuleFrame(Range& range) {
     const std::string_view module = moduleFromPythonFrame(trace_.str(range.name));
-    if (module.empty()) return;
+    if (module.empty()) return false;
     range.text_form = RangeTextForm::kModuleFrame;
     range.layer = intern(module);
     range.module_path = range.layer;
+    return true;
   }
+
+  void readPythonFrame(Range& range) { readModuleFrame(range); }
 
   // NVTX text: the trainer's, PyProf's or PyTorch's, else a user's annotation.
   void readAnnotation(Range& range) {
@@ -110,6 +130,7 @@ class RangeNormaliser {
       readPyProfMarker(range, parsePyProfMarker(text));
       return;
     }
+    if (readModuleFrame(range)) return;
     if (auto torch = parseTorchNvtxText(text)) {
       range.kind = RangeKind::kOperator;
       range.text_form = RangeTextForm::kTorchNvtx;
@@ -152,7 +173,7 @@ class RangeNormaliser {
         range.text_form = RangeTextForm::kPyProfCallStack;
         if (marker.func_stack.empty()) return;
         range.module_path = intern(marker.func_stack);
-        const std::string_view layer = layerFromFunctionStack(marker.func_stack);
+        const std::string layer = layerFromFunctionStack(marker.func_stack);
         if (!layer.empty()) range.layer = intern(layer);
         return;
       }
@@ -178,17 +199,32 @@ class RangeNormaliser {
 
 void normaliseRanges(trace::Trace& trace) { RangeNormaliser(trace).run(); }
 
-std::string_view layerFromFunctionStack(std::string_view func_stack) {
-  std::string_view layer;
+std::string layerFromFunctionStack(std::string_view func_stack) {
+  // Each module instance on the stack, outermost first: its class and the call suffix that tells
+  // it from another instance of the class called from elsewhere in the same parent.
+  std::string path;
+  std::string_view current_class;
+  bool suffix_written = false;
   std::size_t at = 0;
   while (at < func_stack.size()) {
     std::size_t end = func_stack.find('/', at);
     if (end == std::string_view::npos) end = func_stack.size();
-    const auto [cls, method] = classAndMethod(func_stack.substr(at, end - at));
-    if (!cls.empty() && (method == "forward" || method == "_call_impl")) layer = cls;
+    const StackFrame frame = frameOf(func_stack.substr(at, end - at));
     at = end + 1;
+    if (frame.cls.empty() || (frame.method != "forward" && !entersModule(frame))) continue;
+    const bool same_instance = frame.cls == current_class && !entersModule(frame);
+    if (!same_instance) {
+      if (!path.empty()) path += '/';
+      path += frame.cls;
+      current_class = frame.cls;
+      suffix_written = false;
+    }
+    if (!suffix_written && !frame.suffix.empty()) {
+      path += frame.suffix;
+      suffix_written = true;
+    }
   }
-  return layer;
+  return path;
 }
 
 std::string layerFromModuleHierarchy(std::string_view hierarchy) {

@@ -16,6 +16,7 @@
 // Texts of a known form that cannot be read are counted in import_stats.not_understood and kept
 // as annotations. Running it again on its own output changes nothing.
 
+#include <string>
 #include <string_view>
 
 #include "trace/trace_model.h"
@@ -24,9 +25,12 @@ namespace ampscope::analyzer::import {
 
 void normaliseRanges(trace::Trace& trace);
 
-// "/Net::forward/Linear::_call_impl[4]/Linear::forward/linear" -> "Linear": the class of the
-// innermost module whose forward (or _call_impl) is on the stack; empty when none is.
-std::string_view layerFromFunctionStack(std::string_view func_stack);
+// "/Net::forward/Linear::_call_impl[4]/Linear::forward/linear" -> "Net/Linear[4]": the module
+// instances on the stack (a frame of a class's forward, or of nn.Module's _call_impl entering one),
+// outermost first, each with the call suffix PyProf/DLProf gave it ("[4]", "(2)": another call site
+// in the same parent, so another instance). Empty when no module is on the stack. Two instances of
+// one class are two layers, as DLProf's own report lists them (CONV2D_1, CONV2D_2).
+std::string layerFromFunctionStack(std::string_view func_stack);
 
 // "TOP(ResNet)::forward.SELF(ResNet)::_forward_impl.layer1(Sequential)::forward.0(Bottleneck)::forward"
 // -> "layer1.0": the instance names below the top, as named_modules() spells them; the top's

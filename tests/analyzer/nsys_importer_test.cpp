@@ -12,6 +12,7 @@
 #include "../test_support.h"
 #include "analyzer/correlator.h"
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/trace_summary.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
@@ -410,14 +411,35 @@ TEST_F(NsysImporterTest, PyProfMarkersInsideAnExportGiveOperatorShapesAndLayers)
   EXPECT_EQ(t.str(linear->op), "torch.nn.functional.linear");
   EXPECT_EQ(t.str(linear->shapes), "[[64,784],[100,784]]");
   EXPECT_EQ(t.str(linear->dtypes), "[\"float16\",\"float16\"]");
-  EXPECT_EQ(t.str(linear->layer), "Linear");  // from the call stack that encloses it
+  EXPECT_EQ(t.str(linear->layer), "dummy_network/Linear[4]");  // from the call stack that encloses it
   ASSERT_NE(linear->parent, trace::kNone);
   const trace::Range& stack = t.ranges[static_cast<std::size_t>(linear->parent)];
   EXPECT_EQ(t.str(stack.module_path), "/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear");
   const trace::Range* conv = op_of(106);
   ASSERT_NE(conv, nullptr);
   EXPECT_EQ(t.str(conv->op), "torch.nn.functional.conv2d");
-  EXPECT_EQ(t.str(conv->layer), "Conv2d");
+  EXPECT_EQ(t.str(conv->layer), "dummy_network/Conv2d");
+}
+
+// A CNN with two Conv2d modules, as DLProf's PyProf patch marks it: each call of a module holds its
+// call stack (the funcStack tells the second call site apart), the module's marker and the op.
+// Each instance is a layer of its own, as DLProf's report lists them (CONV2D_1, CONV2D_2).
+TEST_F(NsysImporterTest, TwoModulesOfOneClassAreTwoLayers) {
+  alter("DELETE FROM NVTX_EVENTS WHERE eventId IN (6, 7);");
+  alter(R"sql(INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, eventId) VALUES
+    (1000055000, 1000075000, 59, '{''traceMarker'': [''net.py:30''], ''funcStack'': ''/Net::forward/Conv2d::_call_impl/Conv2d::forward/Conv2d::_conv_forward/conv2d''}', 281891336904945, 0, 20),
+    (1000055500, 1000074500, 59, '{''mod'': ''Conv2d'', ''strRepr'': ''3, 16, kernel_size=(3, 3)''}', 281891336904945, 0, 21),
+    (1000056000, 1000074000, 59, '{''mod'': ''torch.nn.functional'', ''op'': ''conv2d'', ''args'': [{''name'': '''', ''type'': ''tensor'', ''shape'': (32, 3, 32, 32), ''dtype'': ''float32''}]}', 281891336904945, 0, 22),
+    (1000115000, 1000130000, 59, '{''traceMarker'': [''net.py:31''], ''funcStack'': ''/Net::forward/Conv2d::_call_impl[2]/Conv2d::forward/Conv2d::_conv_forward/conv2d''}', 281891336904945, 0, 23),
+    (1000115500, 1000129500, 59, '{''mod'': ''Conv2d'', ''strRepr'': ''16, 32, kernel_size=(3, 3)''}', 281891336904945, 0, 24),
+    (1000116000, 1000129000, 59, '{''mod'': ''torch.nn.functional'', ''op'': ''conv2d'', ''args'': [{''name'': '''', ''type'': ''tensor'', ''shape'': (32, 16, 30, 30), ''dtype'': ''float32''}]}', 281891336904945, 0, 25);)sql");
+  trace::Trace t = import();
+  const CorrelationCounts counts = correlate(t);
+  const TraceSummary summary = summarizeTrace(t, counts, {});
+  std::vector<std::string> layers;
+  for (const GroupTime& layer : summary.layers) layers.push_back(layer.name);
+  std::sort(layers.begin(), layers.end());
+  EXPECT_EQ(layers, (std::vector<std::string>{"Net/Conv2d", "Net/Conv2d[2]"}));
 }
 
 // PyTorch's emit_nvtx text in an export: every call of aten::mm is the one operator aten::mm.

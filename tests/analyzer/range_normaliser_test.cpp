@@ -117,13 +117,13 @@ TEST_F(RangeNormaliserTest, PyProfCallStackGivesModulePathAndLayer) {
   normaliseRanges(trace_);
   EXPECT_EQ(at(linear).text_form, RangeTextForm::kPyProfCallStack);
   EXPECT_EQ(at(linear).kind, RangeKind::kAnnotation);  // it encloses the operator; it is not one
-  EXPECT_EQ(str(at(linear).layer), "Linear");
+  EXPECT_EQ(str(at(linear).layer), "dummy_network/Linear[4]");
   EXPECT_EQ(str(at(linear).module_path), "/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear");
-  EXPECT_EQ(str(at(conv).layer), "Conv2d");
+  EXPECT_EQ(str(at(conv).layer), "dummy_network/Conv2d");
   EXPECT_EQ(str(at(top).layer), "dummy_network");
 }
 
-TEST_F(RangeNormaliserTest, PyProfModuleMarkerNamesTheModule) {
+TEST_F(RangeNormaliserTest, PyProfModuleMarkerNamesTheModuleClassWhereNoStackNamesTheInstance) {
   const std::size_t lstm = add("{'mod': 'LSTM', 'strRepr': '200, 200, num_layers=2'}");
   normaliseRanges(trace_);
   EXPECT_EQ(at(lstm).text_form, RangeTextForm::kPyProfModule);
@@ -159,6 +159,16 @@ TEST_F(RangeNormaliserTest, KinetoOperatorsKeepTheirNameAndReadTheModuleHierarch
   EXPECT_EQ(str(at(frame).layer), "Conv2d_0");
 }
 
+TEST_F(RangeNormaliserTest, ModuleRangesPushedAsNvtxNameTheirInstance) {
+  const std::size_t first = add("nn.Module: Linear_0");
+  const std::size_t second = add("nn.Module: Linear_1");
+  normaliseRanges(trace_);
+  EXPECT_EQ(at(first).text_form, RangeTextForm::kModuleFrame);
+  EXPECT_EQ(at(first).kind, RangeKind::kAnnotation);
+  EXPECT_EQ(str(at(first).layer), "Linear_0");
+  EXPECT_EQ(str(at(second).layer), "Linear_1");
+}
+
 TEST_F(RangeNormaliserTest, PlainTextStaysAnAnnotationWithThePhaseItsNameSays) {
   const std::size_t data = add("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
   const std::size_t user = add("my block");
@@ -189,11 +199,30 @@ TEST(StepNumberFromNameTest, StepMarkersCarryTheirNumber) {
   EXPECT_EQ(stepNumberFromName("aten::mm"), -1);
 }
 
-TEST(LayerFromFunctionStackTest, InnermostModuleForwardOrCallNamesTheLayer) {
-  EXPECT_EQ(layerFromFunctionStack("/Net::forward/Linear::_call_impl[4]/Linear::forward/linear"), "Linear");
-  EXPECT_EQ(layerFromFunctionStack("/Net::forward/Block::forward(2)/LayerNorm::forward/layer_norm"), "LayerNorm");
+TEST(LayerFromFunctionStackTest, TheModuleInstancesOnTheStackNameTheLayer) {
+  EXPECT_EQ(layerFromFunctionStack("/Net::forward/Linear::_call_impl[4]/Linear::forward/linear"), "Net/Linear[4]");
+  EXPECT_EQ(layerFromFunctionStack("/Net::forward/Block::forward(2)/LayerNorm::forward/layer_norm"),
+            "Net/Block(2)/LayerNorm");
+  EXPECT_EQ(layerFromFunctionStack("/train::step/Net::forward/flatten"), "Net");
   EXPECT_EQ(layerFromFunctionStack("/main/train/step"), "");
   EXPECT_EQ(layerFromFunctionStack(""), "");
+}
+
+// DLProf's funcStack: a second call site of a frame name in one parent gets a suffix, so two
+// Conv2d modules of one network are two layers (DLProf's report: CONV2D_1, CONV2D_2), and a
+// module entered again inside one of its own class (nested Sequentials) is another instance.
+TEST(LayerFromFunctionStackTest, InstancesOfOneClassAreApartByTheirCallSuffix) {
+  const std::string first = layerFromFunctionStack(
+      "/Net::forward/Conv2d::_call_impl/Conv2d::forward/Conv2d::_conv_forward/conv2d");
+  const std::string second = layerFromFunctionStack(
+      "/Net::forward/Conv2d::_call_impl[2]/Conv2d::forward/Conv2d::_conv_forward/conv2d");
+  EXPECT_EQ(first, "Net/Conv2d");
+  EXPECT_EQ(second, "Net/Conv2d[2]");
+  EXPECT_EQ(layerFromFunctionStack("/Net::forward/Linear::_call_impl(3)/Linear::forward/linear"), "Net/Linear(3)");
+  EXPECT_EQ(layerFromFunctionStack(
+                "/Net::forward/Sequential::_call_impl/Sequential::forward/Sequential::_call_impl(2)/Sequential::forward/"
+                "ReLU::_call_impl/ReLU::forward/relu"),
+            "Net/Sequential/Sequential(2)/ReLU");
 }
 
 TEST(LayerFromModuleHierarchyTest, InstanceNamesBelowTheTop) {
