@@ -1,7 +1,8 @@
 // chooseRecordedDevice (declared in device_table.h): which peaks a trace's GPU is read against,
 // and why. The order, from what the trace records to what is guessed: a row its name matches;
-// peaks derived from its SM count; its compute capability's row; --gpu NAME; the architecture its
-// kernel names prove. docs/devices.md, "Choosing the trace's device".
+// peaks derived from its SM count; its compute capability's row; --gpu NAME; where the trace
+// records nothing of its GPU, the architecture its kernel names prove. docs/devices.md,
+// "Choosing the trace's device".
 #include <memory>
 #include <optional>
 #include <string>
@@ -159,7 +160,15 @@ DeviceChoice chooseRecordedDevice(const trace::Trace& trace, std::string_view us
     return {nullptr, DeviceBasis::kNone,
             fmt::format("--gpu {} is not in the table ({}); known: {}", user_gpu, trace_says, deviceNamesList())};
   }
-  if (std::optional<DeviceChoice> guess = byKernelNames(trace)) return std::move(*guess);
+  // Only a trace that records nothing of its GPU is guessed at: one that names a GPU the table does
+  // not know says it is not what the kernel names would make it.
+  bool gpu_recorded = false;
+  for (const trace::Device& device : trace.devices) {
+    gpu_recorded |= device.kind == trace::DeviceKind::kGpu && (!trace.str(device.name).empty() || device.compute_major > 0);
+  }
+  if (!gpu_recorded) {
+    if (std::optional<DeviceChoice> guess = byKernelNames(trace)) return std::move(*guess);
+  }
   // The names the table knows are in `ampscope analyze --help` and docs/devices.md: the reason
   // stays one line that views can show.
   return {nullptr, DeviceBasis::kNone, fmt::format("{}: name it with --gpu NAME, e.g. --gpu H100-SXM", trace_says)};

@@ -134,6 +134,20 @@ TEST(KernelGuessTest, RecordedDeviceWinsOverKernelNames) {
   EXPECT_EQ(chooseRecordedDevice(trace, "").basis, DeviceBasis::kTraceName);
 }
 
+TEST(KernelGuessTest, ATraceNamingAGpuTheTableLacksIsNotGuessedAt) {
+  trace::Trace trace = traceWithKernels({"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n"});
+  trace::Device gpu;
+  gpu.name = trace.strings.intern("Prototype accelerator");
+  trace.devices.push_back(gpu);
+  const DeviceChoice choice = chooseRecordedDevice(trace, "");
+  EXPECT_EQ(choice.spec, nullptr);
+  EXPECT_EQ(choice.basis, DeviceBasis::kNone);
+  // An unnamed GPU device with nothing recorded is as good as none.
+  trace::Trace unnamed = traceWithKernels({"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n"});
+  unnamed.devices.push_back(trace::Device{});
+  EXPECT_EQ(chooseRecordedDevice(unnamed, "").basis, DeviceBasis::kKernelNames);
+}
+
 TEST(KernelGuessTest, HostOpsOfACpuDeviceProveNothing) {
   trace::Trace trace = traceWithKernels({"sm90_fake_host_op"});
   trace::Device cpu;
