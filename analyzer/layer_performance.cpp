@@ -56,7 +56,7 @@ std::vector<RowPerformance> apportionOpPerformance(const trace::Trace& trace, co
       s.projected_ns += ns;
     }
   }
-  const DeviceSpec* device = on_cpu ? nullptr : ops.device.spec;
+  const DeviceSpec* device = on_cpu ? nullptr : ops.device.spec.get();
   for (std::size_t i = 0; i < out.size(); ++i) {
     RowPerformance& row = out[i];
     const Sums& s = sums[i];

@@ -143,7 +143,7 @@ class RowAccumulator {
 class RowBuilder {
  public:
   RowBuilder(const trace::Trace& trace, const DeviceChoice& device, bool recorded_on_cpu, bool run_uses_half)
-      : trace_(trace), device_(device.spec), on_cpu_(recorded_on_cpu), run_uses_half_(run_uses_half) {}
+      : trace_(trace), device_(device.spec.get()), lower_bound_(device.lowerBound()), on_cpu_(recorded_on_cpu), run_uses_half_(run_uses_half) {}
 
   // Convolutions recorded without their geometry need the trace around them; indexed once, on
   // first need.
@@ -220,7 +220,14 @@ class RowBuilder {
     const double bound_tflops = row.peak_tflops > 0 ? row.peak_tflops : topPeak(*device_);
     if (row.work.flops && *row.work.flops > 0 && seconds > 0) {
       const double tflops = *row.work.flops * calls / seconds / 1e12;
-      if (tflops > bound_tflops) {
+      if (tflops > bound_tflops && lower_bound_) {
+        // The device is a guess the GPU is at least: above its peak, the GPU is newer, not the work wrong.
+        row.achieved_tflops = tflops;
+        row.rate_note = fmt::format(
+            "{:.1f} TFLOP/s is above the {}'s {} peak of {:.1f}: the GPU is newer than its kernel names prove "
+            "(name it with --gpu NAME)",
+            tflops, device_->name, row.peak_tflops > 0 ? precisionName(row.precision) : "highest", bound_tflops);
+      } else if (tflops > bound_tflops) {
         row.work_above_peak = true;
         row.rate_note = fmt::format(
             "the recorded work gives {:.1f} TFLOP/s, above the {}'s {} peak of {:.1f}: a shape or argument is wrong, "
@@ -232,7 +239,9 @@ class RowBuilder {
     }
     if (row.work.bytes && *row.work.bytes > 0 && seconds > 0) {
       const double gbs = *row.work.bytes * calls / seconds / 1e9;
-      if (gbs > device_->memory_gbs) {
+      // Unknown bandwidth (0: a derived spec whose trace records none) and a lower-bound guess
+      // bound nothing.
+      if (device_->memory_gbs > 0 && !lower_bound_ && gbs > device_->memory_gbs) {
         if (row.rate_note.empty()) {
           row.rate_note = fmt::format("{:.0f} GB/s from the recorded bytes is above the {}'s {:.0f} GB/s DRAM bandwidth: "
                                       "served from cache, or the bytes are wrong (bandwidth unknown)", gbs, device_->name,
@@ -329,6 +338,7 @@ class RowBuilder {
 
   const trace::Trace& trace_;
   const DeviceSpec* device_;
+  bool lower_bound_;  // the device is one the GPU is at least (a guess from kernel names)
   bool on_cpu_;
   bool run_uses_half_;
   std::optional<ConvolutionOutputInference> inference_;

@@ -120,7 +120,7 @@ std::optional<TimeEstimate> estimateMatrixTime(const DeviceSpec& device, MathPre
       double ns = waves * std::max(sharing * block_ns, divUp(depth, k_tile) * c.k_step_ns);
       // Split-K writes FP32 partial tiles and reduces them; they stay in L2, taken at three times
       // the DRAM bandwidth.
-      if (split > 1) {
+      if (split > 1 && bandwidth > 0) {
         ns += 4.0 * 2.0 * static_cast<double>(split) * static_cast<double>(dims.m) * static_cast<double>(dims.n) * batch /
               (3.0 * bandwidth) * 1e9;
       }
@@ -141,7 +141,8 @@ std::optional<TimeEstimate> estimateMatrixTime(const DeviceSpec& device, MathPre
   const double scale = useful > 0 && flops > useful ? flops / useful : 1.0;
   TimeEstimate out;
   out.compute_ns = best_ns * scale;
-  out.memory_ns = bytes > 0 ? bytes / bandwidth * 1e9 : 0.0;
+  // Unknown bandwidth (a derived device whose trace records none): no memory roof, compute alone.
+  out.memory_ns = bytes > 0 && bandwidth > 0 ? bytes / bandwidth * 1e9 : 0.0;
   out.tile_waste = best_waste;
   const double work_ns = std::max(out.compute_ns, out.memory_ns) + kernels * c.kernel_ramp_ns;
   const double floor_ns = kernels * c.kernel_floor_ns;

@@ -268,7 +268,7 @@ double sharedKernelTime(const TraceSummary& of, const TraceSummary& other) {
 
 DetectedChange detectChange(const TraceSummary& a, const TraceSummary& b, const std::vector<OpGroup>& groups) {
   const auto unknown = [](std::string reason) { return DetectedChange{RunChange::kUnknown, std::move(reason)}; };
-  if (a.device.spec && b.device.spec && a.device.spec != b.device.spec) {
+  if (a.device.spec && b.device.spec && a.device.spec->name != b.device.spec->name) {
     return unknown(fmt::format("A ran on {}, B on {}: the per-op model predicts changes on one GPU",
                                a.device.spec->name, b.device.spec->name));
   }

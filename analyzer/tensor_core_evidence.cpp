@@ -75,6 +75,7 @@ VerdictDevice verdictDevice(const trace::Trace& trace, const DeviceChoice& choic
   if (choice.spec) {
     out.architecture = architectureForComputeCapability(choice.spec->compute_major, choice.spec->compute_minor);
     out.name = choice.spec->name;
+    out.at_least = choice.lowerBound();
     return out;
   }
   for (const trace::Device& device : trace.devices) {
@@ -121,6 +122,12 @@ TensorCoreVerdict withNameEvidence(TensorCoreVerdict verdict, std::string_view n
     verdict.precision = precision;
     verdict.evidence = fmt::format("a matrix kernel naming {}, but the device is unknown: its Tensor Cores cannot "
                                    "be claimed (pass --gpu NAME)", precisionName(precision));
+  } else if (*device.architecture < *needs && device.at_least) {
+    verdict.precision = precision;
+    verdict.evidence = fmt::format("a matrix kernel naming {}; the GPU is at least {} (guessed from kernel names), "
+                                   "which does not tell whether its Tensor Cores run {} (pass --gpu NAME)",
+                                   precisionName(precision), architectureName(*device.architecture),
+                                   precisionName(precision));
   } else if (*device.architecture < *needs) {
     verdict.precision = precision;
     verdict.evidence = fmt::format("a matrix kernel naming {}, but the {} ({}) has no {} Tensor Cores (they start "
@@ -149,8 +156,10 @@ double tensorCorePeakTflops(const DeviceSpec& device) {
 std::unordered_map<trace::StringId, TensorCoreVerdict> proveByRate(const trace::Trace& trace, OpPerformance& ops,
                                                                    KernelVerdicts& verdicts) {
   std::unordered_map<trace::StringId, TensorCoreVerdict> proven;
-  const DeviceSpec* device = ops.device.spec;
-  if (!device) return proven;
+  const DeviceSpec* device = ops.device.spec.get();
+  // Against a device the GPU is only at least (a guess from kernel names), a rate above its CUDA
+  // cores proves nothing: the GPU may be newer and faster.
+  if (!device || ops.device.lowerBound()) return proven;
   const double ceiling = cudaCorePeakTflops(*device);
   const double tensor_peak = tensorCorePeakTflops(*device);
   // A row qualifies when its rate is out of the CUDA cores' reach and every matrix kernel in it is

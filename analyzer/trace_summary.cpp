@@ -160,13 +160,13 @@ WhatIfProjection projectWhatIf(const TraceSummary& summary, const AnalysisOption
   DeviceChoice target;
   bool default_device = false;
   if (summary.recorded_on_cpu) {
-    target.spec = asked ? asked : findDevice(kDefaultWhatIfGpu);
+    target.spec = rowSpec(asked ? asked : findDevice(kDefaultWhatIfGpu));
     target.basis = asked ? DeviceBasis::kUserNamed : DeviceBasis::kNone;
     target.reason = asked ? fmt::format("--gpu {}", options.gpu)
                           : "the default for a CPU run; --gpu NAME projects on another";
     default_device = !asked;
-  } else if (asked && asked != summary.device.spec) {
-    target.spec = asked;
+  } else if (asked && (!summary.device.spec || asked->name != summary.device.spec->name)) {
+    target.spec = rowSpec(asked);
     target.basis = DeviceBasis::kUserNamed;
     target.reason = fmt::format("--gpu {}; the run used {}", options.gpu,
                                 summary.device.spec ? summary.device.spec->name : std::string("an unknown GPU"));

@@ -138,7 +138,9 @@ void appendDeviceRow(std::string& out, const analyzer::TraceSummary& s) {
     return;
   }
   if (s.device.spec) {
-    out += fmt::format("device      {} row: {}\n", s.device.spec->name, s.device.reason);
+    // A derived spec is no row of the table: its reason says what it was derived from.
+    const char* what = s.device.basis == analyzer::DeviceBasis::kDerived ? ", peaks derived" : " row";
+    out += fmt::format("device      {}{}: {}\n", s.device.spec->name, what, s.device.reason);
     return;
   }
   out += fmt::format("device      unknown — {}\n            {}\n", reports::kDeviceUnknownHint, s.device.reason);

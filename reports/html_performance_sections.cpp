@@ -66,7 +66,7 @@ std::string estimateNs(const std::optional<double>& ns) {
 
 std::string rooflineSection(const analyzer::TraceSummary& s) {
   const analyzer::OpPerformance& ops = s.op_performance;
-  const analyzer::DeviceSpec* device = s.recorded_on_cpu ? nullptr : ops.device.spec;
+  const analyzer::DeviceSpec* device = s.recorded_on_cpu ? nullptr : ops.device.spec.get();
   RooflineChart chart;
   chart.title = device ? fmt::format("Roofline on the {} row", device->name) : std::string("Roofline");
   std::map<analyzer::MathPrecision, double> present;  // precision -> its peak on the device

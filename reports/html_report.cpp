@@ -259,7 +259,11 @@ std::string devicesSection(const analyzer::TraceSummary& s) {
                         esc(formatDuration(d.kernel_time_ns)));
   }
   html += "</table>";
-  if (s.device.spec) {
+  if (s.device.spec && s.device.basis == analyzer::DeviceBasis::kDerived) {
+    html += fmt::format(R"(<p class="note">Rates, roofline and projection use peaks derived for the {}, which the device )"
+                        R"(table has no row for: {}.</p>)",
+                        esc(s.device.spec->name), esc(s.device.reason));
+  } else if (s.device.spec) {
     html += fmt::format(R"(<p class="note">Rates, roofline and projection use the {} row of the device table: {}.</p>)",
                         esc(s.device.spec->name), esc(s.device.reason));
   } else if (!s.recorded_on_cpu) {

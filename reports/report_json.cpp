@@ -246,9 +246,9 @@ ordered_json deviceJson(const analyzer::DeviceChoice& choice) {
   ordered_json out = {{"row", choice.spec ? ordered_json(choice.spec->name) : ordered_json(nullptr)},
                       {"basis", analyzer::deviceBasisName(choice.basis)},
                       {"reason", choice.reason}};
-  if (const analyzer::DeviceSpec* d = choice.spec) {
+  if (const analyzer::DeviceSpec* d = choice.spec.get()) {
     out["sm_count"] = d->sm_count;
-    out["memory_gbs"] = d->memory_gbs;
+    out["memory_gbs"] = d->memory_gbs > 0 ? ordered_json(d->memory_gbs) : ordered_json(nullptr);  // null: unknown
     out["peak_tflops"] = {{"fp32", d->fp32_tflops}, {"tf32", d->tf32_tflops}, {"fp16", d->fp16_tflops},
                           {"bf16", d->bf16_tflops}, {"fp8", d->fp8_tflops},   {"fp4", d->fp4_tflops},
                           {"int8", d->int8_tops}};

@@ -91,13 +91,14 @@ DeviceWords deviceWords(const analyzer::TraceSummary& summary) {
   if (summary.recorded_on_cpu) {
     words.row = "CPU run (no GPU)";
     words.why = "recorded on the CPU";
-    if (const analyzer::DeviceSpec* target = summary.what_if.device.spec) {
+    if (const analyzer::DeviceSpec* target = summary.what_if.device.spec.get()) {
       words.why += fmt::format("; what-if on {}: {}", target->name, summary.what_if.device.reason);
     }
     return words;
   }
-  if (const analyzer::DeviceSpec* spec = summary.device.spec) {
-    words.row = spec->name;
+  if (const analyzer::DeviceSpec* spec = summary.device.spec.get()) {
+    // A derived spec is no row of the table: the label says so, the reason what it rests on.
+    words.row = summary.device.basis == analyzer::DeviceBasis::kDerived ? spec->name + " (derived peaks)" : spec->name;
     words.why = summary.device.reason;
     words.known = true;
     return words;

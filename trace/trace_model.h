@@ -43,6 +43,11 @@ struct Device {
   std::int32_t sm_count = 0;
   std::uint64_t total_memory_bytes = 0;
   DeviceKind kind = DeviceKind::kGpu;
+  // The SM clock the device reports as its peak (cudaDeviceProp::clockRate, CUPTI coreClockRate,
+  // Nsight's clockRate) and its DRAM bandwidth (CUPTI globalMemoryBandwidth, Nsight's
+  // memoryBandwidth); 0 when the trace does not say (Kineto records neither).
+  std::int64_t sm_clock_khz = 0;
+  std::uint64_t memory_bandwidth_bytes_per_s = 0;
 
   bool operator==(const Device&) const = default;
 };

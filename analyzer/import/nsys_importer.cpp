@@ -198,7 +198,8 @@ class NsysReader {
   Status readDevices() {
     if (!db_.hasTable(kGpus)) return {};
     const Columns c(db_, kGpus, {"id", "name"},
-                    {"cuDevice", "computeMajor", "computeMinor", "smCount", "totalMemory"});
+                    {"cuDevice", "computeMajor", "computeMinor", "smCount", "totalMemory", "clockRate",
+                     "memoryBandwidth"});
     return forEachRow(db_, kGpus, c.names(), [&](std::int64_t, Statement& s) -> Status {
       // Kernels name their device by CUDA ordinal; Nsight's own GPU id is the fallback.
       const auto id = static_cast<std::uint32_t>(valueOr(s, c["cuDevice"], s.int64(c["id"])));
@@ -212,6 +213,9 @@ class NsysReader {
       d.compute_minor = static_cast<std::int32_t>(valueOr(s, c["computeMinor"], 0));
       d.sm_count = static_cast<std::int32_t>(valueOr(s, c["smCount"], 0));
       d.total_memory_bytes = static_cast<std::uint64_t>(valueOr(s, c["totalMemory"], 0));
+      // The peak SM clock in Hz and the DRAM bandwidth in bytes per second (0: not recorded).
+      d.sm_clock_khz = std::max<std::int64_t>(0, valueOr(s, c["clockRate"], 0)) / 1000;
+      d.memory_bandwidth_bytes_per_s = static_cast<std::uint64_t>(std::max<std::int64_t>(0, valueOr(s, c["memoryBandwidth"], 0)));
       return {};
     });
   }

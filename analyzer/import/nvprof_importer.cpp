@@ -1,7 +1,10 @@
 #include "analyzer/import/nvprof_importer.h"
 
+#include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -71,10 +74,18 @@ class NvprofReader {
   Status readStrings() { return strings_.load(db_, "StringTable", "_id_", out_.strings); }
 
   Status readDevices() {
-    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_DEVICE")) return {};
-    return forEachRow(db_, "CUPTI_ACTIVITY_KIND_DEVICE",
-                      {"id", "name", "computeCapabilityMajor", "computeCapabilityMinor",
-                       "numMultiprocessors", "globalMemorySize"},
+    constexpr const char* kTable = "CUPTI_ACTIVITY_KIND_DEVICE";
+    if (!db_.hasTable(kTable)) return {};
+    std::vector<std::string_view> columns = {"id", "name", "computeCapabilityMajor", "computeCapabilityMinor",
+                                             "numMultiprocessors", "globalMemorySize"};
+    // CUPTI's peak SM clock (kHz) and DRAM bandwidth (KB/s): what derived peaks rest on where the
+    // device table has no row for the GPU. Optional: a file without them reads them as unknown.
+    const bool has_clock = db_.hasColumn(kTable, "coreClockRate") && db_.hasColumn(kTable, "globalMemoryBandwidth");
+    if (has_clock) {
+      columns.push_back("coreClockRate");
+      columns.push_back("globalMemoryBandwidth");
+    }
+    return forEachRow(db_, kTable, columns,
                       [&](std::int64_t row, Statement& s) -> Status {
                         trace::Device& d = out_.devices.emplace_back();
                         d.id = static_cast<std::uint32_t>(s.int64(0));
@@ -82,6 +93,11 @@ class NvprofReader {
                         d.compute_minor = static_cast<std::int32_t>(s.int64(3));
                         d.sm_count = static_cast<std::int32_t>(s.int64(4));
                         d.total_memory_bytes = static_cast<std::uint64_t>(s.int64(5));
+                        if (has_clock) {
+                          d.sm_clock_khz = std::max<std::int64_t>(0, s.int64(6));
+                          d.memory_bandwidth_bytes_per_s =
+                              static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.int64(7))) * 1000;
+                        }
                         return stringId("CUPTI_ACTIVITY_KIND_DEVICE", row, "name", s.int64(1), d.name);
                       });
   }

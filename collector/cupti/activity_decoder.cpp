@@ -288,6 +288,8 @@ class ActivityDecoder::RecordWalk {
     row.compute_minor = static_cast<std::int32_t>(d.computeCapabilityMinor);
     row.sm_count = static_cast<std::int32_t>(d.numMultiprocessors);
     row.total_memory_bytes = d.globalMemorySize;
+    row.sm_clock_khz = static_cast<std::int64_t>(d.coreClockRate);  // kHz
+    row.memory_bandwidth_bytes_per_s = d.globalMemoryBandwidth * 1000;  // CUPTI gives KB/s
     sink_.device(row);
     ++counts_.rows;
   }

@@ -70,7 +70,7 @@ void LayersModel::setRun(const analyzer::RunAnalysis* run) {
     const analyzer::TraceSummary& summary = run->summary;
     by_operator_ = summary.layer_table.groups_operators;
     on_cpu_ = summary.recorded_on_cpu;
-    if (const analyzer::DeviceSpec* target = summary.what_if.device.spec) {
+    if (const analyzer::DeviceSpec* target = summary.what_if.device.spec.get()) {
       what_if_device_ = text(target->name);
       what_if_reason_ = text(summary.what_if.device.reason);
     }

@@ -220,7 +220,7 @@ QString RooflineTab::whyNoPoints() const {
   if (s.recorded_on_cpu) {
     QString why = lead + QStringLiteral("the run was recorded on the CPU, so its ops have no GPU rate to place "
                                         "against a GPU's roofs.");
-    if (const analyzer::DeviceSpec* target = s.what_if.device.spec) {
+    if (const analyzer::DeviceSpec* target = s.what_if.device.spec.get()) {
       why += QStringLiteral(" The what-if projection estimates the run on the %1 instead (Summary and Layers tabs: "
                             "model estimates, not measurements).")
                  .arg(toQString(target->name));

@@ -126,6 +126,9 @@ TEST_F(NsysImporterTest, ReadsDevicesWithComputeCapability) {
   EXPECT_EQ(t.devices[0].compute_minor, 0);
   EXPECT_EQ(t.devices[0].sm_count, 108);
   EXPECT_EQ(t.devices[0].total_memory_bytes, 85899345920u);
+  // clockRate is in Hz and memoryBandwidth in bytes per second.
+  EXPECT_EQ(t.devices[0].sm_clock_khz, 1'410'000);
+  EXPECT_EQ(t.devices[0].memory_bandwidth_bytes_per_s, 2'039'000'000'000u);
   EXPECT_EQ(t.devices[1].id, 1u);
   EXPECT_EQ(t.str(t.devices[1].name), "NVIDIA RTX A6000");
   EXPECT_EQ(t.devices[1].compute_major, 8);

@@ -92,9 +92,12 @@ TEST(OpPerformanceTest, ARateAboveTheDevicesPeakIsUnknownAndSaysWhy) {
   EXPECT_EQ(s.op_performance.flops_per_step, s.op_performance.flops_per_step);  // defined, not NaN
 }
 
+// A kernel name that carries no build target ("gemm_kernel") proves no architecture.
+constexpr const char* kUntargetedSgemm = "void gemm_kernel<float, 128, 64>(float const*, float const*, float*)";
+
 TEST(OpPerformanceTest, AnUnknownDeviceGetsNoRatesUntilItIsNamed) {
   GpuTraceBuilder unnamed("");
-  unnamed.op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kSgemm, 7900 * kUs);
+  unnamed.op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kUntargetedSgemm, 7900 * kUs);
   const TraceSummary s = unnamed.summary();
   EXPECT_EQ(s.device.spec, nullptr);
   EXPECT_TRUE(s.amdahl.parts.empty());
@@ -102,12 +105,38 @@ TEST(OpPerformanceTest, AnUnknownDeviceGetsNoRatesUntilItIsNamed) {
   EXPECT_FALSE(rowOf(s, "aten::mm")->achieved_tflops);
 
   GpuTraceBuilder named("");
-  named.op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kSgemm, 7900 * kUs);
+  named.op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kUntargetedSgemm, 7900 * kUs);
   const TraceSummary with_gpu = named.summary(AnalysisOptions{"A100-SXM"});
   ASSERT_NE(with_gpu.device.spec, nullptr);
   EXPECT_EQ(with_gpu.device.basis, DeviceBasis::kUserNamed);
   EXPECT_TRUE(rowOf(with_gpu, "aten::mm")->achieved_tflops);
   EXPECT_FALSE(with_gpu.amdahl.parts.empty());
+}
+
+// A trace that names no GPU but whose kernels were built for Ampere (ampere_sgemm_) is read
+// against the A100 row as a stated lower bound; a rate above that row's peak is then the GPU
+// being newer, not the work being wrong.
+TEST(OpPerformanceTest, KernelNamesGiveALowerBoundDeviceWhoseExceededPeakIsNoError) {
+  GpuTraceBuilder unnamed("");
+  unnamed.op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kSgemm, 7900 * kUs);
+  const TraceSummary s = unnamed.summary();
+  ASSERT_NE(s.device.spec, nullptr);
+  EXPECT_EQ(s.device.basis, DeviceBasis::kKernelNames);
+  EXPECT_EQ(s.device.spec->name, "A100 SXM");
+  EXPECT_NE(s.device.reason.find("at least Ampere"), std::string::npos) << s.device.reason;
+  EXPECT_TRUE(rowOf(s, "aten::mm")->achieved_tflops);
+  EXPECT_FALSE(s.amdahl.parts.empty());
+
+  // 2 x 4096^3 FLOPs in 4 ms is 34 TFLOP/s: above the A100's 19.5 FP32, within an H100's 67.
+  GpuTraceBuilder fast("");
+  fast.op("aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", kSgemm, 4000 * kUs);
+  const TraceSummary f = fast.summary();
+  const OpRow* mm = rowOf(f, "aten::mm");
+  ASSERT_NE(mm, nullptr);
+  EXPECT_FALSE(mm->work_above_peak);
+  ASSERT_TRUE(mm->achieved_tflops);
+  EXPECT_GT(*mm->achieved_tflops, 30);
+  EXPECT_NE(mm->rate_note.find("newer than its kernel names prove"), std::string::npos) << mm->rate_note;
 }
 
 TEST(OpPerformanceTest, AModelAlreadyInHalfPrecisionGainsNothing) {
@@ -192,14 +221,18 @@ TEST(OpPerformanceTest, ResNetOnV100RatesMostOfItsConvolutionsWithTheirStride) {
   EXPECT_LT(fp32->speedup, 7.96);
 }
 
-// The Nsight export names no GPU: without --gpu it says so and how to name it; with it, the FP32
-// FFMA GEMMs get an enable-AMP (or TF32) recommendation that names them, with its gain.
+// The Nsight export names no GPU: without --gpu its sm80_ kernels make it at least Ampere, a
+// guess that says how to name the GPU; with --gpu, the FP32 FFMA GEMMs get an enable-AMP (or
+// TF32) recommendation that names them, with its gain.
 TEST(OpPerformanceTest, TheNsightExportWithoutAGpuNameGetsAdviceOnceItIsNamed) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
   auto unnamed = analyzeFile(path);
   ASSERT_TRUE(unnamed.ok());
-  EXPECT_EQ(unnamed->summary.device.spec, nullptr);
-  EXPECT_NE(unnamed->summary.amdahl.note.find("--gpu"), std::string::npos) << unnamed->summary.amdahl.note;
+  ASSERT_NE(unnamed->summary.device.spec, nullptr);
+  EXPECT_EQ(unnamed->summary.device.basis, DeviceBasis::kKernelNames);
+  EXPECT_EQ(unnamed->summary.device.spec->name, "A100 SXM");
+  EXPECT_NE(unnamed->summary.device.reason.find("at least Ampere"), std::string::npos) << unnamed->summary.device.reason;
+  EXPECT_NE(unnamed->summary.device.reason.find("--gpu"), std::string::npos) << unnamed->summary.device.reason;
 
   auto named = analyzeFile(path, {}, AnalysisOptions{"H100-SXM"});
   ASSERT_TRUE(named.ok());

@@ -246,6 +246,10 @@ TEST(NvprofSharedTraceTest, CountsLinksAndAttributesEveryKernelAndParsesPyProfMa
   expectAttributionByContainment(trace);
   ASSERT_EQ(trace.devices.size(), 1u);
   EXPECT_EQ(trace.str(trace.devices[0].name), "Tesla V100-SXM2-16GB");
+  // nvprof's device record gives the peak SM clock (kHz) and the DRAM bandwidth (KB/s).
+  EXPECT_EQ(trace.devices[0].sm_count, 80);
+  EXPECT_EQ(trace.devices[0].sm_clock_khz, 1'530'000);
+  EXPECT_EQ(trace.devices[0].memory_bandwidth_bytes_per_s, 898'048'000'000u);
   // The embedding call carries the odd vocabulary size in its recorded shapes.
   const trace::Range* embedding = nullptr;
   for (const trace::Range& range : trace.ranges) {

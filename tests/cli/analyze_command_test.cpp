@@ -12,6 +12,7 @@
 #include "../test_support.h"
 #include "analyzer/device_table.h"
 #include "cli/summary_text.h"
+#include "tests/analyzer/synthetic_run.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 #include "trace/db/profile_writer.h"
 
@@ -157,8 +158,10 @@ TEST(AnalyzeCommandTest, TextSummaryNamesTheDeviceRowItsUtilisationAndTheStepPro
   EXPECT_EQ(text.find("what-if"), std::string::npos) << "no what-if without --gpu on a GPU run";
 }
 
-// One rank (process) of the two-process export: its full analysis.
-TEST(AnalyzeCommandTest, TextSummaryOfATraceWithoutADeviceRowSaysHowToNameItAndWithItProjectsTheWindow) {
+// One rank (process) of the two-process export, which records no GPU: its sm80_ kernels make it
+// at least Ampere, a guess the device line states with how to name the GPU; named, its
+// projection covers its window of GPU work.
+TEST(AnalyzeCommandTest, TextSummaryOfATraceWithoutADeviceRowStatesTheKernelNameGuessAndWithItProjectsTheWindow) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
   const auto text = [&](const std::string& gpu) {
     std::ostringstream out;
@@ -170,11 +173,13 @@ TEST(AnalyzeCommandTest, TextSummaryOfATraceWithoutADeviceRowSaysHowToNameItAndW
     EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
     return out.str();
   };
-  const std::string unknown = text("");
-  EXPECT_NE(unknown.find("device      unknown — name it with --gpu NAME (e.g. --gpu H100-SXM)\n"), std::string::npos)
-      << unknown;
-  EXPECT_NE(unknown.find("MFU         unknown: the device is unknown"), std::string::npos);
-  EXPECT_NE(unknown.find("AMP         no projection: the device is unknown"), std::string::npos);
+  const std::string guessed = text("");
+  EXPECT_NE(guessed.find("device      A100 SXM row: guessed from kernel names (sm80_"), std::string::npos) << guessed;
+  EXPECT_NE(guessed.find("at least Ampere (compute capability 8.0), read against the A100 SXM row; name the GPU with "
+                         "--gpu NAME\n"),
+            std::string::npos)
+      << guessed;
+  EXPECT_EQ(guessed.find("device unknown"), std::string::npos);
   // The export has no steps: its projection covers its window of GPU work and says so.
   const std::string named = text("H100-SXM");
   EXPECT_NE(named.find("device      H100 SXM row: --gpu H100-SXM"), std::string::npos) << named;
@@ -182,6 +187,43 @@ TEST(AnalyzeCommandTest, TextSummaryOfATraceWithoutADeviceRowSaysHowToNameItAndW
   EXPECT_NE(named.find(" window (no steps found): speedup "), std::string::npos);
   EXPECT_EQ(named.find("projected step speedup"), std::string::npos);
   EXPECT_EQ(named.find("device unknown"), std::string::npos);
+}
+
+std::string analyzeText(const std::string& path);  // below
+
+// A trace that tells nothing of its GPU (no device, kernel names without a build target): the
+// device line says how to name it, and nothing that needs the device's peaks is claimed.
+TEST(AnalyzeCommandTest, TextSummaryOfATraceThatTellsNoGpuSaysHowToNameIt) {
+  const test::ScratchDir dir;
+  trace::Trace trace = test::syntheticRun(
+      {{"aten::mm", "[[1024,1024],[1024,1024]]", "[\"float\",\"float\"]", "void gemm_kernel<float>(float const*)", 500'000}});
+  trace.devices.clear();
+  const std::string path = dir.file("no_gpu.ampscope");
+  ASSERT_TRUE(trace::db::writeProfile(path, trace).ok());
+  const std::string unknown = analyzeText(path);
+  EXPECT_NE(unknown.find("device      unknown — name it with --gpu NAME (e.g. --gpu H100-SXM)\n"), std::string::npos)
+      << unknown;
+  EXPECT_NE(unknown.find("MFU         unknown: the device is unknown"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("AMP         no projection: the device is unknown"), std::string::npos) << unknown;
+}
+
+// A GPU the table has no row for is read against peaks derived from its SM count, and the device
+// line says so.
+TEST(AnalyzeCommandTest, TextSummaryNamesDerivedPeaksAsSuch) {
+  const test::ScratchDir dir;
+  trace::Trace trace = test::syntheticRun(
+      {{"aten::mm", "[[1024,1024],[1024,1024]]", "[\"float\",\"float\"]", "ampere_sgemm_128x64_tn", 500'000}}, 6,
+      "NVIDIA GeForce RTX 4090 D");
+  trace.devices[0].compute_major = 8;
+  trace.devices[0].compute_minor = 9;
+  trace.devices[0].sm_count = 114;
+  const std::string path = dir.file("rtx4090d.ampscope");
+  ASSERT_TRUE(trace::db::writeProfile(path, trace).ok());
+  const std::string derived = analyzeText(path);
+  EXPECT_NE(derived.find("device      GeForce RTX 4090 D, peaks derived: the trace names \"NVIDIA GeForce RTX 4090 D\", "
+                         "which the table lacks; derived: the RTX 4090 row's per-SM rates × 114 SMs"),
+            std::string::npos)
+      << derived;
 }
 
 // The trainer CPU profile as `ampscope train --profile` leaves it: an ampscope profile database
@@ -356,7 +398,7 @@ TEST(AnalyzeCommandTest, TopCutsOnlyListsNeverFindingsOnEverySharedTrace) {
 // those the model gives no cost (a 1-channel input layer, a latency-bound op) are counted, not advice.
 TEST(AnalyzeCommandTest, WhatIfListsOnlyDimensionsOffTheMultipleThatCostTime) {
   ampscope::analyzer::TraceSummary summary;
-  summary.what_if.device.spec = ampscope::analyzer::findDevice("H100-SXM");
+  summary.what_if.device.spec = ampscope::analyzer::rowSpec(ampscope::analyzer::findDevice("H100-SXM"));
   ASSERT_NE(summary.what_if.device.spec, nullptr);
   ampscope::analyzer::LayerRow input;
   input.layer = "conv1";

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <regex>
 
 #include "analyzer/correlator.h"
@@ -289,7 +290,7 @@ analyzer::TraceSummary windowSummary() {
   s.iterations.source = "no step ranges and no repeating range";
   s.amdahl.per_step = false;
   s.amdahl.window_ns = 12'300'000;
-  s.device.spec = analyzer::findDevice("V100 SXM2");
+  s.device.spec = analyzer::rowSpec(analyzer::findDevice("V100 SXM2"));
   s.device.basis = analyzer::DeviceBasis::kTraceName;
   s.device.reason = "the trace names \"Tesla V100, SXM2\"";
   s.op_performance.device = s.device;
@@ -436,6 +437,30 @@ TEST(ReportWriterTest, FailsWithTheNameOfAPathThatIsNotADirectory) {
 
 namespace ampscope::reports {
 namespace {
+
+// Peaks derived for a GPU the table lacks: the basis says so, an unknown bandwidth is null (not
+// 0 GB/s), and the reports call the device derived, not a row.
+TEST(ReportJsonTest, DerivedDeviceCarriesItsBasisAndAnUnknownBandwidthAsNull) {
+  analyzer::TraceSummary s;
+  analyzer::DeviceSpec derived;
+  derived.name = "GeForce RTX 2080 SUPER";
+  derived.sm_count = 48;
+  derived.fp32_tflops = 10.9;
+  derived.fp16_tflops = 43.5;
+  s.device.spec = std::make_shared<const analyzer::DeviceSpec>(derived);
+  s.device.basis = analyzer::DeviceBasis::kDerived;
+  s.device.reason = "the trace names \"NVIDIA GeForce RTX 2080 SUPER\", which the table lacks; derived: ...";
+  const nlohmann::ordered_json doc = summaryToJsonDocument(s, {});
+  const nlohmann::ordered_json& device = doc.at("device");
+  EXPECT_EQ(device.at("row"), "GeForce RTX 2080 SUPER");
+  EXPECT_EQ(device.at("basis"), "derived");
+  EXPECT_TRUE(device.at("memory_gbs").is_null());
+  EXPECT_EQ(device.at("sm_count"), 48);
+  EXPECT_EQ(device.at("peak_tflops").at("fp16"), 43.5);
+  EXPECT_NE(htmlReport(s, {}).find("GeForce RTX 2080 SUPER (derived peaks)"), std::string::npos);
+  EXPECT_NE(markdownReport(s, {}).find("| Device row | GeForce RTX 2080 SUPER (derived peaks): the trace names"),
+            std::string::npos);
+}
 
 TEST(ReportJsonTest, InvalidUtf8InNamesBecomesAReplacementCharacterNotAFailure) {
   analyzer::TraceSummary s;

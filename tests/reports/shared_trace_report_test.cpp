@@ -115,7 +115,9 @@ TEST(SharedTraceReportTest, WorkersZeroResnetReportHasSixIterationsAndParseableC
   EXPECT_NE(html.find("every bar would read 0%"), std::string::npos);
 }
 
-TEST(SharedTraceReportTest, NsightExportWithoutADeviceRowSaysHowToNameItAndNamedProjectsOnIt) {
+// The export records no GPU: its sm80_ kernels make it at least Ampere, a guess the reports show
+// with how to name the GPU; named, it is projected on the named row.
+TEST(SharedTraceReportTest, NsightExportWithoutADeviceRowShowsTheKernelNameGuessAndNamedProjectsOnIt) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
   const auto summarize = [&](const std::string& gpu) {
     auto trace = analyzer::import::importTrace(path);
@@ -123,13 +125,17 @@ TEST(SharedTraceReportTest, NsightExportWithoutADeviceRowSaysHowToNameItAndNamed
     const analyzer::CorrelationCounts counts = analyzer::correlate(*trace);
     return analyzer::summarizeTrace(*trace, counts, analyzer::AnalysisOptions{gpu});
   };
-  const analyzer::TraceSummary unknown = summarize("");
-  ASSERT_EQ(unknown.device.spec, nullptr) << "the export names no GPU the table knows";
-  const std::string html = htmlReport(unknown, {});
-  EXPECT_NE(html.find("device unknown — name it with --gpu NAME (e.g. --gpu H100-SXM)"), std::string::npos);
-  EXPECT_NE(html.find("No op has both an achieved rate and an arithmetic intensity: no rate is measured without a device"),
-            std::string::npos);
-  EXPECT_NE(markdownReport(unknown, {}).find("| Device row | device unknown — name it with --gpu NAME"), std::string::npos);
+  const analyzer::TraceSummary guessed = summarize("");
+  ASSERT_NE(guessed.device.spec, nullptr);
+  EXPECT_EQ(guessed.device.basis, analyzer::DeviceBasis::kKernelNames) << "the export names no GPU";
+  const std::string html = htmlReport(guessed, {});
+  EXPECT_NE(html.find(R"(<div class="v">A100 SXM</div>)"), std::string::npos);
+  EXPECT_NE(html.find("guessed from kernel names (sm80_"), std::string::npos);
+  EXPECT_NE(html.find("at least Ampere"), std::string::npos);
+  EXPECT_EQ(html.find("device unknown"), std::string::npos);
+  const std::string md = markdownReport(guessed, {});
+  EXPECT_NE(md.find("| Device row | A100 SXM: guessed from kernel names (sm80\\_xmma"), std::string::npos) << md.substr(0, 2000);
+  EXPECT_NE(md.find("name the GPU with --gpu NAME"), std::string::npos);
 
   const analyzer::TraceSummary named = summarize("H100-SXM");
   ASSERT_NE(named.device.spec, nullptr);

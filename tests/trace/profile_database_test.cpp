@@ -18,6 +18,8 @@ Trace makeSampleTrace() {
   trace.source_format = TraceFormat::kKineto;
   trace.format_detail = "synthetic, with a comma, and \"quotes\"";
   trace.devices.push_back({0, trace.strings.intern("NVIDIA H100 80GB HBM3"), 9, 0, 132, 85899345920ULL});
+  trace.devices.back().sm_clock_khz = 1'980'000;
+  trace.devices.back().memory_bandwidth_bytes_per_s = 3'352'320'000'000ULL;
   Device host{1, trace.strings.intern("CPU: AMD EPYC (2 threads)")};
   host.kind = DeviceKind::kCpu;
   trace.devices.push_back(host);
@@ -246,6 +248,22 @@ void expectOlderFileReads(const std::string& name, const char* downgrade, void (
     EXPECT_TRUE(read->ranges[i] == expected) << "range #" << i;
   }
   EXPECT_TRUE(some_forgotten);  // the sample records what the older file lacks
+}
+
+TEST(ProfileDatabaseTest, ReadsSchemaOneFiveFilesWithoutTheDeviceClock) {
+  test::ScratchDir dir;
+  const Trace original = makeSampleTrace();
+  const std::string path = dir.file("one-five.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  execute(path,
+          "ALTER TABLE devices DROP COLUMN sm_clock_khz; ALTER TABLE devices DROP COLUMN memory_bandwidth_bytes_per_s; "
+          "UPDATE ampscope_meta SET value = '1.5' WHERE key = 'schema_version'");
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(read->devices.size(), original.devices.size());
+  EXPECT_EQ(read->devices[0].sm_count, 132);
+  EXPECT_EQ(read->devices[0].sm_clock_khz, 0);  // not recorded before 1.6: unknown
+  EXPECT_EQ(read->devices[0].memory_bandwidth_bytes_per_s, 0u);
 }
 
 TEST(ProfileDatabaseTest, ReadsSchemaOneFourFilesWithoutStrides) {

@@ -39,7 +39,7 @@ Result<ProfileAppender> ProfileAppender::create(SqliteDatabase& db) {
   static constexpr std::string_view kInserts[] = {
       "INSERT OR REPLACE INTO ampscope_meta (key, value) VALUES (?, ?)",
       "INSERT INTO strings (id, value) VALUES (?, ?)",
-      "INSERT INTO devices VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO devices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO threads VALUES (?, ?, ?, ?)",
       "INSERT INTO kernel_configs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO counters VALUES (?, ?, ?, ?)",
@@ -97,6 +97,8 @@ Status ProfileAppender::device(const Device& d) {
   s.bind(5, id(d.sm_count));
   s.bind(6, i64(d.total_memory_bytes));
   s.bind(7, id(d.kind));
+  s.bind(8, d.sm_clock_khz);
+  s.bind(9, i64(d.memory_bandwidth_bytes_per_s));
   return s.run();
 }
 

@@ -1,5 +1,6 @@
 #include "trace/db/profile_reader.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -133,13 +134,23 @@ Result<Trace> readProfile(SqliteDatabase& db) {
 
   // Schema 1.0 files lack the columns and table that 1.1 added; they read as their defaults.
   const bool has_device_kind = db.hasColumn("devices", "kind");
+  // Schema 1.6 added the clock and the bandwidth; older files read them as unknown (0).
+  const bool has_device_clock = db.hasColumn("devices", "sm_clock_khz");
   std::vector<std::string_view> device_columns = {"id", "name_id", "compute_major", "compute_minor",
                                                   "sm_count", "total_memory_bytes"};
   if (has_device_kind) device_columns.push_back("kind");
+  if (has_device_kind && has_device_clock) {
+    device_columns.push_back("sm_clock_khz");
+    device_columns.push_back("memory_bandwidth_bytes_per_s");
+  }
   status = forEachRow(db, "devices", device_columns,
                      [&](std::int64_t row, Statement& s) -> Status {
                        Device& d = trace.devices.emplace_back();
                        if (has_device_kind) d.kind = enumValue<DeviceKind>(s.int64(6));
+                       if (has_device_kind && has_device_clock) {
+                         d.sm_clock_khz = std::max<std::int64_t>(0, s.int64(7));
+                         d.memory_bandwidth_bytes_per_s = u64(std::max<std::int64_t>(0, s.int64(8)));
+                       }
                        d.id = u32(s.int64(0));
                        d.compute_major = static_cast<std::int32_t>(s.int64(2));
                        d.compute_minor = static_cast<std::int32_t>(s.int64(3));

@@ -15,7 +15,9 @@ inline constexpr int kSchemaMajor = 1;
 // 1.4: kernel_configs.pid, memory_ops.pid, synchronizations.pid (the process of a GPU record:
 //      correlation ids and streams are numbered per process).
 // 1.5: ranges.strides_id (the inputs' strides, which tell a matrix operand's layout).
-// 1.6: import_stats.place (where a reason not understood was first met in the source file).
+// 1.6: import_stats.place (where a reason not understood was first met in the source file);
+//      devices.sm_clock_khz, devices.memory_bandwidth_bytes_per_s (what the device peaks are
+//      derived from where the table has no row for the GPU).
 inline constexpr int kSchemaMinor = 6;
 
 // The table that marks a file as an ampscope profile.

@@ -394,6 +394,8 @@ TEST_F(ActivityDecoderTest, DecodesADeviceRecord) {
   d.computeCapabilityMinor = 0;
   d.numMultiprocessors = 132;
   d.globalMemorySize = 85'520'809'984ULL;
+  d.coreClockRate = 1'980'000;                // kHz
+  d.globalMemoryBandwidth = 3'352'320'000ULL;  // KB/s
   decode(ActivityBufferBuilder().add(d));
 
   ASSERT_EQ(sink_.trace.devices.size(), 1u);
@@ -405,6 +407,8 @@ TEST_F(ActivityDecoderTest, DecodesADeviceRecord) {
   EXPECT_EQ(device.compute_minor, 0);
   EXPECT_EQ(device.sm_count, 132);
   EXPECT_EQ(device.total_memory_bytes, 85'520'809'984ULL);
+  EXPECT_EQ(device.sm_clock_khz, 1'980'000);
+  EXPECT_EQ(device.memory_bandwidth_bytes_per_s, 3'352'320'000'000ULL);
 }
 
 TEST_F(ActivityDecoderTest, KeepsEarlierKernelsThatArriveInALaterBuffer) {
