@@ -12,6 +12,7 @@
 
 #include "analyzer/device_derivation.h"
 #include "analyzer/device_table.h"
+#include "analyzer/gpu_vendor.h"
 #include "analyzer/kernel_architecture.h"
 
 namespace ampscope::analyzer {
@@ -138,6 +139,14 @@ std::string whatTheTraceSays(const trace::Trace& trace, const trace::Device* fir
 }  // namespace
 
 DeviceChoice chooseRecordedDevice(const trace::Trace& trace, std::string_view user_gpu) {
+  // Before any NVIDIA reading: HIP's compute capability and an AMD GPU's compute units would pass
+  // for an NVIDIA GPU's (an MI210 says 9.0, a Hopper's).
+  if (std::optional<AmdGpu> amd = amdGpuOf(trace)) {
+    return {nullptr, DeviceBasis::kAmdGpu,
+            fmt::format("recorded on {}: ampscope has no peaks and no Tensor Core rules for AMD GPUs' matrix cores, so "
+                        "Tensor Core figures and projections are unknown",
+                        amdGpuText(*amd))};
+  }
   const trace::Device* first_gpu = nullptr;
   for (const trace::Device& device : trace.devices) {
     if (device.kind != trace::DeviceKind::kGpu) continue;

@@ -53,6 +53,7 @@ const char* deviceBasisName(DeviceBasis basis) {
     case DeviceBasis::kComputeCapability: return "compute_capability";
     case DeviceBasis::kUserNamed: return "user";
     case DeviceBasis::kKernelNames: return "kernel_names";
+    case DeviceBasis::kAmdGpu: return "amd_gpu";
   }
   return "none";
 }

@@ -51,8 +51,9 @@ enum class DeviceBasis : std::uint8_t {
   kUserNamed,          // --gpu NAME
   kKernelNames,        // the trace records no GPU: the newest architecture its kernel names prove,
                        // a lower bound (kernel_architecture.h)
+  kAmdGpu,             // recorded on an AMD GPU (gpu_vendor.h): no row, no Tensor Core rules; unknown
 };
-// "none", "trace_name", "derived", "compute_capability", "user", "kernel_names"
+// "none", "trace_name", "derived", "compute_capability", "user", "kernel_names", "amd_gpu"
 const char* deviceBasisName(DeviceBasis basis);
 
 struct DeviceChoice {

@@ -91,6 +91,14 @@ const TensorCoreVerdict& KernelVerdicts::of(const trace::Kernel& kernel) {
 TensorCoreVerdict KernelVerdicts::decide(trace::StringId name_id, bool host) const {
   const std::string_view name = trace_.str(name_id);
   if (host) return hostVerdict(name);
+  if (evidence_->device.amd) {
+    TensorCoreVerdict unknown;
+    unknown.tensor_core = TensorCoreUse::kUnknown;
+    unknown.rule_id = rule_ids::kAmdGpuKernel;
+    unknown.evidence = "recorded on an AMD GPU: the rules describe NVIDIA kernels, and no rule tells whether AMD's matrix "
+                       "cores ran it";
+    return unknown;
+  }
   if (const auto proven = evidence_->by_rate.find(name_id); proven != evidence_->by_rate.end()) return proven->second;
   return withNameEvidence(rules_.classify(name), name, evidence_->device);
 }

@@ -15,6 +15,9 @@ inline constexpr std::string_view kUnknownMatrixKernel = "unknown-matrix";
 // CUDA core reaches (b). Reports print them where a row's id would be.
 inline constexpr std::string_view kInferredLowPrecisionMatrix = "inferred-low-precision-matrix";
 inline constexpr std::string_view kInferredFromRate = "inferred-rate-above-cuda-cores";
+// Every kernel of a trace recorded on an AMD GPU (gpu_vendor.h): the rules describe NVIDIA's
+// kernels, and nothing tells whether AMD's matrix cores ran it.
+inline constexpr std::string_view kAmdGpuKernel = "amd-gpu";
 
 // Recommendations (analyzer/recommendations.h).
 inline constexpr std::string_view kEnableAmp = "enable-amp";

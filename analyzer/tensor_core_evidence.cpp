@@ -72,6 +72,11 @@ std::optional<GpuArchitecture> architectureForComputeCapability(int major, int m
 
 VerdictDevice verdictDevice(const trace::Trace& trace, const DeviceChoice& choice) {
   VerdictDevice out;
+  if (choice.basis == DeviceBasis::kAmdGpu) {
+    // HIP's compute capability is not NVIDIA's: no architecture is read from it.
+    out.amd = true;
+    return out;
+  }
   if (choice.spec) {
     out.architecture = architectureForComputeCapability(choice.spec->compute_major, choice.spec->compute_minor);
     out.name = choice.spec->name;

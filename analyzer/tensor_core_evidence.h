@@ -28,6 +28,7 @@ struct VerdictDevice {
   std::optional<GpuArchitecture> architecture;  // nullopt: unknown
   std::string name;  // "H100 SXM" or the trace's own device name; "" when unknown
   bool at_least = false;  // the GPU is at least this architecture (guessed from kernel names)
+  bool amd = false;       // an AMD GPU (gpu_vendor.h): no verdict can be given
 };
 
 // Volta 7.0, Turing 7.5, Ampere 8.0-8.7, Ada 8.9, Hopper 9.x, Blackwell 10.x-12.x; nullopt before

@@ -143,6 +143,11 @@ void appendDeviceRow(std::string& out, const analyzer::TraceSummary& s) {
     out += fmt::format("device      {}{}: {}\n", s.device.spec->name, what, s.device.reason);
     return;
   }
+  if (s.device.basis == analyzer::DeviceBasis::kAmdGpu) {
+    // --gpu names an NVIDIA row: no help for an AMD GPU's own figures.
+    out += fmt::format("device      AMD GPU, no row: {}\n", s.device.reason);
+    return;
+  }
   out += fmt::format("device      unknown — {}\n            {}\n", reports::kDeviceUnknownHint, s.device.reason);
 }
 
@@ -297,8 +302,10 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                          formatDuration(tc.medium_confidence_ns), formatDuration(tc.low_confidence_ns));
     }
     if (tc.unknown_time_ns > 0) {
-      out += fmt::format("            unknown {} ({:.1f}%): matrix kernels no rule or evidence places (TC? below)\n",
-                         formatDuration(tc.unknown_time_ns), 100.0 * tc.unknown_fraction);
+      out += fmt::format("            unknown {} ({:.1f}%): {} (TC? below)\n", formatDuration(tc.unknown_time_ns),
+                         100.0 * tc.unknown_fraction,
+                         s.device.basis == analyzer::DeviceBasis::kAmdGpu ? "every kernel of an AMD GPU"
+                                                                          : "matrix kernels no rule or evidence places");
     }
   }
   const analyzer::IterationSummary& it = s.iterations;

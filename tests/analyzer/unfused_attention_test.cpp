@@ -99,13 +99,14 @@ class KinetoWriter {
     return close();
   }
 
-  // `device`: whether the trace names its GPU (deviceProperties).
+  // `device`: whether the trace names its GPU (deviceProperties). Without it, the trace names a
+  // GPU the table does not know and gives nothing to derive its peaks from: the device is unknown
+  // (with no deviceProperties at all, the kernels' sm90_ names would make it at least a Hopper).
   std::string json(bool device = true) const {
     std::string out = R"({"schemaVersion":1,)";
-    if (device) {
-      out += R"("deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3",)"
-             R"("totalGlobalMem":85018279936,"computeMajor":9,"computeMinor":0,"numSms":132}],)";
-    }
+    out += device ? R"("deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3",)"
+                    R"("totalGlobalMem":85018279936,"computeMajor":9,"computeMinor":0,"numSms":132}],)"
+                  : R"("deviceProperties":[{"id":0,"name":"Prototype Accelerator"}],)";
     out += R"("traceEvents":[)";
     out += fmt::format(R"({{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0.0,)"
                        R"("dur":{:.1f},"args":{{}}}})",
