@@ -1,7 +1,6 @@
 #include "analyzer/gemm_kernel_family.h"
 
 #include <algorithm>
-#include <array>
 #include <optional>
 
 namespace ampscope::analyzer {
@@ -14,8 +13,7 @@ namespace {
 constexpr std::int64_t kLargeTileRows = 128;
 constexpr std::int64_t kLargeTileColumns = 64;
 constexpr std::int64_t kLargeTileArea = kLargeTileRows * kLargeTileColumns;
-// A product with fewer rows or columns than that tile's 64, or fewer of its tiles than SMs,
-// leaves the FP32 kernel small tiles, a split of K or one block per SM.
+
 std::optional<std::int64_t> readNumber(std::string_view text, std::size_t& at) {
   std::int64_t value = 0;
   const std::size_t start = at;
@@ -90,6 +88,8 @@ bool fp32PathFallsShort(GemmKernelFamily family, const GemmDims& dims, int sm_co
     case GemmKernelFamily::kUnknown:
       break;
   }
+  // A product with fewer rows or columns than the large tile's 64, or fewer of its tiles than
+  // SMs, leaves the FP32 kernel small tiles, a split of K or one block per SM.
   if (narrowest <= 1) return false;
   if (narrowest < kLargeTileColumns) return true;
   const auto tiles = [](std::int64_t rows, std::int64_t columns) {
