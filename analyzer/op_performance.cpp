@@ -77,6 +77,7 @@ struct Accumulated {
   std::int64_t matrix_ns = 0;
   PrecisionTimes precision_ns;  // of matrix kernels (all kernels when none is)
   PrecisionTimes any_precision_ns;
+  TimeByKind<GemmKernelFamily, kGemmKernelFamilyCount> family_ns;  // of matrix kernels
 };
 
 // The rows kernels add up to, in the order first met. A run launches millions of kernels from
@@ -308,21 +309,49 @@ class RowBuilder {
       // and split-K inside, where an FP32 call may be three (GEMM, split-K reduce, bias): every
       // BF16 mm/addmm call of the H100 traces in tests/data/h100 is one kernel.
       const int amp_kernels = device_->compute_major >= 9 && !row.work.gemm->convolution ? 1 : kernels_per_call;
+      const double amp_bytes = bytes * 2.0 / element;
       const auto now = estimateMatrixTime(*device_, measured, *row.work.gemm, *row.work.flops, bytes, kernels_per_call);
-      const auto amp = estimateMatrixTime(*device_, target, *row.work.gemm, *row.work.flops, bytes * 2.0 / element, amp_kernels);
-      if (measured == MathPrecision::kFp32Simt && device_->tf32_tflops > 0 && now) {
-        const auto tf32 = estimateMatrixTime(*device_, MathPrecision::kTf32, *row.work.gemm, *row.work.flops, bytes, kernels_per_call);
-        if (tf32 && tf32->ns > 0) row.tf32_speedup = std::clamp(now->ns / tf32->ns, 1.0, device_->tf32_tflops / device_->fp32_tflops);
-      }
-      if (now && amp && amp->ns > 0) {
-        const double speedup = std::clamp(now->ns / amp->ns, 1.0, peak_ratio);
-        const double fit = now->ns / std::max(1.0, static_cast<double>(row.timePerCall()));
-        return predict(AmpChange::kTensorCores, speedup,
-                       fmt::format("{} model {:.1f} us -> {} {:.1f} us per call ({}-bound, {:.0f}% of peak, tiles {:.0f}% padding); "
-                                   "measured {:.1f} us ({:.0f}% of the model)",
-                                   precisionName(measured), now->ns / 1e3, precisionName(target), amp->ns / 1e3,
-                                   roofBoundName(amp->bound), 100.0 * amp->efficiency, 100.0 * amp->tile_waste,
-                                   static_cast<double>(row.timePerCall()) / 1e3, 100.0 / std::max(1e-9, fit)));
+      const auto amp = estimateMatrixTime(*device_, target, *row.work.gemm, *row.work.flops, amp_bytes, amp_kernels);
+      if (now && now->ns > 0) {
+        const double per_call = std::max(1.0, static_cast<double>(row.timePerCall()));
+        // How far the op ran from the model of the precision it ran in (above 1: slower). What
+        // all kernels share (the clock, the memory system, the model's error for the shape)
+        // carries into the predicted time: the model's ratio applies to the measured time.
+        const double shortfall = per_call / now->ns;
+        // Never faster than the peak ratio, nor than its kernels' floor or its bytes at the
+        // datasheet bandwidth, nor slower than it ran.
+        const auto speedupOf = [&](const TimeEstimate& estimate, double carried, double target_bytes, int kernels, double ratio) {
+          const double floor_ns = std::max(kernels * timeModelConstants().kernel_floor_ns, target_bytes / (device_->memory_gbs * 1e9) * 1e9);
+          return std::clamp(per_call / std::max(estimate.ns * carried, floor_ns), 1.0, std::max(1.0, ratio));
+        };
+        // TF32 kernels of small shapes fall short as the FP32 ones do (docs/performance_model.md):
+        // the ratio.
+        if (measured == MathPrecision::kFp32Simt && device_->tf32_tflops > 0) {
+          const auto tf32 = estimateMatrixTime(*device_, MathPrecision::kTf32, *row.work.gemm, *row.work.flops, bytes, kernels_per_call);
+          if (tf32 && tf32->ns > 0) {
+            row.tf32_speedup = speedupOf(*tf32, shortfall, bytes, kernels_per_call, device_->tf32_tflops / device_->fp32_tflops);
+          }
+        }
+        // Where the FP32 kernels cuBLAS chose for a small or skinny shape are the slow part
+        // (gemm_kernel_family.h), the FP16/BF16 kernels do not share their shortfall: their time
+        // is their own model's, scaled only by an FP32 time below the model.
+        const bool fp32_short =
+            measured == MathPrecision::kFp32Simt && fp32PathFallsShort(row.kernel_family, *row.work.gemm, device_->sm_count);
+        const double carried = fp32_short ? std::min(shortfall, 1.0) : shortfall;
+        if (amp && amp->ns > 0) {
+          const std::string carry_note =
+              fp32_short && shortfall > 1.0
+                  ? fmt::format("; its FP32 kernels ({}) fall short of the model on this shape where {} kernels do not: "
+                                "{} at its own model's time",
+                                gemmKernelFamilyName(row.kernel_family), precisionName(target), precisionName(target))
+                  : std::string();
+          return predict(AmpChange::kTensorCores, speedupOf(*amp, carried, amp_bytes, amp_kernels, peak_ratio),
+                         fmt::format("{} model {:.1f} us -> {} {:.1f} us per call ({}-bound, {:.0f}% of peak, tiles {:.0f}% padding); "
+                                     "measured {:.1f} us ({:.0f}% of the model){}",
+                                     precisionName(measured), now->ns / 1e3, precisionName(target), amp->ns / 1e3,
+                                     roofBoundName(amp->bound), 100.0 * amp->efficiency, 100.0 * amp->tile_waste, per_call / 1e3,
+                                     100.0 * shortfall, carry_note));
+        }
       }
     }
     // Work unknown: between the small-GEMM gain and the peak ratio, on a log scale.
@@ -406,6 +435,7 @@ std::vector<OpRow> buildRows(const trace::Trace& trace, RowAccumulator& rows, Ro
     if (a.example != kNone) row.first_start_ns = trace.ranges[static_cast<std::size_t>(a.example)].start_ns;
     row.tensor_core_time_ns = a.tensor_core_ns;
     row.precision = (a.precision_ns.empty() ? a.any_precision_ns : a.precision_ns).heaviest();
+    row.kernel_family = a.family_ns.heaviest(/*skip_first=*/true);
     if (a.collective_ns * 2 > a.time_ns || isCollectiveOp(row.op)) row.op_class = OpClass::kCommunication;
     else if (a.matrix_ns * 2 > a.time_ns && isTensorCoreEligibleOp(row.op)) row.op_class = OpClass::kMatrix;
     builder.fillWork(row, a);
@@ -445,6 +475,7 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
   std::vector<std::int32_t> row_of_kernel(trace.kernels.size(), -1);  // into the accumulator's rows
   std::vector<Index> work_op_of_kernel(trace.kernels.size(), kNone);
   NameTest collective_name;  // a collective's kernel
+  MemoById<std::int8_t, -1> family_of_name;
   bool run_uses_half = false;
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
     const trace::Kernel& kernel = trace.kernels[i];
@@ -464,6 +495,10 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
     if (matrix) {
       a.matrix_ns += duration;
       a.precision_ns.add(verdict.precision, duration);
+      a.family_ns.add(static_cast<GemmKernelFamily>(family_of_name.get(kernel.name, [&] {
+                        return static_cast<std::int8_t>(gemmKernelFamily(trace.str(kernel.name)));
+                      })),
+                      duration);
     }
     a.any_precision_ns.add(verdict.precision, duration);
   }

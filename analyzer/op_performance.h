@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analyzer/device_table.h"
+#include "analyzer/gemm_kernel_family.h"
 #include "analyzer/iterations.h"
 #include "analyzer/op_time_model.h"
 #include "analyzer/op_work.h"
@@ -57,6 +58,9 @@ struct OpRow {
   std::int64_t first_start_ns = 0;       // its first call: model order
   std::int64_t tensor_core_time_ns = 0;
   MathPrecision precision = MathPrecision::kUnknown;  // of most of its kernel time
+  // The GEMM kernel family of most of its matrix kernels' time among those a name places (split-K
+  // reduce and epilogue kernels place none): whether its FP32 path is one that falls short.
+  GemmKernelFamily kernel_family = GemmKernelFamily::kUnknown;
   std::string dtypes_text;  // its recorded dtypes, "" when not recorded
   OpWork work;                            // per call
 

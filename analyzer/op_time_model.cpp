@@ -115,14 +115,22 @@ std::optional<TimeEstimate> estimateMatrixTime(const DeviceSpec& device, MathPre
       const double block_ns = 2.0 * static_cast<double>(tile.m * tile.n) * depth /
                               (per_sm * unit_efficiency * tile.efficiency * kEfficiency(depth, tensor_cores) * alignment) * 1e9;
       // The blocks sharing an SM take turns at its math but wait for their loads side by side: a
-      // wave lasts their math together, or one block's steps over K, whichever is longer.
+      // wave lasts their math together, or one block's steps over K, whichever is longer. The
+      // narrow loads of an align1/2/4 kernel take as many more instructions per step as they are
+      // narrower, so its steps slow as its math does.
       const double k_tile = static_cast<double>(tensor_cores ? c.tensor_core_k_tile : c.simt_k_tile);
-      double ns = waves * std::max(sharing * block_ns, divUp(depth, k_tile) * c.k_step_ns);
+      double ns = waves * std::max(sharing * block_ns, divUp(depth, k_tile) * c.k_step_ns / alignment);
       // Split-K writes FP32 partial tiles and reduces them; they stay in L2, taken at three times
-      // the DRAM bandwidth.
-      if (split > 1 && bandwidth > 0) {
-        ns += 4.0 * 2.0 * static_cast<double>(split) * static_cast<double>(dims.m) * static_cast<double>(dims.n) * batch /
-              (3.0 * bandwidth) * 1e9;
+      // the DRAM bandwidth (where the device's is known). The reduction is a pass of its own after
+      // the partial tiles: a second kernel (cuBLAS's splitKreduce_kernel, then among the call's
+      // kernels) or, in one kernel, the last block of each tile waiting for the others' partials,
+      // a fill and drain more.
+      if (split > 1) {
+        if (bandwidth > 0) {
+          ns += 4.0 * 2.0 * static_cast<double>(split) * static_cast<double>(dims.m) * static_cast<double>(dims.n) *
+                batch / (3.0 * bandwidth) * 1e9;
+        }
+        if (kernels == 1) ns += c.kernel_ramp_ns;
       }
       if (ns < best_ns) {
         best_ns = ns;

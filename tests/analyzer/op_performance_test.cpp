@@ -152,6 +152,71 @@ TEST(OpPerformanceTest, AModelAlreadyInHalfPrecisionGainsNothing) {
   EXPECT_NEAR(s.amdahl.projected_speedup, 1.0, 1e-9);
 }
 
+// One FP32 torch.mm of [M, K] x [K, N] on an H100, run by `kernel` in `kernel_ns`.
+TraceSummary fp32MmOnH100(std::int64_t m, std::int64_t n, std::int64_t k, const char* kernel, std::int64_t kernel_ns) {
+  const std::string shapes = "[[" + std::to_string(m) + "," + std::to_string(k) + "],[" + std::to_string(k) + "," + std::to_string(n) + "]]";
+  return GpuTraceBuilder("NVIDIA H100 80GB HBM3").op("aten::mm", shapes, "[\"float\",\"float\"]", kernel, kernel_ns).summary();
+}
+
+double modelNs(MathPrecision precision, std::int64_t m, std::int64_t n, std::int64_t k, int element) {
+  GemmDims d;
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  const double mm = static_cast<double>(m), nn = static_cast<double>(n), kk = static_cast<double>(k);
+  const auto t = estimateMatrixTime(*findDevice("H100 SXM"), precision, d, 2.0 * mm * nn * kk, element * (mm * kk + kk * nn + mm * nn), 1);
+  EXPECT_TRUE(t.has_value());
+  return t ? t->ns : 0.0;
+}
+
+// 4096 x 4096 x 64 run at half the FP32 model's pace. On large tiles (many of them: the GPU is
+// full) the shortfall is taken as shared by every kernel and carries into the BF16 time; on small
+// SIMT tiles it is the FP32 kernel's own, and the BF16 time is its model's: twice the gain.
+TEST(OpPerformanceTest, TheShortfallOfAnFp32KernelOnSmallTilesIsNotCarriedIntoTheBf16Time) {
+  const double fp32_ns = 2.0 * modelNs(MathPrecision::kFp32Simt, 4096, 4096, 64, 4);
+  const auto kernel_ns = static_cast<std::int64_t>(fp32_ns);
+  const TraceSummary large = fp32MmOnH100(4096, 4096, 64, "ampere_sgemm_128x128_nn", kernel_ns);
+  const TraceSummary small = fp32MmOnH100(4096, 4096, 64, "ampere_sgemm_64x32_sliced1x4_nn", kernel_ns);
+  const OpRow* on_large = rowOf(large, "aten::mm");
+  const OpRow* on_small = rowOf(small, "aten::mm");
+  ASSERT_TRUE(on_large && on_small);
+  EXPECT_EQ(on_large->kernel_family, GemmKernelFamily::kLargeTile);
+  EXPECT_EQ(on_small->kernel_family, GemmKernelFamily::kSmallTile);
+  const double ratio = modelNs(MathPrecision::kFp32Simt, 4096, 4096, 64, 4) / modelNs(MathPrecision::kBf16, 4096, 4096, 64, 2);
+  EXPECT_NEAR(on_large->amp_speedup, ratio, 0.01 * ratio);
+  EXPECT_NEAR(on_small->amp_speedup, fp32_ns / modelNs(MathPrecision::kBf16, 4096, 4096, 64, 2), 0.01 * on_small->amp_speedup);
+  EXPECT_NEAR(on_small->amp_speedup / on_large->amp_speedup, 2.0, 0.05);
+  EXPECT_NE(on_small->amp_note.find("small_tile"), std::string::npos) << on_small->amp_note;
+  // TF32 kernels of such shapes fall short as the FP32 ones do: the ratio either way.
+  EXPECT_DOUBLE_EQ(on_small->tf32_speedup, on_large->tf32_speedup);
+}
+
+// The same GEMM run faster than the FP32 model (its operands in L2): that carries, but never
+// below the BF16 kernel's bytes at the datasheet bandwidth.
+TEST(OpPerformanceTest, AHalfPrecisionTimeIsNeverUnderItsBytesAtTheDatasheetBandwidthNorItsKernelFloor) {
+  const double fp32_ns = 0.5 * modelNs(MathPrecision::kFp32Simt, 4096, 4096, 64, 4);
+  const TraceSummary s = fp32MmOnH100(4096, 4096, 64, "ampere_sgemm_64x32_sliced1x4_nn", static_cast<std::int64_t>(fp32_ns));
+  const OpRow* mm = rowOf(s, "aten::mm");
+  ASSERT_NE(mm, nullptr);
+  const double bf16_bytes = 2.0 * (4096.0 * 64 * 2 + 4096.0 * 4096);
+  const double floor_ns = bf16_bytes / (s.device.spec->memory_gbs * 1e9) * 1e9;
+  EXPECT_NEAR(static_cast<double>(*mm->predicted_amp_ns), floor_ns, 2.0);
+  // A tiny GEMM on gemmSN: 3 us measured, against a BF16 kernel that takes at least 2 us.
+  const TraceSummary tiny = fp32MmOnH100(8, 16, 64, "void gemmSN_NN_kernel<float, 256, 4, 2, 8, 4, 4, false>", 3 * kUs);
+  EXPECT_NEAR(rowOf(tiny, "aten::mm")->amp_speedup, 3.0 / 2.0, 1e-6);
+  // Never slower than it ran.
+  const TraceSummary faster = fp32MmOnH100(8, 16, 64, "void gemmSN_NN_kernel<float, 256, 4, 2, 8, 4, 4, false>", 1 * kUs);
+  EXPECT_DOUBLE_EQ(rowOf(faster, "aten::mm")->amp_speedup, 1.0);
+}
+
+TEST(OpPerformanceTest, ASkinnyGemmFarBelowTheFp32ModelGainsNoMoreThanThePeakRatio) {
+  const TraceSummary s = fp32MmOnH100(8, 16, 4096, "void gemmSN_TN_kernel<float, 128, 16, 2, 4, 8, 9, false>", 10000 * kUs);
+  const OpRow* mm = rowOf(s, "aten::mm");
+  ASSERT_NE(mm, nullptr);
+  EXPECT_EQ(mm->kernel_family, GemmKernelFamily::kSmallN);
+  EXPECT_DOUBLE_EQ(mm->amp_speedup, s.device.spec->bf16_tflops / s.device.spec->fp32_tflops);
+}
+
 // Every shared trace: no op's achieved rate is above the device's peak in its precision.
 TEST(OpPerformanceTest, NoOpOfASharedTraceRunsAboveItsDevicesPeak) {
   int traces = 0;

@@ -119,6 +119,36 @@ TEST(OpTimeModelTest, OnlyLeadingDimensionsOffTheMultipleCostTimeWhereTheLayoutI
   EXPECT_GT(time(tokens), 2.0 * time(even));
 }
 
+// An align2 kernel loads its k-tiles 4 bytes at a time where an aligned one loads 16: its steps
+// over K take the longer, and a tiny GEMM with a dimension off the multiple costs more than the
+// kernel floor its aligned twin costs (on an H100: 3.2 us for 32 x 10 x 128 in BF16, measured in
+// tests/data/h100/small_mlp_bf16.json.gz, against 2.0-2.4 us for aligned GEMMs of its size).
+TEST(OpTimeModelTest, ATinyGemmOffTheMultipleTakesLongerThanItsAlignedTwin) {
+  const DeviceSpec& h100 = device("H100 SXM");
+  const auto time = [&](std::int64_t n) {
+    GemmDims d = gemm(32, n, 128);
+    d.leading = LeadingDims{false, true, true};  // N leads: the rows of B and of the result
+    const auto t = estimateMatrixTime(h100, MathPrecision::kBf16, d, flops(d), bytes(d, 2), 1);
+    EXPECT_TRUE(t.has_value());
+    return t ? t->ns : 0.0;
+  };
+  EXPECT_DOUBLE_EQ(time(16), timeModelConstants().kernel_floor_ns);
+  EXPECT_GT(time(10), 1.4 * time(16));
+}
+
+// Split-K reduces its partial tiles in a pass of its own: a second kernel (cuBLAS's
+// splitKreduce_kernel, counted among the call's kernels) or, in one kernel, the last block of
+// each tile waiting for the others' partials. Either way the GEMM costs the same.
+TEST(OpTimeModelTest, ASplitKGemmPaysForItsReductionInOneKernelAsInTwo) {
+  const DeviceSpec& a100 = device("A100 SXM");
+  const GemmDims d = gemm(128, 128, 65536);  // one output tile, a long K: split
+  const auto one = estimateMatrixTime(a100, MathPrecision::kFp16, d, flops(d), bytes(d, 2), 1);
+  const auto two = estimateMatrixTime(a100, MathPrecision::kFp16, d, flops(d), bytes(d, 2), 2);
+  ASSERT_TRUE(one && two);
+  EXPECT_GT(one->ns, 2 * timeModelConstants().kernel_floor_ns);  // above both floors
+  EXPECT_NEAR(one->ns, two->ns, 1.0);
+}
+
 TEST(OpTimeModelTest, WaveQuantisationShowsAsTileWaste) {
   const DeviceSpec& a100 = device("A100 SXM");  // 108 SMs
   // 109 tiles of 128x128 need a second, almost empty wave; 108 do not.
