@@ -12,6 +12,26 @@ namespace ampscope::analyzer::import {
 
 namespace {
 
+// A Chrome trace of another tool (TensorFlow's trace viewer, a browser's) has trace events, none
+// of which a PyTorch profiler writes: an empty analysis of it would say nothing true, so it is
+// refused, naming what it holds. A profiler session that recorded no activity (no events, or only
+// Kineto's own metadata and flow events) is read.
+trace::Status someEventRead(const std::string& path, const trace::Trace& out) {
+  const trace::ImportStats& stats = out.import_stats;
+  if (stats.events_imported > 0 || !out.devices.empty()) return {};
+  std::string kinds;
+  std::size_t listed = 0;
+  for (const auto& [reason, count] : stats.not_understood) {
+    if (reason.starts_with("top-level") || listed == 4) continue;
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", count, reason);
+    ++listed;
+  }
+  if (kinds.empty()) return {};
+  return trace::Error{fmt::format("{}: none of its {} trace events is one a PyTorch profiler (Kineto) trace holds "
+                                  "({}): a Chrome trace of another tool?",
+                                  path, stats.events_read, kinds)};
+}
+
 // Kineto times are relative to baseTimeNanoseconds where the file gives one.
 void addBaseTime(trace::Trace& out, std::int64_t base_ns) {
   if (base_ns == 0) return;
@@ -58,6 +78,7 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
   if (trace::Status read = readTopLevel(source.path(), stream.members(), out, info); !read) {
     return read.error();
   }
+  if (trace::Status readable = someEventRead(source.path(), out); !readable) return readable.error();
   events.nameThreads();
   addBaseTime(out, info.base_time_ns);
   out.format_detail = kinetoSchemaDescription(events.saw2021Categories(), info);

@@ -207,4 +207,23 @@ TEST(KinetoImporterTest, InputStridesAreKeptWithTheShapes) {
 }
 
 }  // namespace
+// A Chrome trace of another tool holds trace events, none a PyTorch profiler writes: refused, naming
+// what it holds, rather than read as an empty run. A session that recorded no activity is read.
+TEST(KinetoImporterTest, AChromeTraceOfAnotherToolIsRefusedNamingWhatItHolds) {
+  test::ScratchDir dir;
+  auto other = importText(dir, R"({"traceEvents": [
+    {"ph": "X", "cat": "Op", "name": "MatMul", "pid": 1, "tid": 1, "ts": 1, "dur": 4},
+    {"ph": "X", "cat": "Op", "name": "Relu", "pid": 1, "tid": 1, "ts": 6, "dur": 1},
+    {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "/job:localhost"}}]})");
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.error().message.find("none of its 3 trace events is one a PyTorch profiler (Kineto) trace holds"),
+            std::string::npos)
+      << other.error().message;
+  EXPECT_NE(other.error().message.find("2 events of category 'Op'"), std::string::npos) << other.error().message;
+  auto idle = importText(dir, R"({"traceEvents": [
+    {"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "main"}}]})");
+  ASSERT_TRUE(idle.ok()) << idle.error().message;
+  EXPECT_EQ(idle->import_stats.events_imported, 0u);
+}
+
 }  // namespace ampscope::analyzer::import
