@@ -101,7 +101,7 @@ TEST(CompareTabTest, ComparesTwoRealTracesOperatorByOperatorWhereTheyNameNoLayer
   for (const analyzer::OperatorComparison& row : by_layer ? expected.layers : expected.operators) {
     // Op call shapes pair across the runs: a row is its op and its shapes.
     const std::string label = row.shapes.empty() ? row.name : row.name + " " + row.shapes;
-    if (row.a_ns_per_step > 0 && row.b_ns_per_step > 0) common[toQString(label)] = speedupText(row.speedup);
+    if (row.a_trace_ns > 0 && row.b_trace_ns > 0) common[toQString(label)] = speedupText(row.speedup);
   }
   ASSERT_FALSE(common.empty());
   const auto* table = child<QTableWidget>(tab, "layerComparison");
