@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/gemm_shapes.h"
+#include "analyzer/gpu_work_comparison.h"
 #include "analyzer/recommendations.h"
 #include "analyzer/rule_ids.h"
 
@@ -41,30 +42,38 @@ std::string duration(std::int64_t ns) {
   return std::abs(x) >= 1e6 ? fmt::format("{:.1f} ms", x / 1e6) : fmt::format("{:.1f} us", x / 1e3);
 }
 
-// Matches groups (layers) by name and compares their GPU time per step.
+// Matches groups (layers) by name and compares their GPU time: per step, or (GPU-work basis) over
+// the traces with B's divided by `work_ratio` (a layer's op calls differ between runs: AMP adds casts).
 std::vector<OperatorComparison> compareGroups(const std::vector<GroupTime>& in_a, const TraceSummary& a,
-                                              const std::vector<GroupTime>& in_b, const TraceSummary& b) {
+                                              const std::vector<GroupTime>& in_b, const TraceSummary& b,
+                                              MeasuredBasis basis, double work_ratio) {
+  const bool steps = basis == MeasuredBasis::kSteps;
   std::map<std::string, OperatorComparison> by_name;
   for (const GroupTime& group : in_a) {
     OperatorComparison& c = by_name[group.name];
     c.name = group.name;
-    c.a_ns_per_step = perStep(group.gpu_time_ns, a);
+    c.a_trace_ns = group.gpu_time_ns;
+    if (steps) c.a_ns_per_step = perStep(group.gpu_time_ns, a);
   }
   for (const GroupTime& group : in_b) {
     OperatorComparison& c = by_name[group.name];
     c.name = group.name;
-    c.b_ns_per_step = perStep(group.gpu_time_ns, b);
+    c.b_trace_ns = group.gpu_time_ns;
+    if (steps) c.b_ns_per_step = perStep(group.gpu_time_ns, b);
   }
   std::vector<OperatorComparison> out;
   for (auto& [name, c] : by_name) {
-    c.pairing = c.a_ns_per_step == 0 ? OpPairing::kOnlyB : c.b_ns_per_step == 0 ? OpPairing::kOnlyA : OpPairing::kNameAndShapes;
-    if (c.a_ns_per_step > 0 && c.b_ns_per_step > 0) {
+    c.pairing = c.a_trace_ns == 0 ? OpPairing::kOnlyB : c.b_trace_ns == 0 ? OpPairing::kOnlyA : OpPairing::kNameAndShapes;
+    if (steps && c.a_ns_per_step > 0 && c.b_ns_per_step > 0) {
       c.speedup = static_cast<double>(c.a_ns_per_step) / static_cast<double>(c.b_ns_per_step);
+    } else if (!steps && c.a_trace_ns > 0 && c.b_trace_ns > 0) {
+      c.speedup = work_ratio * static_cast<double>(c.a_trace_ns) / static_cast<double>(c.b_trace_ns);
     }
     out.push_back(c);
   }
-  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
-    return x.a_ns_per_step != y.a_ns_per_step ? x.a_ns_per_step > y.a_ns_per_step : x.name < y.name;
+  const auto a_time = [steps](const OperatorComparison& c) { return steps ? c.a_ns_per_step : c.a_trace_ns; };
+  std::sort(out.begin(), out.end(), [&](const auto& x, const auto& y) {
+    return a_time(x) != a_time(y) ? a_time(x) > a_time(y) : x.name < y.name;
   });
   return out;
 }
@@ -84,6 +93,8 @@ struct OpGroup {
   std::size_t b_rows = 0;
   std::int64_t a_ns = 0;
   std::int64_t b_ns = 0;
+  std::uint64_t a_calls = 0;
+  std::uint64_t b_calls = 0;
   bool matrix = false;
   bool amp_projected = true;  // every A row has an AMP prediction
   double a_amp_ns = 0;        // sum of time / amp_speedup over A's rows
@@ -143,6 +154,7 @@ std::vector<OpGroup> pairOpRows(const TraceSummary& a, const TraceSummary& b) {
     OpGroup& g = groupOf(row);
     ++g.a_rows;
     g.a_ns += row.time_ns;
+    g.a_calls += row.calls;
     g.a_pass_ns[row.pass] += row.time_ns;
     g.matrix |= row.op_class == OpClass::kMatrix;
     g.amp_projected &= row.predicted_amp_ns.has_value();
@@ -154,6 +166,7 @@ std::vector<OpGroup> pairOpRows(const TraceSummary& a, const TraceSummary& b) {
     OpGroup& g = groupOf(row);
     ++g.b_rows;
     g.b_ns += row.time_ns;
+    g.b_calls += row.calls;
     g.b_pass_ns[row.pass] += row.time_ns;
     g.matrix |= row.op_class == OpClass::kMatrix;
   }
@@ -188,6 +201,7 @@ std::vector<OpGroup> pairOpRows(const TraceSummary& a, const TraceSummary& b) {
     g.b_shapes = only_b[best].shapes;
     g.b_rows = only_b[best].b_rows;
     g.b_ns = only_b[best].b_ns;
+    g.b_calls = only_b[best].b_calls;
     g.b_pass_ns = only_b[best].b_pass_ns;
   }
   std::vector<OpGroup> out = std::move(paired);
@@ -468,15 +482,27 @@ const char* opPairingName(OpPairing pairing) {
   return "only_b";
 }
 
+const char* measuredBasisName(MeasuredBasis basis) {
+  return basis == MeasuredBasis::kSteps ? "steps" : "gpu_work";
+}
+
+const char* measuredBasisLabel(MeasuredBasis basis) {
+  return basis == MeasuredBasis::kSteps ? "per steady step" : "per trace's GPU work, no steps";
+}
+
 double predictionErrorFraction(double log_ratio) { return std::exp(log_ratio) - 1.0; }
 
 RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
   RunComparison out;
   out.a_step_ns = a.iterations.steady_mean_ns;
   out.b_step_ns = b.iterations.steady_mean_ns;
-  if (out.a_step_ns > 0 && out.b_step_ns > 0) {
-    out.measured_speedup = static_cast<double>(out.a_step_ns) / static_cast<double>(out.b_step_ns);
-  }
+  const bool steps = out.a_step_ns > 0 && out.b_step_ns > 0;
+  out.measured_basis = steps ? MeasuredBasis::kSteps : MeasuredBasis::kGpuWork;
+  out.basis_reason = steps                                         ? "both runs have steady steps"
+                     : out.a_step_ns == 0 && out.b_step_ns == 0 ? "neither run has steady steps"
+                     : out.a_step_ns == 0                         ? "A has no steady steps"
+                                                                  : "B has no steady steps";
+  if (steps) out.measured_speedup = static_cast<double>(out.a_step_ns) / static_cast<double>(out.b_step_ns);
   out.a_projections.push_back({"hide the input pipeline", a.data_pipeline.speedup_if_hidden});
   if (a.data_pipeline.replay_if_hidden.done) {
     out.a_projections.push_back({"hide the input pipeline (replayed at the host's pace)",
@@ -493,20 +519,6 @@ RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
   const std::vector<OpGroup> groups = pairOpRows(a, b);
   out.change = detectChange(a, b, groups);
 
-  Prediction prediction;
-  switch (out.change.kind) {
-    case RunChange::kAmp: prediction = predictAmp(a); break;
-    case RunChange::kTf32: prediction = predictTf32(a); break;
-    case RunChange::kPadding: prediction = predictPadding(a); break;
-    case RunChange::kDataLoading: prediction = predictDataLoading(a); break;
-    case RunChange::kUnknown: prediction.from = "no prediction for an unknown change"; break;
-  }
-  out.predicted_speedup = prediction.speedup;
-  out.predicted_from = std::move(prediction.from);
-  if (out.predicted_speedup && *out.predicted_speedup > 0 && out.measured_speedup > 0) {
-    out.prediction_error = std::log(*out.predicted_speedup / out.measured_speedup);
-  }
-
   double a_total = 0;
   double a_paired = 0;
   for (const OpGroup& g : groups) {
@@ -517,10 +529,20 @@ RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
     c.layer = g.layer;
     c.pass = g.pass();
     c.pairing = g.pairing;
-    c.a_ns_per_step = perStep(g.a_ns, a);
-    c.b_ns_per_step = perStep(g.b_ns, b);
-    if (c.a_ns_per_step > 0 && c.b_ns_per_step > 0) {
-      c.speedup = static_cast<double>(c.a_ns_per_step) / static_cast<double>(c.b_ns_per_step);
+    c.a_trace_ns = g.a_ns;
+    c.b_trace_ns = g.b_ns;
+    c.a_calls = g.a_calls;
+    c.b_calls = g.b_calls;
+    if (steps) {
+      c.a_ns_per_step = perStep(g.a_ns, a);
+      c.b_ns_per_step = perStep(g.b_ns, b);
+      if (c.a_ns_per_step > 0 && c.b_ns_per_step > 0) {
+        c.speedup = static_cast<double>(c.a_ns_per_step) / static_cast<double>(c.b_ns_per_step);
+      }
+    } else if (g.a_ns > 0 && g.b_ns > 0 && g.a_calls > 0 && g.b_calls > 0) {
+      // No steps to divide by: per call, which holds where the runs made different numbers of calls.
+      c.speedup = (static_cast<double>(g.a_ns) / static_cast<double>(g.a_calls)) /
+                  (static_cast<double>(g.b_ns) / static_cast<double>(g.b_calls));
     }
     c.predicted_speedup = predictOp(g, out.change.kind);
     switch (g.pairing) {
@@ -534,12 +556,36 @@ RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
     out.operators.push_back(std::move(c));
   }
   out.pairing.a_time_paired = a_total > 0 ? a_paired / a_total : 0.0;
-  std::sort(out.operators.begin(), out.operators.end(), [](const auto& x, const auto& y) {
-    if (x.a_ns_per_step != y.a_ns_per_step) return x.a_ns_per_step > y.a_ns_per_step;
-    if (x.b_ns_per_step != y.b_ns_per_step) return x.b_ns_per_step > y.b_ns_per_step;
+  const auto a_time = [steps](const OperatorComparison& c) { return steps ? c.a_ns_per_step : c.a_trace_ns; };
+  const auto b_time = [steps](const OperatorComparison& c) { return steps ? c.b_ns_per_step : c.b_trace_ns; };
+  std::sort(out.operators.begin(), out.operators.end(), [&](const auto& x, const auto& y) {
+    if (a_time(x) != a_time(y)) return a_time(x) > a_time(y);
+    if (b_time(x) != b_time(y)) return b_time(x) > b_time(y);
     return std::tie(x.name, x.shapes, x.layer) < std::tie(y.name, y.shapes, y.layer);
   });
-  out.layers = compareGroups(a.layers, a, b.layers, b);
+
+  out.gpu_work = compareGpuWork(a, b, out.operators);
+  Prediction prediction;
+  if (steps) {
+    switch (out.change.kind) {
+      case RunChange::kAmp: prediction = predictAmp(a); break;
+      case RunChange::kTf32: prediction = predictTf32(a); break;
+      case RunChange::kPadding: prediction = predictPadding(a); break;
+      case RunChange::kDataLoading: prediction = predictDataLoading(a); break;
+      case RunChange::kUnknown: prediction.from = "no prediction for an unknown change"; break;
+    }
+  } else {
+    // No step to project on: the change applied to A's GPU work, against B's measured GPU work.
+    out.measured_speedup = out.gpu_work.busy_speedup;
+    GpuWorkPrediction p = predictGpuWork(a, out.change.kind);
+    prediction = {p.speedup, std::move(p.from)};
+  }
+  out.predicted_speedup = prediction.speedup;
+  out.predicted_from = std::move(prediction.from);
+  if (out.predicted_speedup && *out.predicted_speedup > 0 && out.measured_speedup > 0) {
+    out.prediction_error = std::log(*out.predicted_speedup / out.measured_speedup);
+  }
+  out.layers = compareGroups(a.layers, a, b.layers, b, out.measured_basis, out.gpu_work.work_ratio);
   return out;
 }
 

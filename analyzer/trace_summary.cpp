@@ -140,12 +140,26 @@ std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
     if (device.compute_major > 0) d.compute_capability = fmt::format("{}.{}", device.compute_major, device.compute_minor);
     d.sm_count = device.sm_count;
   }
+  // Each device's busy time: kernels come sorted by start, so one open interval per device,
+  // closed when a kernel starts after its end, gives the union of its kernels' intervals.
+  std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> open;
   for (const trace::Kernel& kernel : trace.kernels) {
     DeviceSummary& d = devices[kernel.device];
     d.id = kernel.device;
     ++d.kernels;
     d.kernel_time_ns += kernel.end_ns - kernel.start_ns;
+    const auto [interval, first] = open.try_emplace(kernel.device, kernel.start_ns, kernel.end_ns);
+    if (first) continue;
+    auto& [start, end] = interval->second;
+    if (kernel.start_ns <= end) {
+      end = std::max(end, kernel.end_ns);
+    } else {
+      d.busy_ns += end - start;
+      start = kernel.start_ns;
+      end = kernel.end_ns;
+    }
   }
+  for (const auto& [id, interval] : open) devices[id].busy_ns += interval.second - interval.first;
   std::vector<DeviceSummary> out;
   for (auto& [id, device] : devices) out.push_back(std::move(device));
   std::stable_sort(out.begin(), out.end(), [](const DeviceSummary& a, const DeviceSummary& b) {

@@ -40,6 +40,7 @@ struct DeviceSummary {
   std::int32_t sm_count = 0;
   std::uint64_t kernels = 0;
   std::int64_t kernel_time_ns = 0;
+  std::int64_t busy_ns = 0;  // union of its kernels' intervals over its streams
   trace::DeviceKind kind = trace::DeviceKind::kGpu;  // kCpu: its "kernels" are host ops
 };
 
@@ -97,7 +98,7 @@ struct TraceSummary {
   std::uint64_t synchronizations = 0;
   CorrelationCounts correlation;
   std::int64_t gpu_kernel_time_ns = 0;  // sum of kernel durations
-  std::int64_t gpu_busy_ns = 0;         // union of kernel intervals over all streams
+  std::int64_t gpu_busy_ns = 0;         // union of kernel intervals over all streams and devices
   std::int64_t trace_span_ns = 0;       // first to last event
   std::int64_t memcpy_time_ns = 0;
   // Every device that ran work is the host CPU (the trainer's CPU backend): kernels are host ops,

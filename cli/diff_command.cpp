@@ -48,38 +48,71 @@ std::string opLabel(const OperatorComparison& row) {
   return label.size() > kNameWidth ? label.substr(0, kNameWidth - 3) + "..." : label;
 }
 
+bool perStep(const RunComparison& c) { return c.measured_basis == analyzer::MeasuredBasis::kSteps; }
+
 void appendOperators(std::string& out, const RunComparison& c, std::size_t top) {
   if (c.operators.empty()) return;
   const analyzer::OperatorPairingCounts& p = c.pairing;
   out += fmt::format("\nop call shapes: {} paired by name and shapes, {} by padded shapes, {} only in A, {} only in B "
                      "({} of A's op time paired)\n",
                      p.by_name_and_shapes, p.by_padded_shapes, p.only_a, p.only_b, reports::formatPercent(p.a_time_paired));
-  out += fmt::format("{:>12} {:>12} {:>10} {:>10}  operator (top {} by A's time)\n", "A GPU/step", "B GPU/step", "measured",
-                     "predicted", std::min(top, c.operators.size()));
+  if (perStep(c)) {
+    out += fmt::format("{:>12} {:>12} {:>10} {:>10}  operator (top {} by A's time)\n", "A GPU/step", "B GPU/step", "measured",
+                       "predicted", std::min(top, c.operators.size()));
+    for (const OperatorComparison& row : reports::firstN(c.operators, top)) {
+      out += fmt::format("{:>12} {:>12} {:>10} {:>10}  {}\n", formatDuration(row.a_ns_per_step), formatDuration(row.b_ns_per_step),
+                         speedupText(row.speedup), speedupText(row.predicted_speedup), opLabel(row));
+    }
+    return;
+  }
+  // No steps: each op over the whole trace, with its calls; the measured speedup is per call.
+  out += fmt::format("{:>12} {:>12} {:>8} {:>8} {:>10} {:>10}  operator (top {} by A's time)\n", "A GPU", "B GPU", "A calls",
+                     "B calls", "per call", "predicted", std::min(top, c.operators.size()));
   for (const OperatorComparison& row : reports::firstN(c.operators, top)) {
-    out += fmt::format("{:>12} {:>12} {:>10} {:>10}  {}\n", formatDuration(row.a_ns_per_step), formatDuration(row.b_ns_per_step),
-                       speedupText(row.speedup), speedupText(row.predicted_speedup), opLabel(row));
+    out += fmt::format("{:>12} {:>12} {:>8} {:>8} {:>10} {:>10}  {}\n", formatDuration(row.a_trace_ns),
+                       formatDuration(row.b_trace_ns), row.a_calls, row.b_calls, speedupText(row.speedup),
+                       speedupText(row.predicted_speedup), opLabel(row));
   }
 }
 
-void appendLayers(std::string& out, const std::vector<OperatorComparison>& rows, std::size_t top) {
-  if (rows.empty()) return;
-  out += fmt::format("\n{:>12} {:>12} {:>9}  layer\n", "A GPU/step", "B GPU/step", "measured");
-  for (const OperatorComparison& row : reports::firstN(rows, top)) {
-    out += fmt::format("{:>12} {:>12} {:>9}  {}\n", formatDuration(row.a_ns_per_step), formatDuration(row.b_ns_per_step),
-                       speedupText(row.speedup), row.name.substr(0, kNameWidth));
+void appendLayers(std::string& out, const RunComparison& c, std::size_t top) {
+  if (c.layers.empty()) return;
+  const bool steps = perStep(c);
+  out += fmt::format("\n{:>12} {:>12} {:>9}  layer\n", steps ? "A GPU/step" : "A GPU", steps ? "B GPU/step" : "B GPU",
+                     "measured");
+  for (const OperatorComparison& row : reports::firstN(c.layers, top)) {
+    out += fmt::format("{:>12} {:>12} {:>9}  {}\n", formatDuration(steps ? row.a_ns_per_step : row.a_trace_ns),
+                       formatDuration(steps ? row.b_ns_per_step : row.b_trace_ns), speedupText(row.speedup),
+                       row.name.substr(0, kNameWidth));
   }
+}
+
+// The measured and predicted figures: per steady step, or of the traces' GPU work.
+void appendSpeedups(std::string& out, const RunComparison& c) {
+  out += fmt::format("basis         {} ({})\n", analyzer::measuredBasisLabel(c.measured_basis), c.basis_reason);
+  const std::string error = c.prediction_error ? errorText(*c.prediction_error) : std::string("- (a speedup is missing)");
+  if (perStep(c)) {
+    out += fmt::format("steady step   A {}   B {}\n", stepText(c.a_step_ns), stepText(c.b_step_ns));
+    out += fmt::format("speedup       measured {}   predicted {}   ({})\n", speedupText(c.measured_speedup),
+                       speedupText(c.predicted_speedup), c.predicted_from);
+    out += fmt::format("error         ln(predicted / measured) {}\n", error);
+    return;
+  }
+  const analyzer::GpuWorkComparison& w = c.gpu_work;
+  out += fmt::format("GPU work      A busy {}, kernels {}   B busy {}, kernels {}\n", formatDuration(w.a_busy_ns),
+                     formatDuration(w.a_kernel_ns), formatDuration(w.b_busy_ns), formatDuration(w.b_kernel_ns));
+  out += fmt::format("same work     {}\n", w.work_note);
+  out += fmt::format("speedup       measured {} of the GPU busy time (kernel time {})   predicted {}   ({})\n",
+                     speedupText(c.measured_speedup), speedupText(w.kernel_speedup), speedupText(c.predicted_speedup),
+                     c.predicted_from);
+  out += fmt::format("error         the GPU work's ln(predicted / measured) {}\n", error);
 }
 
 std::string toText(const RunComparison& c, const DiffOptions& options) {
   std::string out;
   out += fmt::format("A  {}\nB  {}\n\n", options.baseline_path, options.candidate_path);
   out += fmt::format("change        {}: {}\n", analyzer::runChangeLabel(c.change.kind), c.change.reason);
-  out += fmt::format("steady step   A {}   B {}\n", stepText(c.a_step_ns), stepText(c.b_step_ns));
-  out += fmt::format("speedup       measured {}   predicted {}   ({})\n", speedupText(c.measured_speedup),
-                     speedupText(c.predicted_speedup), c.predicted_from);
-  out += fmt::format("error         ln(predicted / measured) {}\n",
-                     c.prediction_error ? errorText(*c.prediction_error) : std::string("- (a speedup is missing)"));
+  appendSpeedups(out, c);
   std::size_t width = 0;
   for (const analyzer::Projection& p : c.a_projections) width = std::max(width, p.what.size());
   out += "\n";
@@ -87,12 +120,29 @@ std::string toText(const RunComparison& c, const DiffOptions& options) {
     out += fmt::format("A predicted   {:<{}} {}\n", p.what, width, speedupText(p.speedup));
   }
   appendOperators(out, c, options.top);
-  appendLayers(out, c.layers, options.top);
+  appendLayers(out, c, options.top);
   return out;
 }
 
 ordered_json orNull(const std::optional<double>& value) { return value ? ordered_json(*value) : ordered_json(nullptr); }
 ordered_json speedupOrNull(double speedup) { return speedup > 0 ? ordered_json(speedup) : ordered_json(nullptr); }
+// Per-step times exist on the steps basis only.
+ordered_json perStepOrNull(const RunComparison& c, std::int64_t ns) { return perStep(c) ? ordered_json(ns) : ordered_json(nullptr); }
+
+ordered_json gpuWorkJson(const analyzer::GpuWorkComparison& w) {
+  return {{"a_busy_ns", w.a_busy_ns},
+          {"b_busy_ns", w.b_busy_ns},
+          {"a_kernel_ns", w.a_kernel_ns},
+          {"b_kernel_ns", w.b_kernel_ns},
+          {"a_paired_calls", w.a_paired_calls},
+          {"b_paired_calls", w.b_paired_calls},
+          {"work_ratio", w.work_ratio},
+          {"min_call_ratio", w.min_call_ratio},
+          {"max_call_ratio", w.max_call_ratio},
+          {"work_note", w.work_note},
+          {"busy_speedup", speedupOrNull(w.busy_speedup)},
+          {"kernel_speedup", speedupOrNull(w.kernel_speedup)}};
+}
 
 // B's recorded shapes: A's unless padding changed them; none where only A ran the op.
 ordered_json bShapes(const OperatorComparison& row) {
@@ -105,8 +155,11 @@ std::string toJson(const RunComparison& c) {
   doc["change"] = {{"kind", analyzer::runChangeName(c.change.kind)},
                    {"label", analyzer::runChangeLabel(c.change.kind)},
                    {"reason", c.change.reason}};
+  doc["measured_basis"] = analyzer::measuredBasisName(c.measured_basis);
+  doc["basis_reason"] = c.basis_reason;
   doc["a_step_ns"] = c.a_step_ns;
   doc["b_step_ns"] = c.b_step_ns;
+  doc["gpu_work"] = gpuWorkJson(c.gpu_work);
   doc["measured_speedup"] = speedupOrNull(c.measured_speedup);
   doc["predicted_speedup"] = orNull(c.predicted_speedup);
   doc["predicted_from"] = c.predicted_from;
@@ -127,16 +180,24 @@ std::string toJson(const RunComparison& c) {
                          {"layer", row.layer},
                          {"pass", trace::phaseName(row.pass)},
                          {"pairing", analyzer::opPairingName(row.pairing)},
-                         {"a_ns_per_step", row.a_ns_per_step},
-                         {"b_ns_per_step", row.b_ns_per_step},
+                         {"a_ns_per_step", perStepOrNull(c, row.a_ns_per_step)},
+                         {"b_ns_per_step", perStepOrNull(c, row.b_ns_per_step)},
+                         {"a_trace_ns", row.a_trace_ns},
+                         {"b_trace_ns", row.b_trace_ns},
+                         {"a_calls", row.a_calls},
+                         {"b_calls", row.b_calls},
                          {"measured_speedup", speedupOrNull(row.speedup)},
                          {"predicted_speedup", orNull(row.predicted_speedup)}});
   }
   doc["operators"] = operators;
   ordered_json layers = ordered_json::array();
   for (const OperatorComparison& row : c.layers) {
-    layers.push_back({{"name", row.name}, {"a_ns_per_step", row.a_ns_per_step},
-                      {"b_ns_per_step", row.b_ns_per_step}, {"speedup", row.speedup}});
+    layers.push_back({{"name", row.name},
+                      {"a_ns_per_step", perStepOrNull(c, row.a_ns_per_step)},
+                      {"b_ns_per_step", perStepOrNull(c, row.b_ns_per_step)},
+                      {"a_trace_ns", row.a_trace_ns},
+                      {"b_trace_ns", row.b_trace_ns},
+                      {"speedup", row.speedup}});
   }
   doc["layers"] = layers;
   return reports::formatJsonDocument(doc);

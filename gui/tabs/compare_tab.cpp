@@ -40,7 +40,7 @@ QString fileName(const RunPtr& run) { return QFileInfo(toQString(run->path)).fil
 std::vector<analyzer::OperatorComparison> commonRows(const std::vector<analyzer::OperatorComparison>& rows) {
   std::vector<analyzer::OperatorComparison> out;
   std::copy_if(rows.begin(), rows.end(), std::back_inserter(out),
-               [](const analyzer::OperatorComparison& row) { return row.a_ns_per_step > 0 && row.b_ns_per_step > 0; });
+               [](const analyzer::OperatorComparison& row) { return row.a_trace_ns > 0 && row.b_trace_ns > 0; });
   return out;
 }
 
@@ -173,18 +173,21 @@ void CompareTab::refresh() {
   pages_->setCurrentIndex(1);
   showCards(comparison);
   const std::vector<analyzer::OperatorComparison> rows = commonRows(all);
-  showRows(rows, what);
+  const bool per_step = comparison.measured_basis == analyzer::MeasuredBasis::kSteps;
+  showRows(rows, what, per_step);
   std::size_t only_a = 0;
   std::size_t only_b = 0;
   for (const analyzer::OperatorComparison& row : all) {
-    only_a += row.a_ns_per_step > 0 && row.b_ns_per_step == 0;
-    only_b += row.b_ns_per_step > 0 && row.a_ns_per_step == 0;
+    only_a += row.a_trace_ns > 0 && row.b_trace_ns == 0;
+    only_b += row.b_trace_ns > 0 && row.a_trace_ns == 0;
   }
-  rows_note_->setText(QStringLiteral("%1 %2s in both runs: the %3 time of their work per step and A's time over "
-                                     "B's. Not shown: %4 only in A, %5 only in B.")
+  rows_note_->setText(QStringLiteral("%1 %2s in both runs: the %3 time of their work %4 and A's time over "
+                                     "B's. Not shown: %5 only in A, %6 only in B.")
                           .arg(rows.size())
                           .arg(what)
                           .arg(run_->summary.recorded_on_cpu ? "host-op" : "GPU")
+                          .arg(per_step ? QStringLiteral("per step")
+                                        : QStringLiteral("over the whole trace (no steps; speedups per call)"))
                           .arg(only_a)
                           .arg(only_b));
   showChart(rows, comparison, what);
@@ -194,8 +197,10 @@ void CompareTab::showCards(const analyzer::RunComparison& c) {
   a_step_->setFigure(durationText(c.a_step_ns), fileName(run_));
   b_step_->setFigure(durationText(c.b_step_ns), fileName(other_));
   measured_->setFigure(speedupText(c.measured_speedup),
-                       c.measured_speedup > 0 ? QStringLiteral("B's steady step against A's")
-                                              : QStringLiteral("a run has no steady steps"));
+                       c.measured_basis == analyzer::MeasuredBasis::kSteps
+                           ? QStringLiteral("B's steady step against A's")
+                           : QStringLiteral("GPU busy time, %1: %2")
+                                 .arg(toQString(analyzer::measuredBasisLabel(c.measured_basis)), toQString(c.basis_reason)));
   const std::optional<analyzer::Projection> headline = headlineProjection(c);
   if (headline) {
     const bool comparable = c.measured_speedup > 0 && std::isfinite(headline->speedup) && headline->speedup > 0;
@@ -227,9 +232,11 @@ void CompareTab::showCards(const analyzer::RunComparison& c) {
   fitHeightToRows(projections_);
 }
 
-void CompareTab::showRows(const std::vector<analyzer::OperatorComparison>& rows, const QString& what) {
+void CompareTab::showRows(const std::vector<analyzer::OperatorComparison>& rows, const QString& what, bool per_step) {
   rows_->setSortingEnabled(false);
   rows_->horizontalHeaderItem(0)->setText(what.at(0).toUpper() + what.mid(1));
+  rows_->horizontalHeaderItem(1)->setText(per_step ? "A / step" : "A / trace");
+  rows_->horizontalHeaderItem(2)->setText(per_step ? "B / step" : "B / trace");
   rows_->setRowCount(static_cast<int>(rows.size()));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const analyzer::OperatorComparison& r = rows[i];
@@ -238,8 +245,10 @@ void CompareTab::showRows(const std::vector<analyzer::OperatorComparison>& rows,
     auto* name = new QTableWidgetItem(toQString(r.shapes.empty() ? r.name : r.name + " " + r.shapes));
     name->setToolTip(name->text());
     rows_->setItem(row, 0, name);
-    rows_->setItem(row, 1, new NumberItem(durationText(r.a_ns_per_step), static_cast<double>(r.a_ns_per_step)));
-    rows_->setItem(row, 2, new NumberItem(durationText(r.b_ns_per_step), static_cast<double>(r.b_ns_per_step)));
+    const std::int64_t a_ns = per_step ? r.a_ns_per_step : r.a_trace_ns;
+    const std::int64_t b_ns = per_step ? r.b_ns_per_step : r.b_trace_ns;
+    rows_->setItem(row, 1, new NumberItem(durationText(a_ns), static_cast<double>(a_ns)));
+    rows_->setItem(row, 2, new NumberItem(durationText(b_ns), static_cast<double>(b_ns)));
     auto* speedup = new NumberItem(speedupText(r.speedup), r.speedup);
     // Slower in B is the surprise worth seeing at a glance.
     if (r.speedup > 0 && r.speedup < 0.95) speedup->setForeground(QColor(0xb42318));
@@ -298,7 +307,8 @@ void CompareTab::showChart(const std::vector<analyzer::OperatorComparison>& rows
   rows_axis->setVisible(false);
   chart->addAxis(rows_axis, Qt::AlignRight);
   if (c.measured_speedup > 0) {
-    referenceLine(chart, "whole step, measured " + speedupText(c.measured_speedup), c.measured_speedup, shown,
+    const QString whole = c.measured_basis == analyzer::MeasuredBasis::kSteps ? "whole step" : "whole trace's GPU work";
+    referenceLine(chart, whole + ", measured " + speedupText(c.measured_speedup), c.measured_speedup, shown,
                   QColor(0x52606d), speedups, rows_axis);
     high = std::max(high, c.measured_speedup);
   }

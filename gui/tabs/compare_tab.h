@@ -44,7 +44,7 @@ class CompareTab : public RunView {
   void refresh();
   void showMessage(const QString& text);
   void showCards(const analyzer::RunComparison& comparison);
-  void showRows(const std::vector<analyzer::OperatorComparison>& rows, const QString& what);
+  void showRows(const std::vector<analyzer::OperatorComparison>& rows, const QString& what, bool per_step);
   void showChart(const std::vector<analyzer::OperatorComparison>& rows, const analyzer::RunComparison& comparison,
                  const QString& what);
 

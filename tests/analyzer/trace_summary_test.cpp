@@ -58,6 +58,39 @@ TEST(TraceSummaryTest, TrainerCpuProfileFindsItsStepsAndExposedDataLoading) {
   EXPECT_DOUBLE_EQ(s.data_pipeline.exposed_fraction, 0.2);
 }
 
+// Each device's busy time is the union of its own kernels over its streams; the trace's is the
+// union over every device.
+TEST(TraceSummaryTest, EachDeviceIsBusyForTheUnionOfItsKernels) {
+  trace::Trace trace;
+  for (std::uint32_t id : {0u, 1u}) {
+    trace::Device gpu;
+    gpu.id = id;
+    gpu.name = trace.strings.intern("NVIDIA H100 80GB HBM3");
+    trace.devices.push_back(gpu);
+  }
+  const auto kernel = [&](std::uint32_t device, std::int32_t stream, std::int64_t start, std::int64_t end) {
+    trace::Kernel k;
+    k.device = device;
+    k.stream = stream;
+    k.start_ns = start;
+    k.end_ns = end;
+    k.name = trace.strings.intern("void at::native::vectorized_elementwise_kernel<4>()");
+    trace.kernels.push_back(k);
+  };
+  kernel(0, 7, 1'000, 2'000);
+  kernel(0, 8, 1'500, 3'000);  // overlaps the one before on another stream
+  kernel(0, 7, 5'000, 6'000);
+  kernel(1, 7, 1'000, 4'000);
+  trace.sortByTime();
+  const CorrelationCounts counts = correlate(trace);
+  const TraceSummary s = summarizeTrace(trace, counts);
+  ASSERT_EQ(s.devices.size(), 2u);
+  EXPECT_EQ(s.devices[0].kernel_time_ns, 3'500);
+  EXPECT_EQ(s.devices[0].busy_ns, 3'000);
+  EXPECT_EQ(s.devices[1].busy_ns, 3'000);
+  EXPECT_EQ(s.gpu_busy_ns, 4'000);
+}
+
 TEST(TraceSummaryTest, TrainerCpuProfileMakesNoTensorCoreClaims) {
   const TraceSummary s = summarizeTrainerCpuTrace();
   EXPECT_TRUE(s.recorded_on_cpu);

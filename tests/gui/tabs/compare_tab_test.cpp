@@ -16,6 +16,7 @@
 #include "analyzer/run_comparison.h"
 #include "gui/tabs/chart_style.h"
 #include "gui/tabs/compare_tab.h"
+#include "tests/analyzer/inference_run.h"
 #include "tests/gui/tabs/tab_test_support.h"
 
 namespace ampscope::gui {
@@ -88,6 +89,31 @@ TEST(CompareTabTest, ShowsTheMeasuredStepSpeedupBesideTheFirstRunsPredictions) {
   }
 }
 
+// Two inference traces without steps (FP32 and BF16 on an H100): the GPU work of the traces is
+// compared, each op over the whole trace, and the cards say so.
+TEST(CompareTabTest, RunsWithoutStepsAreComparedByTheirGpuWork) {
+  app();
+  const std::string shapes = "[[512,2048],[2048,2048],[2048]]";
+  const RunPtr a = test::runOf(ampscope::test::inferenceRun({{"aten::linear", shapes, "", "", R"(["float","float","float"])",
+                                                              "ampere_sgemm_128x64_tn", 300'000}}, 2),
+                               "/runs/fp32.json");
+  const RunPtr b = test::runOf(
+      ampscope::test::inferenceRun({{"aten::linear", shapes, "", "", R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16"])",
+                                     "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT", 40'000}}, 2),
+      "/runs/bf16.json");
+  CompareTab tab;
+  tab.showRun(a);
+  tab.showComparison(b);
+  const analyzer::RunComparison expected = analyzer::compareRuns(a->summary, b->summary);
+  ASSERT_EQ(expected.measured_basis, analyzer::MeasuredBasis::kGpuWork);
+  EXPECT_EQ(child<QLabel>(tab, "measuredSpeedupValue")->text(), "7.50x");
+  const auto* table = child<QTableWidget>(tab, "layerComparison");
+  ASSERT_NE(table, nullptr);
+  ASSERT_EQ(table->rowCount(), 1);
+  EXPECT_EQ(table->horizontalHeaderItem(1)->text(), "A / trace");
+  EXPECT_EQ(table->item(0, 3)->text(), "7.50x");
+}
+
 TEST(CompareTabTest, ComparesTwoRealTracesOperatorByOperatorWhereTheyNameNoLayers) {
   app();
   AMPSCOPE_REQUIRE_SHARED_RUN(a, test::kResnetWorkers0);
@@ -101,7 +127,7 @@ TEST(CompareTabTest, ComparesTwoRealTracesOperatorByOperatorWhereTheyNameNoLayer
   for (const analyzer::OperatorComparison& row : by_layer ? expected.layers : expected.operators) {
     // Op call shapes pair across the runs: a row is its op and its shapes.
     const std::string label = row.shapes.empty() ? row.name : row.name + " " + row.shapes;
-    if (row.a_ns_per_step > 0 && row.b_ns_per_step > 0) common[toQString(label)] = speedupText(row.speedup);
+    if (row.a_trace_ns > 0 && row.b_trace_ns > 0) common[toQString(label)] = speedupText(row.speedup);
   }
   ASSERT_FALSE(common.empty());
   const auto* table = child<QTableWidget>(tab, "layerComparison");
