@@ -125,6 +125,13 @@ std::vector<Recommendation> mergeRankFindings(const std::vector<RankResult>& ran
           named, found.rank_index.size(), rows.size(), estimates,
           found.rank_index.size() == rows.size() ? std::string("every rank") : named, ms(slowest_before),
           ms(slowest_after), ranks[largest_at].rank, largest->evidence);
+      if (merged.estimated_gain_ns == 0 && largest->estimated_gain_ns > 0) {
+        const auto busiest = std::max_element(rows.begin(), rows.end(), [](const RankRow& a, const RankRow& b) {
+          return a.busy_ns < b.busy_ns;
+        });
+        merged.evidence = fmt::format("the job gains nothing from it until rank {}, the busiest, gains too: ", busiest->rank) +
+                          merged.evidence;
+      }
     }
     out.push_back(std::move(merged));
   }

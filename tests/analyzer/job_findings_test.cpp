@@ -106,6 +106,8 @@ TEST(JobFindingsTest, AnalyzeJobMergesTheRanksFindingsByRuleWithTheJobsGain) {
   EXPECT_EQ(tf32->ranks, (std::vector<std::int32_t>{1}));
   EXPECT_EQ(tf32->estimated_gain_ns, 0);
   EXPECT_TRUE(isNote(*tf32));
+  EXPECT_EQ(tf32->evidence.rfind("the job gains nothing from it until rank 0, the busiest, gains too", 0), 0u)
+      << tf32->evidence;
   EXPECT_EQ(job->recommendations.front().rule, rule_ids::kEnableAmp);  // largest job gain first
 }
 
