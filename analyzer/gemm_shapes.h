@@ -73,6 +73,8 @@ struct DimensionFinding {
   std::string dimension;  // "M", "N", "K", "C" (input channels), "out channels"
   std::int64_t value = 0;
   std::int64_t padded = 0;  // the next multiple
+
+  bool operator==(const DimensionFinding&) const = default;
 };
 
 // The dimensions that break the multiple: of a convolution its channel counts, of a GEMM its

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/job_findings.h"
 #include "analyzer/rule_ids.h"
 #include "base/median.h"
 
@@ -437,6 +438,7 @@ void recommendForJob(JobAnalysis& job) {
                              stragglers, 100.0 * kStragglerMargin, slowest.rank, fix);
   }
   rec.evidence = job.slowest_why + fmt::format("; the job's step is {}", ms(job_step));
+  rec.ranks = job.stragglers;
   job.recommendations.push_back(std::move(rec));
 }
 
@@ -570,6 +572,12 @@ trace::Result<JobAnalysis> analyzeJob(std::vector<RankResult> ranks) {
   }
   findSlowest(job);
   recommendForJob(job);
+  // The ranks' own findings, merged: a fix's gain for the job is what it takes off the slowest step.
+  std::int64_t job_step = 0;
+  for (const RankRow& r : job.ranks) job_step = std::max(job_step, r.steady_step_ns);
+  for (Recommendation& r : mergeRankFindings(ranks, job.ranks, job_step)) job.recommendations.push_back(std::move(r));
+  std::stable_sort(job.recommendations.begin(), job.recommendations.end(),
+                   [](const Recommendation& a, const Recommendation& b) { return a.estimated_gain_ns > b.estimated_gain_ns; });
   job.collectives = jobCollectives(ranks, job.world_size);
   job.rank_results = std::move(ranks);
   return job;

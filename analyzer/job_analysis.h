@@ -3,7 +3,7 @@
 // one clock, steps matched by number, each rank's steady step split into compute, exposed
 // communication, data and idle, the wait at each collective for ranks that arrived late, the
 // slowest rank and why, load imbalance, stragglers, the job's collectives with their bandwidths,
-// and what to do. The same function serves a folder of traces and `merge` of per-rank JSON
+// and what to do, its ranks' own findings merged (job_findings.h). The same function serves a folder of traces and `merge` of per-rank JSON
 // results, so the two agree by construction. docs/distributed.md gives the definitions.
 
 #include <cstdint>
@@ -102,8 +102,12 @@ struct JobAnalysis {
   std::vector<CollectiveRow> collectives;  // per family over all ranks, bandwidths by the job's size
   std::vector<CollectiveWait> collective_waits;  // per matched series, largest wait first
   std::vector<std::string> notes;  // what the analysis could not do and why
-  std::vector<Recommendation> recommendations;  // fix-straggler, balance-ranks; largest gain first
-  std::vector<RankResult> rank_results;  // the inputs, numbered: what views open and merge rereads
+  // The job's own (fix-straggler, balance-ranks) and its ranks' findings merged by rule and target
+  // (job_findings.h), each with the ranks it applies to and the job's gain; largest gain first.
+  std::vector<Recommendation> recommendations;
+  // The inputs, numbered: what views open and merge rereads. In the order of `ranks`:
+  // rank_results[i] is ranks[i]'s (its findings and tables).
+  std::vector<RankResult> rank_results;
 };
 
 // A rank is a straggler when it holds the collectives up (late_ns) by more than this share of the

@@ -80,14 +80,14 @@ std::vector<RankResult> rankResultsOfTrace(trace::Trace trace, const std::string
   if (parts.empty()) {
     const std::int64_t pid = trace.kernels.empty() ? trace::kUnknownPid : trace.kernels.front().pid;
     const RunAnalysis run = analyzeTrace(std::move(trace), path, options);
-    out.push_back(rankResultOf(run.summary, path, path));
+    out.push_back(rankResultOf(run.summary, run.recommendations, path, path));
     out.back().pid = pid;
     return out;
   }
   trace = trace::Trace{};  // the parts hold what the ranks need
   for (ProcessTrace& part : parts) {
     const RunAnalysis run = analyzeTrace(std::move(part.trace), path, options);
-    RankResult rank = rankResultOf(run.summary, path, fmt::format("{} (process {})", path, part.pid));
+    RankResult rank = rankResultOf(run.summary, run.recommendations, path, fmt::format("{} (process {})", path, part.pid));
     rank.pid = part.pid;
     // A rank recorded for the whole file cannot be every process's: the processes are numbered.
     rank.rank = -1;

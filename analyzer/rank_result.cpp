@@ -1,6 +1,7 @@
 #include "analyzer/rank_result.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
@@ -40,6 +41,36 @@ std::string devicesOf(const TraceSummary& summary) {
   return out.empty() ? "no device ran work" : out;
 }
 
+std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional(value) : std::nullopt; }
+
+RankFindings findingsOf(const TraceSummary& summary, const std::vector<Recommendation>& recommendations) {
+  RankFindings out;
+  if (!summary.recorded_on_cpu) {
+    out.tensor_core_share = finite(summary.tensor_cores.fraction);
+    out.tensor_core_unknown_share = finite(summary.tensor_cores.unknown_fraction);
+  }
+  const AmdahlProjection& amp = summary.amdahl;
+  if (!amp.parts.empty()) {
+    out.amp_projected_speedup = finite(amp.projected_speedup);
+    out.amp_reachable_speedup = finite(amp.reachableSpeedup());
+    out.amp_ceiling = finite(amp.ceiling);
+    out.amp_device = amp.device.name;
+  }
+  out.amp_per_step = amp.per_step;
+  out.amp_note = amp.note;
+  if (summary.tf32.relevant) {
+    out.tf32_projected_speedup = finite(summary.tf32.projected_speedup);
+    out.tf32_matrix_speedup = finite(summary.tf32.matrix_speedup);
+  }
+  out.recommendations = recommendations;
+  for (Recommendation& r : out.recommendations) {
+    r.ops.clear();
+    r.layers.clear();
+    if (!std::isfinite(r.estimated_gain_pct)) r.estimated_gain_pct = 0;
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* rankOriginName(RankOrigin origin) {
@@ -55,7 +86,8 @@ std::int64_t epochShiftNs(const TraceSummary& summary) {
   return shiftsToEpoch(summary) ? *summary.epoch_offset_ns : 0;
 }
 
-RankResult rankResultOf(const TraceSummary& summary, const std::string& path, std::string source) {
+RankResult rankResultOf(const TraceSummary& summary, const std::vector<Recommendation>& recommendations,
+                        const std::string& path, std::string source) {
   RankResult out;
   if (summary.distributed.rankKnown()) {
     out.rank = summary.distributed.rank;
@@ -75,6 +107,8 @@ RankResult rankResultOf(const TraceSummary& summary, const std::string& path, st
     row.busbw_gbps.reset();
   }
   out.calls = summary.communication.calls;
+  out.findings = findingsOf(summary, recommendations);
+  out.tables = rankTablesOf(summary);
   // A file that says where its clock starts (an Nsight export's session start) is put on the
   // epoch here, so that ranks recorded in separate sessions share a clock.
   if (shiftsToEpoch(summary)) {

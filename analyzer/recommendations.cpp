@@ -17,13 +17,6 @@ namespace {
 
 std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6); }
 
-Severity severityOf(double gain_pct) {
-  if (gain_pct >= 10.0) return Severity::kHigh;
-  if (gain_pct >= 3.0) return Severity::kMedium;
-  if (gain_pct >= 0.5) return Severity::kLow;
-  return Severity::kInfo;
-}
-
 class Recommender {
  public:
   // Gains are per steady step; a trace without steps gets them over its window of GPU work.
@@ -91,18 +84,6 @@ class Recommender {
     return names.empty() ? "kernels of a family the rules do not know" : names;
   }
 
-  // FP32 matrix work moved to TF32 Tensor Cores: the per-op model's time over its prediction.
-  double tf32Speedup() const {
-    double now = 0;
-    double then = 0;
-    for (const OpRow& row : s_.op_performance.rows) {
-      if (row.op_class != OpClass::kMatrix || row.precision != MathPrecision::kFp32Simt) continue;
-      now += static_cast<double>(row.time_ns);
-      then += static_cast<double>(row.time_ns) / row.tf32_speedup;
-    }
-    return then > 0 ? now / then : 1.0;
-  }
-
   void add(std::string_view rule, std::string target, std::string evidence, std::string action, std::int64_t gain_ns) {
     Recommendation r;
     r.rule = std::string(rule);
@@ -111,7 +92,7 @@ class Recommender {
     r.action = std::move(action);
     r.estimated_gain_ns = std::max<std::int64_t>(0, gain_ns);
     r.estimated_gain_pct = step_ns_ > 0 ? 100.0 * static_cast<double>(r.estimated_gain_ns) / static_cast<double>(step_ns_) : 0.0;
-    r.severity = severityOf(r.estimated_gain_pct);
+    r.severity = severityOfGain(r.estimated_gain_pct);
     out_.push_back(std::move(r));
   }
 
@@ -218,8 +199,8 @@ class Recommender {
     const StepPart* fp32 = part(StepPartKind::kEligibleFp32Math);
     const StepPart* tf32 = part(StepPartKind::kEligibleTf32Math);
     const DeviceSpec& d = s_.amdahl.device;
-    if (worthAdvising(fp32) && d.tf32_tflops > 0) {
-      const double speedup = tf32Speedup();
+    if (worthAdvising(fp32) && s_.tf32.relevant) {
+      const double speedup = s_.tf32.matrix_speedup;
       add(rule_ids::kEnableTf32, "model",
           fmt::format("{} {} of FP32 matrix math on CUDA cores ({}) on a GPU with TF32 Tensor Cores; the per-op "
                       "model gives {:.1f}x for it in TF32 ({} peak TF32 {:.1f}x FP32)",
@@ -474,6 +455,13 @@ const char* severityName(Severity severity) {
     case Severity::kInfo: break;
   }
   return "info";
+}
+
+Severity severityOfGain(double gain_pct) {
+  if (gain_pct >= 10.0) return Severity::kHigh;
+  if (gain_pct >= 3.0) return Severity::kMedium;
+  if (gain_pct >= 0.5) return Severity::kLow;
+  return Severity::kInfo;
 }
 
 std::vector<Recommendation> recommend(const TraceSummary& summary) { return Recommender(summary).run(); }

@@ -13,6 +13,9 @@ namespace ampscope::analyzer {
 
 enum class Severity { kInfo, kLow, kMedium, kHigh };
 const char* severityName(Severity severity);
+// The severity of a gain of gain_pct percent of the step: high from 10%, medium from 3%, low from
+// 0.5%, info below.
+Severity severityOfGain(double gain_pct);
 
 struct Recommendation {
   std::string rule;      // stable id, e.g. "enable-amp", "pad-dimensions", "hide-input-pipeline"
@@ -28,6 +31,10 @@ struct Recommendation {
   // The layers it is about, heaviest first, as the normalised ranges name them; empty when it
   // names none (views select the first one).
   std::vector<std::string> layers;
+  // In a job's findings: the ranks it applies to, ascending (job_findings.h); empty for one run.
+  std::vector<std::int32_t> ranks;
+
+  bool operator==(const Recommendation&) const = default;
 };
 
 std::vector<Recommendation> recommend(const TraceSummary& summary);

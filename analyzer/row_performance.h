@@ -18,6 +18,8 @@ struct RowPerformance {
   double peak_tflops = 0;             // in its precision on the recorded device; 0 unknown
   RooflineBound bound = RooflineBound::kUnknown;
   std::optional<std::int64_t> predicted_amp_ns;  // all calls, on the recorded device
+
+  bool operator==(const RowPerformance&) const = default;
 };
 
 }  // namespace ampscope::analyzer

@@ -378,6 +378,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
     evidence_ready.get();  // rethrows what stopped the kernel side
     summary.amdahl =
         projectAmp(trace, summary.iterations, summary.op_performance, &evidence, &*shared.replayer, &*shared.gpu);
+    summary.tf32 = projectTf32(summary.amdahl, summary.op_performance);
     stageDone(stage_done, "AMP projection");
   });
   try {

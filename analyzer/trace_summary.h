@@ -26,6 +26,7 @@
 #include "analyzer/shape_checks.h"
 #include "analyzer/step_split.h"
 #include "analyzer/tensor_core_rules.h"
+#include "analyzer/tf32_projection.h"
 #include "analyzer/unfused_attention.h"
 #include "analyzer/what_if_device.h"
 #include "base/stage_callback.h"
@@ -117,6 +118,7 @@ struct TraceSummary {
   DeviceChoice device;              // the recorded GPU's row, and why (unknown: spec is null)
   OpPerformance op_performance;     // every op call shape: work, achieved rate, bound, AMP prediction
   AmdahlProjection amdahl;
+  Tf32Projection tf32;              // allow_tf32 instead: FP32 CUDA-core matrix math on TF32 Tensor Cores
   WhatIfProjection what_if;         // on another GPU (--gpu, or a CPU run's default); empty otherwise
   std::vector<PassPart> step_by_pass;  // the steady step by the pass of its ops
   HostStalls host_stalls;

@@ -55,15 +55,18 @@ int main(int argc, char** argv) {
   }
   std::size_t calls = 0;
   std::size_t steps = 0;
+  std::size_t rows = 0;  // the ranks' kernel, layer and op table rows
   for (const analyzer::RankResult& r : job->rank_results) {
     calls += r.calls.size();
     steps += r.steps.size();
+    rows += r.tables.kernels.size() + r.tables.layers.size() + r.tables.ops.size();
   }
   fmt::print("ranks: {} (files {}, {:.1f} MB in all), threads: {}\n", job->ranks.size(), files.size(),
              bench::megabytes(bytes), threads == 0 ? std::string("all hardware threads") : std::to_string(threads));
   fmt::print("wall time: {:.2f} s ({:.1f} MB/s of input)\n", seconds, bench::megabytes(bytes) / seconds);
   fmt::print("peak RSS: {:.1f} MB; RSS after: {:.1f} MB\n", bench::megabytes(bench::peakRssBytes()),
              bench::megabytes(bench::currentRssBytes()));
-  fmt::print("kept per job: {} steps, {} collective calls over {} rank results\n", steps, calls, job->rank_results.size());
+  fmt::print("kept per job: {} steps, {} collective calls, {} kernel/layer/op table rows over {} rank results\n", steps,
+             calls, rows, job->rank_results.size());
   return 0;
 }

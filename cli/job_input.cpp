@@ -49,7 +49,7 @@ std::optional<CliAnalysis> analyzeInputsForCli(const std::vector<std::string>& p
   if (analyzed->run) {
     out.run = std::move(analyzed->run);
     const std::string& path = out.run->path;
-    out.rank_result = analyzer::rankResultOf(out.run->summary, path, path);
+    out.rank_result = analyzer::rankResultOf(out.run->summary, out.run->recommendations, path, path);
     out.rank_result.pid = out.run->trace.kernels.empty() ? trace::kUnknownPid : out.run->trace.kernels.front().pid;
     if (!options.rank) return out;
     // --rank N of one run: it is that rank, or the only one (rank 0) where it does not say.

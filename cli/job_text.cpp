@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/summary_text.h"
+#include "reports/job_rows.h"
 #include "reports/report_file.h"
 #include "reports/view_limits.h"
 
@@ -35,6 +36,15 @@ std::string jobToText(const analyzer::JobAnalysis& job, std::size_t top) {
                        r.late_ns ? formatDuration(*r.late_ns) : "unknown",
                        formatDuration(r.communication_ns), analyzer::clockAlignmentName(r.alignment), r.device, r.source,
                        r.straggler ? "  <- straggler" : "");
+  }
+  out += "\nRanks' own findings (Tensor Core share of kernel time; AMP and TF32 projected speedups; largest "
+         "findings, gain per the rank's step)\n";
+  out += fmt::format("  {:>4} {:>8}  {:<38} {:>6}  {}\n", "rank", "TC", "AMP (ceiling)", "TF32", "findings");
+  for (std::size_t i = 0; i < job.ranks.size() && i < job.rank_results.size(); ++i) {
+    const analyzer::RankFindings& f = job.rank_results[i].findings;
+    out += fmt::format("  {:>4} {:>8}  {:<38} {:>6}  {}\n", job.ranks[i].rank, reports::tensorCoreShareText(f),
+                       reports::ampProjectionText(f), reports::tf32ProjectionText(f), reports::topFindingsText(f));
+    if (!f.amp_projected_speedup && !f.amp_note.empty()) out += fmt::format("{:>16}AMP unknown: {}\n", "", f.amp_note);
   }
   if (!job.collectives.empty()) {
     out += "\nCollectives over all ranks\n";

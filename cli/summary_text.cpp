@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/job_rows.h"
 #include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
@@ -400,14 +401,15 @@ std::string recommendationsToText(const std::vector<analyzer::Recommendation>& r
     if (++actions > 8) continue;
     if (shown++ == 0) out += "\nRecommendations, by estimated gain per step\n";
     out += fmt::format("  {:>6}  {:>5.1f}%  {:<22} {}\n          {}\n          -> {}\n",
-                       analyzer::severityName(r.severity), r.estimated_gain_pct, r.rule, r.target, r.evidence, r.action);
+                       analyzer::severityName(r.severity), r.estimated_gain_pct, r.rule, reports::targetWithRanks(r), r.evidence,
+                       r.action);
   }
   if (actions > 8) out += fmt::format("  ... {} more in --json\n", actions - 8);
   std::size_t notes = 0;
   for (const analyzer::Recommendation& r : recommendations) {
     if (!analyzer::isNote(r)) continue;
     if (notes++ == 0) out += "\nNotes (no gain estimated)\n";
-    out += fmt::format("  {:<22} {}: {}\n", r.rule, r.target, r.action);
+    out += fmt::format("  {:<22} {}: {}\n", r.rule, reports::targetWithRanks(r), r.action);
   }
   return out;
 }

@@ -6,14 +6,35 @@
 
 namespace ampscope::reports {
 
-std::string recommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations) {
-  CsvWriter csv({"rule", "severity", "target", "evidence", "action", "estimated_gain_ns",
-                 "estimated_gain_pct"});
+namespace {
+
+// The columns of recommendations.csv, and for a job a last one: the ranks each applies to.
+std::string recommendationRowsCsv(const std::vector<analyzer::Recommendation>& recommendations, bool with_ranks) {
+  std::vector<std::string> header = {"rule", "severity", "target", "evidence", "action", "estimated_gain_ns",
+                                     "estimated_gain_pct"};
+  if (with_ranks) header.emplace_back("ranks");
+  CsvWriter csv(std::move(header));
   for (const analyzer::Recommendation& r : recommendations) {
     csv.add(r.rule).add(analyzer::severityName(r.severity)).add(r.target).add(r.evidence).add(r.action);
-    csv.add(r.estimated_gain_ns).add(r.estimated_gain_pct).endRow();
+    csv.add(r.estimated_gain_ns).add(r.estimated_gain_pct);
+    if (with_ranks) {
+      std::string ranks;
+      for (std::int32_t rank : r.ranks) ranks += (ranks.empty() ? "" : ";") + std::to_string(rank);
+      csv.add(ranks);
+    }
+    csv.endRow();
   }
   return csv.text();
+}
+
+}  // namespace
+
+std::string recommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations) {
+  return recommendationRowsCsv(recommendations, false);
+}
+
+std::string jobRecommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations) {
+  return recommendationRowsCsv(recommendations, true);
 }
 
 namespace {
@@ -27,87 +48,149 @@ void addCells(CsvWriter& csv, const std::vector<std::string>& cells) {
   for (const std::string& cell : cells) csv.add(cell);
 }
 
-}  // namespace
-
-std::string layersCsv(const analyzer::TraceSummary& summary) {
+std::vector<std::string> layersHeader() {
   std::vector<std::string> header = withPerformanceColumns({"layer", "op", "phase", "calls", "gpu_time_ns",
                                                             "tensor_core_time_ns", "eligible", "precision", "shapes",
                                                             "violations"});
   header.insert(header.end(), {"what_if_fp32_ns", "what_if_amp_ns", "what_if_padding_cost_ns"});
+  return header;
+}
+
+void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyzer::RankTables& tables) {
+  const LayerCells cells = layerCellsOf(line, tables.layers_are_operators);
+  csv.add(cells.layer).add(cells.op).add(cells.phase).add(line.calls).add(line.time_ns);
+  // A CPU run has no Tensor Core time to give: empty (not known), not 0.
+  if (tables.recorded_on_cpu) {
+    csv.add(std::string_view());
+  } else {
+    csv.add(line.tensor_core_time_ns);
+  }
+  csv.add(cells.eligible).add(cells.precision).add(cells.shapes);
+  csv.add(cells.violations);
+  addCells(csv, performanceCells(line.performance));
+  // Model estimates on the what-if device, per step; empty where the row has none (no what-if
+  // device, or none of its ops' work is known), so a padding cost of 0 is a real 0.
+  csv.add(countCell(line.what_if_fp32_ns)).add(countCell(line.what_if_amp_ns));
+  csv.add(line.what_if_amp_ns ? countCell(std::optional<double>(line.what_if_padding_cost_ns)) : std::string());
+}
+
+std::vector<std::string> kernelsHeader() {
+  return withPerformanceColumns({"name", "calls", "total_ns", "tensor_cores", "precision", "rule", "confidence",
+                                 "alignment"});
+}
+
+void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row) {
+  csv.add(row.name).add(row.calls).add(row.time_ns);
+  // A host op has no Tensor Core verdict, and an unknown one is not "false": both empty.
+  if (row.host || row.tensor_core == analyzer::TensorCoreUse::kUnknown) {
+    csv.add(std::string_view());
+  } else {
+    csv.addBool(row.tensor_core == analyzer::TensorCoreUse::kYes);
+  }
+  csv.add(analyzer::precisionName(row.precision)).add(row.rule);
+  csv.add(analyzer::confidenceName(row.confidence));
+  // 0 means the name states no alignment: leave the cell empty rather than claim "0".
+  if (row.alignment > 0) {
+    csv.add(static_cast<std::int64_t>(row.alignment));
+  } else {
+    csv.add(std::string_view());
+  }
+  addCells(csv, performanceCells(row.performance));
+}
+
+std::vector<std::string> opsHeader() {
+  return {"op", "shapes", "arguments", "layer", "phase", "class", "calls", "kernels", "gpu_time_ns",
+          "precision", "flops_per_call", "bytes_per_call", "work_basis", "work_note", "gemm_m", "gemm_n",
+          "gemm_k", "gemm_batch", "achieved_tflops", "achieved_gbs", "peak_tflops", "intensity", "bound",
+          "rate_note", "amp", "predicted_amp_ns", "amp_speedup", "tf32_speedup", "amp_note"};
+}
+
+void addOpCells(CsvWriter& csv, const analyzer::OpLine& row) {
+  csv.add(row.op).add(row.shapes).add(row.arguments).add(row.layer).add(trace::phaseName(row.pass));
+  csv.add(analyzer::opClassName(row.op_class)).add(row.calls).add(row.kernels).add(row.time_ns);
+  csv.add(analyzer::precisionName(row.precision));
+  csv.add(countCell(row.flops_per_call)).add(countCell(row.bytes_per_call));
+  csv.add(analyzer::workBasisName(row.work_basis)).add(row.work_note);
+  if (row.gemm) {
+    csv.add(row.gemm->m).add(row.gemm->n).add(row.gemm->k).add(row.gemm->batch);
+  } else {
+    for (int i = 0; i < 4; ++i) csv.add(std::string_view());
+  }
+  csv.add(rateCell(row.achieved_tflops)).add(rateCell(row.achieved_gbs));
+  csv.add(row.peak_tflops > 0 ? rateCell(row.peak_tflops) : std::string());
+  csv.add(rateCell(row.intensity)).add(boundCell(row.bound)).add(row.rate_note);
+  csv.add(analyzer::ampChangeName(row.amp)).add(countCell(row.predicted_amp_ns));
+  // Without a prediction the speedups are the model's defaults (1), not findings: empty.
+  csv.add(row.predicted_amp_ns ? rateCell(row.amp_speedup) : std::string());
+  csv.add(row.predicted_amp_ns ? rateCell(row.tf32_speedup) : std::string());
+  csv.add(row.amp_note);
+}
+
+std::vector<std::string> withRankColumn(std::vector<std::string> header) {
+  header.insert(header.begin(), "rank");
+  return header;
+}
+
+// One table of one rank, or of every rank with the rank first: the same cells either way.
+template <typename Rows, typename AddCells>
+std::string tableCsv(std::vector<std::string> header, const Rows& rows, AddCells add_cells) {
   CsvWriter csv(std::move(header));
-  for (const LayerCells& cells : layerCells(summary)) {
-    const analyzer::LayerRow& row = *cells.row;
-    csv.add(cells.layer).add(cells.op).add(cells.phase).add(row.calls).add(row.time_ns);
-    // A CPU run has no Tensor Core time to give: empty (not known), not 0.
-    if (summary.recorded_on_cpu) {
-      csv.add(std::string_view());
-    } else {
-      csv.add(row.tensor_core_time_ns);
-    }
-    csv.add(cells.eligible).add(cells.precision).add(cells.shapes);
-    csv.add(cells.violations);
-    addCells(csv, performanceCells(row.performance));
-    // Model estimates on the what-if device, per step; empty where the row has none (no what-if
-    // device, or none of its ops' work is known), so a padding cost of 0 is a real 0.
-    csv.add(countCell(row.what_if_fp32_ns)).add(countCell(row.what_if_amp_ns));
-    csv.add(row.what_if_amp_ns ? countCell(std::optional<double>(row.what_if_padding_cost_ns)) : std::string());
+  for (const auto& row : rows) {
+    add_cells(csv, row);
     csv.endRow();
   }
   return csv.text();
+}
+
+template <typename RowsOf, typename AddCells>
+std::string rankedTableCsv(std::vector<std::string> header, const std::vector<analyzer::RankResult>& ranks,
+                           RowsOf rows_of, AddCells add_cells) {
+  CsvWriter csv(withRankColumn(std::move(header)));
+  for (const analyzer::RankResult& rank : ranks) {
+    for (const auto& row : rows_of(rank.tables)) {
+      csv.add(static_cast<std::int64_t>(rank.rank));
+      add_cells(csv, row, rank.tables);
+      csv.endRow();
+    }
+  }
+  return csv.text();
+}
+
+}  // namespace
+
+std::string layersCsv(const analyzer::TraceSummary& summary) {
+  analyzer::RankTables tables{.recorded_on_cpu = summary.recorded_on_cpu,
+                              .layers_are_operators = summary.layer_table.groups_operators,
+                              .kernels = {},
+                              .layers = analyzer::layerLines(summary),
+                              .ops = {}};
+  return tableCsv(layersHeader(), tables.layers,
+                  [&](CsvWriter& csv, const analyzer::LayerLine& line) { addLayerCells(csv, line, tables); });
 }
 
 std::string kernelsCsv(const analyzer::TraceSummary& summary) {
-  CsvWriter csv(withPerformanceColumns({"name", "calls", "total_ns", "tensor_cores", "precision", "rule",
-                                        "confidence", "alignment"}));
-  for (const analyzer::KernelRow& row : summary.kernels) {
-    csv.add(row.name).add(row.calls).add(row.time_ns);
-    // A host op has no Tensor Core verdict, and an unknown one is not "false": both empty.
-    if (row.verdict.host || row.verdict.tensor_core == analyzer::TensorCoreUse::kUnknown) {
-      csv.add(std::string_view());
-    } else {
-      csv.addBool(row.verdict.tensor_core == analyzer::TensorCoreUse::kYes);
-    }
-    csv.add(analyzer::precisionName(row.verdict.precision)).add(row.verdict.rule_id);
-    csv.add(analyzer::confidenceName(row.verdict.confidence));
-    // 0 means the name states no alignment: leave the cell empty rather than claim "0".
-    if (row.verdict.alignment > 0) {
-      csv.add(static_cast<std::int64_t>(row.verdict.alignment));
-    } else {
-      csv.add(std::string_view());
-    }
-    addCells(csv, performanceCells(row.performance));
-    csv.endRow();
-  }
-  return csv.text();
+  return tableCsv(kernelsHeader(), analyzer::kernelLines(summary), addKernelCells);
 }
 
 std::string opsCsv(const analyzer::TraceSummary& summary) {
-  CsvWriter csv({"op", "shapes", "arguments", "layer", "phase", "class", "calls", "kernels", "gpu_time_ns",
-                 "precision", "flops_per_call", "bytes_per_call", "work_basis", "work_note", "gemm_m", "gemm_n",
-                 "gemm_k", "gemm_batch", "achieved_tflops", "achieved_gbs", "peak_tflops", "intensity", "bound",
-                 "rate_note", "amp", "predicted_amp_ns", "amp_speedup", "tf32_speedup", "amp_note"});
-  for (const analyzer::OpRow& row : summary.op_performance.rows) {
-    const analyzer::OpWork& w = row.work;
-    csv.add(row.op).add(row.shapes).add(row.arguments).add(row.layer).add(trace::phaseName(row.pass));
-    csv.add(analyzer::opClassName(row.op_class)).add(row.calls).add(row.kernels).add(row.time_ns);
-    csv.add(analyzer::precisionName(row.precision));
-    csv.add(countCell(w.flops)).add(countCell(w.bytes)).add(analyzer::workBasisName(w.basis)).add(w.note);
-    if (w.gemm) {
-      csv.add(w.gemm->m).add(w.gemm->n).add(w.gemm->k).add(w.gemm->batch);
-    } else {
-      for (int i = 0; i < 4; ++i) csv.add(std::string_view());
-    }
-    csv.add(rateCell(row.achieved_tflops)).add(rateCell(row.achieved_gbs));
-    csv.add(row.peak_tflops > 0 ? rateCell(row.peak_tflops) : std::string());
-    csv.add(rateCell(row.intensity)).add(boundCell(row.bound)).add(row.rate_note);
-    csv.add(analyzer::ampChangeName(row.amp)).add(countCell(row.predicted_amp_ns));
-    // Without a prediction the speedups are the model's defaults (1), not findings: empty.
-    csv.add(row.predicted_amp_ns ? rateCell(row.amp_speedup) : std::string());
-    csv.add(row.predicted_amp_ns ? rateCell(row.tf32_speedup) : std::string());
-    csv.add(row.amp_note);
-    csv.endRow();
-  }
-  return csv.text();
+  return tableCsv(opsHeader(), analyzer::opLines(summary), addOpCells);
+}
+
+std::string layersCsv(const std::vector<analyzer::RankResult>& ranks) {
+  return rankedTableCsv(
+      layersHeader(), ranks, [](const analyzer::RankTables& t) -> const auto& { return t.layers; }, addLayerCells);
+}
+
+std::string kernelsCsv(const std::vector<analyzer::RankResult>& ranks) {
+  return rankedTableCsv(
+      kernelsHeader(), ranks, [](const analyzer::RankTables& t) -> const auto& { return t.kernels; },
+      [](CsvWriter& csv, const analyzer::KernelLine& row, const analyzer::RankTables&) { addKernelCells(csv, row); });
+}
+
+std::string opsCsv(const std::vector<analyzer::RankResult>& ranks) {
+  return rankedTableCsv(
+      opsHeader(), ranks, [](const analyzer::RankTables& t) -> const auto& { return t.ops; },
+      [](CsvWriter& csv, const analyzer::OpLine& row, const analyzer::RankTables&) { addOpCells(csv, row); });
 }
 
 std::string iterationsCsv(const analyzer::TraceSummary& summary) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "analyzer/rank_result.h"
 #include "analyzer/recommendations.h"
 #include "analyzer/trace_summary.h"
 #include "trace/result.h"
@@ -14,11 +15,18 @@ namespace ampscope::reports {
 
 // Each returns the CSV text; the write* functions below put it in DIR.
 std::string recommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations);
+// A job's: the same columns, then `ranks`, the ranks each applies to ("0;1;2", ascending).
+std::string jobRecommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations);
 std::string layersCsv(const analyzer::TraceSummary& summary);
 std::string kernelsCsv(const analyzer::TraceSummary& summary);
 std::string opsCsv(const analyzer::TraceSummary& summary);  // the per-op model's table (summary.op_performance)
 std::string iterationsCsv(const analyzer::TraceSummary& summary);
 std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows);  // a rank's or a job's collectives
+// A job's tables: every rank's rows (RankResult::tables), in rank order, each row as that rank's
+// own CSV writes it, after a leading `rank` column.
+std::string layersCsv(const std::vector<analyzer::RankResult>& ranks);
+std::string kernelsCsv(const std::vector<analyzer::RankResult>& ranks);
+std::string opsCsv(const std::vector<analyzer::RankResult>& ranks);
 
 trace::Status writeRecommendationsCsv(const std::vector<analyzer::Recommendation>& recommendations,
                                       const std::filesystem::path& dir);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "reports/html_performance_sections.h"
+#include "reports/job_rows.h"
 #include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
@@ -412,7 +413,7 @@ std::string htmlRecommendationsSection(std::vector<analyzer::Recommendation> rec
           R"(<tr><td class="n">{}<br><span class="muted">{:.1f}%</span></td><td><span class="badge {}">{}</span></td>)"
           R"(<td class="mono nowrap">{}</td><td class="mono tgt">{}</td><td class="wrap">{}</td><td class="wrap">{}</td></tr>)",
           escapeHtml(formatDuration(r->estimated_gain_ns)), r->estimated_gain_pct, escapeHtml(severity),
-          escapeHtml(severity), escapeHtml(r->rule), escapeHtml(r->target), escapeHtml(r->evidence),
+          escapeHtml(severity), escapeHtml(r->rule), escapeHtml(targetWithRanks(*r)), escapeHtml(r->evidence),
           escapeHtml(r->action));
     }
     html += "</table>";
@@ -421,7 +422,7 @@ std::string htmlRecommendationsSection(std::vector<analyzer::Recommendation> rec
     html += R"(<h3>Notes (no gain estimated)</h3><ul class="note">)";
     for (auto r = notes_begin; r != recs.end(); ++r) {
       html += fmt::format(R"(<li><span class="mono">{}</span> {}: {}</li>)", escapeHtml(r->rule),
-                          escapeHtml(r->target), escapeHtml(r->evidence));
+                          escapeHtml(targetWithRanks(*r)), escapeHtml(r->evidence));
     }
     html += "</ul>";
   }

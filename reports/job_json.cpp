@@ -1,10 +1,13 @@
 #include "reports/job_json.h"
 
 #include <limits>
-#include <type_traits>
 
 #include <fmt/format.h>
 
+#include "reports/enum_values.h"
+#include "reports/job_rows.h"
+#include "reports/json_reader.h"
+#include "reports/rank_findings_json.h"
 #include "reports/report_json.h"
 
 namespace ampscope::reports {
@@ -16,93 +19,35 @@ using nlohmann::ordered_json;
 
 ordered_json orNull(const std::optional<double>& value) { return value ? ordered_json(*value) : ordered_json(nullptr); }
 
-constexpr analyzer::CollectiveKind kCollectiveKinds[] = {
-    analyzer::CollectiveKind::kAllReduce, analyzer::CollectiveKind::kAllGather, analyzer::CollectiveKind::kReduceScatter,
-    analyzer::CollectiveKind::kBroadcast, analyzer::CollectiveKind::kReduce,    analyzer::CollectiveKind::kSendRecv,
-    analyzer::CollectiveKind::kAllToAll,  analyzer::CollectiveKind::kOther};
-constexpr analyzer::MathPrecision kPrecisions[] = {
-    analyzer::MathPrecision::kUnknown, analyzer::MathPrecision::kFp32Simt, analyzer::MathPrecision::kTf32,
-    analyzer::MathPrecision::kFp16,    analyzer::MathPrecision::kBf16,     analyzer::MathPrecision::kFp8,
-    analyzer::MathPrecision::kInt8,    analyzer::MathPrecision::kFp4,      analyzer::MathPrecision::kFp64,
-    analyzer::MathPrecision::kFp32};
-constexpr analyzer::RankOrigin kOrigins[] = {analyzer::RankOrigin::kDistributedInfo, analyzer::RankOrigin::kProcess,
-                                             analyzer::RankOrigin::kFileOrder};
-
-// Reads a JSON value and names the key in every error, so that a bad result file says where.
-class Reader {
- public:
-  explicit Reader(std::string where) : where_(std::move(where)) {}
-  const std::string& error() const { return error_; }
-  bool ok() const { return error_.empty(); }
-
-  const json* member(const json& object, const char* key, const std::string& path) {
-    if (!ok()) return nullptr;
-    if (!object.is_object()) return fail(path, "is not an object");
-    const auto at = object.find(key);
-    if (at == object.end()) return fail(path + "." + key, "is missing");
-    return &*at;
-  }
-  template <typename Int>
-  Int integer(const json& object, const char* key, const std::string& path) {
-    const json* value = member(object, key, path);
-    if (!value) return 0;
-    if (!value->is_number_integer()) return fail(path + "." + key, "is not an integer"), Int{};
-    if constexpr (std::is_unsigned_v<Int>) {
-      if (value->is_number_unsigned()) return static_cast<Int>(value->get<std::uint64_t>());
-      if (value->get<std::int64_t>() < 0) return fail(path + "." + key, "is negative"), Int{};
-    } else if (value->is_number_unsigned() &&
-               value->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-      return fail(path + "." + key, "is out of range"), Int{};
-    }
-    const auto v = value->get<std::int64_t>();
-    if (v < static_cast<std::int64_t>(std::numeric_limits<Int>::min()) ||
-        (v > 0 && static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()))) {
-      return fail(path + "." + key, "is out of range"), Int{};
-    }
-    return static_cast<Int>(v);
-  }
-  std::string text(const json& object, const char* key, const std::string& path) {
-    const json* value = member(object, key, path);
-    if (!value) return {};
-    if (!value->is_string()) return fail(path + "." + key, "is not a string"), std::string{};
-    return value->get<std::string>();
-  }
-  bool flag(const json& object, const char* key, const std::string& path) {
-    const json* value = member(object, key, path);
-    if (!value) return false;
-    if (!value->is_boolean()) return fail(path + "." + key, "is not true or false"), false;
-    return value->get<bool>();
-  }
-  const json* array(const json& object, const char* key, const std::string& path) {
-    const json* value = member(object, key, path);
-    if (value && !value->is_array()) return fail(path + "." + key, "is not an array");
-    return value;
-  }
-  template <typename Enum, std::size_t N>
-  Enum named(const json& object, const char* key, const std::string& path, const Enum (&all)[N],
-             const char* (*name)(Enum)) {
-    const std::string value = text(object, key, path);
-    for (Enum e : all) {
-      if (value == name(e)) return e;
-    }
-    if (ok()) fail(path + "." + key, fmt::format("is \"{}\", not a value ampscope writes", value));
-    return all[0];
-  }
-  std::nullptr_t fail(const std::string& path, const std::string& what) {
-    if (ok()) error_ = fmt::format("{}: {} {}", where_, path, what);
-    return nullptr;
-  }
-
- private:
-  std::string where_;
-  std::string error_;
-};
+using enum_values::kCollectiveKinds;
+using enum_values::kOrigins;
+using enum_values::kPrecisions;
+using Reader = JsonReader;
 
 // Timestamps beyond 2^62 ns (the year 2116 from the epoch) are corrupt: refused, so that the
 // differences the job takes between ranks cannot overflow.
 void checkTime(Reader& in, std::int64_t ns, const std::string& path) {
   constexpr std::int64_t kLimit = std::int64_t{1} << 62;
   if (in.ok() && (ns > kLimit || ns < -kLimit)) in.fail(path, fmt::format("is {}, beyond 2^62 ns", ns));
+}
+
+// A rank's findings as its ranks[] row shows them: its Tensor Core share, AMP and TF32 projections
+// and its largest findings.
+ordered_json rankFindingsRowJson(const analyzer::RankFindings& f) {
+  ordered_json top = ordered_json::array();
+  for (const analyzer::Recommendation* r : topFindings(f, kTopFindingsPerRank)) {
+    top.push_back({{"rule", r->rule}, {"severity", analyzer::severityName(r->severity)}, {"target", r->target},
+                   {"action", r->action}, {"estimated_gain_ns", r->estimated_gain_ns},
+                   {"estimated_gain_pct", r->estimated_gain_pct}});
+  }
+  return {{"tensor_core_share", orNull(f.tensor_core_share)},
+          {"amp_projected_speedup", orNull(f.amp_projected_speedup)},
+          {"amp_reachable_speedup", orNull(f.amp_reachable_speedup)},
+          {"amp_ceiling", orNull(f.amp_ceiling)},
+          {"amp_per_step", f.amp_per_step},
+          {"amp_note", f.amp_note},
+          {"tf32_projected_speedup", orNull(f.tf32_projected_speedup)},
+          {"top_findings", std::move(top)}};
 }
 
 }  // namespace
@@ -160,7 +105,9 @@ ordered_json rankResultToJson(const analyzer::RankResult& rank) {
           {"steps_source", rank.steps_source},
           {"steps", std::move(steps)},
           {"collectives", std::move(collectives)},
-          {"calls", std::move(calls)}};
+          {"calls", std::move(calls)},
+          {"findings", rankFindingsToJson(rank.findings)},
+          {"tables", rankTablesToJson(rank.tables)}};
 }
 
 trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const std::string& where) {
@@ -236,6 +183,10 @@ trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const 
       out.calls.push_back(out_call);
     }
   }
+  if (const json* findings = in.member(value, "findings", at)) {
+    out.findings = rankFindingsFromJson(in, *findings, at + ".findings");
+  }
+  if (const json* tables = in.member(value, "tables", at)) out.tables = rankTablesFromJson(in, *tables, at + ".tables");
   if (!in.ok()) return trace::Error{in.error()};
   return out;
 }
@@ -271,7 +222,8 @@ trace::Result<std::vector<analyzer::RankResult>> rankResultsFromDocument(const s
 
 ordered_json jobToJsonDocument(const analyzer::JobAnalysis& job) {
   ordered_json ranks = ordered_json::array();
-  for (const analyzer::RankRow& r : job.ranks) {
+  for (std::size_t i = 0; i < job.ranks.size(); ++i) {
+    const analyzer::RankRow& r = job.ranks[i];
     ranks.push_back({{"rank", r.rank},
                      {"origin", analyzer::rankOriginName(r.origin)},
                      {"source", r.source},
@@ -290,6 +242,8 @@ ordered_json jobToJsonDocument(const analyzer::JobAnalysis& job) {
                      {"busy_ns", r.busy_ns},
                      {"late_ns", r.late_ns ? ordered_json(*r.late_ns) : ordered_json(nullptr)},
                      {"straggler", r.straggler}});
+    // What the rank's own analysis found (its full account: rank_results[i].findings).
+    if (i < job.rank_results.size()) ranks.back().update(rankFindingsRowJson(job.rank_results[i].findings));
   }
   ordered_json steps = ordered_json::array();
   for (const analyzer::JobStep& s : job.steps) {
@@ -297,7 +251,10 @@ ordered_json jobToJsonDocument(const analyzer::JobAnalysis& job) {
                      {"duration_ns", s.end_ns - s.start_ns}, {"longest_rank", s.longest_rank}});
   }
   ordered_json recs = ordered_json::array();
-  for (const analyzer::Recommendation& r : job.recommendations) recs.push_back(recommendationJson(r));
+  for (const analyzer::Recommendation& r : job.recommendations) {
+    recs.push_back(recommendationJson(r));
+    recs.back()["ranks"] = r.ranks;
+  }
   ordered_json results = ordered_json::array();
   for (const analyzer::RankResult& r : job.rank_results) results.push_back(rankResultToJson(r));
   ordered_json doc;

@@ -9,6 +9,7 @@
 #include "reports/csv_writer.h"
 #include "reports/html_report.h"
 #include "reports/job_json.h"
+#include "reports/job_rows.h"
 #include "reports/report_file.h"
 #include "reports/report_json.h"
 #include "reports/svg_charts.h"
@@ -66,6 +67,24 @@ std::string ranksTable(const analyzer::JobAnalysis& job) {
   return html + "</table>";
 }
 
+// What each rank's own analysis found: its Tensor Core share, AMP and TF32 projections, and its
+// largest findings (the merged ones are the recommendations above).
+std::string findingsTable(const analyzer::JobAnalysis& job) {
+  std::string html = R"(<table><tr><th>Rank</th><th class="n">Tensor Cores</th><th>AMP projected (ceiling)</th>)"
+                     R"(<th class="n">TF32</th><th>Largest findings (gain per its step)</th></tr>)";
+  for (std::size_t i = 0; i < job.ranks.size() && i < job.rank_results.size(); ++i) {
+    const analyzer::RankFindings& f = job.rank_results[i].findings;
+    const std::string amp = f.amp_projected_speedup
+                                ? esc(ampProjectionText(f))
+                                : fmt::format(R"(unknown <span class="muted">{}</span>)", esc(f.amp_note));
+    html += fmt::format(R"(<tr><td class="nowrap">{}</td><td class="n">{}</td><td>{}</td><td class="n">{}</td>)"
+                        R"(<td class="mono">{}</td></tr>)",
+                        esc(rankLabel(job, job.ranks[i])), esc(tensorCoreShareText(f)), amp,
+                        esc(tf32ProjectionText(f)), esc(topFindingsText(f)));
+  }
+  return html + "</table>";
+}
+
 std::string collectivesTable(const analyzer::JobAnalysis& job, std::size_t top) {
   if (job.collectives.empty()) return R"(<p class="muted">No collective kernel in these traces.</p>)";
   std::string html = R"(<table><tr><th>Collective</th><th>Kind</th><th class="n">Calls</th><th class="n">Time</th>)"
@@ -102,8 +121,11 @@ std::string waitsTable(const analyzer::JobAnalysis& job, std::size_t top) {
 std::string ranksCsv(const analyzer::JobAnalysis& job) {
   CsvWriter csv({"rank", "origin", "source", "device", "clock_alignment", "clock_offset_ns", "steps", "steady_steps",
                  "steady_step_ns", "compute_ns", "communication_ns", "exposed_communication_ns", "wait_ns", "data_ns",
-                 "idle_ns", "busy_ns", "late_ns", "straggler", "slowest"});
-  for (const analyzer::RankRow& r : job.ranks) {
+                 "idle_ns", "busy_ns", "late_ns", "straggler", "slowest", "tensor_core_share",
+                 "amp_projected_speedup", "amp_ceiling", "tf32_projected_speedup"});
+  const auto number = [](const std::optional<double>& value) { return value ? fmt::format("{:.4f}", *value) : std::string(); };
+  for (std::size_t i = 0; i < job.ranks.size(); ++i) {
+    const analyzer::RankRow& r = job.ranks[i];
     csv.add(static_cast<std::int64_t>(r.rank)).add(analyzer::rankOriginName(r.origin)).add(r.source).add(r.device);
     csv.add(analyzer::clockAlignmentName(r.alignment)).add(r.clock_offset_ns);
     csv.add(static_cast<std::uint64_t>(r.steps)).add(static_cast<std::uint64_t>(r.steady_steps));
@@ -113,6 +135,10 @@ std::string ranksCsv(const analyzer::JobAnalysis& job) {
     csv.add(r.late_ns ? std::to_string(*r.late_ns) : std::string());  // empty: unknown
     csv.addBool(r.straggler);
     csv.addBool(job.slowest_rank && *job.slowest_rank == r.rank);
+    // The rank's own analysis; empty: unknown (no projection, a CPU run) or, for TF32, not relevant.
+    const analyzer::RankFindings* f = i < job.rank_results.size() ? &job.rank_results[i].findings : nullptr;
+    csv.add(f ? number(f->tensor_core_share) : std::string()).add(f ? number(f->amp_projected_speedup) : std::string());
+    csv.add(f ? number(f->amp_ceiling) : std::string()).add(f ? number(f->tf32_projected_speedup) : std::string());
     csv.endRow();
   }
   return csv.text();
@@ -137,6 +163,11 @@ std::string jobHtmlReport(const analyzer::JobAnalysis& job, std::size_t top) {
           R"(is part of its communication (overlapped or exposed); busy = step - wait, the step a rank would take alone; )"
           R"(late = how long it held the collectives up, arriving last ahead of the next-latest rank.</p>)" +
           ranksTable(job) + "</section>";
+  html += "<section><h2>What each rank's own analysis found</h2>" + findingsTable(job) +
+          R"(<p class="note">Tensor Core share of each rank's kernel time; AMP and TF32 projected speedups of its )"
+          R"(step (Amdahl, docs/amdahl.md); its largest findings with their gain per its own step. The )"
+          R"(recommendations above merge them across ranks, with the job's gain. One rank's complete report: )"
+          R"(<code>report TRACES --rank N</code>.</p></section>)";
   html += "<section><h2>Collectives over all ranks</h2>" + collectivesTable(job, top) +
           "<h3>Waits for the last rank to arrive</h3>" + waitsTable(job, top) + "</section>";
   if (!job.notes.empty()) {
@@ -153,9 +184,13 @@ trace::Status writeJobReport(const analyzer::JobAnalysis& job, const std::filesy
   const std::function<trace::Status()> writes[] = {
       [&] { return writeReportFile(dir, "report.html", jobHtmlReport(job, top)); },
       [&] { return writeReportFile(dir, "report.json", formatJsonDocument(jobToJsonDocument(job))); },
+      [&] { return writeReportFile(dir, "report.md", jobMarkdownReport(job, top)); },
       [&] { return writeReportFile(dir, "ranks.csv", ranksCsv(job)); },
       [&] { return writeReportFile(dir, "collectives.csv", collectivesCsv(job.collectives)); },
-      [&] { return writeRecommendationsCsv(job.recommendations, dir); },
+      [&] { return writeReportFile(dir, "recommendations.csv", jobRecommendationsCsv(job.recommendations)); },
+      [&] { return writeReportFile(dir, "kernels.csv", kernelsCsv(job.rank_results)); },
+      [&] { return writeReportFile(dir, "layers.csv", layersCsv(job.rank_results)); },
+      [&] { return writeReportFile(dir, "ops.csv", opsCsv(job.rank_results)); },
   };
   for (const auto& write : writes) {
     if (trace::Status status = write(); !status) return status;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/job_rows.h"
 #include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
@@ -15,17 +16,7 @@ namespace ampscope::reports {
 
 namespace {
 
-// A table cell: pipes would end the cell and newlines the row, so both are neutralised;
-// backticks and asterisks are escaped so kernel names are not read as markup.
-std::string cell(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '\\') out.push_back('\\');
-    out.push_back(c == '\n' || c == '\r' ? ' ' : c);
-  }
-  return out.empty() ? std::string("-") : out;
-}
+std::string cell(std::string_view text) { return markdownCell(text); }
 
 std::string modelFlopUtilisationRow(const analyzer::TraceSummary& s) {
   const analyzer::OpPerformance& ops = s.op_performance;
@@ -103,37 +94,6 @@ void appendOverview(std::string& md, const analyzer::TraceSummary& s) {
   }
   md += "\n";
   if (!s.amdahl.note.empty()) md += fmt::format("> {}\n\n", cell(s.amdahl.note));
-}
-
-void appendRecommendations(std::string& md, const std::vector<analyzer::Recommendation>& recs) {
-  md += "## Recommendations\n\n";
-  if (recs.empty()) {
-    md += "None: no rule fired on this trace.\n\n";
-    return;
-  }
-  bool any_action = false;
-  for (const analyzer::Recommendation& r : recs) {
-    if (analyzer::isNote(r)) continue;
-    if (!any_action) {
-      md += "| Gain/step | % | Severity | Rule | Target | Evidence | Action |\n|---:|---:|---|---|---|---|---|\n";
-      any_action = true;
-    }
-    md += fmt::format("| {} | {:.1f}% | {} | {} | {} | {} | {} |\n", formatDuration(r.estimated_gain_ns),
-                      r.estimated_gain_pct, analyzer::severityName(r.severity), cell(r.rule), cell(r.target),
-                      cell(r.evidence), cell(r.action));
-  }
-  if (!any_action) md += "Nothing with a gain to claim on this trace.\n";
-  md += "\n";
-  bool any_note = false;
-  for (const analyzer::Recommendation& r : recs) {
-    if (!analyzer::isNote(r)) continue;
-    if (!any_note) {
-      md += "Notes (no gain estimated):\n\n";
-      any_note = true;
-    }
-    md += fmt::format("- `{}` {}: {}\n", r.rule, r.target, r.evidence);
-  }
-  if (any_note) md += "\n";
 }
 
 void appendStepBreakdown(std::string& md, const analyzer::AmdahlProjection& amdahl) {
@@ -293,11 +253,55 @@ void appendKernels(std::string& md, const analyzer::TraceSummary& s, std::size_t
 
 }  // namespace
 
+// Pipes would end the cell and newlines the row, so both are neutralised; backticks and asterisks
+// are escaped so kernel names are not read as markup.
+std::string markdownCell(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '\\') out.push_back('\\');
+    out.push_back(c == '\n' || c == '\r' ? ' ' : c);
+  }
+  return out.empty() ? std::string("-") : out;
+}
+
+std::string markdownRecommendations(const std::vector<analyzer::Recommendation>& recs) {
+  std::string md = "## Recommendations\n\n";
+  if (recs.empty()) {
+    md += "None: no rule fired on this trace.\n\n";
+    return md;
+  }
+  bool any_action = false;
+  for (const analyzer::Recommendation& r : recs) {
+    if (analyzer::isNote(r)) continue;
+    if (!any_action) {
+      md += "| Gain/step | % | Severity | Rule | Target | Evidence | Action |\n|---:|---:|---|---|---|---|---|\n";
+      any_action = true;
+    }
+    md += fmt::format("| {} | {:.1f}% | {} | {} | {} | {} | {} |\n", formatDuration(r.estimated_gain_ns),
+                      r.estimated_gain_pct, analyzer::severityName(r.severity), cell(r.rule), cell(targetWithRanks(r)),
+                      cell(r.evidence), cell(r.action));
+  }
+  if (!any_action) md += "Nothing with a gain to claim on this trace.\n";
+  md += "\n";
+  bool any_note = false;
+  for (const analyzer::Recommendation& r : recs) {
+    if (!analyzer::isNote(r)) continue;
+    if (!any_note) {
+      md += "Notes (no gain estimated):\n\n";
+      any_note = true;
+    }
+    md += fmt::format("- `{}` {}: {}\n", r.rule, targetWithRanks(r), r.evidence);
+  }
+  if (any_note) md += "\n";
+  return md;
+}
+
 std::string markdownReport(const analyzer::TraceSummary& summary,
                            const std::vector<analyzer::Recommendation>& recommendations, std::size_t top) {
   std::string md = "# ampscope report\n\n";
   appendOverview(md, summary);
-  appendRecommendations(md, recommendations);
+  md += markdownRecommendations(recommendations);
   appendStepBreakdown(md, summary.amdahl);
   appendWhatIf(md, summary, top);
   appendAmpNumerics(md, summary.amp_numerics);

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/recommendations.h"
@@ -11,6 +12,11 @@
 #include "trace/result.h"
 
 namespace ampscope::reports {
+
+// A Markdown table cell of text ("-" for none).
+std::string markdownCell(std::string_view text);
+// "## Recommendations": a table of the actions, then the notes (no gain) with their evidence.
+std::string markdownRecommendations(const std::vector<analyzer::Recommendation>& recommendations);
 
 // top: how many entries of each ranked list (layers, shape checks, kernels) to show.
 std::string markdownReport(const analyzer::TraceSummary& summary,

@@ -81,9 +81,13 @@ std::string leadingDimensionsText(const analyzer::GemmDims& dims) {
   return text;
 }
 
+std::string violationText(const analyzer::ShapeViolation& violation) {
+  if (violation.misaligned.empty()) return {};
+  return fmt::format("{} (x{})", dimensionsText(violation.misaligned), violation.required_multiple);
+}
+
 std::string violationText(const analyzer::ShapeCheck& check) {
-  if (check.misaligned.empty()) return {};
-  return fmt::format("{} (x{})", dimensionsText(check.misaligned), check.required_multiple);
+  return violationText(analyzer::ShapeViolation{.misaligned = check.misaligned, .required_multiple = check.required_multiple});
 }
 
 DeviceWords deviceWords(const analyzer::TraceSummary& summary) {
@@ -145,23 +149,27 @@ WhatIfRows whatIfRows(const analyzer::TraceSummary& summary, std::size_t top) {
   return view;
 }
 
+LayerCells layerCellsOf(const analyzer::LayerLine& line, bool operators) {
+  LayerCells cells;
+  cells.layer = operators ? std::string() : line.layer;
+  cells.op = operators ? line.layer : joined(line.ops);
+  cells.phase = trace::phaseName(line.pass);
+  cells.eligible = line.eligible ? "yes" : "no";
+  if (line.precision != analyzer::MathPrecision::kUnknown) cells.precision = analyzer::precisionName(line.precision);
+  cells.shapes = joined(line.shapes);
+  std::vector<std::string> violations;
+  for (const analyzer::ShapeViolation& violation : line.violations) violations.push_back(violationText(violation));
+  cells.violations = joined(violations);
+  return cells;
+}
+
 std::vector<LayerCells> layerCells(const analyzer::TraceSummary& summary) {
-  const bool operators = summary.layer_table.groups_operators;
+  const std::vector<analyzer::LayerLine> lines = analyzer::layerLines(summary);
   std::vector<LayerCells> out;
-  out.reserve(summary.layer_table.rows.size());
-  for (const analyzer::LayerRow& row : summary.layer_table.rows) {
-    LayerCells cells;
-    cells.row = &row;
-    cells.layer = operators ? std::string() : row.layer;
-    cells.op = operators ? row.layer : joined(row.ops);
-    cells.phase = trace::phaseName(row.pass);
-    cells.eligible = row.eligible ? "yes" : "no";
-    if (row.precision != analyzer::MathPrecision::kUnknown) cells.precision = analyzer::precisionName(row.precision);
-    cells.shapes = joined(row.shapes);
-    std::vector<std::string> violations;
-    for (std::size_t check : row.misaligned_checks) violations.push_back(violationText(summary.shape_checks[check]));
-    cells.violations = joined(violations);
-    out.push_back(std::move(cells));
+  out.reserve(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out.push_back(layerCellsOf(lines[i], summary.layer_table.groups_operators));
+    out.back().row = &summary.layer_table.rows[i];
   }
   return out;
 }

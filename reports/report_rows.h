@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/rank_tables.h"
 #include "analyzer/trace_summary.h"
 
 namespace ampscope::reports {
 
 // One layer and pass (or, in traces without layer names, one top-level operator and pass).
 struct LayerCells {
-  const analyzer::LayerRow* row = nullptr;
+  const analyzer::LayerRow* row = nullptr;  // the summary's row (layerCells); nullptr from layerCellsOf
   std::string layer;       // empty for operator rows
   std::string op;          // the ops it ran ("a; b"), or the operator itself
   std::string phase;       // "forward", "backward", ...
@@ -26,6 +27,9 @@ struct LayerCells {
 
 // Every row of summary.layer_table, in its (model) order.
 std::vector<LayerCells> layerCells(const analyzer::TraceSummary& summary);
+// The cells of one layers.csv row (analyzer/rank_tables.h); operators: the table's rows are
+// top-level operators (the layer cell empty, the op cell the operator).
+LayerCells layerCellsOf(const analyzer::LayerLine& line, bool operators);
 
 // Numbers as the CSVs write them; "" when not known (an empty CSV field means not known, never 0).
 std::string countCell(double value);                        // "1234567": FLOPs, bytes, ns; "" when <= 0
@@ -44,6 +48,7 @@ inline const std::vector<std::string> kPerformanceColumns = {"flops",       "byt
                                                              "peak_tflops", "bound", "predicted_amp_ns"};
 // "M=33278->33280, K=1023->1024 (x8)"; empty when nothing is misaligned.
 std::string violationText(const analyzer::ShapeCheck& check);
+std::string violationText(const analyzer::ShapeViolation& violation);
 // "M=33278->33280, K=1023->1024"; empty for none.
 std::string dimensionsText(const std::vector<analyzer::DimensionFinding>& findings);
 // The GEMM dimensions that are a matrix's row length, and so must be multiples: {"N", "K"} where

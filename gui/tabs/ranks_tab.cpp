@@ -23,6 +23,7 @@
 #include "gui/tabs/chart_style.h"
 #include "gui/tabs/recommendations_table_model.h"
 #include "gui/timeline/timeline_painter.h"
+#include "reports/job_rows.h"
 
 namespace ampscope::gui {
 
@@ -123,9 +124,14 @@ RanksTab::RanksTab(QWidget* parent) : QWidget(parent) {
   headers[kBusy] = "Busy";
   headers[kLate] = "Held up";
   headers[kStraggler] = "Straggler";
+  headers[kTensorCores] = "Tensor Cores";
+  headers[kAmp] = "AMP projected";
+  headers[kTf32] = "TF32";
+  headers[kFindings] = "Largest findings";
   headers[kDevice] = "Device";
   headers[kSource] = "Source";
-  table_ = makeTable(headers, "ranksTable", content, {kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kLate});
+  table_ = makeTable(headers, "ranksTable", content,
+                     {kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kLate, kTensorCores, kAmp, kTf32});
   layout->addWidget(table_);
   connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
     const QList<QTableWidgetItem*> selected = table_->selectedItems();
@@ -326,6 +332,7 @@ void RanksTab::showTable(const analyzer::JobAnalysis& job) {
     table_->setItem(row, kIdle, duration(r.idle_ns));
     table_->setItem(row, kBusy, duration(r.busy_ns));
     table_->setItem(row, kStraggler, new QTableWidgetItem(r.straggler ? "yes" : "no"));
+    if (i < job.rank_results.size()) showFindings(row, job.rank_results[i].findings);
     table_->setItem(row, kDevice, new QTableWidgetItem(toQString(r.device)));
     auto* source = new QTableWidgetItem(QFileInfo(toQString(r.source)).fileName());
     source->setToolTip(QStringLiteral("%1\nrank from %2; clock: %3, offset %4")
@@ -338,6 +345,38 @@ void RanksTab::showTable(const analyzer::JobAnalysis& job) {
   fitColumns(table_);
   fitHeightToRows(table_);
   table_->setVisible(!job.ranks.empty());
+}
+
+void RanksTab::showFindings(int row, const analyzer::RankFindings& f) {
+  // Unknown sorts below every figure.
+  const auto figure = [](const QString& text, const std::optional<double>& value, const QString& unknown_why) {
+    auto* item = new NumberItem(value ? text : QStringLiteral("–"), value.value_or(-1.0));
+    if (!value) item->setToolTip(unknown_why);
+    return item;
+  };
+  table_->setItem(row, kTensorCores,
+                  figure(f.tensor_core_share ? percentText(*f.tensor_core_share) : QString(), f.tensor_core_share,
+                         "a CPU run: Tensor Cores do not apply"));
+  auto* amp = figure(toQString(reports::ampProjectionText(f)), f.amp_projected_speedup, toQString(f.amp_note));
+  if (f.amp_projected_speedup) {
+    amp->setToolTip(QStringLiteral("AMP on %1: %2 projected, %3 at the host's pace%4")
+                        .arg(toQString(f.amp_device), speedupText(*f.amp_projected_speedup),
+                             speedupText(f.amp_reachable_speedup.value_or(*f.amp_projected_speedup)),
+                             f.amp_note.empty() ? QString() : "; " + toQString(f.amp_note)));
+  }
+  table_->setItem(row, kAmp, amp);
+  table_->setItem(row, kTf32,
+                  figure(toQString(reports::tf32ProjectionText(f)), f.tf32_projected_speedup,
+                         "not relevant: no FP32 matrix math on CUDA cores, or a GPU without TF32 Tensor Cores"));
+  auto* findings = new QTableWidgetItem(toQString(reports::topFindingsText(f)));
+  QStringList all;
+  for (const analyzer::Recommendation& r : f.recommendations) {
+    all << QStringLiteral("%1 %2: %3 (%4)")
+               .arg(toQString(r.rule), toQString(r.target), durationText(r.estimated_gain_ns),
+                    percentText(r.estimated_gain_pct / 100.0));
+  }
+  findings->setToolTip(all.join("\n"));
+  table_->setItem(row, kFindings, findings);
 }
 
 void RanksTab::showOpenRank() {

@@ -3,7 +3,9 @@
 // splits its steady step into compute, exposed communication, data loading and idle; the slowest
 // rank and the stragglers are named on their bars and marked in a table of every rank's figures;
 // cards and a line below them say how imbalanced the ranks are, why the slowest is slow, what the
-// analysis could not do and what to change. Clicking a rank (its bar or its row) asks the window
+// analysis could not do and what to change. Each rank's row also says what its own analysis found
+// (its Tensor Core share, AMP and TF32 projections, largest findings), and "What to change" lists
+// the ranks' findings merged across ranks, with the ranks each applies to and the job's gain. Clicking a rank (its bar or its row) asks the window
 // to open that rank's complete analysis in the other tabs (rankActivated). The tab shows the
 // job's figures as the analyzer made them and never reads files.
 
@@ -41,7 +43,9 @@ class RanksTab : public QWidget {
   static QString rankLabel(const analyzer::JobAnalysis& job, const analyzer::RankRow& row);
   // The ranks table's columns, and the role of its first that holds the row's RankRow::rank.
   enum Column {
-    kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kLate, kStraggler, kDevice, kSource, kColumnCount
+    kRank, kStep, kCompute, kExposed, kWait, kData, kIdle, kBusy, kLate, kStraggler,
+    kTensorCores, kAmp, kTf32, kFindings,  // what the rank's own analysis found
+    kDevice, kSource, kColumnCount
   };
   static constexpr int kRankRole = Qt::UserRole + 1;
 
@@ -54,6 +58,7 @@ class RanksTab : public QWidget {
   void showCards(const analyzer::JobAnalysis& job);
   void showChart(const analyzer::JobAnalysis& job);
   void showTable(const analyzer::JobAnalysis& job);
+  void showFindings(int row, const analyzer::RankFindings& findings);
   void showNotes(const analyzer::JobAnalysis& job);
   void showOpenRank();
 

@@ -101,6 +101,8 @@ void RecommendationsTab::showRun(RunPtr run) {
   heading_->setText(QStringLiteral("%1 recommendation%2, largest estimated gain first")
                         .arg(run_->recommendations.size())
                         .arg(run_->recommendations.size() == 1 ? "" : "s"));
+  // One run's findings name no ranks: the column is for a job's.
+  table_->setColumnHidden(RecommendationsTableModel::kRanks, !model_->namesRanks());
   // Evidence and action are long sentences: fitColumns caps them, the pane below has them whole.
   fitColumns(table_);
   if (run_->recommendations.empty()) {

@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QFont>
 
+#include "analyzer/job_findings.h"
 #include "gui/tabs/chart_style.h"
 
 namespace ampscope::gui {
@@ -32,6 +33,13 @@ const analyzer::Recommendation* RecommendationsTableModel::at(int row) const {
   return &recommendations_[static_cast<std::size_t>(row)];
 }
 
+bool RecommendationsTableModel::namesRanks() const {
+  for (const analyzer::Recommendation& r : recommendations_) {
+    if (!r.ranks.empty()) return true;
+  }
+  return false;
+}
+
 int RecommendationsTableModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(recommendations_.size());
 }
@@ -50,6 +58,7 @@ QVariant RecommendationsTableModel::data(const QModelIndex& index, int role) con
         case kGainShare: return percentText(r->estimated_gain_pct / 100.0);
         case kRule: return toQString(r->rule);
         case kTarget: return cellText(r->target);
+        case kRanks: return r->ranks.empty() ? QString() : toQString(analyzer::rankSetText(r->ranks));
         case kEvidence: return cellText(r->evidence);
         case kAction: return cellText(r->action);
         case kColumnCount: break;
@@ -60,6 +69,7 @@ QVariant RecommendationsTableModel::data(const QModelIndex& index, int role) con
         case kSeverity: return static_cast<int>(r->severity);
         case kGain: return static_cast<qlonglong>(r->estimated_gain_ns);
         case kGainShare: return r->estimated_gain_pct;
+        case kRanks: return static_cast<int>(r->ranks.size());
         default: return data(index, Qt::DisplayRole);
       }
     case Qt::ToolTipRole:
@@ -99,6 +109,7 @@ QVariant RecommendationsTableModel::headerData(int section, Qt::Orientation orie
     case kGainShare: return QStringLiteral("% of step");
     case kRule: return QStringLiteral("Rule");
     case kTarget: return QStringLiteral("Target");
+    case kRanks: return QStringLiteral("Ranks");
     case kEvidence: return QStringLiteral("Evidence");
     case kAction: return QStringLiteral("Action");
     case kColumnCount: break;
@@ -130,7 +141,8 @@ QString recommendationDetailHtml(const analyzer::Recommendation& r) {
              "<h4 style='margin-bottom:2px'>Evidence</h4><p style='margin-top:0'>%7</p>"
              "<h4 style='margin-bottom:2px'>Action</h4><p style='margin-top:0'>%8</p>")
       .arg(severityColor(r.severity).name(), severity, toQString(r.rule).toHtmlEscaped(),
-           toQString(r.target).toHtmlEscaped(), durationText(r.estimated_gain_ns),
+           toQString(r.ranks.empty() ? r.target : r.target + " · " + analyzer::rankSetText(r.ranks)).toHtmlEscaped(),
+           durationText(r.estimated_gain_ns),
            percentText(r.estimated_gain_pct / 100.0), toQString(r.evidence).toHtmlEscaped(),
            toQString(r.action).toHtmlEscaped());
 }

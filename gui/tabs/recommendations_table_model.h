@@ -1,6 +1,7 @@
 #pragma once
 // The analyzer's recommendations as a table: severity, estimated gain per step and as a share of
-// the step, rule, target, evidence and action. Display text is formatted with units; kSortRole
+// the step, rule, target, the ranks a job's finding applies to (empty for one run), evidence and
+// action. Display text is formatted with units; kSortRole
 // gives the raw value (gain in ns, severity rank) so a proxy sorts numbers as numbers.
 
 #include <string_view>
@@ -17,7 +18,7 @@ class RecommendationsTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kSeverity, kGain, kGainShare, kRule, kTarget, kEvidence, kAction, kColumnCount };
+  enum Column { kSeverity, kGain, kGainShare, kRule, kTarget, kRanks, kEvidence, kAction, kColumnCount };
   static constexpr int kSortRole = Qt::UserRole;
 
   explicit RecommendationsTableModel(QObject* parent = nullptr);
@@ -25,6 +26,8 @@ class RecommendationsTableModel : public QAbstractTableModel {
   void setRecommendations(std::vector<analyzer::Recommendation> recommendations);
   // The recommendation of a model row; nullptr outside the table.
   const analyzer::Recommendation* at(int row) const;
+  // Whether any recommendation names ranks (a job's): a single run's view hides the column.
+  bool namesRanks() const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

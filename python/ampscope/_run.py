@@ -33,7 +33,12 @@ class Run:
     * ``layers``, ``operators``, ``kernels``, ``recommendations``, ``iterations``, ``collectives``,
       ``ranks``: the report's CSV tables (docs/reports.md) as pandas DataFrames when pandas is
       installed, else lists of dicts. An empty cell is unknown (NaN or None), never 0. A job has
-      ``ranks``, ``collectives`` and ``recommendations``; a rank's other tables: ``run.rank(n)``.
+      ``ranks`` (with each rank's Tensor Core share and AMP projection), ``collectives``,
+      ``recommendations`` (merged across ranks, with the ``ranks`` each applies to), and every rank's
+      ``layers``, ``operators`` and ``kernels`` rows after a leading ``rank`` column; a rank's
+      iterations and complete analysis: ``run.rank(n)``. A job's ``summary`` is the job document
+      (docs/distributed.md): its ``ranks`` rows carry ``tensor_core_share``, ``amp_projected_speedup``
+      and ``top_findings``, its ``recommendations`` their ``ranks``.
     * ``report(out_dir)``: writes the report as ``ampscope report`` does.
     """
 

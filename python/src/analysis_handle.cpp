@@ -89,11 +89,15 @@ std::string Analysis::tableCsv(Table table) const {
     switch (table) {
       case Table::kRanks: return reports::ranksCsv(job);
       case Table::kCollectives: return reports::collectivesCsv(job.collectives);
-      case Table::kRecommendations: return reports::recommendationsCsv(job.recommendations);
-      default:
+      case Table::kRecommendations: return reports::jobRecommendationsCsv(job.recommendations);
+      // Every rank's rows, after a leading rank column (the job report's CSVs).
+      case Table::kLayers: return reports::layersCsv(job.rank_results);
+      case Table::kOperators: return reports::opsCsv(job.rank_results);
+      case Table::kKernels: return reports::kernelsCsv(job.rank_results);
+      case Table::kIterations:
         throw std::invalid_argument("a job of " + std::to_string(job.ranks.size()) +
-                                    " ranks has ranks, collectives and recommendations; a rank's other tables: "
-                                    "run.rank(N)");
+                                    " ranks has no iterations table of its own: its steps are in summary[\"steps\"], "
+                                    "a rank's iterations in run.rank(N)");
     }
   }
   const analyzer::RunAnalysis& run = *analysis_.run;

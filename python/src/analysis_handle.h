@@ -41,7 +41,8 @@ class Analysis {
   bool isJob() const { return analysis_.job.has_value(); }
   // `analyze --json`.
   std::string json(std::size_t top) const;
-  // The table's CSV text; a job has ranks, collectives and recommendations, its per-rank tables
+  // The table's CSV text; a job has ranks, collectives, recommendations (with their ranks) and
+  // every rank's layers, operators and kernels after a leading rank column; a rank's iterations
   // come from rank(N).
   std::string tableCsv(Table table) const;
   // `report --out DIR`; returns the names of the files written.

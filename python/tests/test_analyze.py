@@ -92,8 +92,15 @@ def test_job_has_ranks_and_a_rank_has_everything(dlrm_ranks, cli):
     completed = run_cli(cli, "analyze", str(dlrm_ranks), "--json")
     assert job.summary == json.loads(completed.stdout)
     assert list(job.ranks["rank"]) == list(range(8))
+    # Every rank's rows of its own tables, after the rank.
+    kernels = job.table("kernels", use_pandas=False)
+    assert list(kernels[0])[0] == "rank"
+    assert sorted({int(row["rank"]) for row in kernels}) == list(range(8))
+    for row in job.summary["ranks"]:
+        assert "tensor_core_share" in row and "amp_projected_speedup" in row and "top_findings" in row
+    assert all("ranks" in rec for rec in job.summary["recommendations"])
     with pytest.raises(ValueError, match="run.rank"):
-        job.layers
+        job.iterations
     rank3 = job.rank(3)
     assert not rank3.is_job
     single = json.loads(run_cli(cli, "analyze", str(dlrm_ranks), "--rank", "3", "--json").stdout)

@@ -188,6 +188,48 @@ TEST(DistributedJobTest, AnNsightExportOfTwoProcessesIsTwoRanks) {
   EXPECT_EQ(rank1->trace.kernels.size(), 1721u);
 }
 
+// The same export (FP32 GEMMs on CUDA cores, no TF32; its GPU table absent): with --gpu naming
+// the H100, every rank's own analysis projects AMP and TF32 on it and finds enable-amp, and the job
+// names both ranks; without it, each rank is read against the GPU its kernel names prove at least
+// (sm80: an A100), so --gpu is what reached each rank's analysis.
+TEST(DistributedJobTest, TheNsightExportsRanksCarryTheirAmpFindingsWhenTheGpuIsNamed) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
+  auto job = analyzeJobFiles({path}, {.analysis = {.gpu = "H100-SXM", .threads = 2}, .progress = {}});
+  ASSERT_TRUE(job) << job.error().message;
+  ASSERT_EQ(job->rank_results.size(), 2u);
+  for (const RankResult& r : job->rank_results) {
+    const RankFindings& f = r.findings;
+    ASSERT_TRUE(f.tensor_core_share.has_value()) << r.source;
+    EXPECT_EQ(*f.tensor_core_share, 0.0) << r.source;  // FP32 FMA GEMMs only
+    ASSERT_TRUE(f.amp_projected_speedup.has_value()) << r.source << ": " << f.amp_note;
+    EXPECT_GT(*f.amp_projected_speedup, 1.0);
+    ASSERT_TRUE(f.amp_ceiling.has_value());
+    EXPECT_GE(*f.amp_ceiling, *f.amp_projected_speedup);
+    EXPECT_EQ(f.amp_device, "H100 SXM");
+    ASSERT_TRUE(f.tf32_projected_speedup.has_value());
+    EXPECT_GT(*f.tf32_projected_speedup, 1.0);
+    EXPECT_TRUE(std::any_of(f.recommendations.begin(), f.recommendations.end(),
+                            [](const Recommendation& rec) { return rec.rule == "enable-amp"; }))
+        << r.source;
+    // Its tables: one row per kernel name, the FP32 FMA GEMMs placed by their rule.
+    EXPECT_TRUE(std::any_of(r.tables.kernels.begin(), r.tables.kernels.end(),
+                            [](const KernelLine& k) { return k.rule == "xmma-ffma-fp32"; }));
+    std::set<std::string> names;
+    for (const KernelLine& k : r.tables.kernels) names.insert(k.name);
+    EXPECT_EQ(names.size(), r.tables.kernels.size());
+    EXPECT_FALSE(r.tables.ops.empty());
+  }
+  const auto amp = std::find_if(job->recommendations.begin(), job->recommendations.end(),
+                                [](const Recommendation& rec) { return rec.rule == "enable-amp"; });
+  ASSERT_NE(amp, job->recommendations.end());
+  EXPECT_EQ(amp->ranks, (std::vector<std::int32_t>{0, 1}));
+  EXPECT_GT(amp->estimated_gain_ns, 0);
+
+  auto unnamed = analyzeJobFiles({path}, {.analysis = {.gpu = {}, .threads = 2}, .progress = {}});
+  ASSERT_TRUE(unnamed) << unnamed.error().message;
+  for (const RankResult& r : unnamed->rank_results) EXPECT_NE(r.findings.amp_device, "H100 SXM") << r.source;
+}
+
 TEST(DistributedJobTest, AFolderWithoutTracesAndAMissingPathAreErrors) {
   test::ScratchDir dir;
   const std::string notes = dir.write("notes.txt", "not a trace");

@@ -22,13 +22,17 @@ namespace {
 
 constexpr const char* kDlrmJob = "kineto-v100-dlrm-8ranks";
 
-std::string analyzeOut(std::vector<std::string> paths, bool json, std::optional<std::int32_t> rank = std::nullopt) {
+constexpr const char* kNsysTwoRanks = "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite";
+
+std::string analyzeOut(std::vector<std::string> paths, bool json, std::optional<std::int32_t> rank = std::nullopt,
+                       std::string gpu = {}) {
   std::ostringstream out;
   std::ostringstream err;
   AnalyzeOptions options;
   options.trace_paths = std::move(paths);
   options.json = json;
   options.rank = rank;
+  options.gpu = std::move(gpu);
   EXPECT_EQ(runAnalyze(options, out, err), kExitOk) << err.str();
   return out.str();
 }
@@ -70,9 +74,13 @@ TEST(JobCommandsTest, MergeOfPerRankResultsEqualsAnalyzingTheFolder) {
   EXPECT_EQ(job.at("ranks").size(), 8u);
   EXPECT_FALSE(job.at("slowest_rank").is_null());
   for (const char* key : {"rank", "steady_step_ns", "compute_ns", "communication_ns", "exposed_communication_ns",
-                          "data_ns", "idle_ns"}) {
+                          "data_ns", "idle_ns", "tensor_core_share", "amp_projected_speedup", "amp_ceiling",
+                          "amp_note", "tf32_projected_speedup", "top_findings"}) {
     EXPECT_TRUE(job.at("ranks").at(0).contains(key)) << key;
   }
+  // The ranks' own findings, merged: each names the ranks it applies to.
+  ASSERT_FALSE(job.at("recommendations").empty());
+  for (const auto& rec : job.at("recommendations")) EXPECT_FALSE(rec.at("ranks").empty()) << rec.at("rule");
   for (const char* key : {"name", "kind", "calls", "bytes", "time_ns", "algbw_gbps", "busbw_gbps"}) {
     EXPECT_TRUE(job.at("collectives").at(0).contains(key)) << key;
   }
@@ -81,6 +89,47 @@ TEST(JobCommandsTest, MergeOfPerRankResultsEqualsAnalyzingTheFolder) {
   std::string again;
   ASSERT_EQ(merge({again_path}, again, err), kExitOk) << err;
   EXPECT_EQ(again, merged);
+}
+
+// The shared two-process Nsight export (FP32 GEMMs on CUDA cores) opens as a job: with --gpu, its
+// document shows each rank's Tensor Core share and AMP projection and an enable-amp finding naming
+// both ranks; its report writes each rank's kernels with the rank first.
+TEST(JobCommandsTest, TheNsightExportsJobShowsItsRanksAmpFindings) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, kNsysTwoRanks);
+  const nlohmann::json job = nlohmann::json::parse(analyzeOut({path}, true, std::nullopt, "H100-SXM"));
+  EXPECT_EQ(job.at("format"), "job");
+  ASSERT_EQ(job.at("ranks").size(), 2u);
+  for (const auto& rank : job.at("ranks")) {
+    EXPECT_EQ(rank.at("tensor_core_share"), 0.0) << rank.at("rank");
+    ASSERT_TRUE(rank.at("amp_projected_speedup").is_number()) << rank.at("amp_note");
+    EXPECT_GT(rank.at("amp_projected_speedup").get<double>(), 1.0);
+    EXPECT_EQ(rank.at("top_findings").at(0).at("rule"), "enable-amp");
+  }
+  bool amp = false;
+  for (const auto& rec : job.at("recommendations")) {
+    if (rec.at("rule") != "enable-amp") continue;
+    amp = true;
+    EXPECT_EQ(rec.at("ranks"), nlohmann::json::array({0, 1}));
+    EXPECT_GT(rec.at("estimated_gain_ns").get<std::int64_t>(), 0);
+  }
+  EXPECT_TRUE(amp) << job.at("recommendations").dump();
+
+  test::ScratchDir dir;
+  std::ostringstream out;
+  std::ostringstream err;
+  ReportOptions options;
+  options.trace_paths = {path};
+  options.gpu = "H100-SXM";
+  options.out_dir = dir.file("report");
+  ASSERT_EQ(runReport(options, out, err), kExitOk) << err.str();
+  const std::string kernels = test::readFile(dir.file("report/kernels.csv"));
+  EXPECT_EQ(kernels.rfind("rank,name,calls,total_ns,tensor_cores", 0), 0u) << kernels.substr(0, 200);
+  EXPECT_NE(kernels.find("\n0,sm80_xmma_gemm_f32f32"), std::string::npos);
+  EXPECT_NE(kernels.find("\n1,sm80_xmma_gemm_f32f32"), std::string::npos);
+  for (const char* name : {"layers.csv", "ops.csv", "report.md"}) {
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir.file("report")) / name)) << name;
+  }
+  EXPECT_NE(test::readFile(dir.file("report/report.md")).find("enable-amp"), std::string::npos);
 }
 
 TEST(JobCommandsTest, MergeNamesTheFileAndTheKeyOfABadResult) {
@@ -136,6 +185,9 @@ TEST(JobCommandsTest, ReportOfAJobWritesRanksAndCollectives) {
     text << in.rdbuf();
     return text.str();
   };
+  const std::string kernels = read("kernels.csv");
+  EXPECT_EQ(kernels.rfind("rank,name,calls", 0), 0u) << kernels.substr(0, 200);
+  for (int r = 0; r < 8; ++r) EXPECT_NE(kernels.find("\n" + std::to_string(r) + ","), std::string::npos) << r;
   const std::string ranks = read("ranks.csv");
   EXPECT_EQ(std::count(ranks.begin(), ranks.end(), '\n'), 9);  // header and 8 ranks
   EXPECT_EQ(ranks.rfind("rank,origin,source,device,clock_alignment", 0), 0u) << ranks;

@@ -11,14 +11,17 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 
 #include <gtest/gtest.h>
 
 #include "analyzer/job_files.h"
+#include "analyzer/job_findings.h"
 #include "gui/tabs/chart_style.h"
 #include "gui/tabs/ranks_tab.h"
+#include "gui/tabs/recommendations_table_model.h"
 #include "tests/gui/tabs/tab_test_support.h"
 
 namespace ampscope::gui {
@@ -165,6 +168,47 @@ TEST(RanksTabTest, MarksTheSlowestRankAndTheStragglersTheJobAnalysisNames) {
                                   .arg(first.last_rank_calls)
                                   .arg(first.calls)))
       << child<QLabel>(tab, "collectiveWaits")->text().toStdString();
+}
+
+// Each rank's row says what its own analysis found; "What to change" lists the findings merged
+// across ranks with the ranks each applies to, under the model tester.
+TEST(RanksTabTest, EachRanksRowShowsItsOwnFindingsAndTheMergedOnesNameTheirRanks) {
+  app();
+  REQUIRE_DLRM_JOB(job);
+  RanksTab tab;
+  tab.showJob(job);
+  auto* table = child<QTableWidget>(tab, "ranksTable");
+  ASSERT_NE(table, nullptr);
+  QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+  for (std::size_t i = 0; i < job->ranks.size(); ++i) {
+    const analyzer::RankFindings& f = job->rank_results[i].findings;
+    const int at = rowOfRank(*table, job->ranks[i].rank);
+    ASSERT_GE(at, 0);
+    ASSERT_TRUE(f.tensor_core_share.has_value());
+    EXPECT_EQ(table->item(at, RanksTab::kTensorCores)->text(), percentText(*f.tensor_core_share));
+    // The V100 DLRM ranks name their GPU: AMP is projected on every one.
+    ASSERT_TRUE(f.amp_projected_speedup.has_value()) << f.amp_note;
+    EXPECT_TRUE(table->item(at, RanksTab::kAmp)->text().startsWith(speedupText(*f.amp_projected_speedup)))
+        << table->item(at, RanksTab::kAmp)->text().toStdString();
+    ASSERT_FALSE(f.recommendations.empty());
+    EXPECT_TRUE(table->item(at, RanksTab::kFindings)->text().startsWith(toQString(f.recommendations.front().rule)))
+        << table->item(at, RanksTab::kFindings)->text().toStdString();
+  }
+  EXPECT_EQ(table->horizontalHeaderItem(RanksTab::kAmp)->text(), "AMP projected");
+
+  auto* advice = child<QTableView>(tab, "jobRecommendations");
+  ASSERT_NE(advice, nullptr);
+  QAbstractItemModelTester advice_tester(advice->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+  ASSERT_EQ(advice->model()->rowCount(), static_cast<int>(job->recommendations.size()));
+  EXPECT_FALSE(advice->isColumnHidden(RecommendationsTableModel::kRanks));
+  bool every_rank = false;
+  for (int row = 0; row < advice->model()->rowCount(); ++row) {
+    const analyzer::Recommendation& r = job->recommendations[static_cast<std::size_t>(row)];
+    EXPECT_EQ(advice->model()->index(row, RecommendationsTableModel::kRanks).data().toString(),
+              toQString(analyzer::rankSetText(r.ranks)));
+    every_rank = every_rank || r.ranks.size() == 8;
+  }
+  EXPECT_TRUE(every_rank);  // overlap-communication and hide-input-pipeline are found on every rank
 }
 
 TEST(RanksTabTest, ClickingARanksBarOrRowAsksToOpenThatRank) {

@@ -69,6 +69,27 @@ TEST(RecommendationsTableModelTest, PassesTheModelTesterAndShowsEveryRecommendat
   EXPECT_EQ(model.data(model.index(0, RecommendationsTableModel::kTarget)).toString(), "fc2 (linear)");
 }
 
+// A job's finding names the ranks it applies to; one run's name none, and its tab hides the column.
+TEST(RecommendationsTableModelTest, AJobsFindingShowsItsRanksAndOneRunsNone) {
+  app();
+  RecommendationsTableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  analyzer::Recommendation merged = aboutLayer("model");
+  merged.ranks = {0, 1, 2, 3, 5};
+  model.setRecommendations({merged, aboutLayer("fc2 (linear)")});
+  ASSERT_EQ(model.columnCount(), RecommendationsTableModel::kColumnCount);
+  EXPECT_EQ(model.headerData(RecommendationsTableModel::kRanks, Qt::Horizontal).toString(), "Ranks");
+  EXPECT_EQ(model.data(model.index(0, RecommendationsTableModel::kRanks)).toString(), "ranks 0–3, 5");
+  EXPECT_EQ(model.data(model.index(0, RecommendationsTableModel::kRanks), RecommendationsTableModel::kSortRole).toInt(), 5);
+  EXPECT_EQ(model.data(model.index(1, RecommendationsTableModel::kRanks)).toString(), "");
+  EXPECT_TRUE(model.namesRanks());
+  EXPECT_TRUE(recommendationDetailHtml(merged).contains("ranks 0–3, 5"));
+
+  RecommendationsTab tab;
+  tab.showRun(test::trainerRun());
+  EXPECT_TRUE(child<QTableView>(tab, "recommendationsTable")->isColumnHidden(RecommendationsTableModel::kRanks));
+}
+
 TEST(RecommendationsTabTest, ListsEveryRecommendationLargestGainFirst) {
   app();
   RecommendationsTab tab;
