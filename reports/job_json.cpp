@@ -183,10 +183,14 @@ trace::Result<analyzer::RankResult> rankResultFromJson(const json& value, const 
       out.calls.push_back(out_call);
     }
   }
-  if (const json* findings = in.member(value, "findings", at)) {
+  // Results written before ranks carried their findings and tables are read without them: the
+  // job shows their steps and waits, and no findings for those ranks.
+  if (const json* findings = in.optionalMember(value, "findings", at)) {
     out.findings = rankFindingsFromJson(in, *findings, at + ".findings");
   }
-  if (const json* tables = in.member(value, "tables", at)) out.tables = rankTablesFromJson(in, *tables, at + ".tables");
+  if (const json* tables = in.optionalMember(value, "tables", at)) {
+    out.tables = rankTablesFromJson(in, *tables, at + ".tables");
+  }
   if (!in.ok()) return trace::Error{in.error()};
   return out;
 }

@@ -30,6 +30,13 @@ class JsonReader {
     if (at == object.end()) return fail(path + "." + key, "is missing");
     return &*at;
   }
+  // A member a document may lack (one written by an earlier version): nullptr where absent.
+  const nlohmann::json* optionalMember(const nlohmann::json& object, const char* key, const std::string& path) {
+    if (!ok()) return nullptr;
+    if (!object.is_object()) return fail(path, "is not an object");
+    const auto at = object.find(key);
+    return at == object.end() ? nullptr : &*at;
+  }
   template <typename Int>
   Int integer(const nlohmann::json& object, const char* key, const std::string& path) {
     const nlohmann::json* value = member(object, key, path);
