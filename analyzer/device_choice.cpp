@@ -131,8 +131,14 @@ std::string whatTheTraceSays(const trace::Trace& trace, const trace::Device* fir
       first_gpu->compute_major > 0
           ? fmt::format(" (compute capability {})", capabilityText(first_gpu->compute_major, first_gpu->compute_minor))
           : std::string();
-  if (!name.empty()) return fmt::format("the trace's GPU \"{}\"{} is not in the table", name, capability);
-  if (!capability.empty()) return fmt::format("the trace's GPU{} is not in the table", capability);
+  // Tensor Cores start with Volta (7.0): an older GPU has no row to derive from, and no Tensor
+  // Cores for AMP's matrix math to move to.
+  const std::string before_volta =
+      first_gpu->compute_major > 0 && first_gpu->compute_major < 7
+          ? "; a GPU before Volta (compute capability 7.0) has no Tensor Cores, so AMP's matrix math could not use them"
+          : "";
+  if (!name.empty()) return fmt::format("the trace's GPU \"{}\"{} is not in the table{}", name, capability, before_volta);
+  if (!capability.empty()) return fmt::format("the trace's GPU{} is not in the table{}", capability, before_volta);
   return "the trace names no GPU";
 }
 

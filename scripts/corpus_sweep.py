@@ -108,7 +108,9 @@ def markdown(rows, root):
     for row in rows:
         name = os.path.relpath(row["file"], root)
         ok = row["analyze_rc"] == 0 and row["json_rc"] == 0 and row["report_rc"] == 0
-        read = "read" if ok else f"refused: {row['error'] or 'exit ' + str(row['analyze_rc'])}"
+        # The error names the file: said once, by the row's own name.
+        error = (row["error"] or f"exit {row['analyze_rc']}").replace("ampscope: ", "", 1).replace(row["file"] + ": ", "")
+        read = "read" if ok else f"refused: {error}"
         device = f"{row.get('device_row', '')} ({row.get('device_basis', '')})" if row.get("device_basis") else ""
         lines.append(f"| {name} | {row.get('gpu', '')} | {row.get('format', row['kind'])} | {read} | "
                      f"{row.get('kernels', '')} | {row.get('not_understood', '')} | {device} | {row['seconds']} |")

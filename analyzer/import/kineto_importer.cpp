@@ -1,5 +1,7 @@
 #include "analyzer/import/kineto_importer.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "analyzer/import/byte_source.h"
@@ -71,8 +73,16 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
   if (!streamed) return streamed.error();
   stageDone(stage_done, "events parsed");
   if (!stream.sawEventsArray()) {
-    return trace::Error{fmt::format("{}: a JSON object without a \"traceEvents\" array; expected a "
-                                    "PyTorch profiler (Kineto) trace", source.path())};
+    // PyTorch's execution trace (ExecutionTraceObserver, what param's et_replay and Chakra read)
+    // is a graph of "nodes" with their inputs: the ops, not their times on the GPU.
+    const bool execution_trace = std::any_of(stream.members().begin(), stream.members().end(),
+                                             [](const auto& member) { return member.first == "nodes"; });
+    return trace::Error{fmt::format("{}: a JSON object without a \"traceEvents\" array{}; expected a PyTorch profiler "
+                                    "(Kineto) trace",
+                                    source.path(),
+                                    execution_trace ? " (a PyTorch execution trace: its \"nodes\" hold the ops, not "
+                                                      "their times; record the run with torch.profiler)"
+                                                    : "")};
   }
   TopLevelInfo info;
   if (trace::Status read = readTopLevel(source.path(), stream.members(), out, info); !read) {

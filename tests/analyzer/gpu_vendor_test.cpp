@@ -77,5 +77,20 @@ TEST(GpuVendorTest, EveryKernelOfAnAmdGpuHasAnUnknownVerdictCountedAsUnknownTime
   for (const auto& row : summary.kernels) EXPECT_EQ(row.verdict.rule_id, rule_ids::kAmdGpuKernel) << row.name;
 }
 
+// HTA's test data holds a Quadro GP100 (Pascal, 6.0): no row, and the reason says why AMP's matrix
+// math would find no Tensor Cores there.
+TEST(GpuVendorTest, AGpuBeforeVoltaSaysItHasNoTensorCores) {
+  trace::Trace t;
+  trace::Device gpu;
+  gpu.name = t.strings.intern("Quadro GP100");
+  gpu.compute_major = 6;
+  gpu.sm_count = 56;
+  t.devices.push_back(gpu);
+  const DeviceChoice choice = chooseRecordedDevice(t, "");
+  EXPECT_EQ(choice.spec, nullptr);
+  EXPECT_NE(choice.reason.find("before Volta (compute capability 7.0) has no Tensor Cores"), std::string::npos)
+      << choice.reason;
+}
+
 }  // namespace
 }  // namespace ampscope::analyzer

@@ -226,4 +226,15 @@ TEST(KinetoImporterTest, AChromeTraceOfAnotherToolIsRefusedNamingWhatItHolds) {
   EXPECT_EQ(idle->import_stats.events_imported, 0u);
 }
 
+// PyTorch's execution trace (what param's et_replay reads) is a graph of ops without their GPU
+// times: refused, saying what it is and what to record instead.
+TEST(KinetoImporterTest, AnExecutionTraceIsRefusedSayingWhatItIs) {
+  test::ScratchDir dir;
+  auto et = importText(dir, R"({"schema": "1.0.1", "pid": 7, "start_ts": 100,
+    "nodes": [{"name": "[pytorch|profiler|execution_trace|process]", "id": 1, "parent": 1, "inputs": []}]})");
+  ASSERT_FALSE(et.ok());
+  EXPECT_NE(et.error().message.find("without a \"traceEvents\" array (a PyTorch execution trace"), std::string::npos)
+      << et.error().message;
+}
+
 }  // namespace ampscope::analyzer::import
