@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/analyzer/launch_timeline.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::test {
@@ -39,8 +40,7 @@ inline trace::Trace inferenceRun(const std::vector<InferenceOp>& ops, int calls,
   gpu.total_memory_bytes = 80ull << 30;
   trace.devices.push_back(gpu);
   const trace::Index thread = trace.threadIndex(1, 1);
-  const trace::StringId launch_name = trace.strings.intern("cudaLaunchKernel");
-  const trace::StringId sync_name = trace.strings.intern("cudaDeviceSynchronize");
+  LaunchTimeline gpu_work(trace, thread, 132, "cudaDeviceSynchronize");
   const auto range = [&](const std::string& name, std::int64_t start, std::int64_t end, const std::string& shapes,
                          const std::string& dtypes) {
     trace::Range r;
@@ -53,42 +53,17 @@ inline trace::Trace inferenceRun(const std::vector<InferenceOp>& ops, int calls,
     trace.ranges.push_back(r);
   };
   std::int64_t now = 1'000'000;
-  std::int64_t gpu_free = 0;
-  std::uint64_t correlation = 1;
   for (int call = 0; call < calls; ++call) {
     const std::int64_t call_start = now;
     now += kCallGap / 2;
     for (const InferenceOp& op : ops) {
       range(op.op, now, now + kHostPerOp, op.shapes, op.dtypes);
       if (!op.inner_op.empty()) range(op.inner_op, now + 1'000, now + kHostPerOp - 1'000, op.inner_shapes, op.dtypes);
-      trace::LaunchCall launch;
-      launch.start_ns = now + 2'000;
-      launch.end_ns = now + 6'000;
-      launch.correlation_id = correlation;
-      launch.name = launch_name;
-      launch.thread = thread;
-      trace.launches.push_back(launch);
-      trace::Kernel kernel;
-      kernel.start_ns = std::max(launch.end_ns + 1'000, gpu_free);
-      kernel.end_ns = kernel.start_ns + op.kernel_ns;
-      kernel.correlation_id = correlation++;
-      kernel.name = trace.strings.intern(op.kernel);
-      kernel.stream = 7;
-      kernel.grid = {132, 1, 1};
-      kernel.block = {256, 1, 1};
-      trace.kernels.push_back(kernel);
-      gpu_free = kernel.end_ns;
+      gpu_work.launch(now, op.kernel, op.kernel_ns);
       now += kHostPerOp;
     }
     // The call's result is read back: the host waits for the GPU.
-    trace::LaunchCall sync;
-    sync.start_ns = now;
-    sync.end_ns = std::max(now, gpu_free) + 1'000;
-    sync.correlation_id = correlation++;
-    sync.name = sync_name;
-    sync.thread = thread;
-    trace.launches.push_back(sync);
-    now = sync.end_ns + kCallGap / 2;
+    now = gpu_work.waitForGpu(now) + kCallGap / 2;
     if (profiler_steps) range("ProfilerStep#" + std::to_string(call), call_start, now, "", "");
   }
   trace.sortByTime();

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/analyzer/launch_timeline.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::test {
@@ -37,11 +38,8 @@ inline trace::Trace syntheticRun(const std::vector<SyntheticOp>& ops, int steps 
   gpu.total_memory_bytes = 80ull << 30;
   trace.devices.push_back(gpu);
   const trace::Index thread = trace.threadIndex(1, 1);
-  const trace::StringId launch_name = trace.strings.intern("cudaLaunchKernel");
-  const trace::StringId sync_name = trace.strings.intern("cudaStreamSynchronize");
+  LaunchTimeline gpu_work(trace, thread, 108, "cudaStreamSynchronize");
   std::int64_t now = 1'000'000;
-  std::int64_t gpu_free = 0;
-  std::uint64_t correlation = 1;
   for (int step = 0; step < steps; ++step) {
     trace::Range step_range;
     step_range.name = trace.strings.intern("ProfilerStep#" + std::to_string(step));
@@ -57,34 +55,11 @@ inline trace::Trace syntheticRun(const std::vector<SyntheticOp>& ops, int steps 
       range.shapes = trace.strings.intern(op.shapes);
       range.dtypes = trace.strings.intern(op.dtypes);
       trace.ranges.push_back(range);
-      trace::LaunchCall launch;
-      launch.start_ns = now + 2'000;
-      launch.end_ns = now + 6'000;
-      launch.correlation_id = correlation;
-      launch.name = launch_name;
-      launch.thread = thread;
-      trace.launches.push_back(launch);
-      trace::Kernel kernel;
-      kernel.start_ns = std::max(launch.end_ns + 1'000, gpu_free);
-      kernel.end_ns = kernel.start_ns + op.kernel_ns;
-      kernel.correlation_id = correlation++;
-      kernel.name = trace.strings.intern(op.kernel);
-      kernel.stream = 7;
-      kernel.grid = {108, 1, 1};
-      kernel.block = {256, 1, 1};
-      trace.kernels.push_back(kernel);
-      gpu_free = kernel.end_ns;
+      gpu_work.launch(now, op.kernel, op.kernel_ns);
       now += kHostPerOp;
     }
     // The step waits for its GPU work (the loss is read back), then the host goes on.
-    trace::LaunchCall sync;
-    sync.start_ns = now;
-    sync.end_ns = std::max(now, gpu_free) + 1'000;
-    sync.correlation_id = correlation++;
-    sync.name = sync_name;
-    sync.thread = thread;
-    trace.launches.push_back(sync);
-    now = sync.end_ns + kStepGap / 2;
+    now = gpu_work.waitForGpu(now) + kStepGap / 2;
     step_range.end_ns = now;
     trace.ranges.push_back(step_range);
   }
