@@ -166,7 +166,7 @@ class EventReader {
   }
   // Counts a value of a type or range the format does not document (`prefix` "args." for an
   // argument), which was consumed and left out; the event is kept.
-  void noteUnexpectedValue(const TraceEventText& text, std::string_view prefix, std::string_view key,
+  [[gnu::cold]] [[gnu::noinline]] void noteUnexpectedValue(const TraceEventText& text, std::string_view prefix, std::string_view key,
                            simdjson::error_code error) {
     const char* what = error == simdjson::NUMBER_OUT_OF_RANGE ? "a number out of range"
                                                               : "a value of another type than documented";
