@@ -73,7 +73,11 @@ std::string estimateText(const UnfusedAttention& a, const TraceSummary& s, std::
   if (a.backward_calls > 0) {
     text += "; its backward as FlashAttention-2's: 2.5x the forward's FLOPs in three kernels, recomputing the scores";
   }
-  if (a.includes_amp) {
+  if (a.includes_amp && a.precision == MathPrecision::kUnknown) {
+    text += fmt::format("; the pieces' precision is not known and the fused kernels run in FP16/BF16, so the "
+                        "estimate, in {}, may include AMP's gain",
+                        precisionName(a.fused_precision));
+  } else if (a.includes_amp) {
     text += fmt::format("; the pieces ran in {} and the fused kernels run in FP16/BF16, so the estimate, in {}, "
                         "includes AMP's gain",
                         precisionName(a.precision), precisionName(a.fused_precision));

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +19,10 @@ const DeviceSpec& specOf(const DeviceRow& row) {
 
 const DeviceRow* rowOf(const DeviceSpec* spec) {
   const std::vector<DeviceSpec>& table = deviceTable();
-  if (spec == nullptr || table.empty() || spec < &table.front() || spec > &table.back()) return nullptr;
+  // std::less orders any two pointers (a derived spec lives outside the table), where < between
+  // unrelated objects is unspecified.
+  const std::less<const DeviceSpec*> before;
+  if (spec == nullptr || table.empty() || before(spec, &table.front()) || before(&table.back(), spec)) return nullptr;
   return &deviceRows()[static_cast<std::size_t>(spec - &table.front())];
 }
 

@@ -120,10 +120,11 @@ GpuWorkPrediction predictGpuWork(const TraceSummary& a, RunChange change) {
     case RunChange::kTf32:
       // As on the steps basis: the FP32 CUDA-core matrix ops at their TF32 predictions.
       return perOpPrediction(a, "TF32", [](const OpRow& row) -> std::optional<double> {
-        if (row.op_class != OpClass::kMatrix || row.precision != MathPrecision::kFp32Simt || !row.predicted_amp_ns) {
+        // The rows the TF32 projection itself sums (tf32_projection.h).
+        if (row.op_class != OpClass::kMatrix || row.precision != MathPrecision::kFp32Simt || row.tf32_speedup <= 0) {
           return std::nullopt;
         }
-        return static_cast<double>(row.time_ns) / std::max(1e-9, row.tf32_speedup);
+        return static_cast<double>(row.time_ns) / row.tf32_speedup;
       });
     case RunChange::kPadding: {
       // Gains are per iteration where A has iterations (each over every iteration, warm-up

@@ -319,9 +319,11 @@ class RowBuilder {
         // carries into the predicted time: the model's ratio applies to the measured time.
         const double shortfall = per_call / now->ns;
         // Never faster than the peak ratio, nor than its kernels' floor or its bytes at the
-        // datasheet bandwidth, nor slower than it ran.
+        // datasheet bandwidth (where the device's is known: a derived device's trace may not
+        // record it), nor slower than it ran.
         const auto speedupOf = [&](const TimeEstimate& estimate, double carried, double target_bytes, int kernels, double ratio) {
-          const double floor_ns = std::max(kernels * timeModelConstants().kernel_floor_ns, target_bytes / (device_->memory_gbs * 1e9) * 1e9);
+          const double bytes_ns = device_->memory_gbs > 0 ? target_bytes / (device_->memory_gbs * 1e9) * 1e9 : 0.0;
+          const double floor_ns = std::max(kernels * timeModelConstants().kernel_floor_ns, bytes_ns);
           return std::clamp(per_call / std::max(estimate.ns * carried, floor_ns), 1.0, std::max(1.0, ratio));
         };
         // TF32 kernels of small shapes fall short as the FP32 ones do (docs/performance_model.md):

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/rank_tables.h"
+
 namespace ampscope::analyzer {
 
 namespace {
@@ -41,26 +43,24 @@ std::string devicesOf(const TraceSummary& summary) {
   return out.empty() ? "no device ran work" : out;
 }
 
-std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional(value) : std::nullopt; }
-
 RankFindings findingsOf(const TraceSummary& summary, const std::vector<Recommendation>& recommendations) {
   RankFindings out;
   if (!summary.recorded_on_cpu) {
-    out.tensor_core_share = finite(summary.tensor_cores.fraction);
-    out.tensor_core_unknown_share = finite(summary.tensor_cores.unknown_fraction);
+    out.tensor_core_share = finiteFigure(summary.tensor_cores.fraction);
+    out.tensor_core_unknown_share = finiteFigure(summary.tensor_cores.unknown_fraction);
   }
   const AmdahlProjection& amp = summary.amdahl;
   if (!amp.parts.empty()) {
-    out.amp_projected_speedup = finite(amp.projected_speedup);
-    out.amp_reachable_speedup = finite(amp.reachableSpeedup());
-    out.amp_ceiling = finite(amp.ceiling);
+    out.amp_projected_speedup = finiteFigure(amp.projected_speedup);
+    out.amp_reachable_speedup = finiteFigure(amp.reachableSpeedup());
+    out.amp_ceiling = finiteFigure(amp.ceiling);
     out.amp_device = amp.device.name;
   }
   out.amp_per_step = amp.per_step;
   out.amp_note = amp.note;
   if (summary.tf32.relevant) {
-    out.tf32_projected_speedup = finite(summary.tf32.projected_speedup);
-    out.tf32_matrix_speedup = finite(summary.tf32.matrix_speedup);
+    out.tf32_projected_speedup = finiteFigure(summary.tf32.projected_speedup);
+    out.tf32_matrix_speedup = finiteFigure(summary.tf32.matrix_speedup);
   }
   out.recommendations = recommendations;
   for (Recommendation& r : out.recommendations) {

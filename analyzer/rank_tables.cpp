@@ -8,23 +8,22 @@ namespace ampscope::analyzer {
 
 namespace {
 
-// A number that is not finite is no figure: unknown (JSON, which carries a rank's tables to
-// merge, cannot hold it either).
-std::optional<double> finite(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? value : std::nullopt;
-}
 double finiteOr(double value, double fallback) { return std::isfinite(value) ? value : fallback; }
 
 RowPerformance finitePerformance(RowPerformance p) {
   p.flops = finiteOr(p.flops, 0);
   p.bytes = finiteOr(p.bytes, 0);
   p.work_known_share = finiteOr(p.work_known_share, 0);
-  p.achieved_tflops = finite(p.achieved_tflops);
+  p.achieved_tflops = finiteFigure(p.achieved_tflops);
   p.peak_tflops = finiteOr(p.peak_tflops, 0);
   return p;
 }
 
 }  // namespace
+
+std::optional<double> finiteFigure(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? value : std::nullopt;
+}
 
 std::vector<KernelLine> kernelLines(const TraceSummary& summary) {
   std::vector<KernelLine> out;
@@ -60,8 +59,8 @@ std::vector<LayerLine> layerLines(const TraceSummary& summary) {
                    .violations = {},
                    .state = row.state,
                    .performance = finitePerformance(row.performance),
-                   .what_if_fp32_ns = finite(row.what_if_fp32_ns),
-                   .what_if_amp_ns = finite(row.what_if_amp_ns),
+                   .what_if_fp32_ns = finiteFigure(row.what_if_fp32_ns),
+                   .what_if_amp_ns = finiteFigure(row.what_if_amp_ns),
                    .what_if_padding_cost_ns = finiteOr(row.what_if_padding_cost_ns, 0)};
     for (std::size_t check : row.misaligned_checks) {
       const ShapeCheck& c = summary.shape_checks[check];
@@ -87,15 +86,15 @@ std::vector<OpLine> opLines(const TraceSummary& summary) {
                 .kernels = row.kernels,
                 .time_ns = row.time_ns,
                 .precision = row.precision,
-                .flops_per_call = finite(w.flops),
-                .bytes_per_call = finite(w.bytes),
+                .flops_per_call = finiteFigure(w.flops),
+                .bytes_per_call = finiteFigure(w.bytes),
                 .work_basis = w.basis,
                 .work_note = w.note,
                 .gemm = std::nullopt,
-                .achieved_tflops = finite(row.achieved_tflops),
-                .achieved_gbs = finite(row.achieved_gbs),
+                .achieved_tflops = finiteFigure(row.achieved_tflops),
+                .achieved_gbs = finiteFigure(row.achieved_gbs),
                 .peak_tflops = finiteOr(row.peak_tflops, 0),
-                .intensity = finite(row.intensity),
+                .intensity = finiteFigure(row.intensity),
                 .bound = row.bound,
                 .rate_note = row.rate_note,
                 .amp = row.amp,

@@ -20,6 +20,10 @@
 
 namespace ampscope::analyzer {
 
+// A number that is not finite is no figure: unknown (JSON, which carries a rank's findings and
+// tables to merge, cannot hold it either).
+std::optional<double> finiteFigure(const std::optional<double>& value);
+
 struct TraceSummary;
 
 // A kernels.csv row.

@@ -380,24 +380,18 @@ Prediction predictAmp(const TraceSummary& a) {
                       "pace ({:.2f}x)", amdahl.projected_speedup, amdahl.replay.speedup)};
 }
 
-// The AMP projection's Amdahl, with the FP32 matrix part sped up by its ops' TF32 predictions.
+// A's TF32 projection (the analysis' own, tf32_projection.h): Amdahl over its step with the FP32
+// matrix part sped up by its ops' TF32 predictions.
 Prediction predictTf32(const TraceSummary& a) {
   const AmdahlProjection& amdahl = a.amdahl;
   if (amdahl.parts.empty() || amdahl.window_ns <= 0) return {std::nullopt, "A has no step split to project on: " + amdahl.note};
   const StepPart* fp32 = amdahl.part(StepPartKind::kEligibleFp32Math);
-  double time = 0;
-  double predicted = 0;
-  for (const OpRow& row : a.op_performance.rows) {
-    if (row.op_class != OpClass::kMatrix || row.precision != MathPrecision::kFp32Simt || !row.predicted_amp_ns) continue;
-    time += static_cast<double>(row.time_ns);
-    predicted += static_cast<double>(row.time_ns) / std::max(1e-9, row.tf32_speedup);
-  }
-  const double speedup = predicted > 0 ? time / predicted : 1.0;
-  const double window = static_cast<double>(amdahl.window_ns);
   const double part = fp32 ? static_cast<double>(fp32->ns_per_step) : 0.0;
-  const double projected = window / std::max(1.0, window - part + part / speedup);
+  const double projected = a.tf32.relevant ? a.tf32.projected_speedup : 1.0;
+  const double matrix = a.tf32.relevant ? a.tf32.matrix_speedup : 1.0;
   return {projected, fmt::format("Amdahl over A's step: its FP32 matrix math ({} of the step) at its ops' TF32 "
-                                 "predictions ({:.2f}x); no replay", pct(part / window), speedup)};
+                                 "predictions ({:.2f}x); no replay",
+                                 pct(part / static_cast<double>(amdahl.window_ns)), matrix)};
 }
 
 Prediction predictDataLoading(const TraceSummary& a) {

@@ -75,10 +75,6 @@ MathPrecision precisionOfDtype(std::string_view dtype) {
 
 bool isHalfPrecision(MathPrecision p) { return p == MathPrecision::kFp16 || p == MathPrecision::kBf16; }
 
-bool isFp32(MathPrecision p) {
-  return p == MathPrecision::kFp32 || p == MathPrecision::kFp32Simt || p == MathPrecision::kTf32;
-}
-
 // One call of attention in pieces.
 struct Call {
   std::vector<std::pair<Index, Role>> pieces;  // in order
@@ -268,8 +264,9 @@ class Finder {
     const std::int64_t sq = scores[scores.size() - 2];
     const std::int64_t sk = scores.back();
     const std::vector<Index>& level = siblings_.at({at(s).thread, operatorParent(s)});
-    const auto position = static_cast<std::size_t>(
-        std::find(level.begin(), level.end(), s) - level.begin());
+    // A level lists its ops in index order (siblingLists): found by halving, not by a scan that
+    // would make a trace of many softmaxes and many ops on one level quadratic.
+    const auto position = static_cast<std::size_t>(std::lower_bound(level.begin(), level.end(), s) - level.begin());
     Call call;
     std::vector<Index> before;
     Index scores_gemm = kNone;
@@ -513,7 +510,9 @@ std::vector<UnfusedAttention> findUnfusedAttention(const trace::Trace& trace, co
     // The fused kernels run in FP16/BF16: pieces in FP32 (or of a precision not known) are
     // estimated in the half precision AMP would use, and then the gain includes AMP's.
     a.fused_precision = isHalfPrecision(a.precision) ? a.precision : ampPrecision(*device.spec);
-    a.includes_amp = isFp32(a.precision);
+    // Any other precision than the fused one (FP32, FP8, INT8, or one not known) is a change of
+    // precision the estimate makes: said, not hidden in the gain.
+    a.includes_amp = a.fused_precision != a.precision;
     const AttentionShape shape{a.batch, a.heads, a.query_length, a.key_length, a.head_size, a.value_head_size};
     const std::optional<FusedAttentionCost> cost =
         estimateFusedAttention(*device.spec, a.fused_precision, shape, mask_bytes[g]);

@@ -197,7 +197,7 @@ std::string toJson(const RunComparison& c) {
                       {"b_ns_per_step", perStepOrNull(c, row.b_ns_per_step)},
                       {"a_trace_ns", row.a_trace_ns},
                       {"b_trace_ns", row.b_trace_ns},
-                      {"speedup", row.speedup}});
+                      {"speedup", speedupOrNull(row.speedup)}});
   }
   doc["layers"] = layers;
   return reports::formatJsonDocument(doc);

@@ -46,7 +46,7 @@ std::string noRooflineLine(const analyzer::TraceSummary& s) {
   if (s.recorded_on_cpu) {
     why = "recorded on the CPU, so no op has a GPU rate to place (the what-if section estimates the GPU times)";
   } else if (!ops.device.spec) {
-    why = std::string("no rate is measured without a device to measure it against: ") + kDeviceUnknownText;
+    why = "no rate is measured without a device to measure it against: " + deviceWords(s).why;
   } else if (ops.rows.empty()) {
     why = "the trace has no op that ran GPU work";
   } else {

@@ -84,7 +84,7 @@ std::string mfuCard(const analyzer::TraceSummary& s) {
                                                      formatFlops(ops.flops_per_step))
                                        : std::string("recorded on the CPU: no GPU peak"));
   }
-  if (!s.device.spec) return card("Model FLOP utilisation", "n/a", kDeviceUnknownText);
+  if (!s.device.spec) return card("Model FLOP utilisation", "n/a", deviceWords(s).why);
   return card("Model FLOP utilisation", "n/a", ops.note.empty() ? "no op's FLOPs are known: " + known : ops.note);
 }
 
@@ -105,7 +105,7 @@ std::string ampCard(const analyzer::TraceSummary& s) {
                             formatDuration(static_cast<std::int64_t>(w.step_fp32_ns)),
                             formatDuration(static_cast<std::int64_t>(w.step_amp_ns))));
   }
-  return card("AMP projection", "n/a", !s.device.spec && !s.recorded_on_cpu ? std::string(kDeviceUnknownText) : amdahl.note);
+  return card("AMP projection", "n/a", !s.device.spec && !s.recorded_on_cpu ? deviceWords(s).why : amdahl.note);
 }
 
 std::string cards(const analyzer::TraceSummary& s) {

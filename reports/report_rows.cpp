@@ -107,6 +107,12 @@ DeviceWords deviceWords(const analyzer::TraceSummary& summary) {
     words.known = true;
     return words;
   }
+  if (summary.device.basis == analyzer::DeviceBasis::kAmdGpu) {
+    // --gpu names NVIDIA rows: no help for an AMD GPU's own figures.
+    words.row = "AMD GPU (no row)";
+    words.why = summary.device.reason;
+    return words;
+  }
   words.row = "unknown";
   words.why = kDeviceUnknownText;
   return words;

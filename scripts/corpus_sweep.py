@@ -20,24 +20,37 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+# What reading a file that is not what it seems raises: an unreadable file, a truncated or corrupt
+# gzip stream.
+UNREADABLE = (OSError, EOFError, zlib.error)
+# One trace may not stall the sweep: ampscope reads the largest public ones in well under a second.
+TIMEOUT_S = 600
+
+
 def head_bytes(path, count=4096):
-    with open(path, "rb") as raw:
-        start = raw.read(count)
-    if start[:2] == b"\x1f\x8b":
-        try:
-            with gzip.open(path, "rb") as unpacked:
-                return unpacked.read(count), True
-        except OSError:
-            return b"", True
-    return start, False
+    try:
+        with open(path, "rb") as raw:
+            start = raw.read(count)
+    except UNREADABLE:
+        return b"", False
+    if start[:2] != b"\x1f\x8b":
+        return start, False
+    try:
+        with gzip.open(path, "rb") as unpacked:
+            return unpacked.read(count), True
+    except UNREADABLE:
+        return None, True  # a gzip stream that does not unpack: ampscope must say so
 
 
 def kind_of(path):
     start, packed = head_bytes(path)
+    if start is None:
+        return "gzip (corrupt)"
     if start.startswith(SQLITE_MAGIC):
         return "sqlite"
     text = start.lstrip()
@@ -50,7 +63,7 @@ def kind_of(path):
             with opener(path, "rb") as whole:
                 if b'"traceEvents"' in whole.read(64 << 20):
                     return "chrome-json.gz" if packed else "chrome-json"
-        except OSError:
+        except UNREADABLE:
             return None
         return None
     if text.startswith(b"[") and b'"ph"' in start:
@@ -60,7 +73,10 @@ def kind_of(path):
 
 def run(command):
     started = time.monotonic()
-    done = subprocess.run(command, capture_output=True, text=True, errors="replace")
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        done = subprocess.CompletedProcess(command, 124, "", f"timed out after {TIMEOUT_S} s")
     return done, time.monotonic() - started
 
 
@@ -109,7 +125,8 @@ def markdown(rows, root):
         name = os.path.relpath(row["file"], root)
         ok = row["analyze_rc"] == 0 and row["json_rc"] == 0 and row["report_rc"] == 0
         # The error names the file: said once, by the row's own name.
-        error = (row["error"] or f"exit {row['analyze_rc']}").replace("ampscope: ", "", 1).replace(row["file"] + ": ", "")
+        failed = [f"{name} exit {row[name + '_rc']}" for name in ("analyze", "json", "report") if row[name + "_rc"]]
+        error = (row["error"] or ", ".join(failed)).replace("ampscope: ", "", 1).replace(row["file"] + ": ", "")
         read = "read" if ok else f"refused: {error}"
         device = f"{row.get('device_row', '')} ({row.get('device_basis', '')})" if row.get("device_basis") else ""
         lines.append(f"| {name} | {row.get('gpu', '')} | {row.get('format', row['kind'])} | {read} | "
@@ -124,6 +141,8 @@ def main():
     parser.add_argument("--tsv")
     parser.add_argument("--markdown")
     args = parser.parse_args()
+    if not os.access(args.ampscope, os.X_OK):
+        parser.error(f"{args.ampscope} is not an executable: build it (scripts/build.sh) or pass --ampscope")
     paths = []
     for base, _, files in os.walk(args.folder):
         paths.extend(os.path.join(base, name) for name in files)
@@ -146,9 +165,15 @@ def main():
     if args.markdown:
         with open(args.markdown, "w") as out:
             out.write(markdown(rows, args.folder))
-    refused = [r for r in rows if r["json_rc"] != 0]
-    print(f"{len(rows)} traces, {len(rows) - len(refused)} read, {len(refused)} refused", file=sys.stderr)
+    # A refusal exits 2 with a message; a signal (negative code) or a timeout is a crash or a hang.
+    crashed = [r for r in rows if any(r[n + "_rc"] < 0 or r[n + "_rc"] == 124 for n in ("analyze", "json", "report"))]
+    refused = [r for r in rows if r["json_rc"] != 0 and r not in crashed]
+    print(f"{len(rows)} traces, {len(rows) - len(refused) - len(crashed)} read, {len(refused)} refused, "
+          f"{len(crashed)} crashed or hung", file=sys.stderr)
+    for row in crashed:
+        print(f"CRASHED OR HUNG: {row['file']}", file=sys.stderr)
+    return 1 if crashed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -48,14 +48,6 @@ struct IdValue {
 
 constexpr double kInt64Limit = 9223372036854775808.0;  // 2^63
 
-bool isJsonBlank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && isJsonBlank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && isJsonBlank(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 // True where the brackets of a raw array or object close their own kind. simdjson skips a value
 // it is not asked to read by counting brackets of either kind, and the chrome-trace stream finds
 // an element's end the same way: only where each bracket closes its own kind do both agree with
@@ -112,35 +104,14 @@ simdjson::error_code readWholeNumber(od::value value, std::int64_t& out) {
   return simdjson::SUCCESS;
 }
 
-// A string's text as an integer ("42", " 7 ", "1.5e1", and "0x1f" as ROCm writes streams):
-// INCORRECT_TYPE where it holds no number.
-[[gnu::cold]] simdjson::error_code integerFromText(std::string_view text, std::int64_t& out) {
-  text = trimmed(text);
-  if (text.empty()) return simdjson::INCORRECT_TYPE;
-  const char* end = text.data() + text.size();
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    std::uint64_t bits = 0;
-    const auto [at, ec] = std::from_chars(text.data() + 2, end, bits, 16);
-    if (ec == std::errc::result_out_of_range ||
-        (ec == std::errc() && bits > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
-      return simdjson::NUMBER_OUT_OF_RANGE;
-    }
-    if (ec != std::errc() || at != end) return simdjson::INCORRECT_TYPE;
-    out = static_cast<std::int64_t>(bits);
-    return simdjson::SUCCESS;
+// A string's text as an integer (integerFromText): INCORRECT_TYPE where it holds no number.
+[[gnu::cold]] simdjson::error_code integerFromString(std::string_view text, std::int64_t& out) {
+  switch (integerFromText(text, out)) {
+    case NumberText::kRead: return simdjson::SUCCESS;
+    case NumberText::kOutOfRange: return simdjson::NUMBER_OUT_OF_RANGE;
+    case NumberText::kNotANumber: break;
   }
-  std::int64_t whole = 0;
-  if (const auto [at, ec] = std::from_chars(text.data(), end, whole); ec == std::errc() && at == end) {
-    out = whole;
-    return simdjson::SUCCESS;
-  }
-  double number = 0;
-  const auto [at, ec] = std::from_chars(text.data(), end, number);
-  if (ec == std::errc::result_out_of_range) return simdjson::NUMBER_OUT_OF_RANGE;
-  if (ec != std::errc() || at != end) return simdjson::INCORRECT_TYPE;
-  if (!(number > -kInt64Limit && number < kInt64Limit)) return simdjson::NUMBER_OUT_OF_RANGE;
-  out = static_cast<std::int64_t>(number);
-  return simdjson::SUCCESS;
+  return simdjson::INCORRECT_TYPE;
 }
 
 // An integer from what is no 64-bit integer: a fraction, a number out of range, a numeric string,
@@ -152,7 +123,7 @@ simdjson::error_code readWholeNumber(od::value value, std::int64_t& out) {
   if (type == od::json_type::string) {
     std::string_view text;
     if (auto error = value.get_string().get(text)) return error;
-    return integerFromText(text, out);
+    return integerFromString(text, out);
   }
   return unexpected(value);
 }
@@ -202,13 +173,13 @@ simdjson::error_code rawArray(od::value value, std::string_view& out) {
 simdjson::error_code readDim3(od::value value, std::array<std::uint32_t, 3>& out) {
   std::string_view raw;
   if (auto error = rawArray(value, raw)) return error;
-  raw = trimmed(raw);
-  raw = trimmed(raw.substr(1, raw.size() - 2));  // "[...]": rawArray proved the brackets
+  raw = trimJsonSpace(raw);
+  raw = trimJsonSpace(raw.substr(1, raw.size() - 2));  // "[...]": rawArray proved the brackets
   std::array<std::uint32_t, 3> axes{};
   std::size_t axis = 0;
   while (!raw.empty()) {
     const std::size_t comma = raw.find(',');
-    const std::string_view element = trimmed(raw.substr(0, comma));
+    const std::string_view element = trimJsonSpace(raw.substr(0, comma));
     std::int64_t number = 0;
     const auto [at, ec] = std::from_chars(element.data(), element.data() + element.size(), number);
     if (ec != std::errc() || at != element.data() + element.size()) return simdjson::INCORRECT_TYPE;
@@ -230,7 +201,7 @@ simdjson::error_code readTextOrRaw(od::value value, std::string_view& out) {
   if (auto error = value.type().get(type)) return error;
   if (type == od::json_type::string) return value.get_string().get(out);
   if (type == od::json_type::array) return rawArray(value, out);
-  out = trimmed(value.raw_json_token());
+  out = trimJsonSpace(value.raw_json_token());
   return type == od::json_type::object ? skipValue(value) : simdjson::SUCCESS;
 }
 
@@ -243,7 +214,7 @@ simdjson::error_code readTextOrRaw(od::value value, std::string_view& out) {
   if (type != od::json_type::string) return unexpected(value);
   std::string_view text;
   if (auto error = value.get_string().get(text)) return error;
-  return microsecondsToNs(trimmed(text), ns) ? simdjson::SUCCESS : simdjson::INCORRECT_TYPE;
+  return microsecondsToNs(trimJsonSpace(text), ns) ? simdjson::SUCCESS : simdjson::INCORRECT_TYPE;
 }
 
 // A time in microseconds, as a number or a numeric string, in nanoseconds (microsecondsToNs).

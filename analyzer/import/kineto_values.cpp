@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
@@ -96,6 +97,42 @@ bool microsecondsToNs(std::string_view token, std::int64_t& ns) {
   return true;
 }
 
+std::string_view trimJsonSpace(std::string_view text) {
+  while (!text.empty() && isJsonSpace(text.front())) text.remove_prefix(1);
+  while (!text.empty() && isJsonSpace(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+NumberText integerFromText(std::string_view text, std::int64_t& out) {
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  text = trimJsonSpace(text);
+  if (text.empty()) return NumberText::kNotANumber;
+  const char* end = text.data() + text.size();
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    std::uint64_t bits = 0;
+    const auto [at, ec] = std::from_chars(text.data() + 2, end, bits, 16);
+    if (ec == std::errc::result_out_of_range ||
+        (ec == std::errc() && bits > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
+      return NumberText::kOutOfRange;
+    }
+    if (ec != std::errc() || at != end) return NumberText::kNotANumber;
+    out = static_cast<std::int64_t>(bits);
+    return NumberText::kRead;
+  }
+  std::int64_t whole = 0;
+  if (const auto [at, ec] = std::from_chars(text.data(), end, whole); ec == std::errc() && at == end) {
+    out = whole;
+    return NumberText::kRead;
+  }
+  double number = 0;
+  const auto [at, ec] = std::from_chars(text.data(), end, number);
+  if (ec == std::errc::result_out_of_range) return NumberText::kOutOfRange;
+  if (ec != std::errc() || at != end) return NumberText::kNotANumber;
+  if (!(number > -kLimit && number < kLimit)) return NumberText::kOutOfRange;  // NaN too
+  out = static_cast<std::int64_t>(number);
+  return NumberText::kRead;
+}
+
 std::int64_t idFromLabel(std::string_view label) {
   std::size_t digits = label.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(label[digits - 1]))) --digits;
@@ -154,11 +191,6 @@ trace::MemoryKind memoryKindFromWord(std::string_view word) {
   if (word == "Managed") return trace::MemoryKind::kManaged;
   return trace::MemoryKind::kUnknown;
 }
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
-}
 }  // namespace
 
 void describeMemoryOp(std::string_view name, trace::MemoryOp& op) {
@@ -173,11 +205,11 @@ void describeMemoryOp(std::string_view name, trace::MemoryOp& op) {
   const std::string_view inside = name.substr(open + 1, close - open - 1);
   const auto arrow = inside.find("->");
   if (arrow == std::string_view::npos) {
-    op.dst_kind = memoryKindFromWord(trim(inside));  // "Memset (Device)"
+    op.dst_kind = memoryKindFromWord(trimJsonSpace(inside));  // "Memset (Device)"
     return;
   }
-  op.src_kind = memoryKindFromWord(trim(inside.substr(0, arrow)));
-  op.dst_kind = memoryKindFromWord(trim(inside.substr(arrow + 2)));
+  op.src_kind = memoryKindFromWord(trimJsonSpace(inside.substr(0, arrow)));
+  op.dst_kind = memoryKindFromWord(trimJsonSpace(inside.substr(arrow + 2)));
 }
 
 trace::SyncKind syncKindFromName(std::string_view name) {
@@ -204,11 +236,7 @@ std::optional<std::int64_t> integerOf(simdjson::dom::element element) {
   }
   std::string_view text;
   if (element.get_string().get(text) != simdjson::SUCCESS) return std::nullopt;
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), whole);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return whole;
+  return integerFromText(text, whole) == NumberText::kRead ? std::optional<std::int64_t>(whole) : std::nullopt;
 }
 
 // A member's value as an integer, where present and readable.
@@ -250,8 +278,12 @@ trace::Status readDevices(const std::string& path, const std::string& raw, trace
       continue;
     }
     trace::Device device;
-    // A device without an id is numbered by its place; one without a name stays unnamed.
-    device.id = static_cast<std::uint32_t>(integerMember(element, "id").value_or(static_cast<std::int64_t>(index)));
+    // A device without an id (or with one that is no ordinal) is numbered by its place; one without
+    // a name stays unnamed.
+    const std::optional<std::int64_t> id = integerMember(element, "id");
+    const bool ordinal = id && *id >= 0 && *id < (std::int64_t{1} << 31);
+    if (id && !ordinal) notUnderstoodMember(out, "deviceProperties", "elements whose \"id\" is no device ordinal");
+    device.id = static_cast<std::uint32_t>(ordinal ? *id : static_cast<std::int64_t>(index));
     std::string_view name;
     if (element["name"].get_string().get(name) == simdjson::SUCCESS) device.name = out.strings.intern(name);
     else notUnderstoodMember(out, "deviceProperties", "elements without a \"name\"");

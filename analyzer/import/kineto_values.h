@@ -37,6 +37,14 @@ trace::RangeKind rangeKindOf(EventCategory category);
 // nanoseconds exactly where the text has at most three decimals. False when not a number.
 bool microsecondsToNs(std::string_view token, std::int64_t& ns);
 
+// text without the JSON whitespace (space, tab, CR, LF) around it.
+std::string_view trimJsonSpace(std::string_view text);
+
+// A number written as text, as recording tools write them in strings: "42", " 7 ", "1.5e1" (a
+// fraction cut to its whole part), and "0x1f" as ROCm writes streams.
+enum class NumberText : std::uint8_t { kRead, kNotANumber, kOutOfRange };
+NumberText integerFromText(std::string_view text, std::int64_t& out);
+
 // An integer for a pid/tid label: "25738" -> 25738, "stream 7" -> 7, other text -> a negative
 // id hashed from the text. The id depends on the text alone (not on which labels came before),
 // so events parsed on different threads agree on it; it lies in [-2^31, -2^20], apart from real

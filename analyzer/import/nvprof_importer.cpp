@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -95,8 +96,10 @@ class NvprofReader {
                         d.total_memory_bytes = static_cast<std::uint64_t>(s.int64(5));
                         if (has_clock) {
                           d.sm_clock_khz = std::max<std::int64_t>(0, s.int64(6));
-                          d.memory_bandwidth_bytes_per_s =
-                              static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.int64(7))) * 1000;
+                          // KB/s; one beyond 64 bits in bytes is no bandwidth (left unknown).
+                          const std::int64_t kbs = s.int64(7);
+                          constexpr std::int64_t kLargest = std::numeric_limits<std::int64_t>::max() / 1000;
+                          d.memory_bandwidth_bytes_per_s = kbs > 0 && kbs <= kLargest ? static_cast<std::uint64_t>(kbs) * 1000 : 0;
                         }
                         return stringId("CUPTI_ACTIVITY_KIND_DEVICE", row, "name", s.int64(1), d.name);
                       });

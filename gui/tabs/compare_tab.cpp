@@ -194,8 +194,12 @@ void CompareTab::refresh() {
 }
 
 void CompareTab::showCards(const analyzer::RunComparison& c) {
-  a_step_->setFigure(durationText(c.a_step_ns), fileName(run_));
-  b_step_->setFigure(durationText(c.b_step_ns), fileName(other_));
+  // Without steps there is no steady step to show: each run's GPU busy time over its trace is what
+  // the measured speedup compares.
+  const bool per_step = c.measured_basis == analyzer::MeasuredBasis::kSteps;
+  const QString caption = per_step ? QString() : QStringLiteral("GPU busy over the trace: ");
+  a_step_->setFigure(durationText(per_step ? c.a_step_ns : c.gpu_work.a_busy_ns), caption + fileName(run_));
+  b_step_->setFigure(durationText(per_step ? c.b_step_ns : c.gpu_work.b_busy_ns), caption + fileName(other_));
   measured_->setFigure(speedupText(c.measured_speedup),
                        c.measured_basis == analyzer::MeasuredBasis::kSteps
                            ? QStringLiteral("B's steady step against A's")

@@ -359,9 +359,12 @@ void RanksTab::showFindings(int row, const analyzer::RankFindings& f) {
                          "a CPU run: Tensor Cores do not apply"));
   auto* amp = figure(toQString(reports::ampProjectionText(f)), f.amp_projected_speedup, toQString(f.amp_note));
   if (f.amp_projected_speedup) {
-    amp->setToolTip(QStringLiteral("AMP on %1: %2 projected, %3 at the host's pace%4")
-                        .arg(toQString(f.amp_device), speedupText(*f.amp_projected_speedup),
-                             speedupText(f.amp_reachable_speedup.value_or(*f.amp_projected_speedup)),
+    // The host's pace is said only where the rank's replay gave it.
+    const QString pace = f.amp_reachable_speedup
+                             ? QStringLiteral(", %1 at the host's pace").arg(speedupText(*f.amp_reachable_speedup))
+                             : QString();
+    amp->setToolTip(QStringLiteral("AMP on %1: %2 projected%3%4")
+                        .arg(toQString(f.amp_device), speedupText(*f.amp_projected_speedup), pace,
                              f.amp_note.empty() ? QString() : "; " + toQString(f.amp_note)));
   }
   table_->setItem(row, kAmp, amp);

@@ -85,6 +85,7 @@ TEST(ArchitectureRatesTest, GeForceAndTheA10gHalveFp32AccumulateOthersDoNot) {
 TEST(DerivedPeaksTest, RtxTwentySeventySuperFromTuringGeForceRatesAndFortySms) {
   GpuFacts facts{.name = "NVIDIA GeForce RTX 2070 SUPER", .compute_major = 7, .compute_minor = 5, .sm_count = 40};
   const std::optional<GpuNameReading> reading = readGpuName(facts.name);
+  ASSERT_TRUE(reading.has_value()) << facts.name;
   const std::optional<DerivedPeaks> derived = deriveFromArchitecture(facts, &*reading);
   ASSERT_TRUE(derived.has_value());
   const DeviceSpec& d = derived->spec;
@@ -106,6 +107,7 @@ TEST(DerivedPeaksTest, RtxTwentySeventySuperFromTuringGeForceRatesAndFortySms) {
 TEST(DerivedPeaksTest, A10gFromGa10xRatesAndEightySms) {
   GpuFacts facts{.name = "NVIDIA A10G", .compute_major = 8, .compute_minor = 6, .sm_count = 80};
   const std::optional<GpuNameReading> reading = readGpuName(facts.name);
+  ASSERT_TRUE(reading.has_value()) << facts.name;
   const std::optional<DerivedPeaks> derived = deriveFromArchitecture(facts, &*reading);
   ASSERT_TRUE(derived.has_value());
   expectNear(derived->spec.fp32_tflops, 35, 0.05, "FP32");
@@ -126,6 +128,7 @@ TEST(DerivedPeaksTest, TraceClockAndBandwidthWinOverTheFamilysTypicalOnes) {
   GpuFacts facts{.name = "NVIDIA RTX A6000", .compute_major = 8, .compute_minor = 6, .sm_count = 84,
                  .clock_ghz = 1.8, .memory_gbs = 768};
   const std::optional<GpuNameReading> reading = readGpuName(facts.name);
+  ASSERT_TRUE(reading.has_value()) << facts.name;
   const std::optional<DerivedPeaks> derived = deriveFromArchitecture(facts, &*reading);
   ASSERT_TRUE(derived.has_value());
   expectNear(derived->spec.fp32_tflops, 38.7, 0.01, "FP32");
@@ -151,6 +154,7 @@ TEST(DerivedPeaksTest, NeedsAnSmCountAndACapabilityTheRateTableKnows) {
 TEST(DerivedPeaksTest, GtxTuringCardsHaveNoTensorCores) {
   GpuFacts facts{.name = "NVIDIA GeForce GTX 1660 Ti", .compute_major = 7, .compute_minor = 5, .sm_count = 24};
   const std::optional<GpuNameReading> reading = readGpuName(facts.name);
+  ASSERT_TRUE(reading.has_value()) << facts.name;
   const std::optional<DerivedPeaks> derived = deriveFromArchitecture(facts, &*reading);
   ASSERT_TRUE(derived.has_value());
   EXPECT_GT(derived->spec.fp32_tflops, 0);
@@ -168,6 +172,7 @@ TEST(DeviceChoiceDerivedTest, SuperCardTheTableLacksIsDerivedNotTheT4Row) {
   EXPECT_EQ(choice.spec->sm_count, 48);
   expectNear(choice.spec->fp32_tflops, 11.15, 0.03, "FP32");
   expectNear(choice.spec->fp16_tflops, 48 * 512 * 1.815e-3, 0.03, "FP16 with FP32 accumulate");
+  ASSERT_NE(choice.spec, nullptr);
   EXPECT_EQ(choice.spec->memory_gbs, row("RTX 2080").memory_gbs);
   EXPECT_EQ(choice.reason.rfind("the trace names \"NVIDIA GeForce RTX 2080 SUPER\", which the table lacks; derived: "
                                 "the RTX 2080 row's per-SM rates × 48 SMs",
@@ -198,6 +203,7 @@ TEST(DeviceChoiceDerivedTest, L4NamedOddlyIsDerivedFromItsSmCount) {
   expectNear(choice.spec->fp32_tflops, 30.3, 0.01, "FP32");
   expectNear(choice.spec->fp16_tflops, 121, 0.01, "FP16");
   expectNear(choice.spec->fp8_tflops, 242.5, 0.01, "FP8");
+  ASSERT_NE(choice.spec, nullptr);
   EXPECT_EQ(choice.spec->memory_gbs, 300);
 }
 
@@ -261,18 +267,22 @@ TEST(DeviceChoiceDerivedTest, NewRowsMatchTheNamesTracesRecord) {
   trace::Trace super;
   choice = choose(gpu(super, "NVIDIA GeForce RTX 2070 SUPER", 7, 5, 40), super);
   EXPECT_EQ(choice.basis, DeviceBasis::kTraceName);
+  ASSERT_NE(choice.spec, nullptr);
   EXPECT_EQ(choice.spec->name, "RTX 2070 SUPER");
   // GH200 names state the superchip's LPDDR5X; the GPU's memory tells the HBM3e board.
   trace::Trace gh200;
   choice = choose(gpu(gh200, "NVIDIA GH200 480GB", 9, 0, 132, 102'005'473'280ULL), gh200);
+  ASSERT_NE(choice.spec, nullptr);
   EXPECT_EQ(choice.spec->name, "GH200");
   trace::Trace hbm3e;
   choice = choose(gpu(hbm3e, "NVIDIA GH200 480GB", 9, 0, 132, 150'323'855'360ULL), hbm3e);
+  ASSERT_NE(choice.spec, nullptr);
   EXPECT_EQ(choice.spec->name, "GH200 144GB");
   EXPECT_EQ(choice.spec->memory_gbs, 4900);
   trace::Trace h20;
   choice = choose(gpu(h20, "NVIDIA H20", 9, 0, 78), h20);
   EXPECT_EQ(choice.basis, DeviceBasis::kTraceName);
+  ASSERT_NE(choice.spec, nullptr);
   EXPECT_EQ(choice.spec->fp16_tflops, 148);
 }
 

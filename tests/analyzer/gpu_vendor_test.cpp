@@ -5,6 +5,7 @@
 #include "analyzer/device_table.h"
 #include "analyzer/rule_ids.h"
 #include "gpu_trace_builder.h"
+#include "tests/analyzer/test_gpu.h"
 
 namespace ampscope::analyzer {
 namespace {
@@ -13,12 +14,7 @@ namespace {
 // capability 9.0, and its 104 compute units as SMs (TraceLens' mi210 test trace).
 trace::Trace mi210Trace() {
   trace::Trace t;
-  trace::Device gpu;
-  gpu.name = t.strings.intern("AMD Instinct MI210");
-  gpu.compute_major = 9;
-  gpu.compute_minor = 0;
-  gpu.sm_count = 104;
-  t.devices.push_back(gpu);
+  test::addGpu(t, {.name = "AMD Instinct MI210", .compute_major = 9, .sm_count = 104, .memory_bytes = 64ull << 30});
   return t;
 }
 
@@ -81,11 +77,7 @@ TEST(GpuVendorTest, EveryKernelOfAnAmdGpuHasAnUnknownVerdictCountedAsUnknownTime
 // math would find no Tensor Cores there.
 TEST(GpuVendorTest, AGpuBeforeVoltaSaysItHasNoTensorCores) {
   trace::Trace t;
-  trace::Device gpu;
-  gpu.name = t.strings.intern("Quadro GP100");
-  gpu.compute_major = 6;
-  gpu.sm_count = 56;
-  t.devices.push_back(gpu);
+  test::addGpu(t, {.name = "Quadro GP100", .compute_major = 6, .sm_count = 56, .memory_bytes = 16ull << 30});
   const DeviceChoice choice = chooseRecordedDevice(t, "");
   EXPECT_EQ(choice.spec, nullptr);
   EXPECT_NE(choice.reason.find("before Volta (compute capability 7.0) has no Tensor Cores"), std::string::npos)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/analyzer/launch_timeline.h"
+#include "tests/analyzer/test_gpu.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::test {
@@ -32,13 +33,7 @@ inline trace::Trace inferenceRun(const std::vector<InferenceOp>& ops, int calls,
   constexpr std::int64_t kHostPerOp = 12'000;
   constexpr std::int64_t kCallGap = 30'000;  // host work between calls
   trace::Trace trace;
-  trace::Device gpu;
-  gpu.name = trace.strings.intern(kH100);
-  gpu.compute_major = 9;
-  gpu.compute_minor = 0;
-  gpu.sm_count = 132;
-  gpu.total_memory_bytes = 80ull << 30;
-  trace.devices.push_back(gpu);
+  addGpu(trace, {.name = kH100, .compute_major = 9, .sm_count = 132});
   const trace::Index thread = trace.threadIndex(1, 1);
   LaunchTimeline gpu_work(trace, thread, 132, "cudaDeviceSynchronize");
   const auto range = [&](const std::string& name, std::int64_t start, std::int64_t end, const std::string& shapes,

@@ -206,7 +206,6 @@ TEST(KinetoImporterTest, InputStridesAreKeptWithTheShapes) {
   EXPECT_EQ(trace->ranges[1].strides, trace::StringTable::kEmpty);
 }
 
-}  // namespace
 // A Chrome trace of another tool holds trace events, none a PyTorch profiler writes: refused, naming
 // what it holds, rather than read as an empty run. A session that recorded no activity is read.
 TEST(KinetoImporterTest, AChromeTraceOfAnotherToolIsRefusedNamingWhatItHolds) {
@@ -237,4 +236,5 @@ TEST(KinetoImporterTest, AnExecutionTraceIsRefusedSayingWhatItIs) {
       << et.error().message;
 }
 
+}  // namespace
 }  // namespace ampscope::analyzer::import

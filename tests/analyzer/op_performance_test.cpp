@@ -16,6 +16,7 @@
 #include "analyzer/trace_summary.h"
 #include "gpu_trace_builder.h"
 #include "imported_trace.h"
+#include "synthetic_run.h"
 #include "trainer_cpu_trace.h"
 
 namespace ampscope::analyzer {
@@ -137,6 +138,23 @@ TEST(OpPerformanceTest, KernelNamesGiveALowerBoundDeviceWhoseExceededPeakIsNoErr
   ASSERT_TRUE(mm->achieved_tflops);
   EXPECT_GT(*mm->achieved_tflops, 30);
   EXPECT_NE(mm->rate_note.find("newer than its kernel names prove"), std::string::npos) << mm->rate_note;
+}
+
+// A GPU the table lacks, derived from its architecture, may have no memory bandwidth in its trace
+// (Kineto records none): its GEMMs are still predicted from the model, not held at 1x by an
+// infinite memory floor.
+TEST(OpPerformanceTest, ADerivedDeviceWithoutBandwidthStillPredictsItsMatrixOps) {
+  trace::Trace trace = test::syntheticRun(
+      {{"aten::mm", "[[4096,4096],[4096,4096]]", "[\"float\",\"float\"]", "volta_sgemm_128x64_nn", 11'000'000}}, 6,
+      {.name = "Quadro GV100", .compute_major = 7, .sm_count = 80, .memory_bytes = 32ull << 30});
+  const CorrelationCounts counts = test::correlateAsImported(trace);
+  const TraceSummary s = summarizeTrace(trace, counts);
+  ASSERT_NE(s.device.spec, nullptr);
+  EXPECT_EQ(s.device.basis, DeviceBasis::kDerived);
+  EXPECT_EQ(s.device.spec->memory_gbs, 0);  // not recorded, no family row to assume it from
+  ASSERT_FALSE(s.op_performance.rows.empty());
+  const OpRow& mm = s.op_performance.rows.front();
+  EXPECT_GT(mm.amp_speedup, 3.0) << "a 4096^3 FP32 GEMM on a Volta's FP16 Tensor Cores";
 }
 
 TEST(OpPerformanceTest, AModelAlreadyInHalfPrecisionGainsNothing) {

@@ -191,7 +191,9 @@ TEST(RunComparisonTest, ARunAgainstItselfIsAnUnknownChangeWithNoPredictionToScor
 
 TEST(RunComparisonTest, RunsOnDifferentGpusAreNotScored) {
   const TraceSummary a = summaryOf(test::syntheticRun(mlp(kSgemm, 150'000, false, 20'000)));
-  const TraceSummary b = summaryOf(test::syntheticRun(mlp(kFp16Gemm, 20'000, true, 11'000), 6, "Tesla V100-SXM2-32GB"));
+  const TraceSummary b = summaryOf(test::syntheticRun(mlp(kFp16Gemm, 20'000, true, 11'000), 6,
+                                                       {.name = "Tesla V100-SXM2-32GB", .compute_major = 7, .sm_count = 80,
+                                                        .memory_bytes = 32ull << 30}));
   const RunComparison c = compareRuns(a, b);
   EXPECT_EQ(c.change.kind, RunChange::kUnknown);
   EXPECT_NE(c.change.reason.find("V100"), std::string::npos) << c.change.reason;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/analyzer/launch_timeline.h"
+#include "tests/analyzer/test_gpu.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::test {
@@ -23,22 +24,16 @@ struct SyntheticOp {
   std::int64_t kernel_ns = 0;
 };
 
-inline constexpr const char* kA100 = "NVIDIA A100-SXM4-80GB";
+inline constexpr TestGpu kA100{.name = "NVIDIA A100-SXM4-80GB", .compute_major = 8, .sm_count = 108};
 
 // The raw trace, before normalisation and correlation (as an importer hands it over).
-inline trace::Trace syntheticRun(const std::vector<SyntheticOp>& ops, int steps = 6, const char* device = kA100) {
+inline trace::Trace syntheticRun(const std::vector<SyntheticOp>& ops, int steps = 6, const TestGpu& device = kA100) {
   constexpr std::int64_t kHostPerOp = 10'000;  // each op's host range
   constexpr std::int64_t kStepGap = 20'000;    // host work between steps
   trace::Trace trace;
-  trace::Device gpu;
-  gpu.name = trace.strings.intern(device);
-  gpu.compute_major = 8;
-  gpu.compute_minor = 0;
-  gpu.sm_count = 108;
-  gpu.total_memory_bytes = 80ull << 30;
-  trace.devices.push_back(gpu);
+  addGpu(trace, device);
   const trace::Index thread = trace.threadIndex(1, 1);
-  LaunchTimeline gpu_work(trace, thread, 108, "cudaStreamSynchronize");
+  LaunchTimeline gpu_work(trace, thread, static_cast<std::uint32_t>(device.sm_count), "cudaStreamSynchronize");
   std::int64_t now = 1'000'000;
   for (int step = 0; step < steps; ++step) {
     trace::Range step_range;

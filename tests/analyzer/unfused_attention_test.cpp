@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -493,9 +492,6 @@ TEST(UnfusedAttentionTest, TimesformerAttentionLayersGetFuseAttention) {
   EXPECT_EQ(r->target, "attention S=3137 E=64");
   EXPECT_EQ(r->layers, spatial.layers);
   EXPECT_NE(r->evidence.find("TimesformerSelfAttention_"), std::string::npos);
-  std::cout << "[ fuse-attention ] " << r->target << " (" << severityName(r->severity) << ", "
-            << static_cast<double>(r->estimated_gain_ns) / 1e6 << " ms per step)\n  evidence: " << r->evidence << "\n  action: " << r->action
-            << "\n";
 }
 
 }  // namespace

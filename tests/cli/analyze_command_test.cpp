@@ -213,10 +213,8 @@ TEST(AnalyzeCommandTest, TextSummaryNamesDerivedPeaksAsSuch) {
   const test::ScratchDir dir;
   trace::Trace trace = test::syntheticRun(
       {{"aten::mm", "[[1024,1024],[1024,1024]]", "[\"float\",\"float\"]", "ampere_sgemm_128x64_tn", 500'000}}, 6,
-      "NVIDIA GeForce RTX 4090 D");
-  trace.devices[0].compute_major = 8;
-  trace.devices[0].compute_minor = 9;
-  trace.devices[0].sm_count = 114;
+      {.name = "NVIDIA GeForce RTX 4090 D", .compute_major = 8, .compute_minor = 9, .sm_count = 114,
+       .memory_bytes = 24ull << 30});
   const std::string path = dir.file("rtx4090d.ampscope");
   ASSERT_TRUE(trace::db::writeProfile(path, trace).ok());
   const std::string derived = analyzeText(path);
