@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/import/trace_importer.h"
-#include "analyzer/process_split.h"
+#include "analyzer/job/process_split.h"
 #include "base/thread_count.h"
 
 namespace ampscope::analyzer {

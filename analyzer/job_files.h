@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/analysis_options.h"
+#include "analyzer/core/analysis_options.h"
 #include "analyzer/import/import_options.h"
-#include "analyzer/job_analysis.h"
+#include "analyzer/job/job_analysis.h"
 #include "analyzer/run_analysis.h"
 #include "trace/result.h"
 

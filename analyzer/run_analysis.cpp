@@ -1,6 +1,6 @@
 #include "analyzer/run_analysis.h"
 
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
 
 namespace ampscope::analyzer {

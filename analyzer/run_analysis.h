@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/advice/recommendations.h"
 #include "analyzer/import/import_options.h"
-#include "analyzer/recommendations.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 #include "base/stage_callback.h"
 #include "trace/result.h"
 #include "trace/trace_model.h"

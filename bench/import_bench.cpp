@@ -32,9 +32,9 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/byte_source.h"
-#include "analyzer/import/chrome_trace_stream.h"
+#include "analyzer/import/kineto/chrome_trace_stream.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
 #include "base/stage_callback.h"

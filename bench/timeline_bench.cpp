@@ -34,8 +34,8 @@
 #include <QImage>
 #include <QString>
 
-#include "analyzer/iterations.h"
-#include "analyzer/launch_queue.h"
+#include "analyzer/correlate/iterations.h"
+#include "analyzer/steps/launch_queue.h"
 #include "bench/process_memory.h"
 #include "bench/stopwatch.h"
 #include "gui/timeline/timeline_index.h"

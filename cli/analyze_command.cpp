@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "analyzer/device_table.h"
+#include "analyzer/core/device_table.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
 #include "cli/job_input.h"

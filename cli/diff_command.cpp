@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "analyzer/run_comparison.h"
+#include "analyzer/advice/run_comparison.h"
 #include "cli/analyze_command.h"
 #include "cli/exit_codes.h"
 #include "reports/report_file.h"

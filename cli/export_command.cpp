@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/job/rank_result.h"
 #include "analyzer/job_files.h"
-#include "analyzer/rank_result.h"
 #include "cli/exit_codes.h"
 #include "cli/job_input.h"
 #include "reports/perfetto_export.h"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/job_analysis.h"
-#include "analyzer/rank_result.h"
+#include "analyzer/job/job_analysis.h"
+#include "analyzer/job/rank_result.h"
 #include "analyzer/run_analysis.h"
 
 namespace ampscope::cli {

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "analyzer/job_analysis.h"
+#include "analyzer/job/job_analysis.h"
 
 namespace ampscope::cli {
 

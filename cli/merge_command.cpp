@@ -4,7 +4,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "analyzer/job_analysis.h"
+#include "analyzer/job/job_analysis.h"
 #include "cli/exit_codes.h"
 #include "cli/job_text.h"
 #include "reports/job_json.h"

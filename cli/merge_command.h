@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/job_analysis.h"
+#include "analyzer/job/job_analysis.h"
 #include "trace/result.h"
 
 namespace ampscope::cli {

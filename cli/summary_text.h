@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/recommendations.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::cli {
 

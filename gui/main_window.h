@@ -10,7 +10,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
-#include "analyzer/analysis_options.h"
+#include "analyzer/core/analysis_options.h"
 #include "gui/run_view.h"
 
 class QLabel;

@@ -2,7 +2,7 @@
 
 #include <QMetaObject>
 
-#include "analyzer/device_table.h"
+#include "analyzer/core/device_table.h"
 #include "analyzer/job_files.h"
 
 namespace ampscope::gui {

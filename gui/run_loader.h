@@ -18,7 +18,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "analyzer/analysis_options.h"
+#include "analyzer/core/analysis_options.h"
 #include "gui/run_view.h"
 
 namespace ampscope::gui {

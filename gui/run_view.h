@@ -8,7 +8,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "analyzer/job_analysis.h"
+#include "analyzer/job/job_analysis.h"
 #include "analyzer/run_analysis.h"
 
 namespace ampscope::gui {

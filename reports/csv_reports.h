@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <vector>
 
-#include "analyzer/rank_result.h"
-#include "analyzer/recommendations.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/job/rank_result.h"
+#include "analyzer/summary/trace_summary.h"
 #include "trace/result.h"
 
 namespace ampscope::reports {

@@ -3,14 +3,14 @@
 // from JSON by the names ampscope writes (JsonReader::named). A value added to one of these enums
 // belongs here too: job_json_test reads every one back.
 
-#include "analyzer/collectives.h"
-#include "analyzer/layer_table.h"
-#include "analyzer/op_performance.h"
-#include "analyzer/op_time_model.h"
-#include "analyzer/op_work.h"
-#include "analyzer/rank_result.h"
-#include "analyzer/recommendations.h"
-#include "analyzer/tensor_core_rules.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/core/tensor_core_verdict.h"
+#include "analyzer/job/rank_result.h"
+#include "analyzer/model/op_performance.h"
+#include "analyzer/model/op_time_model.h"
+#include "analyzer/model/op_work.h"
+#include "analyzer/steps/collectives.h"
+#include "analyzer/tables/layer_table.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::reports::enum_values {

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::reports {
 

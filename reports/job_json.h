@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/job_analysis.h"
-#include "analyzer/rank_result.h"
+#include "analyzer/job/job_analysis.h"
+#include "analyzer/job/rank_result.h"
 #include "trace/result.h"
 
 namespace ampscope::reports {

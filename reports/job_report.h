@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "analyzer/job_analysis.h"
+#include "analyzer/job/job_analysis.h"
 #include "trace/result.h"
 
 namespace ampscope::reports {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/job_findings.h"
+#include "analyzer/job/job_findings.h"
 #include "reports/report_file.h"
 
 namespace ampscope::reports {

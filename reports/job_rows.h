@@ -1,15 +1,15 @@
 #pragma once
 // A job's per-rank findings and merged recommendations in words, formatted once so that the text,
 // JSON, Markdown, HTML and GUI views of a job say the same. Formatting and choosing only: the
-// figures are the ranks' own analyses' (analyzer/rank_result.h) and the merge's
-// (analyzer/job_findings.h).
+// figures are the ranks' own analyses' (analyzer/job/rank_result.h) and the merge's
+// (analyzer/job/job_findings.h).
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "analyzer/rank_result.h"
-#include "analyzer/recommendations.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/job/rank_result.h"
 
 namespace ampscope::reports {
 

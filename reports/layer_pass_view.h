@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::reports {
 

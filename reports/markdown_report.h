@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/recommendations.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/summary/trace_summary.h"
 #include "reports/view_limits.h"
 #include "trace/result.h"
 

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/amp_numerics.h"
-#include "analyzer/layer_attribution.h"
+#include "analyzer/correlate/layer_attribution.h"
+#include "analyzer/steps/amp_numerics.h"
 
 namespace ampscope::reports {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/rank_result.h"
+#include "analyzer/job/rank_result.h"
 #include "reports/json_reader.h"
 
 namespace ampscope::reports {

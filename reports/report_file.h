@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "analyzer/iterations.h"
+#include "analyzer/correlate/iterations.h"
 #include "trace/result.h"
 
 namespace ampscope::reports {

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/recommendations.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::reports {
 

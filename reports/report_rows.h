@@ -1,15 +1,15 @@
 #pragma once
 // The analysis's layer table as text cells, formatted once so that layers.csv, the JSON document,
 // the Markdown and the HTML all show the same words. Formatting only: the rows, their numbers and
-// their order are the analyzer's (analyzer/layer_table.h).
+// their order are the analyzer's (analyzer/tables/layer_table.h).
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "analyzer/rank_tables.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/job/rank_tables.h"
+#include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::reports {
 
@@ -27,7 +27,7 @@ struct LayerCells {
 
 // Every row of summary.layer_table, in its (model) order.
 std::vector<LayerCells> layerCells(const analyzer::TraceSummary& summary);
-// The cells of one layers.csv row (analyzer/rank_tables.h); operators: the table's rows are
+// The cells of one layers.csv row (analyzer/job/rank_tables.h); operators: the table's rows are
 // top-level operators (the layer cell empty, the op cell the operator).
 LayerCells layerCellsOf(const analyzer::LayerLine& line, bool operators);
 
@@ -41,7 +41,7 @@ std::string tensorCoreCell(analyzer::TensorCoreUse use);    // "yes", "no", "unk
 // "; 1.2 ms (3.4%) unknown" after a Tensor Core time; "" when no kernel time is unknown.
 std::string unknownTimeText(const analyzer::TensorCoreTime& time);
 
-// The per-op model's figures of a layer or kernel row (analyzer/row_performance.h) as the cells
+// The per-op model's figures of a layer or kernel row (analyzer/model/row_performance.h) as the cells
 // of layers.csv and kernels.csv: flops, bytes, achieved_tflops, peak_tflops, bound, predicted_amp_ns.
 std::vector<std::string> performanceCells(const analyzer::RowPerformance& performance);
 inline const std::vector<std::string> kPerformanceColumns = {"flops",       "bytes", "achieved_tflops",

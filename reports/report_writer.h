@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "analyzer/recommendations.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/summary/trace_summary.h"
 #include "reports/view_limits.h"
 #include "trace/result.h"
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::reports {
 

@@ -172,7 +172,7 @@ struct Range {
   // Derived by the correlator: nesting depth on the thread, 0 for a top-level range, saturating
   // at kMaxDepth.
   std::uint8_t depth = 0;
-  // What the name says, normalised once at import by analyzer/import/range_normaliser.h;
+  // What the name says, normalised once at import by analyzer/normalise/range_normaliser.h;
   // consumers read these fields and never parse `name` (which stays what the file said).
   // Shapes and dtypes are JSON arrays as text, e.g. "[[32,3,224,224],[64,3,7,7]]" and
   // "[\"float\",\"float\"]" (empty when not recorded).

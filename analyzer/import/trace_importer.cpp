@@ -10,10 +10,10 @@
 
 #include "analyzer/import/byte_source.h"
 #include "analyzer/import/demangle.h"
-#include "analyzer/import/kineto_importer.h"
-#include "analyzer/import/nsys_importer.h"
-#include "analyzer/import/nvprof_importer.h"
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/import/kineto/kineto_importer.h"
+#include "analyzer/import/nsight/nsys_importer.h"
+#include "analyzer/import/nsight/nvprof_importer.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "trace/db/profile_reader.h"
 #include "trace/db/sqlite_database.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "analyzer/tensor_core_rules.h"
+#include "analyzer/core/tensor_core_verdict.h"
 #include "reports/report_file.h"
 
 namespace ampscope::gui {

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "analyzer/tensor_core_rules.h"
+#include "analyzer/core/tensor_core_verdict.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 

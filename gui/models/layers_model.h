@@ -36,7 +36,7 @@ class LayersModel : public QAbstractTableModel {
     kLayer, kOp, kPass, kCalls, kTime, kTensorCoreTime, kTensorCoreShare, kAchieved, kPeak, kBound, kPredictedAmp,
     kWhatIfFp32, kWhatIfAmp, kEligible, kPrecision, kShapes, kViolations, kColumnCount
   };
-  // The analysis's verdict on the row (analyzer/layer_table.h), which picks the row's colours.
+  // The analysis's verdict on the row (analyzer/tables/layer_table.h), which picks the row's colours.
   using State = analyzer::LayerState;
 
   static constexpr int kSortRole = Qt::UserRole;       // raw value of any column

@@ -18,10 +18,10 @@
 #include <QAbstractTableModel>
 #include <QString>
 
-#include "analyzer/device_table.h"
-#include "analyzer/op_performance.h"
+#include "analyzer/core/device_table.h"
+#include "analyzer/model/op_performance.h"
+#include "analyzer/model/what_if_device.h"
 #include "analyzer/run_analysis.h"
-#include "analyzer/what_if_device.h"
 
 namespace ampscope::gui {
 

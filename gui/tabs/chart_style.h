@@ -13,7 +13,7 @@
 #include <QStringList>
 #include <QTableWidgetItem>
 
-#include "analyzer/recommendations.h"
+#include "analyzer/advice/recommendations.h"
 
 class QChart;
 class QChartView;

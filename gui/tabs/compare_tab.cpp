@@ -24,7 +24,7 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
-#include "analyzer/run_comparison.h"
+#include "analyzer/advice/run_comparison.h"
 #include "gui/tabs/chart_style.h"
 
 namespace ampscope::gui {

@@ -1,5 +1,5 @@
 #pragma once
-// Two runs of one model side by side, as `ampscope diff` compares them (analyzer/run_comparison.h):
+// Two runs of one model side by side, as `ampscope diff` compares them (analyzer/advice/run_comparison.h):
 // the loaded run is A (the baseline, say FP32), a second run is B (say AMP). Shows the measured
 // step speedup beside what A's own analysis predicted, and the measured speedup of every layer
 // (or operator, in traces without layer names) the two runs share, as a table and a bar chart.

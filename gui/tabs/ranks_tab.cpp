@@ -33,7 +33,7 @@ constexpr double kNsPerMs = 1e6;
 constexpr int kBarHeightPx = 30;  // per rank: the chart grows with the job so labels never overlap
 const char* const kChartTitle = "Where each rank's steady step goes";
 
-// The four parts of a rank's steady step, which add up to it (analyzer/step_split.h), in the
+// The four parts of a rank's steady step, which add up to it (analyzer/steps/step_split.h), in the
 // timeline's colours so that a rank's communication reads the same in both views.
 struct StepPart {
   const char* name;

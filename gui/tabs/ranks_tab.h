@@ -1,5 +1,5 @@
 #pragma once
-// The Ranks tab: a distributed job (analyzer/job_analysis.h) rank by rank. A stacked bar per rank
+// The Ranks tab: a distributed job (analyzer/job/job_analysis.h) rank by rank. A stacked bar per rank
 // splits its steady step into compute, exposed communication, data loading and idle; the slowest
 // rank and the stragglers are named on their bars and marked in a table of every rank's figures;
 // cards and a line below them say how imbalanced the ranks are, why the slowest is slow, what the

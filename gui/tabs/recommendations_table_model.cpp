@@ -3,7 +3,7 @@
 #include <QColor>
 #include <QFont>
 
-#include "analyzer/job_findings.h"
+#include "analyzer/job/job_findings.h"
 #include "gui/tabs/chart_style.h"
 
 namespace ampscope::gui {

@@ -10,7 +10,7 @@
 #include <QAbstractTableModel>
 #include <QString>
 
-#include "analyzer/recommendations.h"
+#include "analyzer/advice/recommendations.h"
 
 namespace ampscope::gui {
 

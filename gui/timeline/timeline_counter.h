@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "analyzer/launch_queue.h"
+#include "analyzer/steps/launch_queue.h"
 
 namespace ampscope::gui {
 

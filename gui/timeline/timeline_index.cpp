@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/collectives.h"
-#include "analyzer/kernel_verdicts.h"
+#include "analyzer/steps/collectives.h"
+#include "analyzer/verdicts/kernel_verdicts.h"
 
 namespace ampscope::gui {
 namespace {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/launch_queue.h"
+#include "analyzer/steps/launch_queue.h"
 #include "gui/timeline/timeline_counter.h"
 #include "gui/timeline/timeline_row.h"
 #include "trace/trace_model.h"

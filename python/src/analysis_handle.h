@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/analysis_options.h"
+#include "analyzer/core/analysis_options.h"
 #include "cli/job_input.h"
 #include "cli/merge_command.h"
 

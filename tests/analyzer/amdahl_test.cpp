@@ -1,4 +1,4 @@
-#include "analyzer/amdahl.h"
+#include "analyzer/steps/amdahl.h"
 
 #include <set>
 #include <string>
@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::analyzer {
 namespace {

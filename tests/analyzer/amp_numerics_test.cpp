@@ -1,8 +1,8 @@
-#include "analyzer/amp_numerics.h"
+#include "analyzer/steps/amp_numerics.h"
 
 #include <gtest/gtest.h>
 
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "tests/analyzer/imported_trace.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 

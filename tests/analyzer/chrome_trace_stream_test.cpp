@@ -1,4 +1,4 @@
-#include "analyzer/import/chrome_trace_stream.h"
+#include "analyzer/import/kineto/chrome_trace_stream.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

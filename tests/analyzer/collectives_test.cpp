@@ -1,4 +1,4 @@
-#include "analyzer/collectives.h"
+#include "analyzer/steps/collectives.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <set>
 
 #include "../test_support.h"
-#include "analyzer/recommendations.h"
-#include "analyzer/rule_ids.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/core/rule_ids.h"
 #include "analyzer/run_analysis.h"
 #include "tests/analyzer/imported_trace.h"
 

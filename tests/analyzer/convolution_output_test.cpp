@@ -1,12 +1,12 @@
-// Tests of analyzer/convolution_output.h: a convolution's output shape from its backward op's
+// Tests of analyzer/model/convolution_output.h: a convolution's output shape from its backward op's
 // grad_output or from the op that consumed it, on small traces and on the V100 ResNet-50 trace.
 
-#include "analyzer/convolution_output.h"
+#include "analyzer/model/convolution_output.h"
 
 #include <gtest/gtest.h>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
 #include "tests/analyzer/imported_trace.h"
 

@@ -1,4 +1,4 @@
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "tests/analyzer/imported_trace.h"
 #include "tests/analyzer/synthetic_run.h"
 

@@ -1,12 +1,12 @@
-#include "analyzer/data_pipeline.h"
+#include "analyzer/steps/data_pipeline.h"
 
 #include <gtest/gtest.h>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
-#include "tests/analyzer/imported_trace.h"
-#include "analyzer/gpu_activity.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
+#include "analyzer/steps/gpu_activity.h"
+#include "tests/analyzer/imported_trace.h"
 
 namespace ampscope::analyzer {
 namespace {

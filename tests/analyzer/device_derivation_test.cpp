@@ -1,6 +1,6 @@
-// Tests of analyzer/device_derivation.h and of chooseRecordedDevice's derived peaks: a GPU the
+// Tests of analyzer/core/device_derivation.h and of chooseRecordedDevice's derived peaks: a GPU the
 // table has no row for is read against peaks derived from its own SM count, never a sibling's row.
-#include "analyzer/device_derivation.h"
+#include "analyzer/core/device_derivation.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "analyzer/device_table.h"
+#include "analyzer/core/device_table.h"
 
 namespace ampscope::analyzer {
 namespace {

@@ -1,5 +1,5 @@
-// Tests of analyzer/device_table.h
-#include "analyzer/device_table.h"
+// Tests of analyzer/core/device_table.h
+#include "analyzer/core/device_table.h"
 
 #include <gtest/gtest.h>
 

@@ -7,9 +7,9 @@
 #include <set>
 
 #include "../test_support.h"
+#include "analyzer/job/process_split.h"
 #include "analyzer/job_files.h"
-#include "analyzer/process_split.h"
-#include "analyzer/step_split.h"
+#include "analyzer/steps/step_split.h"
 
 namespace ampscope::analyzer {
 namespace {

@@ -1,4 +1,4 @@
-#include "analyzer/forward_cursor.h"
+#include "analyzer/core/forward_cursor.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analyzer/fused_attention_cost.h"
+#include "analyzer/model/fused_attention_cost.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-// Tests of analyzer/gemm_kernel_family.h: which kind of GEMM kernel a name says ran, and when an
+// Tests of analyzer/verdicts/gemm_kernel_family.h: which kind of GEMM kernel a name says ran, and when an
 // op's FP32 path is one that falls short of the FP32 model where half precision does not. The
 // names are cuBLAS's and CUTLASS's as real traces record them (tests/data/h100 and the shared
 // traces' V100, A100 and H100 runs).
 
-#include "analyzer/gemm_kernel_family.h"
+#include "analyzer/verdicts/gemm_kernel_family.h"
 
 #include <gtest/gtest.h>
 

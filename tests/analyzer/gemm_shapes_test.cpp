@@ -1,11 +1,11 @@
-#include "analyzer/gemm_shapes.h"
+#include "analyzer/core/gemm_shapes.h"
 
 #include <gtest/gtest.h>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
-#include "analyzer/shape_checks.h"
+#include "analyzer/tables/shape_checks.h"
 
 namespace ampscope::analyzer {
 namespace {

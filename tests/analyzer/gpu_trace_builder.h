@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "analyzer/analysis_options.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/core/analysis_options.h"
+#include "analyzer/summary/trace_summary.h"
 #include "imported_trace.h"
 #include "trace/trace_model.h"
 

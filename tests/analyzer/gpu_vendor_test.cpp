@@ -1,9 +1,9 @@
-#include "analyzer/gpu_vendor.h"
+#include "analyzer/core/gpu_vendor.h"
 
 #include <gtest/gtest.h>
 
-#include "analyzer/device_table.h"
-#include "analyzer/rule_ids.h"
+#include "analyzer/core/device_table.h"
+#include "analyzer/core/rule_ids.h"
 #include "gpu_trace_builder.h"
 #include "tests/analyzer/test_gpu.h"
 

@@ -13,12 +13,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "analyzer/gemm_kernel_family.h"
-#include "analyzer/launch_queue.h"
-#include "analyzer/op_performance.h"
-#include "analyzer/op_time_model.h"
-#include "analyzer/recommendations.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/model/op_performance.h"
+#include "analyzer/model/op_time_model.h"
 #include "analyzer/run_analysis.h"
+#include "analyzer/steps/launch_queue.h"
+#include "analyzer/verdicts/gemm_kernel_family.h"
 #include "gpu_trace_builder.h"
 #include "tests/test_support.h"
 

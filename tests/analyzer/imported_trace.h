@@ -2,8 +2,8 @@
 // For traces a test builds by hand: what every importer does after reading a file (normalise the
 // ranges' text), then the correlation, as analyzer::analyzeTrace runs it.
 
-#include "analyzer/correlator.h"
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/correlate/correlator.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::test {

@@ -1,4 +1,4 @@
-#include "analyzer/iterations.h"
+#include "analyzer/correlate/iterations.h"
 
 #include <array>
 #include <tuple>
@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
-#include "tests/analyzer/imported_trace.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
+#include "tests/analyzer/imported_trace.h"
 
 namespace ampscope::analyzer {
 namespace {

@@ -1,10 +1,10 @@
-#include "analyzer/job_analysis.h"
+#include "analyzer/job/job_analysis.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "analyzer/rule_ids.h"
+#include "analyzer/core/rule_ids.h"
 
 namespace ampscope::analyzer {
 namespace {

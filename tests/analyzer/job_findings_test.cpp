@@ -1,13 +1,13 @@
 // A job's findings from its ranks' own: merged by rule and target, naming the ranks, with the
 // job's gain (the slowest step's reduction), on hand-made rank results.
 
-#include "analyzer/job_findings.h"
+#include "analyzer/job/job_findings.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "analyzer/rule_ids.h"
+#include "analyzer/core/rule_ids.h"
 
 namespace ampscope::analyzer {
 namespace {

@@ -1,4 +1,4 @@
-#include "analyzer/import/json_value_end.h"
+#include "analyzer/import/kineto/json_value_end.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// Tests of analyzer/kernel_architecture.h and of chooseRecordedDevice's guess from kernel names
+// Tests of analyzer/core/kernel_architecture.h and of chooseRecordedDevice's guess from kernel names
 // for a trace that records no GPU.
-#include "analyzer/kernel_architecture.h"
+#include "analyzer/core/kernel_architecture.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "analyzer/device_table.h"
+#include "analyzer/core/device_table.h"
 
 namespace ampscope::analyzer {
 namespace {

@@ -1,4 +1,4 @@
-#include "analyzer/kernel_verdicts.h"
+#include "analyzer/verdicts/kernel_verdicts.h"
 
 #include <gtest/gtest.h>
 

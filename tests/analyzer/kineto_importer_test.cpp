@@ -1,7 +1,7 @@
 // The Kineto importer on small traces written by the test: what it keeps of an operator event's
 // args. (Real traces: shared_traces_test.cpp.)
 
-#include "analyzer/import/kineto_importer.h"
+#include "analyzer/import/kineto/kineto_importer.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -15,9 +15,9 @@
 
 #include "../test_support.h"
 #include "analyzer/import/byte_source.h"
-#include "analyzer/import/chrome_trace_stream.h"
-#include "analyzer/import/kineto_importer.h"
-#include "analyzer/import/kineto_parallel_parse.h"
+#include "analyzer/import/kineto/chrome_trace_stream.h"
+#include "analyzer/import/kineto/kineto_importer.h"
+#include "analyzer/import/kineto/kineto_parallel_parse.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
 

@@ -1,4 +1,4 @@
-#include "analyzer/import/kineto_values.h"
+#include "analyzer/import/kineto/kineto_values.h"
 
 #include <gtest/gtest.h>
 

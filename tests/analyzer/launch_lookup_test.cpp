@@ -1,4 +1,4 @@
-#include "analyzer/launch_lookup.h"
+#include "analyzer/correlate/launch_lookup.h"
 
 #include <gtest/gtest.h>
 

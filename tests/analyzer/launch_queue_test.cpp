@@ -1,12 +1,12 @@
-#include "analyzer/launch_queue.h"
+#include "analyzer/steps/launch_queue.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <deque>
 
-#include "analyzer/import/range_normaliser.h"
-#include "analyzer/rule_ids.h"
+#include "analyzer/core/rule_ids.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "analyzer/run_analysis.h"
 
 namespace ampscope::analyzer {

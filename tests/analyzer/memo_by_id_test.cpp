@@ -1,4 +1,4 @@
-#include "analyzer/memo_by_id.h"
+#include "analyzer/core/memo_by_id.h"
 
 #include <gtest/gtest.h>
 

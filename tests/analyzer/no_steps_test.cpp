@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <string>
 
-#include "analyzer/import/range_normaliser.h"
-#include "analyzer/rule_ids.h"
+#include "analyzer/core/rule_ids.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "analyzer/run_analysis.h"
 
 namespace ampscope::analyzer {

@@ -1,4 +1,4 @@
-#include "analyzer/import/nsys_importer.h"
+#include "analyzer/import/nsight/nsys_importer.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
-#include "analyzer/gemm_shapes.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/core/gemm_shapes.h"
+#include "analyzer/correlate/correlator.h"
+#include "analyzer/summary/trace_summary.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {

@@ -1,4 +1,4 @@
-#include "analyzer/import/object_boundary.h"
+#include "analyzer/import/kineto/object_boundary.h"
 
 #include <gtest/gtest.h>
 

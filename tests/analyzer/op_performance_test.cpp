@@ -1,7 +1,7 @@
-// Tests of analyzer/op_performance.h: each op's work, achieved rate against the device's peak,
+// Tests of analyzer/model/op_performance.h: each op's work, achieved rate against the device's peak,
 // and its prediction under AMP, on traces built here and on the shared real traces.
 
-#include "analyzer/op_performance.h"
+#include "analyzer/model/op_performance.h"
 
 #include <cmath>
 #include <string>
@@ -9,11 +9,11 @@
 #include <gtest/gtest.h>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
+#include "analyzer/advice/recommendations.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
-#include "analyzer/recommendations.h"
 #include "analyzer/run_analysis.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 #include "gpu_trace_builder.h"
 #include "imported_trace.h"
 #include "synthetic_run.h"

@@ -1,6 +1,6 @@
-// Tests of analyzer/op_time_model.h: the shape-aware time of matrix and memory-bound work.
+// Tests of analyzer/model/op_time_model.h: the shape-aware time of matrix and memory-bound work.
 
-#include "analyzer/op_time_model.h"
+#include "analyzer/model/op_time_model.h"
 
 #include <gtest/gtest.h>
 

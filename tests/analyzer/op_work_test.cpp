@@ -1,7 +1,7 @@
-// Tests of analyzer/op_work.h: the FLOPs and bytes of one op call from its recorded shapes,
+// Tests of analyzer/model/op_work.h: the FLOPs and bytes of one op call from its recorded shapes,
 // dtypes and arguments. Expected numbers are worked out by hand in the comments.
 
-#include "analyzer/op_work.h"
+#include "analyzer/model/op_work.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analyzer/import/pyprof_marker.h"
+#include "analyzer/normalise/pyprof_marker.h"
 
 #include <gtest/gtest.h>
 

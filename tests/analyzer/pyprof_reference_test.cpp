@@ -8,7 +8,7 @@
 #include <map>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
 
 namespace ampscope::analyzer {

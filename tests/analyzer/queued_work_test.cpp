@@ -1,4 +1,4 @@
-#include "analyzer/queued_work.h"
+#include "analyzer/steps/queued_work.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/normalise/range_normaliser.h"
 
 #include <gtest/gtest.h>
 
-#include "analyzer/gemm_shapes.h"
-#include "analyzer/operator_labels.h"
-#include "analyzer/phase_rules.h"
+#include "analyzer/core/gemm_shapes.h"
+#include "analyzer/core/operator_labels.h"
+#include "analyzer/normalise/phase_rules.h"
 
 namespace ampscope::analyzer::import {
 namespace {

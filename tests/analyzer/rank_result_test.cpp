@@ -2,12 +2,12 @@
 // projections, recommendations and the rows of its kernel, layer and op tables, copied from a
 // hand-made summary; and the TF32 projection those rest on.
 
-#include "analyzer/rank_result.h"
+#include "analyzer/job/rank_result.h"
 
 #include <gtest/gtest.h>
 
-#include "analyzer/rule_ids.h"
-#include "analyzer/tf32_projection.h"
+#include "analyzer/core/rule_ids.h"
+#include "analyzer/steps/tf32_projection.h"
 
 namespace ampscope::analyzer {
 namespace {

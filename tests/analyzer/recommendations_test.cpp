@@ -1,13 +1,13 @@
-#include "analyzer/recommendations.h"
+#include "analyzer/advice/recommendations.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
-#include "tests/analyzer/imported_trace.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
+#include "tests/analyzer/imported_trace.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 
 namespace ampscope::analyzer {

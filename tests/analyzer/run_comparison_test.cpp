@@ -1,20 +1,20 @@
-// Tests of analyzer/run_comparison.h: the change B made, read from two analyses; A's op rows
+// Tests of analyzer/advice/run_comparison.h: the change B made, read from two analyses; A's op rows
 // paired with B's; each op's and the step's prediction scored against the measured speedup. On
 // pairs of runs built here (FP32 against AMP, TF32 and padding on an A100; inference calls without
 // steps on an H100, compared by their GPU work), on the measured H100 language-model runs and on
 // the shared ResNet-50 runs with 0 and 4 data-loader workers.
 
-#include "analyzer/run_comparison.h"
+#include "analyzer/advice/run_comparison.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <tuple>
 
-#include "analyzer/gpu_work_comparison.h"
+#include "analyzer/advice/gpu_work_comparison.h"
 
 #include "../test_support.h"
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
 #include "tests/analyzer/imported_trace.h"

@@ -11,10 +11,10 @@
 
 #include "../test_support.h"
 #include "../trace_equality.h"
-#include "analyzer/correlator.h"
-#include "analyzer/gemm_shapes.h"
+#include "analyzer/core/gemm_shapes.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 #include "trace/db/profile_reader.h"
 #include "trace/db/profile_writer.h"
 

@@ -1,4 +1,4 @@
-#include "analyzer/sorted_runs.h"
+#include "analyzer/core/sorted_runs.h"
 
 #include <gtest/gtest.h>
 

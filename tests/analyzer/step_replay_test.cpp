@@ -1,14 +1,14 @@
-#include "analyzer/step_replay.h"
+#include "analyzer/steps/step_replay.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 
 #include "../test_support.h"
-#include "analyzer/amdahl.h"
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/steps/amdahl.h"
+#include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::analyzer {
 namespace {

@@ -1,14 +1,14 @@
-// Tests of analyzer/tensor_core_evidence.h: what a kernel no rule row knows is said to run on, by
+// Tests of analyzer/verdicts/tensor_core_evidence.h: what a kernel no rule row knows is said to run on, by
 // the element type in its name and the device (a), by the rate its op achieved (b), or unknown (c).
 
-#include "analyzer/tensor_core_evidence.h"
+#include "analyzer/verdicts/tensor_core_evidence.h"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "analyzer/rule_ids.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/core/rule_ids.h"
+#include "analyzer/summary/trace_summary.h"
 #include "gpu_trace_builder.h"
 
 namespace ampscope::analyzer {

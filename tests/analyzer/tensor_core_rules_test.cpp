@@ -2,7 +2,7 @@
 // names from the shared traces get the verdicts the hardware gave them, and a broken rule file
 // is refused with its line and column.
 
-#include "analyzer/tensor_core_rules.h"
+#include "analyzer/verdicts/tensor_core_rules.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analyzer/time_by_kind.h"
+#include "analyzer/core/time_by_kind.h"
 
 #include <gtest/gtest.h>
 

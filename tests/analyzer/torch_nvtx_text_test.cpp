@@ -1,4 +1,4 @@
-#include "analyzer/import/torch_nvtx_text.h"
+#include "analyzer/normalise/torch_nvtx_text.h"
 
 #include <gtest/gtest.h>
 

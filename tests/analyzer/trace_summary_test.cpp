@@ -1,8 +1,8 @@
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 
 #include <gtest/gtest.h>
 
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 
 namespace ampscope::analyzer {

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::test {

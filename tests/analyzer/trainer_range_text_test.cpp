@@ -1,12 +1,12 @@
-#include "analyzer/trainer_range_text.h"
+#include "analyzer/normalise/trainer_range_text.h"
 
 #include <gtest/gtest.h>
 
-#include "analyzer/correlator.h"
-#include "analyzer/gemm_shapes.h"
-#include "analyzer/import/range_normaliser.h"
-#include "analyzer/op_work.h"
-#include "analyzer/operator_labels.h"
+#include "analyzer/core/gemm_shapes.h"
+#include "analyzer/core/operator_labels.h"
+#include "analyzer/correlate/correlator.h"
+#include "analyzer/model/op_work.h"
+#include "analyzer/normalise/range_normaliser.h"
 
 namespace ampscope::analyzer {
 namespace {

@@ -1,4 +1,4 @@
-#include "analyzer/unfused_attention.h"
+#include "analyzer/model/unfused_attention.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "../test_support.h"
-#include "analyzer/recommendations.h"
+#include "analyzer/advice/recommendations.h"
 #include "analyzer/run_analysis.h"
 
 namespace ampscope::analyzer {

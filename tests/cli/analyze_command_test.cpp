@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "../test_support.h"
-#include "analyzer/device_table.h"
+#include "analyzer/core/device_table.h"
 #include "cli/summary_text.h"
 #include "tests/analyzer/synthetic_run.h"
 #include "tests/analyzer/trainer_cpu_trace.h"

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "../test_support.h"
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "cli/analyze_command.h"
 #include "tests/analyzer/inference_run.h"
 #include "tests/analyzer/synthetic_run.h"

@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzer/correlator.h"
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/correlate/correlator.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "tests/test_support.h"
 #include "trace/db/profile_reader.h"
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "analyzer/import/byte_source.h"
-#include "analyzer/import/kineto_importer.h"
+#include "analyzer/import/kineto/kineto_importer.h"
 #include "analyzer/import/trace_importer.h"
 #include "fuzz_support.h"
 

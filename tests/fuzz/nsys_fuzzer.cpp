@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "analyzer/import/demangle.h"
-#include "analyzer/import/nsys_importer.h"
+#include "analyzer/import/nsight/nsys_importer.h"
 #include "sqlite_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

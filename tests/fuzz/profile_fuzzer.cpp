@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "analyzer/import/demangle.h"
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "sqlite_harness.h"
 #include "trace/db/profile_reader.h"
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "analyzer/import/pyprof_marker.h"
-#include "analyzer/import/range_normaliser.h"
-#include "analyzer/import/torch_nvtx_text.h"
+#include "analyzer/normalise/pyprof_marker.h"
+#include "analyzer/normalise/range_normaliser.h"
+#include "analyzer/normalise/torch_nvtx_text.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

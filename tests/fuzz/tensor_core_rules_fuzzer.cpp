@@ -1,4 +1,4 @@
-// The Tensor Core rule file parser (analyzer/tensor_core_rules.cpp): the bytes are a rule file.
+// The Tensor Core rule file parser (analyzer/verdicts/tensor_core_rules.cpp): the bytes are a rule file.
 // A file that parses is then used as the analyzer uses it: every row's example classified, and
 // the alignment read from it.
 
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analyzer/tensor_core_rules.h"
+#include "analyzer/verdicts/tensor_core_rules.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

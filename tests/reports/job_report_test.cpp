@@ -9,7 +9,7 @@
 #include <filesystem>
 
 #include "../test_support.h"
-#include "analyzer/rule_ids.h"
+#include "analyzer/core/rule_ids.h"
 #include "reports/csv_reports.h"
 #include "reports/job_json.h"
 #include "tests/reports/csv_reader.h"

@@ -8,8 +8,8 @@
 #include <memory>
 #include <regex>
 
-#include "analyzer/correlator.h"
-#include "analyzer/device_table.h"
+#include "analyzer/core/device_table.h"
+#include "analyzer/correlate/correlator.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/report_file.h"

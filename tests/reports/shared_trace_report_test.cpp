@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <map>
 
-#include "analyzer/correlator.h"
+#include "analyzer/correlate/correlator.h"
 #include "analyzer/import/trace_importer.h"
-#include "analyzer/trace_summary.h"
+#include "analyzer/summary/trace_summary.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/report_writer.h"

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzer/device_table.h"
+#include "analyzer/core/device_table.h"
 #include "analyzer/run_analysis.h"
 #include "gui/main_window.h"
 #include "gui/run_loader.h"

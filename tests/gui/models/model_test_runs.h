@@ -17,7 +17,7 @@
 #include <string>
 #include <utility>
 
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "analyzer/run_analysis.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
 #include "trace/trace_model.h"

@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzer/run_comparison.h"
+#include "analyzer/advice/run_comparison.h"
 #include "gui/tabs/chart_style.h"
 #include "gui/tabs/compare_tab.h"
 #include "tests/analyzer/inference_run.h"

@@ -17,8 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include "analyzer/job/job_findings.h"
 #include "analyzer/job_files.h"
-#include "analyzer/job_findings.h"
 #include "gui/tabs/chart_style.h"
 #include "gui/tabs/ranks_tab.h"
 #include "gui/tabs/recommendations_table_model.h"

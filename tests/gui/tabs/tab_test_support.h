@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzer/import/range_normaliser.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "analyzer/run_analysis.h"
 #include "gui/run_view.h"
 #include "tests/analyzer/trainer_cpu_trace.h"

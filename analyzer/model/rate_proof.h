@@ -1,0 +1,22 @@
+#pragma once
+// Path (b) of the Tensor Core evidence (verdicts/tensor_core_evidence.h): physics. It needs the
+// measured rate of each op, which only the model has, so it runs here, once the op rows exist,
+// and hands the verdicts it proves back to the kernel verdicts.
+
+#include <unordered_map>
+
+#include "analyzer/core/tensor_core_verdict.h"
+#include "analyzer/model/op_performance.h"
+#include "analyzer/verdicts/kernel_verdicts.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer {
+
+// Path (b): every kernel name whose verdict is unknown and that ran in an op whose achieved rate
+// (its FLOPs over all its kernels' time) is above the CUDA-core bound and not above the Tensor
+// Core peak, where no other matrix kernel of the op could have done the math. Adds the proven
+// kernels' time to their op rows' tensor_core_time_ns.
+std::unordered_map<trace::StringId, TensorCoreVerdict> proveByRate(const trace::Trace& trace, OpPerformance& ops,
+                                                                   KernelVerdicts& verdicts);
+
+}  // namespace ampscope::analyzer

@@ -1,0 +1,3 @@
+#pragma once
+// Fixture: the model may include core.
+#include "analyzer/core/vocabulary.h"
