@@ -277,6 +277,16 @@ TEST_F(NsysImporterTest, SharedMemoryThatIsNoSizeIsCountedAndTheKernelKept) {
   }
 }
 
+TEST_F(NsysImporterTest, ACopySizeThatIsNoSizeIsCountedAndTheCopyKept) {
+  alter("UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes = -1");
+  const trace::Trace t = import();
+  ASSERT_EQ(t.memory_ops.size(), 2u);
+  EXPECT_EQ(t.memory_ops[0].bytes, 0u) << "not 2^64 - 1 bytes";
+  const std::string reason = "table 'CUPTI_ACTIVITY_KIND_MEMCPY' negative byte counts (read as 0, the record kept)";
+  EXPECT_EQ(t.import_stats.not_understood.at(reason), 1u);
+  EXPECT_EQ(t.import_stats.first_place.at(reason), "table 'CUPTI_ACTIVITY_KIND_MEMCPY' row 1");
+}
+
 // Trimmed exports (nsys-ai's test fixtures, Nsight Systems 2026.1) keep a kernel's times, ids and
 // names but not its launch configuration.
 TEST_F(NsysImporterTest, AKernelTableWithoutLaunchConfigurationIsRead) {
