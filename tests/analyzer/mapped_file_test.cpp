@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <memory>
@@ -94,32 +93,8 @@ TEST(MappedFileTest, EachMappingKeepsItsOwnLostPages) {
   EXPECT_FALSE(kept_source->mapping()->lostFrom().has_value());
 }
 
-// A SIGBUS at an address no mapping of ours holds goes to the handler installed before the guard's:
-// the default action, or a host's own handler (a sanitizer's, Python's faulthandler). Each child
-// sets that handler before it maps a file, so the guard is installed over it there, whatever the
-// parent process installed before.
-void exitWithCode42(int) { _exit(42); }
-
-// In a death test's child: `handler` first, then a mapping (which installs the guard over it),
-// then a SIGBUS at no mapped address.
-void raiseBusErrorOverGuardAndHandler(const std::string& path, void (*handler)(int)) {
-  signal(SIGBUS, handler);
-  const auto source = ByteSource::open(path);
-  if (!source.ok() || (*source)->mapping() == nullptr) _exit(99);
-  raise(SIGBUS);
-}
-
-TEST(MappedFileDeathTest, ABusErrorOutsideAnyMappedFileTakesTheDefaultActionWhereThatWasTheHandler) {
-  test::ScratchDir dir;
-  const std::string path = dir.write("mapped.json", std::string(kPage, 'x'));
-  EXPECT_EXIT(raiseBusErrorOverGuardAndHandler(path, SIG_DFL), testing::KilledBySignal(SIGBUS), "");
-}
-
-TEST(MappedFileDeathTest, ABusErrorOutsideAnyMappedFileGoesToTheHandlerInstalledBefore) {
-  test::ScratchDir dir;
-  const std::string path = dir.write("mapped.json", std::string(kPage, 'x'));
-  EXPECT_EXIT(raiseBusErrorOverGuardAndHandler(path, exitWithCode42), testing::ExitedWithCode(42), "");
-}
+// A SIGBUS that is not a lost page of a mapped file goes to the handler installed before the
+// guard's: tests/analyzer/lost_page_guard_test.cpp.
 
 // Several megabytes of kernels and launches, so that the import reads many batches.
 std::string kinetoTrace(int events) {

@@ -6,19 +6,17 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
 
 #include "../test_support.h"
 #include "analyzer/core/gemm_shapes.h"
 #include "analyzer/correlate/correlator.h"
 #include "analyzer/summary/trace_summary.h"
+#include "sqlite_importer_fixture.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
 namespace {
-
-using trace::db::SqliteDatabase;
 
 // Thread ids packed into the fixture's globalTid values (see tests/data/nsys_small.sql).
 constexpr std::int64_t kPid = 24817;
@@ -27,50 +25,13 @@ constexpr std::int64_t kLoaderTid = 24903;
 constexpr std::int64_t kLastTimestampNs = 1'001'100'000;  // the end of the NCCL kernel
 
 // Each test gets its own database built from the fixture's SQL, so it may alter it freely.
-class NsysImporterTest : public ::testing::Test {
+class NsysImporterTest : public test::SqliteImporterTest<importNsightSystems> {
  protected:
   void SetUp() override {
     const std::string sql = test::readFile(test::testData("nsys_small.sql"));
     ASSERT_FALSE(sql.empty()) << "cannot read " << test::testData("nsys_small.sql");
-    path_ = scratch_.file("export.sqlite");
-    auto db = SqliteDatabase::open(path_, SqliteDatabase::Mode::kCreate);
-    ASSERT_TRUE(db) << db.error().message;
-    db_ = std::make_unique<SqliteDatabase>(std::move(*db));
-    const trace::Status created = db_->execute(sql);
-    ASSERT_TRUE(created) << created.error().message;
+    ASSERT_NO_FATAL_FAILURE(create(sql));
   }
-
-  void alter(const std::string& sql) {
-    const trace::Status status = db_->execute(sql);
-    ASSERT_TRUE(status) << status.error().message;
-  }
-
-  trace::Trace import() {
-    auto result = importNsightSystems(*db_);
-    EXPECT_TRUE(result) << result.error().message;
-    return result ? std::move(*result) : trace::Trace{};
-  }
-
-  std::string importError() {
-    auto result = importNsightSystems(*db_);
-    EXPECT_FALSE(result) << "the import should have failed";
-    return result ? std::string() : result.error().message;
-  }
-
-  static const trace::Range* rangeNamed(const trace::Trace& t, std::string_view name) {
-    for (const trace::Range& r : t.ranges) {
-      if (t.str(r.name) == name) return &r;
-    }
-    return nullptr;
-  }
-
-  static bool encloses(const trace::Range& range, std::int64_t start_ns, std::int64_t end_ns) {
-    return range.start_ns <= start_ns && end_ns <= range.end_ns;
-  }
-
-  test::ScratchDir scratch_;  // declared first: outlives the database file it holds
-  std::string path_;
-  std::unique_ptr<SqliteDatabase> db_;
 };
 
 TEST_F(NsysImporterTest, RecognisesExportByStringIdsAndActivityTables) {
@@ -309,9 +270,21 @@ TEST_F(NsysImporterTest, SharedMemoryThatIsNoSizeIsCountedAndTheKernelKept) {
     ASSERT_EQ(t.kernels.size(), kernels);
     EXPECT_EQ(t.import_stats.not_understood.at(reason), 1u);
     for (const trace::Kernel& k : t.kernels) {
-      if (k.correlation_id == 104) EXPECT_EQ(k.shared_memory_bytes, 0u);
+      if (k.correlation_id == 104) {
+        EXPECT_EQ(k.shared_memory_bytes, 0u);
+      }
     }
   }
+}
+
+TEST_F(NsysImporterTest, ACopySizeThatIsNoSizeIsCountedAndTheCopyKept) {
+  alter("UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes = -1");
+  const trace::Trace t = import();
+  ASSERT_EQ(t.memory_ops.size(), 2u);
+  EXPECT_EQ(t.memory_ops[0].bytes, 0u) << "not 2^64 - 1 bytes";
+  const std::string reason = "table 'CUPTI_ACTIVITY_KIND_MEMCPY' negative byte counts (read as 0, the record kept)";
+  EXPECT_EQ(t.import_stats.not_understood.at(reason), 1u);
+  EXPECT_EQ(t.import_stats.first_place.at(reason), "table 'CUPTI_ACTIVITY_KIND_MEMCPY' row 1");
 }
 
 // Trimmed exports (nsys-ai's test fixtures, Nsight Systems 2026.1) keep a kernel's times, ids and

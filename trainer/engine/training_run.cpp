@@ -9,6 +9,7 @@
 
 #include "trainer/instrumentation/layer_ranges.h"
 #include "trainer/instrumentation/range_marker.h"
+#include "trainer/instrumentation/run_range_texts.h"
 
 namespace ampscope::trainer {
 
@@ -23,18 +24,18 @@ LossScalerConfig scalerConfigFor(const TrainConfig& config) {
 // A phase of a step: its name, which is its range's text (docs/trainer_ranges.md) and names it in
 // a failure's message, and the range's handle, registered once.
 struct Phase {
-  explicit Phase(const char* phase_name) : name(phase_name), text(RangeMarker::registerText(phase_name)) {}
+  explicit Phase(RunPhase phase) : name(runPhaseRangeText(phase)), text(RangeMarker::registerText(name)) {}
   const char* name;
   RangeMarker::Handle text;
 };
 
 struct Phases {
-  Phase data{"data"};
-  Phase forward{"forward"};
-  Phase backward{"backward"};
-  Phase loss_scale{"loss_scale"};
-  Phase optimizer{"optimizer"};
-  Phase evaluate{"evaluate"};
+  Phase data{RunPhase::kData};
+  Phase forward{RunPhase::kForward};
+  Phase backward{RunPhase::kBackward};
+  Phase loss_scale{RunPhase::kLossScale};
+  Phase optimizer{RunPhase::kOptimizer};
+  Phase evaluate{RunPhase::kEvaluate};
 };
 
 const Phases& phases() {
@@ -129,7 +130,7 @@ Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
   // Each batch's decoding and augmentation is a range on the thread that does it.
   data.on_work = [](const char* what, std::int64_t batch, bool begin) {
     if (begin) {
-      RangeMarker::push(fmt::format("{} {}", what, batch));
+      RangeMarker::push(dataWorkRangeText(what, batch));
     } else {
       RangeMarker::pop();
     }
@@ -171,7 +172,7 @@ Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, cons
   // The pipeline says how many batches an epoch has, so no step range is opened for the epoch's
   // end: a profile has exactly as many step ranges as steps were trained.
   for (std::int64_t b = 0; b < pipeline.batchesPerEpoch() && (config_.max_steps == 0 || step_ < config_.max_steps); ++b) {
-    const ScopedRange step_range(fmt::format("step {}", step_));
+    const ScopedRange step_range(stepRangeText(step_));
     std::optional<Batch> batch;
     {
       const PhaseScope phase(ops_, phases().data);

@@ -17,11 +17,14 @@ std::string layerRangeText(Layer& layer, Pass pass, const Shape& input_shape, DT
   return text;
 }
 
+std::string LayerRanges::text(Layer& layer, Pass pass, const Shape& input_shape, DType input_dtype) const {
+  return layerRangeText(layer, pass, input_shape, policy_.computeType(layer.op(), autocast_, input_dtype));
+}
+
 void LayerRanges::beginLayer(Layer& layer, Pass pass, const Shape& input_shape, DType input_dtype) {
   Cached& cached = cache_[&layer][pass == Pass::kForward ? 0 : 1];
   if (!cached.built || cached.input_shape != input_shape || cached.input_dtype != input_dtype) {
-    const DType compute = policy_.computeType(layer.op(), autocast_, input_dtype);
-    cached = {true, input_shape, input_dtype, RangeMarker::registerText(layerRangeText(layer, pass, input_shape, compute))};
+    cached = {true, input_shape, input_dtype, RangeMarker::registerText(text(layer, pass, input_shape, input_dtype))};
   }
   RangeMarker::push(cached.handle);
 }

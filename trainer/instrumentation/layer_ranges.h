@@ -20,6 +20,10 @@ class LayerRanges final : public LayerObserver {
  public:
   LayerRanges(const AutocastPolicy& policy, DType autocast) : policy_(policy), autocast_(autocast) {}
 
+  // The text of layer's range in this pass for an input of this shape and dtype, in the dtype
+  // autocast computes the layer's op in: what beginLayer registers and pushes.
+  std::string text(Layer& layer, Pass pass, const Shape& input_shape, DType input_dtype) const;
+
   void beginLayer(Layer& layer, Pass pass, const Shape& input_shape, DType input_dtype) override;
   void endLayer(Layer& layer, Pass pass) override;
 

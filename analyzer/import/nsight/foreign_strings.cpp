@@ -41,6 +41,13 @@ bool intervalReadable(std::string_view table, std::int64_t row, std::int64_t sta
   return false;
 }
 
+std::uint64_t byteCount(std::string_view table, std::int64_t row, std::int64_t bytes, trace::ImportStats& stats) {
+  if (bytes >= 0) return static_cast<std::uint64_t>(bytes);
+  stats.notUnderstood(fmt::format("table '{}' negative byte counts (read as 0, the record kept)", table),
+                      rowPlace(table, row));
+  return 0;
+}
+
 std::uint32_t sharedMemoryBytes(std::string_view table, std::int64_t row, std::int64_t static_bytes,
                                 std::int64_t dynamic_bytes, trace::ImportStats& stats) {
   constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max();

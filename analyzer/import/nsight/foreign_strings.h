@@ -55,6 +55,10 @@ std::string rowPlace(std::string_view table, std::int64_t row);
 bool intervalReadable(std::string_view table, std::int64_t row, std::int64_t start_ns, std::int64_t end_ns,
                       trace::ImportStats& stats);
 
+// A copy's or memset's size as the row gives it. A negative one is no size (read as unsigned it
+// would be some 2^64 bytes): 0, counted in stats with its place; the record is kept.
+std::uint64_t byteCount(std::string_view table, std::int64_t row, std::int64_t bytes, trace::ImportStats& stats);
+
 // A kernel's shared memory per block, static + dynamic as the row gives them. Where either is
 // negative or the sum does not fit 32 bits (the sum of two arbitrary 64-bit values overflowed
 // before: found by the nsys and nvprof fuzz harnesses), 0, counted in stats with its place.

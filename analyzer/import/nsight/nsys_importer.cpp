@@ -323,7 +323,7 @@ class NsysReader {
       m.device = static_cast<std::uint32_t>(s.int64(2));
       m.stream = static_cast<std::uint32_t>(s.int64(3));
       m.correlation_id = static_cast<std::uint64_t>(s.int64(4));
-      m.bytes = static_cast<std::uint64_t>(s.int64(5));
+      m.bytes = byteCount(table, row, s.int64(5), out_.import_stats);
       m.pid = pidOf(s, c["globalPid"]);
       // A NULL kind is unknown, not 0 (which Nsight uses for pageable).
       if (is_memcpy) {

@@ -26,6 +26,10 @@ using trace::db::forEachRow;
 
 constexpr const char* kConcurrentKernels = "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL";
 constexpr const char* kKernels = "CUPTI_ACTIVITY_KIND_KERNEL";
+constexpr const char* kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
+constexpr const char* kMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
+constexpr const char* kSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+constexpr const char* kUnterminated = "ranges without an end (kept, closed at the end of the trace)";
 
 std::int64_t threadIdFromCupti(std::int64_t raw) {
   // nvprof stores 32-bit thread ids as signed integers; markers carry them unsigned.
@@ -53,6 +57,17 @@ class NvprofReader {
     if (Status s = readMemset(); !s) return s;
     return readSynchronization();
   }
+  // The latest time this reader has seen.
+  std::int64_t lastNs() const { return last_ns_; }
+  // Ranges started but never ended close at last_ns: the end of the whole trace, known once both
+  // sides are read.
+  void closeUnterminatedRanges(std::int64_t last_ns) {
+    for (std::size_t index : unterminated_) {
+      trace::Range& r = out_.ranges[index];
+      r.end_ns = std::max(r.start_ns, last_ns);
+    }
+  }
+
   Status readHostTables() {
     if (Status s = readApi("CUPTI_ACTIVITY_KIND_RUNTIME", trace::ApiKind::kRuntime); !s) return s;
     if (Status s = readApi("CUPTI_ACTIVITY_KIND_DRIVER", trace::ApiKind::kDriver); !s) return s;
@@ -94,15 +109,33 @@ class NvprofReader {
                         d.compute_minor = static_cast<std::int32_t>(s.int64(3));
                         d.sm_count = static_cast<std::int32_t>(s.int64(4));
                         d.total_memory_bytes = static_cast<std::uint64_t>(s.int64(5));
-                        if (has_clock) {
-                          d.sm_clock_khz = std::max<std::int64_t>(0, s.int64(6));
-                          // KB/s; one beyond 64 bits in bytes is no bandwidth (left unknown).
-                          const std::int64_t kbs = s.int64(7);
-                          constexpr std::int64_t kLargest = std::numeric_limits<std::int64_t>::max() / 1000;
-                          d.memory_bandwidth_bytes_per_s = kbs > 0 && kbs <= kLargest ? static_cast<std::uint64_t>(kbs) * 1000 : 0;
-                        }
+                        if (has_clock) readClockAndBandwidth(row, s.int64(6), s.int64(7), d);
                         return stringId("CUPTI_ACTIVITY_KIND_DEVICE", row, "name", s.int64(1), d.name);
                       });
+  }
+
+  // kHz and KB/s as CUPTI gives them; 0 means not recorded. A negative value, or a bandwidth
+  // beyond 64 bits in bytes per second, is no rate: counted, and left unknown.
+  void readClockAndBandwidth(std::int64_t row, std::int64_t clock_khz, std::int64_t bandwidth_kb_per_s,
+                             trace::Device& d) {
+    constexpr std::int64_t kLargestKbPerS = std::numeric_limits<std::int64_t>::max() / 1000;
+    const bool clock_read = clock_khz >= 0;
+    const bool bandwidth_read = bandwidth_kb_per_s >= 0 && bandwidth_kb_per_s <= kLargestKbPerS;
+    d.sm_clock_khz = clock_read ? clock_khz : 0;
+    d.memory_bandwidth_bytes_per_s = bandwidth_read ? static_cast<std::uint64_t>(bandwidth_kb_per_s) * 1000 : 0;
+    if (!clock_read || !bandwidth_read) {
+      out_.import_stats.notUnderstood(
+          "table 'CUPTI_ACTIVITY_KIND_DEVICE' clock rates or bandwidths that are not a rate (left unknown)",
+          rowPlace("CUPTI_ACTIVITY_KIND_DEVICE", row));
+    }
+  }
+
+  // A record's start and end; false for one that ends before it starts, which is counted with
+  // its row and left out. The latest end seen is where ranges never closed end.
+  bool interval(std::string_view table, std::int64_t row, std::int64_t start_ns, std::int64_t end_ns) {
+    if (!intervalReadable(table, row, start_ns, end_ns, out_.import_stats)) return false;
+    last_ns_ = std::max(last_ns_, end_ns);
+    return true;
   }
 
   Status readKernels(const char* table) {
@@ -112,7 +145,7 @@ class NvprofReader {
                        "staticSharedMemory", "dynamicSharedMemory"},
                       [&](std::int64_t row, Statement& s) -> Status {
                         ++out_.import_stats.events_read;
-                        if (!intervalReadable(table, row, s.int64(0), s.int64(1), out_.import_stats)) return {};
+                        if (!interval(table, row, s.int64(0), s.int64(1))) return {};
                         trace::Kernel& k = out_.kernels.emplace_back();
                         k.start_ns = s.int64(0);
                         k.end_ns = s.int64(1);
@@ -133,8 +166,9 @@ class NvprofReader {
   Status readApi(const char* table, trace::ApiKind api) {
     if (!db_.hasTable(table)) return {};
     return forEachRow(db_, table, {"cbid", "start", "end", "processId", "threadId", "correlationId"},
-                      [&](std::int64_t, Statement& s) -> Status {
+                      [&](std::int64_t row, Statement& s) -> Status {
                         ++out_.import_stats.events_read;
+                        if (!interval(table, row, s.int64(1), s.int64(2))) return {};
                         trace::LaunchCall& l = out_.launches.emplace_back();
                         l.cbid = static_cast<std::int32_t>(s.int64(0));
                         l.start_ns = s.int64(1);
@@ -151,18 +185,19 @@ class NvprofReader {
   }
 
   Status readMemcpy() {
-    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_MEMCPY")) return {};
-    return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMCPY",
+    if (!db_.hasTable(kMemcpy)) return {};
+    return forEachRow(db_, kMemcpy,
                       {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId",
                        "streamId", "correlationId"},
-                      [&](std::int64_t, Statement& s) -> Status {
+                      [&](std::int64_t row, Statement& s) -> Status {
                         ++out_.import_stats.events_read;
+                        if (!interval(kMemcpy, row, s.int64(4), s.int64(5))) return {};
                         trace::MemoryOp& m = out_.memory_ops.emplace_back();
                         m.kind = trace::MemoryOpKind::kMemcpy;
                         m.direction = copyDirectionFromCupti(s.int64(0));
                         m.src_kind = memoryKindFromCupti(s.int64(1));
                         m.dst_kind = memoryKindFromCupti(s.int64(2));
-                        m.bytes = static_cast<std::uint64_t>(s.int64(3));
+                        m.bytes = byteCount(kMemcpy, row, s.int64(3), out_.import_stats);
                         m.start_ns = s.int64(4);
                         m.end_ns = s.int64(5);
                         m.device = static_cast<std::uint32_t>(s.int64(6));
@@ -174,14 +209,15 @@ class NvprofReader {
   }
 
   Status readMemset() {
-    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_MEMSET")) return {};
-    return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
+    if (!db_.hasTable(kMemset)) return {};
+    return forEachRow(db_, kMemset,
                       {"bytes", "start", "end", "deviceId", "streamId", "correlationId", "memoryKind"},
-                      [&](std::int64_t, Statement& s) -> Status {
+                      [&](std::int64_t row, Statement& s) -> Status {
                         ++out_.import_stats.events_read;
+                        if (!interval(kMemset, row, s.int64(1), s.int64(2))) return {};
                         trace::MemoryOp& m = out_.memory_ops.emplace_back();
                         m.kind = trace::MemoryOpKind::kMemset;
-                        m.bytes = static_cast<std::uint64_t>(s.int64(0));
+                        m.bytes = byteCount(kMemset, row, s.int64(0), out_.import_stats);
                         m.start_ns = s.int64(1);
                         m.end_ns = s.int64(2);
                         m.device = static_cast<std::uint32_t>(s.int64(3));
@@ -194,11 +230,11 @@ class NvprofReader {
   }
 
   Status readSynchronization() {
-    if (!db_.hasTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) return {};
-    return forEachRow(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-                      {"type", "start", "end", "correlationId", "streamId"},
-                      [&](std::int64_t, Statement& s) -> Status {
+    if (!db_.hasTable(kSync)) return {};
+    return forEachRow(db_, kSync, {"type", "start", "end", "correlationId", "streamId"},
+                      [&](std::int64_t row, Statement& s) -> Status {
                         ++out_.import_stats.events_read;
+                        if (!interval(kSync, row, s.int64(1), s.int64(2))) return {};
                         trace::Synchronization& y = out_.synchronizations.emplace_back();
                         y.kind = syncKindFromCupti(s.int64(0));
                         y.start_ns = s.int64(1);
@@ -215,6 +251,7 @@ class NvprofReader {
     std::int64_t start_ns;
     trace::StringId text;
     trace::Index thread;
+    std::int64_t row;  // its start's row
   };
 
   // The marker's text is kept as it is: the range normaliser reads PyProf's dicts and autograd's
@@ -232,22 +269,22 @@ class NvprofReader {
     static constexpr std::string_view kMarkers = "CUPTI_ACTIVITY_KIND_MARKER";
     if (!db_.hasTable(kMarkers)) return {};
     std::unordered_map<std::int64_t, OpenMarker> open;
-    std::int64_t last_ns = 0;
     Status status = forEachRow(
-        db_, "CUPTI_ACTIVITY_KIND_MARKER", {"flags", "timestamp", "id", "objectKind", "objectId", "name"},
+        db_, kMarkers, {"flags", "timestamp", "id", "objectKind", "objectId", "name"},
         [&](std::int64_t row, Statement& s) -> Status {
           ++out_.import_stats.events_read;
           const std::int64_t flags = s.int64(0);
           const std::int64_t timestamp = s.int64(1);
-          last_ns = std::max(last_ns, timestamp);
           if (flags & kMarkerEnd) {
             auto found = open.find(s.int64(2));
             if (found == open.end()) {
               out_.import_stats.notUnderstood("marker ends without a start", rowPlace(kMarkers, row));
               return {};
             }
-            addRange(found->second, timestamp);
+            const OpenMarker started = found->second;
             open.erase(found);
+            if (!interval(kMarkers, row, started.start_ns, timestamp)) return {};
+            addRange(started, timestamp);
             ++out_.import_stats.events_imported;
             return {};
           }
@@ -255,6 +292,7 @@ class NvprofReader {
             out_.import_stats.notUnderstood(fmt::format("markers with flags {}", flags), rowPlace(kMarkers, row));
             return {};
           }
+          last_ns_ = std::max(last_ns_, timestamp);
           trace::StringId text = trace::StringTable::kEmpty;
           if (Status named = stringId(kMarkers, row, "name", s.int64(5), text); !named) {
             return named;
@@ -269,7 +307,7 @@ class NvprofReader {
             pid = words[0];
             tid = words[1];
           }
-          const OpenMarker marker{timestamp, text, out_.threadIndex(pid, tid)};
+          const OpenMarker marker{timestamp, text, out_.threadIndex(pid, tid), row};
           if (flags & kMarkerInstantaneous) {
             addRange(marker, timestamp);
             ++out_.import_stats.events_imported;
@@ -279,10 +317,18 @@ class NvprofReader {
           return {};
         });
     if (!status) return status;
-    // Ranges still open when recording stopped are kept, ending at the last timestamp seen.
-    for (const auto& [id, marker] : open) {
-      addRange(marker, last_ns);
-      ++out_.import_stats.not_understood["ranges without an end (kept, closed at the end of the trace)"];
+    // Ranges still open when recording stopped are kept; they end where the trace ends, known
+    // once the GPU's tables are read too (closeUnterminatedRanges). Counted in row order, so
+    // that the first place is the first such start in the file.
+    std::vector<OpenMarker> unterminated;
+    unterminated.reserve(open.size());
+    for (const auto& [id, marker] : open) unterminated.push_back(marker);
+    std::sort(unterminated.begin(), unterminated.end(),
+              [](const OpenMarker& a, const OpenMarker& b) { return a.row < b.row; });
+    for (const OpenMarker& marker : unterminated) {
+      unterminated_.push_back(out_.ranges.size());
+      addRange(marker, marker.start_ns);
+      out_.import_stats.notUnderstood(kUnterminated, rowPlace(kMarkers, marker.row));
     }
     return {};
   }
@@ -290,6 +336,8 @@ class NvprofReader {
   SqliteDatabase& db_;
   trace::Trace& out_;
   ForeignStrings& strings_;
+  std::int64_t last_ns_ = 0;               // the latest time this reader has seen
+  std::vector<std::size_t> unterminated_;  // indices into out_.ranges
 };
 
 }  // namespace
@@ -307,10 +355,18 @@ trace::Result<trace::Trace> importNvprof(SqliteDatabase& db) {
   NvprofReader host(db, out, strings);
   if (Status status = host.readShared(); !status) return status.error();
   trace::Trace gpu;
+  std::int64_t gpu_last_ns = 0;
   const Status status = readGpuAndHostAtOnce(
-      db, [&](SqliteDatabase& connection) { return NvprofReader(connection, gpu, strings).readGpuTables(); },
+      db,
+      [&](SqliteDatabase& connection) {
+        NvprofReader gpu_reader(connection, gpu, strings);
+        const Status read = gpu_reader.readGpuTables();
+        gpu_last_ns = gpu_reader.lastNs();
+        return read;
+      },
       [&] { return host.readHostTables(); });
   if (!status) return status.error();
+  host.closeUnterminatedRanges(std::max(host.lastNs(), gpu_last_ns));
   takeGpuRecords(std::move(gpu), out);
   // nvprof writes one file per profiled process (%p); its activity tables name no process.
   out.assignLaunchingProcesses();
