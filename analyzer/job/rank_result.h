@@ -4,7 +4,7 @@
 // collective kernel (what ranks are matched and put on one clock by), and what its own analysis
 // found: its Tensor Core share, AMP and TF32 projections, recommendations, and its kernel, layer and
 // op tables (rank_tables.h). A few kB per step and per kernel name or layer where a trace holds
-// gigabytes: a job of many ranks keeps these, not their events (DESIGN.md, "Distributed runs").
+// gigabytes: a job of many ranks keeps these, not their events (docs/distributed.md).
 // `analyze RANK --json` writes it (the map step), `merge` reads it back. Integers, strings and
 // finite numbers, so that it survives JSON exactly.
 
