@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -60,8 +61,17 @@ inline trace::Status writeDatabase(const std::string& path, const std::string& s
   return db->execute(script);
 }
 
+// A REAL as the shortest text that reads back as the same double (SQLite's own quote() writes
+// 20 digits where 15 do not round-trip, in a form that has changed between its versions).
+inline std::string realLiteral(double value) {
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".en") == std::string::npos) text += ".0";  // still a REAL when read back
+  return text;
+}
+
 // The database at path as a script: each table (by name) with its CREATE statement, then its
-// rows in the order they were inserted, each value as SQLite's quote() writes it.
+// rows in the order they were inserted, reals as realLiteral writes them, other values as
+// SQLite's quote() does.
 inline trace::Result<std::string> databaseAsScript(const std::string& path) {
   auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kReadOnly);
   if (!db) return db.error();
@@ -71,13 +81,22 @@ inline trace::Result<std::string> databaseAsScript(const std::string& path) {
   while (tables->step()) {
     const std::string table(tables->text(0));
     out += fmt::format("{};\n", tables->text(1));
-    std::string values;
-    for (const std::string& column : db->columns(table)) {
-      values += fmt::format("{}quote(\"{}\")", values.empty() ? "" : " || ', ' || ", column);
+    // Per column: its type, its quoted text, its value.
+    std::string select;
+    const std::vector<std::string> columns = db->columns(table);
+    for (const std::string& column : columns) {
+      select += fmt::format("{}typeof(\"{}\"), quote(\"{}\"), \"{}\"", select.empty() ? "" : ", ", column, column, column);
     }
-    auto rows = db->prepare(fmt::format("SELECT {} FROM \"{}\" ORDER BY rowid", values, table));
+    auto rows = db->prepare(fmt::format("SELECT {} FROM \"{}\" ORDER BY rowid", select, table));
     if (!rows) return rows.error();
-    while (rows->step()) out += fmt::format("INSERT INTO {} VALUES ({});\n", table, rows->text(0));
+    while (rows->step()) {
+      std::string values;
+      for (int i = 0; i < static_cast<int>(columns.size()); ++i) {
+        if (!values.empty()) values += ", ";
+        values += rows->text(3 * i) == "real" ? realLiteral(rows->real(3 * i + 2)) : std::string(rows->text(3 * i + 1));
+      }
+      out += fmt::format("INSERT INTO {} VALUES ({});\n", table, values);
+    }
     if (trace::Status read = rows->status(); !read) return read.error();
   }
   if (trace::Status read = tables->status(); !read) return read.error();
