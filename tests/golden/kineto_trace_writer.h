@@ -13,7 +13,8 @@ namespace ampscope::golden {
 
 class KinetoTraceWriter {
  public:
-  explicit KinetoTraceWriter(int pid = 1) : pid_(pid) {}
+  // The events of process pid (its kernels' too), whose kernels run on device.
+  explicit KinetoTraceWriter(int pid = 1, int device = 0) : pid_(pid), device_(device) {}
 
   // One event; args is the inside of its "args" object.
   void event(std::string_view cat, std::string_view name, double ts, double dur, int tid, const std::string& args = "") {
@@ -22,14 +23,13 @@ class KinetoTraceWriter {
   }
 
   // A cudaLaunchKernel call at launch_ts on thread tid (inside the operator that launches it) and
-  // its kernel on device 0, stream 7.
-  void launch(double launch_ts, int tid, std::string_view kernel, double kernel_ts, double kernel_dur,
-              std::string_view grid = "[120, 1, 1]", std::string_view block = "[256, 1, 1]") {
+  // its kernel on the stream.
+  void launch(double launch_ts, int tid, std::string_view kernel, double kernel_ts, double kernel_dur, int stream = 7) {
     ++correlation_;
     event("cuda_runtime", "cudaLaunchKernel", launch_ts, 5, tid, fmt::format(R"("correlation": {})", correlation_));
-    event("kernel", kernel, kernel_ts, kernel_dur, 7,
-          fmt::format(R"("device": 0, "stream": 7, "correlation": {}, "grid": {}, "block": {})", correlation_, grid,
-                      block));
+    event("kernel", kernel, kernel_ts, kernel_dur, stream,
+          fmt::format(R"("device": {}, "stream": {}, "correlation": {}, "grid": [120, 1, 1], "block": [256, 1, 1])",
+                      device_, stream, correlation_));
   }
 
   // The whole file: the top-level members given (each `"key": value`, separated by commas), then
@@ -46,15 +46,17 @@ class KinetoTraceWriter {
 
  private:
   int pid_;
+  int device_;
   std::string events_;
   std::int64_t correlation_ = 100;
 };
 
 // deviceProperties as Kineto writes them, for one device.
-inline std::string deviceProperties(std::string_view name, std::uint64_t memory_bytes, int major, int minor, int sms) {
-  return fmt::format(R"("deviceProperties": [{{"id": 0, "name": "{}", "totalGlobalMem": {},
+inline std::string deviceProperties(std::string_view name, std::uint64_t memory_bytes, int major, int minor, int sms,
+                                    int id = 0) {
+  return fmt::format(R"("deviceProperties": [{{"id": {}, "name": "{}", "totalGlobalMem": {},
                          "computeMajor": {}, "computeMinor": {}, "numSms": {}}}])",
-                     name, memory_bytes, major, minor, sms);
+                     id, name, memory_bytes, major, minor, sms);
 }
 
 }  // namespace ampscope::golden
