@@ -27,7 +27,17 @@ inline constexpr int kTrainerSkippedStep = 3;
 
 class TrainerCpuTraceBuilder {
  public:
+  // The trace as the importer returns it: sorted by time, its range texts read.
   trace::Trace build() {
+    trace::Trace trace = record();
+    trace.sortByTime();
+    analyzer::import::normaliseRanges(trace);
+    return trace;
+  }
+
+  // The trace as the collector writes it into a profile: in the order it was recorded, the range
+  // texts not yet read (the importer reads them).
+  trace::Trace record() {
     trace_.format = trace::TraceFormat::kAmpscope;
     trace_.source_format = trace::TraceFormat::kAmpscope;
     trace_.format_detail = "ampscope profile (test)";
@@ -44,9 +54,6 @@ class TrainerCpuTraceBuilder {
     range("fc1 linear forward in=[64,784 params=[[100,784],[100]] out=[64,100] dtype=float16", end + 100'000,
           end + 200'000);
     trace_.import_stats.lost["NVTX ranges still open at exit"] = 2;
-    // What the profile importer does after reading: sort, then read the range texts.
-    trace_.sortByTime();
-    analyzer::import::normaliseRanges(trace_);
     return std::move(trace_);
   }
 
@@ -163,5 +170,6 @@ class TrainerCpuTraceBuilder {
 };
 
 inline trace::Trace trainerCpuTrace() { return TrainerCpuTraceBuilder().build(); }
+inline trace::Trace trainerCpuRecording() { return TrainerCpuTraceBuilder().record(); }
 
 }  // namespace ampscope::test
