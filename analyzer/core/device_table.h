@@ -1,7 +1,8 @@
 #pragma once
 // The GPUs ampscope knows: dense peak math rates per precision, memory bandwidth and SM count, one
-// row per product, from NVIDIA's datasheets and architecture whitepapers (every row's sources:
-// docs/devices.md). The performance model reads achieved rates against these peaks, and a rate
+// row per product, from NVIDIA's datasheets and architecture whitepapers. The rows are data
+// (analyzer/rules/devices.tsv, each with its source; read by device_rows.h); this header is what
+// the analysis asks of them. Every row's sources and the figures not confirmed: docs/devices.md. The performance model reads achieved rates against these peaks, and a rate
 // above the peak in the precision a kernel ran is a wrong input, never a result. A GPU the table
 // has no row for gets peaks derived from its SM count (device_derivation.h), never a sibling's.
 //

@@ -8,9 +8,11 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <optional>
 #include <utility>
 
 #include "analyzer/tensor_core_rules_data.h"  // generated from rules/tensor_core_rules.tsv
+#include "analyzer/core/tsv_lines.h"
 
 namespace ampscope::analyzer {
 
@@ -42,26 +44,6 @@ std::string allowedNames(const std::array<std::pair<T, std::string_view>, N>& na
   return out;
 }
 
-
-// One line of the file being parsed: its number and where each tab-separated field starts, so
-// that every error can point at line and column.
-struct LineFields {
-  std::vector<std::string_view> fields;
-  std::vector<std::size_t> columns;  // 1-based column of each field
-};
-
-LineFields splitTabs(std::string_view line) {
-  LineFields out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t tab = line.find('\t', start);
-    out.fields.push_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
-    out.columns.push_back(start + 1);
-    if (tab == std::string_view::npos) break;
-    start = tab + 1;
-  }
-  return out;
-}
 
 // What any match of an expression must contain, read from the expression itself: each group lists
 // literals of which a match holds at least one. A substring search skips most rows before RE2
@@ -203,7 +185,7 @@ class RuleFileParser {
     return version;
   }
 
-  trace::Status checkColumnHeader(int line_number, const LineFields& line) const {
+  trace::Status checkColumnHeader(int line_number, const TsvFields& line) const {
     for (std::size_t i = 0; i < kColumns.size(); ++i) {
       if (i >= line.fields.size()) {
         return error(line_number, line.columns.back() + line.fields.back().size(),
@@ -226,7 +208,7 @@ class RuleFileParser {
   }
 
   template <typename T, std::size_t N>
-  trace::Status parseName(int line_number, const LineFields& line, Column column,
+  trace::Status parseName(int line_number, const TsvFields& line, Column column,
                           const std::array<std::pair<T, std::string_view>, N>& names,
                           T& out) const {
     for (const auto& [value, name] : names) {
@@ -240,7 +222,7 @@ class RuleFileParser {
                              line.fields[column], allowedNames(names)));
   }
 
-  trace::Result<TensorCoreRule> parseRow(int line_number, const LineFields& line) const {
+  trace::Result<TensorCoreRule> parseRow(int line_number, const TsvFields& line) const {
     if (line.fields.size() != kColumns.size()) {
       return error(line_number, 1,
                    fmt::format("found {} tab-separated fields, expected {} ({})",
@@ -330,24 +312,18 @@ trace::Result<TensorCoreRules> TensorCoreRules::parse(std::string_view tsv_text,
   const RuleFileParser parser(source_name);
   TensorCoreRules rules;
   bool saw_column_header = false;
+  TextLines lines(tsv_text);
   int line_number = 0;
-  std::size_t start = 0;
-  while (start < tsv_text.size()) {
-    std::size_t end = tsv_text.find('\n', start);
-    if (end == std::string_view::npos) end = tsv_text.size();
-    std::string_view line = tsv_text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // files edited on Windows
-
+  while (const std::optional<std::string_view> line = lines.next()) {
+    line_number = lines.number();
     if (line_number == 1) {
-      trace::Result<int> version = parser.parseVersion(line);
+      trace::Result<int> version = parser.parseVersion(*line);
       if (!version) return version.error();
       rules.version_ = *version;
       continue;
     }
-    if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') continue;
-    const LineFields fields = splitTabs(line);
+    if (isBlankOrComment(*line)) continue;
+    const TsvFields fields = splitTsvFields(*line);
     if (!saw_column_header) {
       if (trace::Status s = parser.checkColumnHeader(line_number, fields); !s) return s.error();
       saw_column_header = true;

@@ -171,7 +171,8 @@ int main(int argc, char** argv) {
   if (argc != 2) fail("usage: fuzz_seeds OUT_DIR");
   const fs::path out(argv[1]);
   const fs::path source(AMPSCOPE_SOURCE_DIR);
-  for (const char* harness : {"kineto", "gzip", "nsys", "nvprof", "profile", "range_text", "tensor_core_rules"}) {
+  for (const char* harness : {"kineto", "gzip", "nsys", "nvprof", "profile", "range_text", "tensor_core_rules",
+                              "device_rows"}) {
     fs::remove_all(out / harness);
     fs::create_directories(out / harness);
   }
@@ -213,6 +214,14 @@ int main(int argc, char** argv) {
   std::string head;
   for (int i = 0; i < 24 && std::getline(lines, line); ++i) head += line + "\n";
   writeFile(out / "tensor_core_rules/first_rows.tsv", head);
+
+  // The shipped device table, and its header with the first rows.
+  const std::string devices = readFile(source / "analyzer/rules/devices.tsv");
+  writeFile(out / "device_rows/devices.tsv", devices);
+  std::istringstream device_lines(devices);
+  std::string device_head;
+  for (int i = 0; i < 30 && std::getline(device_lines, line); ++i) device_head += line + "\n";
+  writeFile(out / "device_rows/first_rows.tsv", device_head);
 
   std::printf("fuzz_seeds: seeds written under %s\n", out.c_str());
   return 0;
