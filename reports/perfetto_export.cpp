@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/correlate/layer_attribution.h"
 #include "analyzer/steps/amp_numerics.h"
 
 namespace ampscope::reports {
@@ -228,7 +227,7 @@ class RankWriter {
   }
 
   void writeKernels() {
-    analyzer::LayerAttribution attribution(trace_);
+    const analyzer::KernelAttribution& attribution = run_.summary.kernel_attribution;
     const analyzer::OpPerformance& model = run_.summary.op_performance;
     for (std::size_t i = 0; i < trace_.kernels.size(); ++i) {
       const trace::Kernel& k = trace_.kernels[i];
@@ -236,10 +235,16 @@ class RankWriter {
       TraceEvent e = slice(trace_.str(k.name), "kernel", tid, k.start_ns, k.end_ns);
       e.beginArgs().field("correlation", k.correlation_id).field("device", k.device).field("stream", k.stream);
       e.field("grid", dims(k.grid)).field("block", dims(k.block));
-      const analyzer::KernelOrigin& origin = attribution.of(k);
-      if (!origin.group.empty()) e.field(attribution.groupsOperators() ? "top_operator" : "layer", origin.group);
-      if (!origin.op.empty()) e.field("op", origin.op);
-      if (origin.phase != trace::Phase::kUnknown) e.field("pass", trace::phaseName(origin.phase));
+      // Whose it is, from the per-kernel table (a summary built without one has none).
+      const bool attributed = i < attribution.kernels.size();
+      if (attributed) {
+        const analyzer::KernelOrigin& origin = attribution.originOf(i);
+        if (origin.group >= 0) {
+          e.field(attribution.groupsOperators() ? "top_operator" : "layer", attribution.origins.label(origin.group));
+        }
+        if (origin.op >= 0) e.field("op", attribution.origins.label(origin.op));
+        if (origin.phase != trace::Phase::kUnknown) e.field("pass", trace::phaseName(origin.phase));
+      }
       if (const analyzer::KernelRow* row = rowOf(k)) {
         e.field("tensor_cores", tensorCoreWord(row->verdict));
         e.field("precision", analyzer::precisionName(row->verdict.precision));
@@ -248,8 +253,8 @@ class RankWriter {
       } else {
         e.field("tensor_cores", "unknown");  // not in the kernel table: the analysis has no verdict
       }
-      if (i < model.row_of_kernel.size() && model.row_of_kernel[i] >= 0) {
-        const analyzer::OpRow& op = model.rows[static_cast<std::size_t>(model.row_of_kernel[i])];
+      if (attributed && attribution.kernels[i].op_row >= 0) {
+        const analyzer::OpRow& op = model.rows[static_cast<std::size_t>(attribution.kernels[i].op_row)];
         // The op call shape's rate over all its calls, not this launch's: named op_* so that a
         // helper kernel of a convolution does not read as running at the convolution's rate.
         if (op.achieved_tflops) e.field("op_achieved_tflops", *op.achieved_tflops);

@@ -3,8 +3,8 @@
 // counter tracks, written as a Chrome JSON trace that ui.perfetto.dev and chrome://tracing open
 // (docs/perfetto.md). One process per rank; every event is written as it is produced
 // (trace_event_writer.h), so the export holds the analysis once and never a document of it.
-// Every figure comes from the analysis (RunAnalysis): verdicts from its kernel table, layers from
-// LayerAttribution, rates from its per-op model, counters from its launch queue, step split and
+// Every figure comes from the analysis (RunAnalysis): verdicts from its kernel table, layers and
+// ops from its per-kernel table (kernel_attribution.h), rates from its per-op model, counters from its launch queue, step split and
 // AMP numerics; this file only places them on tracks.
 
 #include <cstdint>

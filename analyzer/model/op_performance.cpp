@@ -10,7 +10,7 @@
 #include "analyzer/core/memo_by_id.h"
 #include "analyzer/core/operator_labels.h"
 #include "analyzer/core/time_by_kind.h"
-#include "analyzer/correlate/eligible_ops.h"
+#include "analyzer/correlate/layer_attribution.h"
 #include "analyzer/model/amp_op_policy.h"
 #include "analyzer/model/convolution_output.h"
 #include "analyzer/verdicts/kernel_verdicts.h"
@@ -403,14 +403,13 @@ namespace {
 
 // The row's key op for a kernel: the innermost Tensor-Core-eligible op with shapes above it when
 // the kernel is matrix work, else the innermost op that launched it; kNone when none.
-Index workOp(EligibleOps& eligible_ops, const trace::Kernel& kernel, const TensorCoreVerdict& verdict) {
-  if (kernel.op_range == kNone) return kNone;
+Index workOp(const KernelOrigin* origin, const TensorCoreVerdict& verdict) {
+  if (!origin) return kNone;
   if (isMatrixKernel(verdict, true)) {
-    Index eligible = eligible_ops.enclosing(kernel.op_range, true);
-    if (eligible == kNone) eligible = eligible_ops.enclosing(kernel.op_range, false);
-    if (eligible != kNone) return eligible;
+    if (origin->shaped_op != kNone) return origin->shaped_op;
+    if (origin->eligible_op != kNone) return origin->eligible_op;
   }
-  return kernel.op_range;
+  return origin->op_range;
 }
 
 // The rows in the order a caller reads them, heaviest first, each with its work and rates; fills
@@ -465,17 +464,14 @@ std::vector<OpRow> buildRows(const trace::Trace& trace, RowAccumulator& rows, Ro
 
 }  // namespace
 
-OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSummary& iterations,
-                                   const DeviceChoice& device, bool recorded_on_cpu,
-                                   const TensorCoreEvidence* evidence) {
+OpPerformance measureOpPerformance(const trace::Trace& trace, const DeviceChoice& device, bool recorded_on_cpu,
+                                   KernelVerdicts& verdicts, LayerAttribution& attribution, KernelOpRows& kernel_rows) {
   OpPerformance out;
   out.device = device;
-  out.row_of_kernel.assign(trace.kernels.size(), -1);
-  KernelVerdicts verdicts(trace, evidence);
-  EligibleOps eligible_ops(trace);
+  kernel_rows.row.assign(trace.kernels.size(), -1);
+  kernel_rows.work_op.assign(trace.kernels.size(), kNone);
   RowAccumulator rows(trace);
   std::vector<std::int32_t> row_of_kernel(trace.kernels.size(), -1);  // into the accumulator's rows
-  std::vector<Index> work_op_of_kernel(trace.kernels.size(), kNone);
   NameTest collective_name;  // a collective's kernel
   MemoById<std::int8_t, -1> family_of_name;
   bool run_uses_half = false;
@@ -484,8 +480,9 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
     const TensorCoreVerdict& verdict = verdicts.of(kernel);
     const bool matrix = isMatrixKernel(verdict, true);
     run_uses_half |= verdict.tensor_core && isHalf(verdict.precision);
-    const Index op = workOp(eligible_ops, kernel, verdict);
-    work_op_of_kernel[i] = op;
+    const std::int32_t origin = attribution.originOf(kernel.op_range);
+    const Index op = workOp(origin < 0 ? nullptr : &attribution.origins().origins[static_cast<std::size_t>(origin)], verdict);
+    kernel_rows.work_op[i] = op;
     const std::size_t row = op == kNone ? rows.ofKernelName(kernel.name) : rows.ofWorkOp(op);
     row_of_kernel[i] = static_cast<std::int32_t>(row);
     Accumulated& a = rows[row];
@@ -509,9 +506,8 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
   }
 
   RowBuilder builder(trace, device, recorded_on_cpu, run_uses_half);
-  out.rows = buildRows(trace, rows, builder, row_of_kernel, out.row_of_kernel);
+  out.rows = buildRows(trace, rows, builder, row_of_kernel, kernel_rows.row);
 
-  // FLOPs per steady step (the whole trace when it has no steps) and their share of the peak.
   double matrix_ns = 0;
   double known_ns = 0;
   for (const OpRow& row : out.rows) {
@@ -520,40 +516,6 @@ OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSum
     if (row.work.flops) known_ns += static_cast<double>(row.time_ns);
   }
   out.matrix_time_with_known_flops = matrix_ns > 0 ? known_ns / matrix_ns : 0.0;
-  std::vector<bool> counted(trace.ranges.size(), false);  // by work op range
-  double flops = 0;
-  const bool steps = iterations.steadyCount() > 0 && iterations.steady_mean_ns > 0;
-  const SteadySpans steady(iterations, StepClock::kHost);
-  std::int64_t first = 0;
-  std::int64_t last = 0;
-  for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
-    const trace::Kernel& kernel = trace.kernels[i];
-    const std::int32_t r = out.row_of_kernel[i];
-    if (r < 0) continue;
-    const std::int64_t asked = kernel.launch == kNone ? kernel.start_ns : trace.launches[static_cast<std::size_t>(kernel.launch)].start_ns;
-    if (steps && !steady.contains(asked)) continue;
-    first = first == 0 ? kernel.start_ns : std::min(first, kernel.start_ns);
-    last = std::max(last, kernel.end_ns);
-    const OpRow& row = out.rows[static_cast<std::size_t>(r)];
-    const Index op = work_op_of_kernel[i];
-    if (!row.work.flops || op == kNone) continue;
-    // One call's FLOPs per op range, however many kernels it launched.
-    if (!counted[static_cast<std::size_t>(op)]) {
-      counted[static_cast<std::size_t>(op)] = true;
-      flops += *row.work.flops;
-    }
-  }
-  const double window_ns = steps ? static_cast<double>(iterations.steady_mean_ns) * static_cast<double>(iterations.steadyCount())
-                                 : static_cast<double>(last - first);
-  const double windows = steps ? static_cast<double>(iterations.steadyCount()) : 1.0;
-  out.flops_per_step = flops / windows;
-  out.per_step = steps;
-  out.window_ns = static_cast<std::int64_t>(window_ns / windows);
-  if (device.spec && !recorded_on_cpu && window_ns > 0 && flops > 0) {
-    out.utilisation_precision = ampPrecision(*device.spec);
-    const double peak = peakTflops(*device.spec, out.utilisation_precision) * 1e12;
-    if (peak > 0) out.model_flop_utilisation = flops / (window_ns * 1e-9) / peak;
-  }
   return out;
 }
 

@@ -14,14 +14,15 @@
 
 #include "analyzer/core/device_table.h"
 #include "analyzer/core/tensor_core_verdict.h"
-#include "analyzer/correlate/iterations.h"
 #include "analyzer/model/op_time_model.h"
 #include "analyzer/model/op_work.h"
 #include "analyzer/verdicts/gemm_kernel_family.h"
-#include "analyzer/verdicts/tensor_core_evidence.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
+
+class KernelVerdicts;
+class LayerAttribution;
 
 // What an op's kernels do, for the projection.
 enum class OpClass : std::uint8_t {
@@ -88,10 +89,10 @@ struct OpRow {
 
 struct OpPerformance {
   DeviceChoice device;          // the device the rates and the projection are for
-  std::vector<OpRow> rows;      // every op call shape, heaviest first
-  std::vector<std::int32_t> row_of_kernel;  // per trace kernel: its row, -1 for none
+  std::vector<OpRow> rows;      // every op call shape, heaviest first (each kernel's: KernelOwner::op_row)
   // Per steady step (the trace's window when it has no steps): FLOPs of the ops whose work is
-  // known, and model FLOP utilisation against the device's dense FP16/BF16 Tensor Core peak.
+  // known, and model FLOP utilisation against the device's dense FP16/BF16 Tensor Core peak
+  // (model_flops.h, once the per-kernel table exists).
   double flops_per_step = 0;
   bool per_step = true;          // false: over the trace's window of GPU work (no steps found)
   std::int64_t window_ns = 0;    // the steady mean step, or that window
@@ -101,12 +102,20 @@ struct OpPerformance {
   std::string note;             // why rates or projections are missing, when they are
 };
 
+// Per kernel of the trace, what the model's rows were built from: the row it adds to, and the op
+// whose work it did (kNone: no op launched it): the innermost eligible op with shapes (else
+// without) around a matrix kernel, else the op range that launched it.
+struct KernelOpRows {
+  std::vector<std::int32_t> row;      // into OpPerformance::rows
+  std::vector<trace::Index> work_op;
+};
+
 // `device`: chosen by chooseRecordedDevice (may be unknown: rates and projections are then absent,
-// and the note says how to name the device).
-// `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the
-// trace's own device.
-OpPerformance measureOpPerformance(const trace::Trace& trace, const IterationSummary& iterations,
-                                   const DeviceChoice& device, bool recorded_on_cpu,
-                                   const TensorCoreEvidence* evidence = nullptr);
+// and the note says how to name the device). The model runs before the per-kernel table
+// (kernel_attribution.h), which points at its rows: it keeps its own pass over the kernels, with
+// `verdicts` as they stand before the proof by rate (rate_proof.h) and the origins of
+// `attribution`, and fills `kernel_rows` for the proof and the table.
+OpPerformance measureOpPerformance(const trace::Trace& trace, const DeviceChoice& device, bool recorded_on_cpu,
+                                   KernelVerdicts& verdicts, LayerAttribution& attribution, KernelOpRows& kernel_rows);
 
 }  // namespace ampscope::analyzer

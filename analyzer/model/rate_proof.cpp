@@ -14,6 +14,7 @@
 namespace ampscope::analyzer {
 
 std::unordered_map<trace::StringId, TensorCoreVerdict> proveByRate(const trace::Trace& trace, OpPerformance& ops,
+                                                                   const KernelOpRows& kernel_rows,
                                                                    KernelVerdicts& verdicts) {
   std::unordered_map<trace::StringId, TensorCoreVerdict> proven;
   const DeviceSpec* device = ops.device.spec.get();
@@ -27,7 +28,7 @@ std::unordered_map<trace::StringId, TensorCoreVerdict> proveByRate(const trace::
   // theirs), not a kernel already known to be on Tensor Cores or on CUDA cores.
   std::vector<bool> decided_matrix(ops.rows.size(), false);
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
-    const std::int32_t r = ops.row_of_kernel[i];
+    const std::int32_t r = kernel_rows.row[i];
     if (r < 0 || verdicts.onHost(trace.kernels[i])) continue;
     const TensorCoreVerdict& v = verdicts.of(trace.kernels[i]);
     if (v.tensor_core != TensorCoreUse::kUnknown && isMatrixKernel(v, false)) decided_matrix[static_cast<std::size_t>(r)] = true;
@@ -39,7 +40,7 @@ std::unordered_map<trace::StringId, TensorCoreVerdict> proveByRate(const trace::
   std::unordered_map<trace::StringId, Best> best;  // per unknown kernel name: its fastest qualifying op
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
     const trace::Kernel& kernel = trace.kernels[i];
-    const std::int32_t r = ops.row_of_kernel[i];
+    const std::int32_t r = kernel_rows.row[i];
     if (r < 0 || verdicts.onHost(kernel) || verdicts.of(kernel).tensor_core != TensorCoreUse::kUnknown) continue;
     const auto row = static_cast<std::size_t>(r);
     const std::optional<double> rate = ops.rows[row].achieved_tflops;
@@ -59,7 +60,7 @@ std::unordered_map<trace::StringId, TensorCoreVerdict> proveByRate(const trace::
     proven.emplace(name, std::move(verdict));
   }
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
-    const std::int32_t r = ops.row_of_kernel[i];
+    const std::int32_t r = kernel_rows.row[i];
     if (r < 0 || !proven.contains(trace.kernels[i].name) || verdicts.onHost(trace.kernels[i])) continue;
     ops.rows[static_cast<std::size_t>(r)].tensor_core_time_ns += trace.kernels[i].end_ns - trace.kernels[i].start_ns;
   }

@@ -16,7 +16,11 @@ namespace ampscope::analyzer {
 // (its FLOPs over all its kernels' time) is above the CUDA-core bound and not above the Tensor
 // Core peak, where no other matrix kernel of the op could have done the math. Adds the proven
 // kernels' time to their op rows' tensor_core_time_ns.
+// It builds the verdicts the per-kernel table (kernel_attribution.h) holds, so it runs before the
+// table and keeps its own passes: `kernel_rows` as the model found them, `verdicts` as they stood
+// before this proof.
 std::unordered_map<trace::StringId, TensorCoreVerdict> proveByRate(const trace::Trace& trace, OpPerformance& ops,
+                                                                   const KernelOpRows& kernel_rows,
                                                                    KernelVerdicts& verdicts);
 
 }  // namespace ampscope::analyzer

@@ -102,8 +102,7 @@ struct Call {
 
 class Finder {
  public:
-  Finder(const trace::Trace& trace, const TensorCoreEvidence* evidence)
-      : trace_(trace), evidence_(evidence) {}
+  Finder(const trace::Trace& trace, const KernelAttribution& kernels) : trace_(trace), kernels_(kernels) {}
 
   std::vector<Call> run() {
     const std::vector<Index> softmaxes = outermostSoftmaxes();
@@ -387,8 +386,8 @@ class Finder {
 
   void measure() {
     owner_.assign(trace_.ranges.size(), kUnresolved);
-    KernelVerdicts verdicts(trace_, evidence_);
-    for (const trace::Kernel& kernel : trace_.kernels) {
+    for (std::size_t k = 0; k < trace_.kernels.size(); ++k) {
+      const trace::Kernel& kernel = trace_.kernels[k];
       if (kernel.op_range == kNone) continue;
       const std::int32_t owner = ownerOf(kernel.op_range);
       if (owner < 0) continue;
@@ -403,7 +402,7 @@ class Finder {
         case Role::kScoresGemm:
         case Role::kOutputGemm: {
           call.gemm_ns += ns;
-          const TensorCoreVerdict& verdict = verdicts.of(kernel);
+          const TensorCoreVerdict& verdict = kernels_.verdictOf(k);
           if (isMatrixKernel(verdict, true)) call.matrix_precision.add(verdict.precision, ns);
           break;
         }
@@ -420,7 +419,7 @@ class Finder {
   };
 
   const trace::Trace& trace_;
-  const TensorCoreEvidence* evidence_;
+  const KernelAttribution& kernels_;
   std::map<Key, std::vector<Index>> siblings_;
   std::vector<Call> calls_;
   std::vector<Piece> pieces_;
@@ -458,9 +457,9 @@ UnfusedAttention startGroup(const Call& call, MathPrecision precision) {
 
 std::vector<UnfusedAttention> findUnfusedAttention(const trace::Trace& trace, const IterationSummary& iterations,
                                                    const DeviceChoice& device, bool recorded_on_cpu,
-                                                   const TensorCoreEvidence* evidence) {
+                                                   const KernelAttribution& kernels) {
   if (recorded_on_cpu) return {};
-  const std::vector<Call> calls = Finder(trace, evidence).run();
+  const std::vector<Call> calls = Finder(trace, kernels).run();
   std::map<GroupKey, std::size_t> index_of_group;
   std::vector<UnfusedAttention> groups;
   std::vector<std::map<trace::StringId, std::int64_t>> layer_time;

@@ -22,7 +22,7 @@
 #include "analyzer/core/device_table.h"
 #include "analyzer/core/tensor_core_verdict.h"
 #include "analyzer/correlate/iterations.h"
-#include "analyzer/verdicts/tensor_core_evidence.h"
+#include "analyzer/model/kernel_attribution.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -76,9 +76,9 @@ struct UnfusedAttention {
 
 // Every attention shape computed in pieces, largest gain first (then most measured time). Empty on
 // a CPU run. `device`: the recorded device (chooseRecordedDevice); unknown leaves the estimate out.
-// `evidence`: what kernel verdicts rest on beyond names (kernel_verdicts.h); nullptr: the trace's own.
+// `kernels`: the run's per-kernel table, whose verdicts say which precision the pieces' math ran in.
 std::vector<UnfusedAttention> findUnfusedAttention(const trace::Trace& trace, const IterationSummary& iterations,
                                                    const DeviceChoice& device, bool recorded_on_cpu,
-                                                   const TensorCoreEvidence* evidence = nullptr);
+                                                   const KernelAttribution& kernels);
 
 }  // namespace ampscope::analyzer

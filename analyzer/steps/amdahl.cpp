@@ -59,7 +59,7 @@ const StepPart* AmdahlProjection::part(StepPartKind kind) const {
 }
 
 AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops,
-                            const TensorCoreEvidence* evidence, const StepReplayer* replayer,
+                            const KernelAttribution& kernels, const StepReplayer* replayer,
                             const GpuActivity* shared_gpu) {
   AmdahlProjection out;
   if (recordedOnCpu(trace)) {
@@ -80,7 +80,6 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   const SteadySpans steady(iterations, StepClock::kHost);
   const auto inWindow = [&](std::int64_t asked) { return !steps || steady.contains(asked); };
 
-  KernelVerdicts verdicts(trace, evidence);
   std::array<double, kStepPartKinds.size()> time{};
   std::array<double, kStepPartKinds.size()> predicted{};
   ReplayScenario amp;
@@ -89,19 +88,17 @@ AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& i
   free_math.kernel_speedup.assign(trace.kernels.size(), 1.0);
   for (std::size_t index = 0; index < trace.kernels.size(); ++index) {
     const trace::Kernel& kernel = trace.kernels[index];
-    // Attribute a kernel to the step whose host work launched it.
-    const std::int64_t asked = kernel.launch == trace::kNone
-                                   ? kernel.start_ns
-                                   : trace.launches[static_cast<std::size_t>(kernel.launch)].start_ns;
-    // Every kernel gets its speedup (the replay also runs work queued before the window that
-    // starts in it); only the window's count in the parts.
-    const bool in_window = inWindow(asked);
+    const KernelOwner& owner = kernels.kernels[index];
+    // A kernel counts in the step whose host work launched it. Every kernel gets its speedup (the
+    // replay also runs work queued before the window that starts in it); only the window's count
+    // in the parts.
+    const bool in_window = !steps || owner.steady;
     if (in_window) {
       first = std::min(first, kernel.start_ns);
       last = std::max(last, kernel.end_ns);
     }
-    const TensorCoreVerdict& v = verdicts.of(kernel);
-    const std::int32_t r = ops.row_of_kernel[index];
+    const TensorCoreVerdict& v = kernels.verdictOf(index);
+    const std::int32_t r = owner.op_row;
     const OpRow* row = r < 0 ? nullptr : &ops.rows[static_cast<std::size_t>(r)];
     StepPartKind kind = StepPartKind::kMemoryBound;
     if (row && row->op_class == OpClass::kCommunication) kind = StepPartKind::kCommunication;

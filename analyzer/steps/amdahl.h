@@ -15,6 +15,7 @@
 
 #include "analyzer/core/device_table.h"
 #include "analyzer/correlate/iterations.h"
+#include "analyzer/model/kernel_attribution.h"
 #include "analyzer/model/op_performance.h"
 #include "analyzer/steps/gpu_activity.h"
 #include "analyzer/steps/step_replay.h"
@@ -77,13 +78,12 @@ struct AmdahlProjection {
   const StepPart* part(StepPartKind kind) const;
 };
 
-// `ops`: the run's per-op model (its device is the one projected on); `evidence`: what the Tensor
-// Core verdicts rest on beyond names (the analysis' device, verdicts proven by rate), as the
-// summary's tables use it; `replayer`: the trace's steady steps collected once for every scenario
+// `ops`: the run's per-op model (its device is the one projected on); `kernels`: the per-kernel
+// table (each kernel's verdict, op row and whether a steady step launched it); `replayer`: the trace's steady steps collected once for every scenario
 // (trace_summary.cpp), nullptr: collected here; `gpu`: the trace's GPU activity, kernels and copies
 // of every device (trace_summary.cpp), nullptr: worked out here.
 AmdahlProjection projectAmp(const trace::Trace& trace, const IterationSummary& iterations, const OpPerformance& ops,
-                            const TensorCoreEvidence* evidence = nullptr, const StepReplayer* replayer = nullptr,
+                            const KernelAttribution& kernels, const StepReplayer* replayer = nullptr,
                             const GpuActivity* gpu = nullptr);
 
 }  // namespace ampscope::analyzer

@@ -1,14 +1,14 @@
 #include "analyzer/summary/trace_summary.h"
 
-#include "analyzer/core/memo_by_id.h"
-#include "analyzer/core/operator_labels.h"
-#include "analyzer/core/time_by_kind.h"
 #include "analyzer/correlate/layer_attribution.h"
+#include "analyzer/model/kernel_attribution.h"
+#include "analyzer/model/model_flops.h"
 #include "analyzer/model/rate_proof.h"
 #include "analyzer/steps/gpu_activity.h"
 #include "analyzer/steps/queued_work.h"
 #include "analyzer/steps/step_replay.h"
 #include "analyzer/steps/step_split.h"
+#include "analyzer/tables/kernel_time.h"
 #include "analyzer/tables/layer_performance.h"
 #include "analyzer/verdicts/kernel_verdicts.h"
 #include "base/run_beside.h"
@@ -20,16 +20,12 @@
 #include <memory>
 #include <map>
 #include <optional>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
 namespace ampscope::analyzer {
 
 namespace {
-
-using trace::Index;
-using trace::kNone;
 
 std::int64_t traceSpan(const trace::Trace& trace) {
   std::int64_t first = std::numeric_limits<std::int64_t>::max();
@@ -44,91 +40,6 @@ std::int64_t traceSpan(const trace::Trace& trace) {
   for (const auto& e : trace.ranges) extend(e.start_ns, e.end_ns);
   return last > first ? last - first : 0;
 }
-
-// Accumulates kernel time per group (an operator name or a layer name). Groups are named once:
-// callers look a group up by name when they first meet its key, and add each kernel by index.
-class GroupAccumulator {
- public:
-  explicit GroupAccumulator(const trace::Trace& trace) : trace_(trace), counted_range_(trace.ranges.size(), false) {}
-
-  std::size_t groupNamed(const std::string& name) {
-    auto [found, fresh] = index_of_name_.try_emplace(name, groups_.size());
-    if (fresh) groups_.emplace_back().name = name;
-    return found->second;
-  }
-
-  // A range counts as one call of its group however many kernels it launched; each range must
-  // be added under one group only (kNone, "no op", may be under several).
-  void add(std::size_t group_index, Index op_range, trace::Phase phase, trace::StringId kernel,
-           const TensorCoreVerdict& verdict, std::int64_t duration_ns) {
-    Group& group = groups_[group_index];
-    if (op_range == kNone) {
-      group.unattributed = true;
-    } else if (!counted_range_[static_cast<std::size_t>(op_range)]) {
-      counted_range_[static_cast<std::size_t>(op_range)] = true;
-      ++group.ranges;
-    }
-    ++group.kernels;
-    group.time_ns += duration_ns;
-    if (verdict.tensor_core) group.tensor_core_ns += duration_ns;
-    group.phase_time.add(phase, duration_ns);
-    auto [slot, fresh] = kernel_slot_.try_emplace((static_cast<std::uint64_t>(group_index) << 32) | kernel,
-                                                  group.kernel_times.size());
-    if (fresh) group.kernel_times.push_back({kernel, nullptr, 0, 0});
-    Kernel& k = group.kernel_times[slot->second];
-    k.verdict = &verdict;
-    ++k.calls;
-    k.time_ns += duration_ns;
-  }
-
-  // Every group, heaviest first, each with every kernel.
-  std::vector<GroupTime> all() const {
-    std::vector<GroupTime> out;
-    for (const Group& group : groups_) {
-      GroupTime g;
-      g.name = group.name;
-      g.op_calls = group.ranges + (group.unattributed ? 1 : 0);
-      g.kernels = group.kernels;
-      g.gpu_time_ns = group.time_ns;
-      g.tensor_core_time_ns = group.tensor_core_ns;
-      g.phase = group.phase_time.empty() ? "unknown" : trace::phaseName(group.phase_time.heaviest());
-      for (const Kernel& kernel : group.kernel_times) {
-        g.kernel_times.push_back({std::string(trace_.str(kernel.name)), kernel.calls, kernel.time_ns, *kernel.verdict});
-      }
-      std::sort(g.kernel_times.begin(), g.kernel_times.end(), [](const KernelTime& a, const KernelTime& b) {
-        return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
-      });
-      out.push_back(std::move(g));
-    }
-    std::sort(out.begin(), out.end(), [](const GroupTime& a, const GroupTime& b) {
-      return a.gpu_time_ns != b.gpu_time_ns ? a.gpu_time_ns > b.gpu_time_ns : a.name < b.name;
-    });
-    return out;
-  }
-
- private:
-  struct Kernel {
-    trace::StringId name;
-    const TensorCoreVerdict* verdict;  // the last one added (KernelVerdicts keeps it)
-    std::uint64_t calls;
-    std::int64_t time_ns;
-  };
-  struct Group {
-    std::string name;
-    std::uint64_t ranges = 0;
-    bool unattributed = false;  // kernels launched by no op range count as one call
-    std::uint64_t kernels = 0;
-    std::int64_t time_ns = 0;
-    std::int64_t tensor_core_ns = 0;
-    PhaseTimes phase_time;
-    std::vector<Kernel> kernel_times;
-  };
-  const trace::Trace& trace_;
-  std::vector<Group> groups_;
-  std::unordered_map<std::string, std::size_t> index_of_name_;
-  std::unordered_map<std::uint64_t, std::size_t> kernel_slot_;  // (group, kernel name) -> into its kernel_times
-  std::vector<bool> counted_range_;
-};
 
 std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
   std::map<std::uint32_t, DeviceSummary> devices;
@@ -191,28 +102,6 @@ WhatIfProjection projectWhatIf(const TraceSummary& summary, const AnalysisOption
   return projectOnDevice(summary.op_performance, target, steps, default_device);
 }
 
-// Kernel and Tensor Core time inside each iteration. Kernels are sorted by start and
-// iterations do not overlap, so one pass with a moving first iteration does it; a kernel that
-// crosses a step's end also counts in the next step, for the part inside each.
-std::vector<StepKernelTime> kernelTimePerStep(const trace::Trace& trace, const IterationSummary& iterations,
-                                              KernelVerdicts& verdicts) {
-  const std::vector<Iteration>& steps = iterations.iterations;
-  std::vector<StepKernelTime> out(steps.size());
-  std::size_t first = 0;
-  for (const trace::Kernel& kernel : trace.kernels) {
-    while (first < steps.size() && steps[first].end_ns <= kernel.start_ns) ++first;
-    const bool tensor_core = static_cast<bool>(verdicts.of(kernel).tensor_core);
-    for (std::size_t i = first; i < steps.size() && steps[i].start_ns < kernel.end_ns; ++i) {
-      const std::int64_t inside =
-          std::min(kernel.end_ns, steps[i].end_ns) - std::max(kernel.start_ns, steps[i].start_ns);
-      if (inside <= 0) continue;
-      out[i].kernel_ns += inside;
-      if (tensor_core) out[i].tensor_core_ns += inside;
-    }
-  }
-  return out;
-}
-
 // What the trace holds and how much of it is tied together: counts, spans and busy time.
 void summarizeContents(const trace::Trace& trace, const CorrelationCounts& counts, TraceSummary& summary) {
   summary.format = trace::formatName(trace.format);
@@ -234,95 +123,44 @@ void summarizeContents(const trace::Trace& trace, const CorrelationCounts& count
   }
 }
 
-// Kernel time by Tensor Core verdict, by top-level operator and by layer.
-void summarizeKernelTime(const trace::Trace& trace, KernelVerdicts& verdicts, TraceSummary& summary) {
-  GroupAccumulator by_operator(trace);
-  GroupAccumulator by_layer(trace);
-  summary.tensor_cores.rules_version = TensorCoreRules::builtin().version();
-  PrecisionTimes tensor_core_precision_time;
-  // Each group's name is built once per top-level call or layer name, not per kernel.
-  IndexById operator_group_of_top;  // by the top-level call's range index
-  IndexById layer_group_of_name;    // by the layer's string id
-  const auto groupOnce = [](IndexById& memo, std::size_t id, const auto& groupNamed) {
-    return static_cast<std::size_t>(memo.get(id, [&] { return static_cast<std::int32_t>(groupNamed()); }));
-  };
-  for (const trace::Kernel& kernel : trace.kernels) {
-    const std::int64_t duration = kernel.end_ns - kernel.start_ns;
-    summary.gpu_kernel_time_ns += duration;
-    const TensorCoreVerdict& verdict = verdicts.of(kernel);
-    if (verdict.tensor_core == TensorCoreUse::kYes) {
-      summary.tensor_cores.time_ns += duration;
-      tensor_core_precision_time.add(verdict.precision, duration);
-      switch (verdict.confidence) {
-        case Confidence::kHigh: summary.tensor_cores.high_confidence_ns += duration; break;
-        case Confidence::kMedium: summary.tensor_cores.medium_confidence_ns += duration; break;
-        case Confidence::kLow: summary.tensor_cores.low_confidence_ns += duration; break;
-      }
-    } else if (verdict.tensor_core == TensorCoreUse::kUnknown) {
-      summary.tensor_cores.unknown_time_ns += duration;
-    }
-    if (kernel.op_range == kNone) {
-      const std::size_t group = by_operator.groupNamed(kernel.launch == kNone ? "(no launch call in the trace)"
-                                                                              : "(launched outside any operator)");
-      by_operator.add(group, kNone, trace::Phase::kUnknown, kernel.name, verdict, duration);
-      continue;
-    }
-    const Index top = topLevelOperator(trace, kernel.op_range);
-    const trace::Range& op = trace.ranges[static_cast<std::size_t>(kernel.op_range)];
-    const std::size_t operator_group = groupOnce(operator_group_of_top, static_cast<std::size_t>(top), [&] {
-      return by_operator.groupNamed(operatorLabel(trace, trace.ranges[static_cast<std::size_t>(top)]));
-    });
-    by_operator.add(operator_group, top, op.phase, kernel.name, verdict, duration);
-    if (op.layer != trace::StringTable::kEmpty) {
-      const std::size_t layer_group = groupOnce(layer_group_of_name, op.layer, [&] {
-        return by_layer.groupNamed(std::string(trace.str(op.layer)));
-      });
-      by_layer.add(layer_group, kernel.op_range, op.phase, kernel.name, verdict, duration);
-    }
-  }
-  tensor_core_precision_time.forEach([&](MathPrecision precision, std::int64_t ns) {
-    summary.tensor_cores.by_precision[precisionName(precision)] += ns;
-  });
-  if (summary.gpu_kernel_time_ns > 0) {
-    summary.tensor_cores.fraction = static_cast<double>(summary.tensor_cores.time_ns) /
-                                    static_cast<double>(summary.gpu_kernel_time_ns);
-    summary.tensor_cores.unknown_fraction = static_cast<double>(summary.tensor_cores.unknown_time_ns) /
-                                            static_cast<double>(summary.gpu_kernel_time_ns);
-  }
-  summary.tensor_cores.per_step = kernelTimePerStep(trace, summary.iterations, verdicts);
-  summary.operators = by_operator.all();
-  summary.layers = by_layer.all();
-}
-
-// The per-op model and the Tensor Core verdicts' evidence: the rate its ops achieved is evidence
-// for the verdict of kernels no rule knows, and every table reports the verdicts with that evidence.
-// Neither changes after this.
-void proveKernelVerdicts(const trace::Trace& trace, TensorCoreEvidence& evidence, TraceSummary& summary) {
+// The per-op model, the Tensor Core verdicts' evidence and, on them, the per-kernel table: the rate
+// an op achieved is evidence for the verdict of kernels no rule knows, and every table reports the
+// verdicts with that evidence. None of them changes after this.
+void attributeKernelsOnce(const trace::Trace& trace, TensorCoreEvidence& evidence, TraceSummary& summary) {
   evidence.device = verdictDevice(trace, summary.device);
-  summary.op_performance =
-      measureOpPerformance(trace, summary.iterations, summary.device, summary.recorded_on_cpu, &evidence);
-  KernelVerdicts by_name(trace, &evidence);
-  evidence.by_rate = proveByRate(trace, summary.op_performance, by_name);
+  LayerAttribution attribution(trace);
+  KernelOpRows op_rows;
+  {
+    // The model builds the rows the table points at, and the proof by rate the verdicts it holds:
+    // both run before it, on the verdicts the names give.
+    KernelVerdicts by_name(trace, &evidence);
+    summary.op_performance =
+        measureOpPerformance(trace, summary.device, summary.recorded_on_cpu, by_name, attribution, op_rows);
+    evidence.by_rate = proveByRate(trace, summary.op_performance, op_rows, by_name);
+  }
+  summary.kernel_attribution = attributeKernels(trace, summary.iterations, evidence, attribution, op_rows);
+  measureModelFlops(summary.op_performance, trace, summary.iterations, summary.kernel_attribution,
+                    summary.recorded_on_cpu);
 }
 
-// The tables built on the verdicts: kernel time by verdict, shape checks, layers and kernels, and
-// the what-if device.
-void summarizeKernelTables(const trace::Trace& trace, const AnalysisOptions& options,
-                           const TensorCoreEvidence& evidence, TraceSummary& summary) {
-  {
-    KernelVerdicts verdicts(trace, &evidence);
-    summarizeKernelTime(trace, verdicts, summary);
-  }
-  summary.shape_checks = checkShapes(trace, &evidence);
+// The tables built on the per-kernel table: kernel time by verdict, operator and layer, shape
+// checks, attention computed in pieces, layers and kernels, and the what-if device.
+void summarizeKernelTables(const trace::Trace& trace, const AnalysisOptions& options, TraceSummary& summary) {
+  const KernelAttribution& kernels = summary.kernel_attribution;
+  KernelTimeTables time = measureKernelTime(trace, kernels, summary.iterations);
+  summary.gpu_kernel_time_ns = time.kernel_time_ns;
+  summary.tensor_cores = std::move(time.tensor_cores);
+  summary.operators = std::move(time.operators);
+  summary.layers = std::move(time.layers);
+  summary.shape_checks = checkShapes(trace, kernels);
   summary.unfused_attention =
-      findUnfusedAttention(trace, summary.iterations, summary.device, summary.recorded_on_cpu, &evidence);
-  LayerAttribution attribution(trace);
-  summary.layer_table =
-      buildLayerTable(trace, attribution, summary.shape_checks, summary.recorded_on_cpu, &evidence);
-  summary.kernels = buildKernelTable(trace, attribution, &evidence);
+      findUnfusedAttention(trace, summary.iterations, summary.device, summary.recorded_on_cpu, kernels);
+  summary.layer_table = buildLayerTable(trace, kernels, summary.shape_checks, summary.recorded_on_cpu);
+  summary.kernels = buildKernelTable(trace, kernels);
   summary.what_if = projectWhatIf(summary, options);
-  addLayerPerformance(summary.layer_table, trace, attribution, summary.op_performance, summary.what_if, summary.recorded_on_cpu);
-  addKernelPerformance(summary.kernels, trace, summary.op_performance, summary.recorded_on_cpu);
+  addLayerPerformance(summary.layer_table, trace, kernels, summary.op_performance, summary.what_if,
+                      summary.recorded_on_cpu);
+  addKernelPerformance(summary.kernels, trace, kernels, summary.op_performance, summary.recorded_on_cpu);
 }
 
 // What the host's side of the steps works out for the AMP projection too.
@@ -362,35 +200,35 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.iterations = findIterations(trace);
   summary.device = chooseRecordedDevice(trace, options.gpu);
   stageDone(stage_done, "contents and steps");
-  // Two chains of stages that share nothing but the const trace, the fields set above and the
-  // verdicts' evidence, and write disjoint fields of the summary. The kernel side proves the
-  // verdicts, then builds the tables on them. The host side works out the steps' host work, then,
-  // once the evidence is proven, the AMP projection, which also replays the steady steps that the
-  // data pipeline's scenario replayed: run there rather than after both chains, it ends about when
-  // the kernel side does.
+  // Two chains of stages that share nothing but the const trace, the fields set above, the per-op
+  // model and the per-kernel table, and write disjoint fields of the summary. The kernel side
+  // proves the verdicts and builds the per-kernel table, then the tables on it. The host side works
+  // out the steps' host work, then, once the per-kernel table exists, the AMP projection, which
+  // also replays the steady steps that the data pipeline's scenario replayed: run there rather
+  // than after both chains, it ends about when the kernel side does.
   TensorCoreEvidence evidence;
-  std::promise<void> evidence_proven;
-  const std::shared_future<void> evidence_ready = evidence_proven.get_future().share();
+  std::promise<void> kernels_attributed;
+  const std::shared_future<void> attribution_ready = kernels_attributed.get_future().share();
   auto host_side = runBeside(concurrentStages(options), [&] {
     HostSideShared shared;
     summarizeHostSide(trace, shared, summary);
     stageDone(stage_done, "host side");
-    evidence_ready.get();  // rethrows what stopped the kernel side
-    summary.amdahl =
-        projectAmp(trace, summary.iterations, summary.op_performance, &evidence, &*shared.replayer, &*shared.gpu);
+    attribution_ready.get();  // rethrows what stopped the kernel side
+    summary.amdahl = projectAmp(trace, summary.iterations, summary.op_performance, summary.kernel_attribution,
+                                &*shared.replayer, &*shared.gpu);
     summary.tf32 = projectTf32(summary.amdahl, summary.op_performance);
     stageDone(stage_done, "AMP projection");
   });
   try {
-    proveKernelVerdicts(trace, evidence, summary);
+    attributeKernelsOnce(trace, evidence, summary);
   } catch (...) {
-    // The host side waits for the evidence, and host_side's end is waited for as it goes.
-    evidence_proven.set_exception(std::current_exception());
+    // The host side waits for the table, and host_side's end is waited for as it goes.
+    kernels_attributed.set_exception(std::current_exception());
     throw;
   }
-  evidence_proven.set_value();
+  kernels_attributed.set_value();
   stageDone(stage_done, "kernel verdicts proven");
-  summarizeKernelTables(trace, options, evidence, summary);
+  summarizeKernelTables(trace, options, summary);
   stageDone(stage_done, "kernel tables");
   host_side.get();
   return summary;

@@ -14,6 +14,7 @@
 #include "analyzer/core/tensor_core_verdict.h"
 #include "analyzer/correlate/correlator.h"
 #include "analyzer/correlate/iterations.h"
+#include "analyzer/model/kernel_attribution.h"
 #include "analyzer/model/op_performance.h"
 #include "analyzer/model/unfused_attention.h"
 #include "analyzer/model/what_if_device.h"
@@ -27,6 +28,7 @@
 #include "analyzer/steps/step_split.h"
 #include "analyzer/steps/tf32_projection.h"
 #include "analyzer/tables/kernel_table.h"
+#include "analyzer/tables/kernel_time.h"
 #include "analyzer/tables/layer_table.h"
 #include "analyzer/tables/shape_checks.h"
 #include "base/stage_callback.h"
@@ -43,49 +45,6 @@ struct DeviceSummary {
   std::int64_t kernel_time_ns = 0;
   std::int64_t busy_ns = 0;  // union of its kernels' intervals over its streams
   trace::DeviceKind kind = trace::DeviceKind::kGpu;  // kCpu: its "kernels" are host ops
-};
-
-struct KernelTime {
-  std::string name;
-  std::uint64_t calls = 0;
-  std::int64_t time_ns = 0;
-  TensorCoreVerdict verdict;
-};
-
-// GPU time of the kernels launched under one operator (or layer), with all its kernels.
-struct GroupTime {
-  std::string name;
-  std::string phase;            // the phase most of the time ran in
-  std::uint64_t op_calls = 0;   // distinct operator ranges that launched GPU work
-  std::uint64_t kernels = 0;
-  std::int64_t gpu_time_ns = 0;
-  std::int64_t tensor_core_time_ns = 0;
-  std::vector<KernelTime> kernel_times;  // every kernel it launched, heaviest first
-};
-
-struct StepKernelTime {
-  std::int64_t kernel_ns = 0;
-  std::int64_t tensor_core_ns = 0;
-};
-
-// GPU time in kernels that use Tensor Cores, by the kernel-name rules and the evidence beyond them
-// (tensor_core_evidence.h), and the time whose verdict stays unknown.
-struct TensorCoreTime {
-  std::int64_t time_ns = 0;
-  double fraction = 0.0;  // of all kernel time
-  std::map<std::string, std::int64_t> by_precision;  // Tensor Core time per math precision
-  // Tensor Core time by how sure its verdicts are; the three add up to time_ns.
-  std::int64_t high_confidence_ns = 0;
-  std::int64_t medium_confidence_ns = 0;
-  std::int64_t low_confidence_ns = 0;
-  // Matrix kernels no rule and no evidence can place: neither Tensor Core nor CUDA-core time.
-  std::int64_t unknown_time_ns = 0;
-  double unknown_fraction = 0.0;  // of all kernel time
-  int rules_version = 0;
-  // Per iteration (aligned with IterationSummary::iterations): kernel time inside the step, and
-  // of it the time of kernels whose verdict is Tensor Core; a kernel across a step's edge counts
-  // the part inside. What a timeline's "Tensor Core share per step" counter shows.
-  std::vector<StepKernelTime> per_step;
 };
 
 struct TraceSummary {
@@ -117,6 +76,9 @@ struct TraceSummary {
   DataPipelineExposure data_pipeline;
   DeviceChoice device;              // the recorded GPU's row, and why (unknown: spec is null)
   OpPerformance op_performance;     // every op call shape: work, achieved rate, bound, AMP prediction
+  // Whose kernel is this: per trace kernel, its verdict, origin, op row and step, which every
+  // table above is summed from (model/kernel_attribution.h).
+  KernelAttribution kernel_attribution;
   AmdahlProjection amdahl;
   Tf32Projection tf32;              // allow_tf32 instead: FP32 CUDA-core matrix math on TF32 Tensor Cores
   WhatIfProjection what_if;         // on another GPU (--gpu, or a CPU run's default); empty otherwise

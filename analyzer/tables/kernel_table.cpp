@@ -7,8 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/core/memo_by_id.h"
-#include "analyzer/verdicts/kernel_verdicts.h"
 
 namespace ampscope::analyzer {
 
@@ -40,48 +38,43 @@ std::string verdictEvidence(const TensorCoreVerdict& v, const TensorCoreRules& r
   return out;
 }
 
-std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribution& attribution,
-                                        const TensorCoreEvidence* evidence) {
-  KernelVerdicts verdicts(trace, evidence);
+std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, const KernelAttribution& kernels) {
   std::vector<KernelRow> rows;
-  // A run launches millions of kernels with a few hundred names, under as many op ranges: each
-  // kernel costs two look-ups in flat vectors and one in a hash of (row, use) pairs, which holds
-  // a few thousand entries, not one per op range.
-  // The row of each name, keyed with where it ran (a name on a GPU and on the host gets two
-  // verdicts): by (name id << 1 | on host).
-  IndexById row_of_key;
-  // A kernel's layer (or operator) and pass depend only on its op range: interned once per op
-  // range (slot 0: no op range), by name and pass, so that a group's name is compared per op
-  // range and not per kernel.
-  std::vector<std::int32_t> use_key_of_op_range(trace.ranges.size() + 1, -1);
-  std::map<std::pair<std::string_view, trace::Phase>, std::int32_t> use_key_of_origin;
+  // A run launches millions of kernels with a few hundred names, from a few thousand origins:
+  // each kernel costs two look-ups in flat vectors and one in a hash of (row, use) pairs.
+  // The row of each verdict: one per name and where it ran (a name on a GPU and on the host gets
+  // two verdicts, and two rows).
+  std::vector<std::int32_t> row_of_verdict(kernels.verdicts.size(), -1);
+  // A kernel's use (its group and pass) depends only on its origin: interned once per origin
+  // (slot 0: no origin) by group and pass.
+  std::vector<std::int32_t> use_key_of_origin(kernels.origins.origins.size() + 1, -1);
+  std::map<std::pair<std::int32_t, trace::Phase>, std::int32_t> use_key_of_group;
   std::unordered_map<std::uint64_t, std::size_t> use_of;  // (row << 32 | use key) -> index in the row's uses
-  for (const trace::Kernel& kernel : trace.kernels) {
-    const std::size_t key = (static_cast<std::size_t>(kernel.name) << 1) | (verdicts.onHost(kernel) ? 1U : 0U);
-    const auto index = static_cast<std::size_t>(row_of_key.get(key, [&] {
+  for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
+    const trace::Kernel& kernel = trace.kernels[k];
+    const KernelOwner& owner = kernels.kernels[k];
+    std::int32_t& row_index = row_of_verdict[static_cast<std::size_t>(owner.verdict)];
+    if (row_index < 0) {
       KernelRow& row = rows.emplace_back();
       row.name = std::string(trace.str(kernel.name));
       if (const auto mangled = trace.mangledName(kernel.name)) row.mangled_name = std::string(*mangled);
-      row.verdict = verdicts.of(kernel);
+      row.verdict = kernels.verdictOf(k);
       row.evidence = verdictEvidence(row.verdict);
-      return static_cast<std::int32_t>(rows.size() - 1);
-    }));
+      row_index = static_cast<std::int32_t>(rows.size() - 1);
+    }
+    const auto index = static_cast<std::size_t>(row_index);
     KernelRow& row = rows[index];
     const std::int64_t ns = kernel.end_ns - kernel.start_ns;
     ++row.calls;
     row.time_ns += ns;
-    std::int32_t& use_key = use_key_of_op_range[static_cast<std::size_t>(kernel.op_range + 1)];
-    const KernelOrigin* origin = nullptr;
+    const KernelOrigin& origin = kernels.originOf(k);
+    std::int32_t& use_key = use_key_of_origin[static_cast<std::size_t>(owner.origin + 1)];
     if (use_key < 0) {
-      origin = &attribution.of(kernel);
-      use_key = use_key_of_origin.try_emplace({origin->group, origin->phase}, use_key_of_origin.size()).first->second;
+      use_key = use_key_of_group.try_emplace({origin.group, origin.phase}, use_key_of_group.size()).first->second;
     }
     const std::uint64_t use_id = (static_cast<std::uint64_t>(index) << 32) | static_cast<std::uint32_t>(use_key);
     auto [use, new_use] = use_of.try_emplace(use_id, row.uses.size());
-    if (new_use) {
-      if (origin == nullptr) origin = &attribution.of(kernel);
-      row.uses.push_back({std::string(origin->group), origin->phase, 0, 0});
-    }
+    if (new_use) row.uses.push_back({std::string(kernels.origins.label(origin.group)), origin.phase, 0, 0});
     KernelUse& u = row.uses[use->second];
     ++u.calls;
     u.time_ns += ns;

@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/correlate/layer_attribution.h"
+#include "analyzer/model/kernel_attribution.h"
 #include "analyzer/model/row_performance.h"
-#include "analyzer/verdicts/tensor_core_evidence.h"
 #include "analyzer/verdicts/tensor_core_rules.h"
 #include "trace/trace_model.h"
 
@@ -40,9 +39,8 @@ struct KernelRow {
 // to 4 elements".
 std::string verdictEvidence(const TensorCoreVerdict& verdict, const TensorCoreRules& rules = TensorCoreRules::builtin());
 
-// Heaviest first.
-// `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the trace's own device.
-std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, LayerAttribution& attribution,
-                                        const TensorCoreEvidence* evidence = nullptr);
+// Heaviest first: a row per verdict of the per-kernel table (a name and where it ran), each
+// kernel's use its origin's group and pass.
+std::vector<KernelRow> buildKernelTable(const trace::Trace& trace, const KernelAttribution& kernels);
 
 }  // namespace ampscope::analyzer

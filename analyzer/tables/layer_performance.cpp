@@ -13,11 +13,11 @@ namespace {
 double kernelNs(const trace::Kernel& kernel) { return static_cast<double>(kernel.end_ns - kernel.start_ns); }
 
 // (group, op row) -> kernel time of the op's kernels in the group.
-std::map<std::pair<std::size_t, std::size_t>, double> opTimeByGroup(const trace::Trace& trace, const OpPerformance& ops,
+std::map<std::pair<std::size_t, std::size_t>, double> opTimeByGroup(const trace::Trace& trace, const KernelAttribution& kernels,
                                                                     const std::vector<std::int32_t>& group_of_kernel) {
   std::map<std::pair<std::size_t, std::size_t>, double> shares;
   for (std::size_t k = 0; k < trace.kernels.size() && k < group_of_kernel.size(); ++k) {
-    const std::int32_t op = k < ops.row_of_kernel.size() ? ops.row_of_kernel[k] : -1;
+    const std::int32_t op = kernels.kernels[k].op_row;
     if (op < 0 || group_of_kernel[k] < 0) continue;
     shares[{static_cast<std::size_t>(group_of_kernel[k]), static_cast<std::size_t>(op)}] += kernelNs(trace.kernels[k]);
   }
@@ -27,6 +27,7 @@ std::map<std::pair<std::size_t, std::size_t>, double> opTimeByGroup(const trace:
 }  // namespace
 
 std::vector<RowPerformance> apportionOpPerformance(const trace::Trace& trace, const OpPerformance& ops,
+                                                   const KernelAttribution& kernels,
                                                    const std::vector<std::int32_t>& group_of_kernel,
                                                    const std::vector<MathPrecision>& precision,
                                                    const std::vector<std::int64_t>& time_ns, bool on_cpu) {
@@ -38,7 +39,7 @@ std::vector<RowPerformance> apportionOpPerformance(const trace::Trace& trace, co
     double projected_ns = 0;
   };
   std::vector<Sums> sums(out.size());
-  for (const auto& [key, ns] : opTimeByGroup(trace, ops, group_of_kernel)) {
+  for (const auto& [key, ns] : opTimeByGroup(trace, kernels, group_of_kernel)) {
     const auto [group, op_index] = key;
     const OpRow& op = ops.rows[op_index];
     RowPerformance& row = out[group];
@@ -77,16 +78,21 @@ std::vector<RowPerformance> apportionOpPerformance(const trace::Trace& trace, co
   return out;
 }
 
-void addLayerPerformance(LayerTable& table, const trace::Trace& trace, LayerAttribution& attribution,
+void addLayerPerformance(LayerTable& table, const trace::Trace& trace, const KernelAttribution& kernels,
                          const OpPerformance& ops, const WhatIfProjection& what_if, bool on_cpu) {
-  std::map<std::pair<std::string, trace::Phase>, std::int32_t> row_of;
+  std::map<std::pair<std::string_view, trace::Phase>, std::int32_t> row_of;
   for (std::size_t i = 0; i < table.rows.size(); ++i) row_of[{table.rows[i].layer, table.rows[i].pass}] = static_cast<std::int32_t>(i);
+  // Each origin's row, found once per origin (slot 0: no origin), not per kernel.
+  std::vector<std::int32_t> row_of_origin(kernels.origins.origins.size() + 1, -1);
+  for (std::size_t o = 0; o < kernels.origins.origins.size(); ++o) {
+    const KernelOrigin& origin = kernels.origins.origins[o];
+    if (origin.group < 0) continue;
+    const auto found = row_of.find({kernels.origins.label(origin.group), origin.phase});
+    if (found != row_of.end()) row_of_origin[o + 1] = found->second;
+  }
   std::vector<std::int32_t> group_of_kernel(trace.kernels.size(), -1);
   for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
-    const KernelOrigin& origin = attribution.of(trace.kernels[k]);
-    if (origin.group.empty()) continue;
-    const auto found = row_of.find({std::string(origin.group), origin.phase});
-    if (found != row_of.end()) group_of_kernel[k] = found->second;
+    group_of_kernel[k] = row_of_origin[static_cast<std::size_t>(kernels.kernels[k].origin + 1)];
   }
   std::vector<MathPrecision> precision;
   std::vector<std::int64_t> time_ns;
@@ -94,13 +100,13 @@ void addLayerPerformance(LayerTable& table, const trace::Trace& trace, LayerAttr
     precision.push_back(row.precision);
     time_ns.push_back(row.time_ns);
   }
-  std::vector<RowPerformance> performance = apportionOpPerformance(trace, ops, group_of_kernel, precision, time_ns, on_cpu);
+  std::vector<RowPerformance> performance = apportionOpPerformance(trace, ops, kernels, group_of_kernel, precision, time_ns, on_cpu);
   for (std::size_t i = 0; i < table.rows.size(); ++i) table.rows[i].performance = std::move(performance[i]);
 
   // The what-if device's estimates, apportioned the same way.
   if (what_if.ops.empty()) return;
   std::vector<bool> any(table.rows.size(), false);
-  for (const auto& [key, ns] : opTimeByGroup(trace, ops, group_of_kernel)) {
+  for (const auto& [key, ns] : opTimeByGroup(trace, kernels, group_of_kernel)) {
     const auto [group, op_index] = key;
     const std::int32_t w = op_index < what_if.op_of_row.size() ? what_if.op_of_row[op_index] : -1;
     if (w < 0) continue;
@@ -122,22 +128,29 @@ void addLayerPerformance(LayerTable& table, const trace::Trace& trace, LayerAttr
   }
 }
 
-void addKernelPerformance(std::vector<KernelRow>& kernels, const trace::Trace& trace, const OpPerformance& ops, bool on_cpu) {
-  std::unordered_map<std::string_view, std::int32_t> row_of;
-  for (std::size_t i = 0; i < kernels.size(); ++i) row_of[kernels[i].name] = static_cast<std::int32_t>(i);
+void addKernelPerformance(std::vector<KernelRow>& rows, const trace::Trace& trace, const KernelAttribution& kernels,
+                          const OpPerformance& ops, bool on_cpu) {
+  // A kernel's row is its verdict's: the table has one row per name and where it ran.
+  std::map<std::pair<std::string_view, bool>, std::int32_t> row_of;  // by name and host
+  for (std::size_t i = 0; i < rows.size(); ++i) row_of[{rows[i].name, rows[i].verdict.host}] = static_cast<std::int32_t>(i);
+  std::vector<std::int32_t> row_of_verdict(kernels.verdicts.size(), -1);
   std::vector<std::int32_t> group_of_kernel(trace.kernels.size(), -1);
   for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
-    const auto found = row_of.find(trace.str(trace.kernels[k].name));
-    if (found != row_of.end()) group_of_kernel[k] = found->second;
+    const auto verdict = static_cast<std::size_t>(kernels.kernels[k].verdict);
+    if (row_of_verdict[verdict] < 0) {
+      const auto found = row_of.find({trace.str(trace.kernels[k].name), kernels.verdicts[verdict].host});
+      row_of_verdict[verdict] = found == row_of.end() ? -2 : found->second;
+    }
+    group_of_kernel[k] = std::max(-1, row_of_verdict[verdict]);
   }
   std::vector<MathPrecision> precision;
   std::vector<std::int64_t> time_ns;
-  for (const KernelRow& row : kernels) {
+  for (const KernelRow& row : rows) {
     precision.push_back(row.verdict.precision);
     time_ns.push_back(row.time_ns);
   }
-  std::vector<RowPerformance> performance = apportionOpPerformance(trace, ops, group_of_kernel, precision, time_ns, on_cpu);
-  for (std::size_t i = 0; i < kernels.size(); ++i) kernels[i].performance = std::move(performance[i]);
+  std::vector<RowPerformance> performance = apportionOpPerformance(trace, ops, kernels, group_of_kernel, precision, time_ns, on_cpu);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].performance = std::move(performance[i]);
 }
 
 }  // namespace ampscope::analyzer

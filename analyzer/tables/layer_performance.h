@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "analyzer/correlate/layer_attribution.h"
+#include "analyzer/model/kernel_attribution.h"
 #include "analyzer/model/op_performance.h"
 #include "analyzer/model/row_performance.h"
 #include "analyzer/model/what_if_device.h"
@@ -18,16 +18,17 @@
 
 namespace ampscope::analyzer {
 
-// Apportions the op rows to groups: group_of_kernel[k] is kernel k's row (-1: none);
-// `precision` and `time_ns` per group (its own kernels').
+// Apportions the op rows to groups: group_of_kernel[k] is kernel k's row (-1: none), its op row
+// the per-kernel table's; `precision` and `time_ns` per group (its own kernels').
 std::vector<RowPerformance> apportionOpPerformance(const trace::Trace& trace, const OpPerformance& ops,
+                                                   const KernelAttribution& kernels,
                                                    const std::vector<std::int32_t>& group_of_kernel,
                                                    const std::vector<MathPrecision>& precision,
                                                    const std::vector<std::int64_t>& time_ns, bool on_cpu);
 
-void addLayerPerformance(LayerTable& table, const trace::Trace& trace, LayerAttribution& attribution,
+void addLayerPerformance(LayerTable& table, const trace::Trace& trace, const KernelAttribution& kernels,
                          const OpPerformance& ops, const WhatIfProjection& what_if, bool on_cpu);
-void addKernelPerformance(std::vector<KernelRow>& kernels, const trace::Trace& trace, const OpPerformance& ops,
-                          bool on_cpu);
+void addKernelPerformance(std::vector<KernelRow>& rows, const trace::Trace& trace, const KernelAttribution& kernels,
+                          const OpPerformance& ops, bool on_cpu);
 
 }  // namespace ampscope::analyzer

@@ -8,7 +8,7 @@
 
 #include "analyzer/core/operator_labels.h"
 #include "analyzer/core/time_by_kind.h"
-#include "analyzer/verdicts/kernel_verdicts.h"
+#include "analyzer/verdicts/kernel_verdicts.h"  // isMatrixKernel
 
 namespace ampscope::analyzer {
 
@@ -99,12 +99,10 @@ double LayerRow::tensorCoreShare() const {
   return time_ns > 0 ? static_cast<double>(tensor_core_time_ns) / static_cast<double>(time_ns) : 0.0;
 }
 
-LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribution,
-                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu,
-                           const TensorCoreEvidence* evidence) {
+LayerTable buildLayerTable(const trace::Trace& trace, const KernelAttribution& kernels,
+                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu) {
   LayerTable table;
-  table.groups_operators = attribution.groupsOperators();
-  KernelVerdicts verdicts(trace, evidence);
+  table.groups_operators = kernels.groupsOperators();
   std::map<std::pair<std::string_view, trace::Phase>, Accumulated> groups;
   // Where each op range's kernels add up, and the call it belongs to, found once per op range: a
   // step of a large model launches millions of kernels, a few to each op range. Map nodes do not
@@ -115,13 +113,14 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
     std::int64_t* call_shape_time = nullptr;  // nullptr: no eligible op with shapes encloses it
   };
   std::vector<Slots> slots_of(trace.ranges.size());  // by op range
-  for (const trace::Kernel& kernel : trace.kernels) {
-    const KernelOrigin& origin = attribution.of(kernel);
-    if (origin.group.empty()) continue;
+  for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
+    const trace::Kernel& kernel = trace.kernels[k];
+    const KernelOrigin& origin = kernels.originOf(k);
+    if (origin.group < 0) continue;
     Slots& slots = slots_of[static_cast<std::size_t>(kernel.op_range)];
     if (!slots.group) {
-      slots.group = &groups[{origin.group, origin.phase}];
-      slots.op_time = &slots.group->op_time[origin.op];
+      slots.group = &groups[{kernels.origins.label(origin.group), origin.phase}];
+      slots.op_time = &slots.group->op_time[kernels.origins.label(origin.op)];
       if (origin.shaped_op != trace::kNone) {
         const trace::Range& shaped = trace.ranges[static_cast<std::size_t>(origin.shaped_op)];
         slots.call_shape_time =
@@ -135,7 +134,7 @@ LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribut
       a.row.first_start_ns = std::min(a.row.first_start_ns, call.start_ns);
     }
     Accumulated& a = *slots.group;
-    const TensorCoreVerdict& v = verdicts.of(kernel);
+    const TensorCoreVerdict& v = kernels.verdictOf(k);
     const std::int64_t ns = kernel.end_ns - kernel.start_ns;
     ++a.row.kernels;
     a.row.time_ns += ns;

@@ -10,11 +10,10 @@
 #include <vector>
 
 #include "analyzer/core/tensor_core_verdict.h"
-#include "analyzer/correlate/layer_attribution.h"
+#include "analyzer/model/kernel_attribution.h"
 #include "analyzer/model/op_time_model.h"
 #include "analyzer/model/row_performance.h"
 #include "analyzer/tables/shape_checks.h"
-#include "analyzer/verdicts/tensor_core_evidence.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -56,10 +55,9 @@ struct LayerTable {
   std::vector<LayerRow> rows;     // model order: layers as first run, each one's passes as run
 };
 
+// Each kernel adds to its origin's group and pass (KernelOrigin), with its verdict.
 // shape_checks: every shape check of the trace (checkShapes), which rows index.
-// `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the trace's own device.
-LayerTable buildLayerTable(const trace::Trace& trace, LayerAttribution& attribution,
-                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu,
-                           const TensorCoreEvidence* evidence = nullptr);
+LayerTable buildLayerTable(const trace::Trace& trace, const KernelAttribution& kernels,
+                           const std::vector<ShapeCheck>& shape_checks, bool recorded_on_cpu);
 
 }  // namespace ampscope::analyzer

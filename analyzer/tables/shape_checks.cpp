@@ -48,9 +48,7 @@ std::int64_t convolutionM(const trace::Trace& trace, const trace::Range& call, I
 
 }  // namespace
 
-std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence) {
-  KernelVerdicts verdicts(trace, evidence);
-  EligibleOps eligible_ops(trace);
+std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const KernelAttribution& kernels) {
   // By op name, shapes and strides: one layout of a shape may need alignment where another does not.
   std::map<std::tuple<std::string_view, trace::StringId, trace::StringId>, Accumulated> by_call_shape;
   // Where each eligible call's kernels add up, found once per call: its keys are compared per
@@ -61,9 +59,9 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreE
   };
   std::vector<Slots> slots_of(trace.ranges.size());  // by eligible op range
 
-  for (const trace::Kernel& kernel : trace.kernels) {
-    if (kernel.op_range == kNone) continue;
-    const Index eligible = eligible_ops.enclosing(kernel.op_range, true);
+  for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
+    const trace::Kernel& kernel = trace.kernels[k];
+    const Index eligible = kernels.originOf(k).shaped_op;
     if (eligible == kNone) continue;
     Slots& slots = slots_of[static_cast<std::size_t>(eligible)];
     if (!slots.shape) {
@@ -73,7 +71,7 @@ std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreE
       if (slots.shape->example == kNone) slots.shape->example = eligible;
       if (op.layer != trace::StringTable::kEmpty) slots.layer_time = &slots.shape->layer_time[std::string(trace.str(op.layer))];
     }
-    const TensorCoreVerdict& verdict = verdicts.of(kernel);
+    const TensorCoreVerdict& verdict = kernels.verdictOf(k);
 
     Accumulated& a = *slots.shape;
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;

@@ -8,8 +8,7 @@
 #include <vector>
 
 #include "analyzer/core/gemm_shapes.h"
-#include "analyzer/correlate/eligible_ops.h"
-#include "analyzer/verdicts/tensor_core_evidence.h"
+#include "analyzer/model/kernel_attribution.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
@@ -29,8 +28,10 @@ struct ShapeCheck {
   int smallest_kernel_alignment = 0;  // smallest "_alignN" among its kernels; 0 when none says
 };
 
-// Eligible ops with recorded shapes that launched kernels, by GPU time (largest first).
-// `evidence`: what Tensor Core verdicts rest on beyond names (kernel_verdicts.h); nullptr: the trace's own device.
-std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const TensorCoreEvidence* evidence = nullptr);
+// Eligible ops with recorded shapes that launched kernels, by GPU time (largest first): each
+// kernel adds to its shaped eligible op's (KernelOrigin::shaped_op) name, shapes and strides, with
+// its verdict. Not a sum of the model's op rows, which key arguments, layer and pass too and give a
+// kernel that is not matrix work to the op that launched it.
+std::vector<ShapeCheck> checkShapes(const trace::Trace& trace, const KernelAttribution& kernels);
 
 }  // namespace ampscope::analyzer

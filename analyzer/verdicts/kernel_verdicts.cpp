@@ -78,14 +78,13 @@ bool KernelVerdicts::onHost(const trace::Kernel& kernel) const {
   return std::find(cpu_devices_.begin(), cpu_devices_.end(), kernel.device) != cpu_devices_.end();
 }
 
-const TensorCoreVerdict& KernelVerdicts::of(const trace::Kernel& kernel) {
+std::int32_t KernelVerdicts::indexOf(const trace::Kernel& kernel) {
   const bool host = onHost(kernel);
   IndexById& verdict_of_name = host ? host_verdict_of_name_ : gpu_verdict_of_name_;
-  const std::int32_t index = verdict_of_name.get(kernel.name, [&] {
+  return verdict_of_name.get(kernel.name, [&] {
     verdicts_.push_back(decide(kernel.name, host));
     return static_cast<std::int32_t>(verdicts_.size() - 1);
   });
-  return verdicts_[static_cast<std::size_t>(index)];
 }
 
 TensorCoreVerdict KernelVerdicts::decide(trace::StringId name_id, bool host) const {

@@ -40,8 +40,12 @@ class KernelVerdicts {
   KernelVerdicts& operator=(const KernelVerdicts&) = delete;
 
   // Valid while this object lives.
-  const TensorCoreVerdict& of(const trace::Kernel& kernel);
+  const TensorCoreVerdict& of(const trace::Kernel& kernel) { return verdicts_[static_cast<std::size_t>(indexOf(kernel))]; }
   bool onHost(const trace::Kernel& kernel) const;
+  // The kernel's verdict as an index into every verdict decided so far (0, 1, ... as decided):
+  // what the per-kernel table keeps (model/kernel_attribution.h).
+  std::int32_t indexOf(const trace::Kernel& kernel);
+  const std::deque<TensorCoreVerdict>& decided() const { return verdicts_; }
 
  private:
   TensorCoreVerdict decide(trace::StringId name, bool host) const;

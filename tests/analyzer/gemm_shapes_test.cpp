@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "../test_support.h"
-#include "analyzer/correlate/correlator.h"
-#include "analyzer/import/trace_importer.h"
+#include "analyzer/correlate/eligible_ops.h"
+#include "analyzer/run_analysis.h"
 #include "analyzer/tables/shape_checks.h"
 
 namespace ampscope::analyzer {
@@ -134,10 +134,9 @@ TEST(GemmShapesTest, OnlyLeadingDimensionsAreMisalignedWhereTheLayoutIsKnown) {
 
 TEST(ShapeChecksTest, NvprofTransformerVocabularyIsFlaggedWithItsPaddedSize) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nvprof-v100-transformer-lm/net.sql");
-  auto imported = import::importTrace(path);
-  ASSERT_TRUE(imported.ok());
-  correlate(*imported);
-  const std::vector<ShapeCheck> checks = checkShapes(*imported);
+  auto run = analyzeFile(path);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  const std::vector<ShapeCheck>& checks = run->summary.shape_checks;
   ASSERT_FALSE(checks.empty());
   // The decoder's projection onto the 33,278-word vocabulary is the largest matrix op.
   const ShapeCheck& decoder = checks.front();
@@ -150,11 +149,10 @@ TEST(ShapeChecksTest, NvprofTransformerVocabularyIsFlaggedWithItsPaddedSize) {
 
 TEST(ShapeChecksTest, A100Align1KernelsAreTiedToTheDimensionsThatCausedThem) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(path, "kineto-a100-dlrm-tf32/control.json.gz");
-  auto imported = import::importTrace(path);
-  ASSERT_TRUE(imported.ok());
-  correlate(*imported);
+  auto run = analyzeFile(path);
+  ASSERT_TRUE(run.ok()) << run.error().message;
   std::size_t tf32_align1_with_finding = 0;
-  for (const ShapeCheck& check : checkShapes(*imported)) {
+  for (const ShapeCheck& check : run->summary.shape_checks) {
     if (check.precision != MathPrecision::kTf32) continue;
     EXPECT_EQ(check.required_multiple, 4);
     // Every TF32 op whose kernels were align1 has a dimension that is not a multiple of 4...
