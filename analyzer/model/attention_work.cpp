@@ -70,8 +70,8 @@ OpWork workOf(const Call& c, const AttentionSignature& sig) {
   if (variable_length) {
     // [total tokens, H, E] (or a batch of 1): the sequences' lengths are in the cumulative-length
     // tensors, not recorded; with the longest lengths (max_q, max_k), sum of Lq*Lk <= the bound below.
-    const auto max_q = parseInt(c.arg(sig.max_q));
-    const auto max_k = parseInt(c.arg(sig.max_q + 1));
+    const auto max_q = c.arg(sig.max_q).integer();
+    const auto max_k = c.arg(sig.max_q + 1).integer();
     if (!max_q || !max_k) {
       return unknownMatrixWork(std::string(c.name) + ": variable-length batch without max_q/max_k recorded");
     }
@@ -99,9 +99,9 @@ OpWork workOf(const Call& c, const AttentionSignature& sig) {
   double factor = 1;
   std::optional<bool> causal;
   if (sig.mask_type) {
-    if (const auto type = parseInt(c.arg(sig.causal))) causal = *type != 0;
+    if (const auto type = c.arg(sig.causal).integer()) causal = *type != 0;
   } else {
-    causal = parseBool(c.arg(sig.causal));
+    causal = c.arg(sig.causal).flag;
   }
   if (causal && *causal) factor = 0.5;
   const auto append = [&](const char* text) { note += note.empty() ? text : std::string("; ") + text; };
@@ -130,7 +130,7 @@ OpWork workOf(const Call& c, const AttentionSignature& sig) {
   } else {
     bytes.add(rows * static_cast<double>(ev), c.elementBytes(sig.query));
     const bool logsumexp =
-        sig.logsumexp == kAlways || (sig.logsumexp >= 0 && parseBool(c.arg(sig.logsumexp)).value_or(false));
+        sig.logsumexp == kAlways || (sig.logsumexp >= 0 && c.arg(sig.logsumexp).flag.value_or(false));
     if (logsumexp) bytes.add(rows, 4);  // float logsumexp per query row
   }
   work.note = std::move(note);

@@ -57,37 +57,33 @@ const ConvSignature* convSignature(std::string_view op) {
   return nullptr;
 }
 
-struct ParsedConv {
+struct RecordedGeometry {
   ConvGeometry geometry;
   bool same_padding = false;  // padding="same": the output keeps the input's size
 };
 
 // `filter`: the weight's filter sizes, needed only for padding="same"; empty when not known.
-std::optional<ParsedConv> parseConv(std::string_view op, const std::vector<std::string>& args, std::size_t spatial,
-                                    const Dims& filter) {
+std::optional<RecordedGeometry> recordedGeometry(std::string_view op, const trace::RangeArguments& arguments,
+                                                 std::size_t spatial, const Dims& filter) {
   const ConvSignature* sig = convSignature(op);
-  if (!sig || args.empty() || spatial == 0) return std::nullopt;
+  if (!sig || arguments.values.empty() || spatial == 0) return std::nullopt;
   int shift = 0;
   // Older cuDNN ops took a bias before padding (cudnn_convolution(self, weight, bias, padding, ...)).
   if ((op == "cudnn_convolution" || op == "cudnn_convolution_transpose") &&
-      !parseIntList(args.size() > 2 ? args[2] : "") && parseIntList(args.size() > 3 ? args[3] : "")) {
+      !arguments.at(2).integers && arguments.at(3).integers) {
     shift = 1;
   }
-  const auto at = [&](int pos) -> std::string_view {
-    const int i = pos + shift;
-    if (pos < 0 || static_cast<std::size_t>(i) >= args.size()) return "";
-    return args[static_cast<std::size_t>(i)];
-  };
+  const auto at = [&](int pos) -> const trace::ArgumentValue& { return arguments.at(pos < 0 ? -1 : pos + shift); };
   // An int[] argument: one value per spatial dimension, or one value for all.
   const auto list = [&](int pos, std::int64_t fixed) -> std::optional<Dims> {
     if (pos < 0) return Dims(spatial, fixed);
-    auto values = parseIntList(at(pos));
+    auto values = at(pos).integers;
     if (!values || values->empty()) return std::nullopt;
     if (values->size() == 1) return Dims(spatial, values->front());
     if (values->size() != spatial) return std::nullopt;
     return values;
   };
-  ParsedConv out;
+  RecordedGeometry out;
   ConvGeometry& g = out.geometry;
   auto stride = list(sig->stride, 1);
   auto dilation = list(sig->dilation, 1);
@@ -96,7 +92,7 @@ std::optional<ParsedConv> parseConv(std::string_view op, const std::vector<std::
   g.stride = *stride;
   g.dilation = *dilation;
   g.output_padding = *output_padding;
-  const std::string_view padding_text = trim(at(sig->padding));
+  const std::string_view padding_text = at(sig->padding).word();
   if (padding_text == "valid" || padding_text == "'valid'") {
     g.padding = Dims(spatial, 0);
   } else if (padding_text == "same" || padding_text == "'same'") {
@@ -111,13 +107,13 @@ std::optional<ParsedConv> parseConv(std::string_view op, const std::vector<std::
   }
   if (sig->groups == -2) return std::nullopt;  // _conv_depthwise2d: groups = input channels, not an argument
   if (sig->groups >= 0) {
-    const auto groups = parseInt(at(sig->groups));
+    const auto groups = at(sig->groups).integer();
     if (!groups || *groups <= 0) return std::nullopt;
     g.groups = *groups;
   }
   g.transposed = sig->always_transposed;
   if (sig->transposed >= 0) {
-    const auto transposed = parseBool(at(sig->transposed));
+    const auto transposed = at(sig->transposed).flag;
     if (!transposed) return std::nullopt;
     g.transposed = *transposed;
   }
@@ -125,7 +121,7 @@ std::optional<ParsedConv> parseConv(std::string_view op, const std::vector<std::
 }
 
 // Output spatial sizes; nullopt where a size is not positive.
-std::optional<Dims> convOutputSpatial(const Dims& in, const Dims& filter, const ParsedConv& p) {
+std::optional<Dims> convOutputSpatial(const Dims& in, const Dims& filter, const RecordedGeometry& p) {
   const ConvGeometry& g = p.geometry;
   Dims out;
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -145,18 +141,12 @@ std::optional<Dims> convOutputSpatial(const Dims& in, const Dims& filter, const 
   return out;
 }
 
-// The last argument that is a list of booleans: output_mask.
+// The last argument that is a list, where it is a list of booleans: output_mask (an int list of
+// ones and zeros, a dilation or padding, is not one).
 std::optional<std::vector<bool>> outputMask(const Call& c) {
-  for (auto it = c.args.rbegin(); it != c.args.rend(); ++it) {
-    const std::string_view text = trim(*it);
-    if (text.size() < 2 || text.front() != '[') continue;
-    // Only True/False: an int list of ones and zeros (dilation, padding) is not a mask.
-    std::vector<bool> mask;
-    for (std::string_view item : parseTextArray(text)) {
-      if (item != "True" && item != "False" && item != "true" && item != "false") return std::nullopt;
-      mask.push_back(item == "True" || item == "true");
-    }
-    return mask;
+  const std::vector<trace::ArgumentValue>& values = c.args.values;
+  for (auto it = values.rbegin(); it != values.rend(); ++it) {
+    if (it->list) return it->flags;
   }
   return std::nullopt;
 }
@@ -179,23 +169,23 @@ OpWork convolutionWork(const Call& c) {
   }
   const std::size_t spatial = in->size() - 2;
   const Dims filter = tail(*wt, 2);
-  const auto parsed = parseConv(c.name, c.args, spatial, filter);
+  const auto stated = recordedGeometry(c.name, c.args, spatial, filter);
   const ConvSignature* sig = convSignature(c.name);
-  const bool transposed = parsed ? parsed->geometry.transposed : sig && sig->always_transposed;
-  if (parsed) work.conv = parsed->geometry;
+  const bool transposed = stated ? stated->geometry.transposed : sig && sig->always_transposed;
+  if (stated) work.conv = stated->geometry;
   const std::int64_t n = (*in)[0];
   Dims out_spatial;
   std::int64_t out_channels = transposed ? 0 : (*wt)[0];
   WorkBasis out_basis = WorkBasis::kUnknown;
-  if (parsed) {
-    const auto o = convOutputSpatial(tail(*in, 2), filter, *parsed);
+  if (stated) {
+    const auto o = convOutputSpatial(tail(*in, 2), filter, *stated);
     if (!o) {
       work.note = "convolution: the recorded arguments give an empty output";
       return work;
     }
     out_spatial = *o;
     out_basis = WorkBasis::kArguments;
-    if (transposed) out_channels = (*wt)[1] * parsed->geometry.groups;
+    if (transposed) out_channels = (*wt)[1] * stated->geometry.groups;
   } else if (const Dims& o = c.op.output_shape; o.size() == in->size() && o[0] == n &&
                                                 (transposed || o[1] == out_channels)) {
     out_spatial = tail(o, 2);
@@ -256,7 +246,7 @@ OpWork convolutionBackwardWork(const Call& c) {
   // output shape (the gradient has that shape).
   Dims sized;
   if (input_only || weight_only) {
-    if (const auto size = parseIntList(c.arg(0)); size && !size->empty()) sized = *size;
+    if (const auto& size = c.arg(0).integers; size && !size->empty()) sized = *size;
     else if (!c.op.output_shape.empty()) sized = c.op.output_shape;
     if (!sized.empty()) (input_only ? in : wt) = &sized;
   }
@@ -270,11 +260,11 @@ OpWork convolutionBackwardWork(const Call& c) {
                             : std::string(op) + ": weight shape not recorded";
     return work;
   }
-  const auto parsed = parseConv(op, c.args, go->size() - 2, tail(*wt, 2));
-  if (parsed) work.conv = parsed->geometry;
+  const auto stated = recordedGeometry(op, c.args, go->size() - 2, tail(*wt, 2));
+  if (stated) work.conv = stated->geometry;
   const ConvSignature* sig = convSignature(op);
-  bool transposed = parsed ? parsed->geometry.transposed : sig && sig->always_transposed;
-  if (!parsed && grad_first && in) {
+  bool transposed = stated ? stated->geometry.transposed : sig && sig->always_transposed;
+  if (!stated && grad_first && in) {
     // Without arguments: a transposed convolution's grad_output has the weight's second dimension
     // (times groups) as channels, and its input the weight's first.
     transposed = (*go)[1] != (*wt)[0] && (*in)[1] == (*wt)[0];
@@ -286,7 +276,7 @@ OpWork convolutionBackwardWork(const Call& c) {
     per_pass = 2.0 * n * numel(*go, 2) * weight_elements;
     work.gemm = GemmDims{(*go)[0] * static_cast<std::int64_t>(numel(*go, 2)), (*wt)[0],
                          static_cast<std::int64_t>(numel(*wt, 1)), 1, true,
-                         in ? (*in)[1] : (parsed ? (*wt)[1] * parsed->geometry.groups : 0), std::nullopt};
+                         in ? (*in)[1] : (stated ? (*wt)[1] * stated->geometry.groups : 0), std::nullopt};
   } else if (in) {
     per_pass = 2.0 * n * numel(*in, 2) * weight_elements;
   } else {
@@ -296,8 +286,8 @@ OpWork convolutionBackwardWork(const Call& c) {
   // output_mask: grad input, grad weight (and grad bias, a reduction); the _input/_weight ops do one.
   std::vector<bool> mask{!weight_only, !input_only, false};
   if (!input_only && !weight_only) {
-    if (const auto recorded = outputMask(c); recorded && recorded->size() >= 2) {
-      mask = *recorded;
+    if (const auto mask_recorded = outputMask(c); mask_recorded && mask_recorded->size() >= 2) {
+      mask = *mask_recorded;
       mask.resize(3, false);
     } else {
       work.note = "output_mask not recorded: grad input and grad weight both counted";
@@ -329,10 +319,11 @@ bool isConvolutionBackwardOp(std::string_view op) {
 
 }  // namespace op_work
 
-std::optional<ConvGeometry> convGeometry(std::string_view op, std::string_view arguments, std::size_t spatial_dims) {
-  const auto parsed = op_work::parseConv(opBaseName(op), parseTextArray(arguments), spatial_dims, {});
-  if (!parsed) return std::nullopt;
-  return parsed->geometry;
+std::optional<ConvGeometry> convGeometry(std::string_view op, const trace::RangeArguments& arguments,
+                                         std::size_t spatial_dims) {
+  const auto stated = op_work::recordedGeometry(opBaseName(op), arguments, spatial_dims, {});
+  if (!stated) return std::nullopt;
+  return stated->geometry;
 }
 
 bool isForwardConvolutionOp(std::string_view op_name) {

@@ -82,7 +82,7 @@ OpWork gemmWork(const Call& c) {
     if (op == "_int_mm") out_bytes = 4;  // int8 x int8 -> int32
     if (op == "_scaled_mm") {
       // out_dtype (argument 6) where given; the result takes the inputs' dtype otherwise.
-      if (const auto code = parseInt(c.arg(6)); code && scalarTypeBytes(*code) > 0) out_bytes = scalarTypeBytes(*code);
+      if (const auto code = c.arg(6).integer(); code && scalarTypeBytes(*code) > 0) out_bytes = scalarTypeBytes(*code);
     }
     return withLayout(matrixWork(c, 1, a[0], b[1], a[1], 0, static_cast<double>(a[0] * b[1]), out_bytes), c, 0, 1, false);
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analyzer/model/op_work.h"
+#include "trace/range_values.h"
 
 namespace ampscope::analyzer::op_work {
 
@@ -28,14 +29,6 @@ inline double numel(const Dims& dims, std::size_t from = 0) {
   return n;
 }
 
-// The recorded argument text: "[2, 2]" or "2" -> {2, 2} / {2}; nullopt for anything else.
-std::optional<Dims> parseIntList(std::string_view text);
-// "2" -> 2; nullopt for a list or anything else.
-std::optional<std::int64_t> parseInt(std::string_view text);
-// "True", "true", "1" / "False", "false", "0"; nullopt for anything else.
-std::optional<bool> parseBool(std::string_view text);
-std::string_view trim(std::string_view text);
-
 // Accumulates bytes; one tensor of unknown element size makes the total unknown.
 struct ByteCount {
   double bytes = 0;
@@ -48,29 +41,26 @@ struct ByteCount {
   std::optional<double> value() const { return known ? std::optional<double>(bytes) : std::nullopt; }
 };
 
-// The recorded call, parsed once.
+// The recorded call, with its dtypes and arguments as the range normaliser read them.
 struct Call {
   const OpCall& op;
   std::string_view name;  // base name: "conv2d", "mm", "MmBackward0"
   const Shapes& shapes;
-  std::vector<std::string> dtypes;
-  std::vector<std::string> args;
+  const trace::RangeDtypes& dtypes;
+  const trace::RangeArguments& args;
 
   const Dims* shape(std::size_t i) const { return i < shapes.size() && !shapes[i].empty() ? &shapes[i] : nullptr; }
   int elementBytes(std::size_t i) const {
-    const int bytes = i < dtypes.size() ? dtypeBytes(dtypes[i]) : 0;
+    const int bytes = dtypes.elementBytes(i);
     return bytes > 0 ? bytes : op.element_bytes_fallback;
   }
   // Elements of input i: "[]" is a scalar argument, or a 0-dim tensor where its dtype says so.
   double elements(std::size_t i) const {
     if (i >= shapes.size()) return 0;
     if (!shapes[i].empty()) return numel(shapes[i]);
-    return i < dtypes.size() && dtypeBytes(dtypes[i]) > 0 ? 1 : 0;
+    return dtypes.elementBytes(i) > 0 ? 1 : 0;
   }
-  std::string_view arg(int i) const {
-    if (i < 0 || static_cast<std::size_t>(i) >= args.size()) return "";
-    return args[static_cast<std::size_t>(i)];
-  }
+  const trace::ArgumentValue& arg(int i) const { return args.at(i); }
   // Every recorded tensor input read once.
   ByteCount inputBytes() const {
     ByteCount count;
