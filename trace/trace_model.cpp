@@ -257,7 +257,7 @@ std::size_t Trace::memoryBytes() const {
          ranges.capacity() * sizeof(Range) + counters.capacity() * sizeof(Counter) +
          gradient_bins.capacity() * sizeof(GradientBin) +
          communication_messages.capacity() * sizeof(CommunicationMessage) +
-         mangled_names.capacity() * sizeof(std::pair<StringId, StringId>);
+         mangled_names.capacity() * sizeof(std::pair<StringId, StringId>) + range_values.memoryBytes();
 }
 
 }  // namespace ampscope::trace

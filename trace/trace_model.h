@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "trace/range_values.h"
 #include "trace/string_table.h"
 
 namespace ampscope::trace {
@@ -186,7 +187,8 @@ struct Range {
   // The positional arguments' values as a JSON array of strings, one per argument, in the form
   // of Kineto's "Concrete Inputs": "" for a tensor (or an absent optional), scalars and int lists
   // as text. aten::conv2d: ["","","","[2, 2]","[3, 3]","[1, 1]","1"] (input, weight, bias,
-  // stride, padding, dilation, groups). Empty when not recorded.
+  // stride, padding, dilation, groups). Empty when not recorded. Dtypes and arguments are read
+  // once per distinct string into Trace::range_values, which the analysis reads instead.
   StringId arguments = StringTable::kEmpty;
   StringId layer = StringTable::kEmpty;   // module / layer name
   StringId module_path = StringTable::kEmpty;  // where the file gives one: "/Net::forward/Linear::forward"
@@ -303,6 +305,9 @@ struct Trace {
   std::vector<Counter> counters;
   std::vector<GradientBin> gradient_bins;
   std::vector<CommunicationMessage> communication_messages;  // by (start_ns, thread)
+  // Range::arguments and Range::dtypes read, by string id: filled by the range normaliser at
+  // import (derived, never stored in a profile).
+  RangeValues range_values;
   // Kernel names an importer demangled: (the name kernels carry, the mangled symbol the file gave).
   std::vector<std::pair<StringId, StringId>> mangled_names;
   ImportStats import_stats;

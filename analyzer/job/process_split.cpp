@@ -43,6 +43,7 @@ std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace) {
     t.distributed = trace.distributed;
     t.epoch_offset_ns = trace.epoch_offset_ns;
     t.mangled_names = trace.mangled_names;
+    t.range_values = trace.range_values;  // by string id, and the strings are the same
     const auto byPid = [](const auto& e) { return e.pid; };
     const auto byThread = [&](const auto& e) { return trace.pidOfThread(e.thread); };
     std::uint64_t others = copyOwn(trace.kernels, t.kernels, pid, byPid);

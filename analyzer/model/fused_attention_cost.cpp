@@ -10,6 +10,7 @@
 #include "analyzer/core/gemm_shapes.h"
 #include "analyzer/model/op_time_model.h"
 #include "analyzer/model/op_work.h"
+#include "analyzer/normalise/range_values_reader.h"
 
 namespace ampscope::analyzer {
 
@@ -53,23 +54,27 @@ std::optional<FusedAttentionCost> estimateFusedAttention(const DeviceSpec& devic
   const std::string v = tensor(a.key_length, a.value_head_size);
   const std::string o = tensor(a.query_length, a.value_head_size);
   const std::string half = "\"" + dtypeName(precision) + "\"";
-  // is_causal false: a mask, where there is one, is read whole.
+  // The calls as Kineto records them, read as the range normaliser reads a trace's. is_causal
+  // false: a mask, where there is one, is read whole.
+  static const trace::RangeArguments kForwardArguments = import::readRangeArguments(R"(["","","","","0.0","False"])");
+  static const trace::RangeArguments kBackwardArguments =
+      import::readRangeArguments(R"(["","","","","","","","","","","0.0","False"])");
   const std::optional<Shapes> forward_shapes = parseShapes(fmt::format("[{},{},{}]", q, k, v));
   OpCall forward;
   forward.op = "aten::scaled_dot_product_attention";
   forward.shapes = forward_shapes ? &*forward_shapes : nullptr;
-  const std::string forward_dtypes = fmt::format("[{0},{0},{0}]", half);
-  forward.dtypes = forward_dtypes;
-  forward.arguments = R"(["","","","","0.0","False"])";
+  const trace::RangeDtypes forward_dtypes = import::readRangeDtypes(fmt::format("[{0},{0},{0}]", half));
+  forward.dtypes = &forward_dtypes;
+  forward.arguments = &kForwardArguments;
   const OpWork forward_work = opWork(forward);
   const std::optional<Shapes> backward_shapes =
       parseShapes(fmt::format("[{},{},{},{},{},{}]", o, q, k, v, o, tensor(a.query_length, 0)));
   OpCall backward;
   backward.op = "aten::_scaled_dot_product_flash_attention_backward";
   backward.shapes = backward_shapes ? &*backward_shapes : nullptr;
-  const std::string backward_dtypes = fmt::format("[{0},{0},{0},{0},{0},\"float\"]", half);
-  backward.dtypes = backward_dtypes;
-  backward.arguments = R"(["","","","","","","","","","","0.0","False"])";
+  const trace::RangeDtypes backward_dtypes = import::readRangeDtypes(fmt::format("[{0},{0},{0},{0},{0},\"float\"]", half));
+  backward.dtypes = &backward_dtypes;
+  backward.arguments = &kBackwardArguments;
   const OpWork backward_work = opWork(backward);
   if (!forward_work.flops || !forward_work.bytes || !forward_work.gemm || !backward_work.flops ||
       !backward_work.bytes || !backward_work.gemm) {

@@ -165,8 +165,8 @@ class RowBuilder {
     call.op = row.op;
     call.shapes = shapes ? &*shapes : nullptr;
     call.strides = strides ? &*strides : nullptr;
-    call.dtypes = trace_.str(a.dtypes);
-    call.arguments = trace_.str(example->arguments);
+    call.dtypes = &trace_.range_values.dtypes(a.dtypes);
+    call.arguments = &trace_.range_values.arguments(example->arguments);
     call.element_bytes_fallback = elementBytes(row.precision);
     // The trainer records a layer's backward under its forward op's name and shapes: the work is
     // the backward of that op (data and weight gradients).

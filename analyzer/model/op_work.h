@@ -5,7 +5,9 @@
 // and memory-efficient, forward and backward) and their backward ops; element-wise and other
 // memory-bound ops get bytes only. Where the record does not say (a convolution without its
 // stride or output shape), the work is unknown and says why: a stride is never assumed.
-// Formulas and sources: docs/performance_model.md.
+// Dtypes and argument values come read, as the range normaliser read them at import
+// (trace::Trace::range_values): nothing here parses text. Formulas and sources:
+// docs/performance_model.md.
 
 #include <cstdint>
 #include <optional>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "analyzer/core/gemm_shapes.h"
+#include "trace/range_values.h"
 
 namespace ampscope::analyzer {
 
@@ -43,9 +46,11 @@ struct OpCall {
   std::string_view op;         // normalised operator name: "aten::conv2d", "linear", "MmBackward0"
   const Shapes* shapes = nullptr;  // its input shapes (Range::shapes parsed); nullptr: none
   const Shapes* strides = nullptr;  // its inputs' strides (Range::strides parsed); nullptr: none
-  std::string_view dtypes;     // JSON array of dtype names as recorded ("[\"float\",\"c10::Half\"]"); may be empty
-  std::string_view arguments;  // JSON array of the arguments' values as text, Kineto's "Concrete
-                               // Inputs" form ("[\"\",\"\",\"\",\"[2, 2]\",\"[3, 3]\",\"[1, 1]\",\"1\"]"); may be empty
+  // Its inputs' dtypes and its arguments' values (Kineto's "Concrete Inputs" form: one per schema
+  // argument) as the range normaliser read them: trace.range_values.dtypes(range.dtypes) and
+  // .arguments(range.arguments). nullptr: not recorded.
+  const trace::RangeDtypes* dtypes = nullptr;
+  const trace::RangeArguments* arguments = nullptr;
   // The op's output shape where something else tells it (see WorkBasis); empty otherwise.
   std::vector<std::int64_t> output_shape;
   WorkBasis output_basis = WorkBasis::kUnknown;
@@ -71,18 +76,11 @@ struct OpWork {
 
 OpWork opWork(const OpCall& call);
 
-// A JSON array of strings (Range::dtypes, Range::arguments) -> its elements; elements that are not
-// strings are kept as their text. Anything else -> empty.
-std::vector<std::string> parseTextArray(std::string_view json);
-
-// Bytes per element of a recorded dtype name ("float" 4, "c10::Half" 2, "c10::BFloat16" 2,
-// "float16" 2, "double" 8, "long int" 8, "bool" 1, ...); 0 when unknown.
-int dtypeBytes(std::string_view dtype);
-
 // The geometry in a convolution op's recorded arguments, read by the op's signature (aten::conv1d/
 // 2d/3d, convolution, _convolution, cudnn_convolution, conv_transpose*, convolution_backward, ...);
 // nullopt when the arguments are absent or the signature is not known.
-std::optional<ConvGeometry> convGeometry(std::string_view op, std::string_view arguments, std::size_t spatial_dims);
+std::optional<ConvGeometry> convGeometry(std::string_view op, const trace::RangeArguments& arguments,
+                                         std::size_t spatial_dims);
 
 // The op's own name: "aten::addmm" -> "addmm", "torch.nn.functional.softmax" -> "softmax",
 // "autograd::engine::evaluate_function: MmBackward0" -> "MmBackward0".

@@ -15,6 +15,7 @@
 #include "analyzer/core/time_by_kind.h"
 #include "analyzer/model/fused_attention_cost.h"
 #include "analyzer/model/op_work.h"
+#include "analyzer/normalise/range_values_reader.h"
 #include "analyzer/verdicts/kernel_verdicts.h"
 
 // What is recognised and why, and the estimate's bounds: docs/performance_model.md, "Attention
@@ -69,7 +70,7 @@ MathPrecision precisionOfDtype(std::string_view dtype) {
   const std::string d = lower(dtype);
   if (d.find("bfloat16") != std::string::npos || d.find("bf16") != std::string::npos) return MathPrecision::kBf16;
   if (d.find("half") != std::string::npos || d.find("float16") != std::string::npos) return MathPrecision::kFp16;
-  if (dtypeBytes(dtype) == 4 && d.find("float") != std::string::npos) return MathPrecision::kFp32;
+  if (import::dtypeBytes(dtype) == 4 && d.find("float") != std::string::npos) return MathPrecision::kFp32;
   return MathPrecision::kUnknown;
 }
 
@@ -230,7 +231,7 @@ class Finder {
   double maskBytes(Index op, double scores) const {
     const auto shapes = shapesOf(op);
     if (!shapes) return 0;
-    const std::vector<std::string> dtypes = parseTextArray(trace_.str(at(op).dtypes));
+    const trace::RangeDtypes& dtypes = trace_.range_values.dtypes(at(op).dtypes);
     bool skipped_scores = false;
     double bytes = 0;
     for (std::size_t i = 0; i < shapes->size(); ++i) {
@@ -240,7 +241,7 @@ class Finder {
         skipped_scores = true;
         continue;
       }
-      const int element = i < dtypes.size() ? dtypeBytes(dtypes[i]) : 0;
+      const int element = dtypes.elementBytes(i);
       bytes += numel(d) * (element > 0 ? element : 2);
     }
     return bytes;
@@ -254,9 +255,8 @@ class Finder {
     const Dims& scores = softmax_shapes->front();
     const auto rank = static_cast<std::int64_t>(scores.size());
     // Over the last dimension, where the call records it (aten::softmax(self, dim, dtype)).
-    const std::vector<std::string> arguments = parseTextArray(trace_.str(at(s).arguments));
-    if (arguments.size() > 1 && !arguments[1].empty()) {
-      const std::string& dim = arguments[1];
+    const std::string& dim = trace_.range_values.arguments(at(s).arguments).at(1).text;
+    if (!dim.empty()) {
       if (dim != "-1" && dim != std::to_string(rank - 1)) return std::nullopt;
     }
     const double size = numel(scores);
@@ -329,10 +329,10 @@ class Finder {
     call.pieces.emplace_back(output_gemm, Role::kOutputGemm);
     const Index parent = operatorParent(s);
     call.in_multi_head_attention = parent != kNone && base(parent) == "multi_head_attention_forward";
-    const std::vector<std::string> dtypes = parseTextArray(trace_.str(at(s).dtypes));
-    if (!dtypes.empty()) call.score_bytes = dtypeBytes(dtypes.front());
-    const std::vector<std::string> gemm_dtypes = parseTextArray(trace_.str(at(scores_gemm).dtypes));
-    if (!gemm_dtypes.empty()) call.dtype_precision = precisionOfDtype(gemm_dtypes.back());
+    const trace::RangeDtypes& dtypes = trace_.range_values.dtypes(at(s).dtypes);
+    if (!dtypes.names.empty()) call.score_bytes = dtypes.elementBytes(0);
+    const trace::RangeDtypes& gemm_dtypes = trace_.range_values.dtypes(at(scores_gemm).dtypes);
+    if (!gemm_dtypes.names.empty()) call.dtype_precision = precisionOfDtype(gemm_dtypes.names.back());
     return call;
   }
 

@@ -7,6 +7,7 @@
 
 #include "analyzer/normalise/phase_rules.h"
 #include "analyzer/normalise/pyprof_marker.h"
+#include "analyzer/normalise/range_values_reader.h"
 #include "analyzer/normalise/torch_nvtx_text.h"
 #include "analyzer/normalise/trainer_range_text.h"
 
@@ -50,7 +51,7 @@ bool entersModule(const StackFrame& frame) {
 
 class RangeNormaliser {
  public:
-  explicit RangeNormaliser(trace::Trace& trace) : trace_(trace) {}
+  explicit RangeNormaliser(trace::Trace& trace) : trace_(trace), values_(trace) {}
 
   void run() {
     for (Range& range : trace_.ranges) normalise(range);
@@ -66,6 +67,7 @@ class RangeNormaliser {
   void normalise(Range& range) {
     if (range.text_form == RangeTextForm::kPlain) readText(range);
     if (range.phase == trace::Phase::kUnknown) range.phase = phaseOf(range.op != StringTable::kEmpty ? range.op : range.name);
+    values_.read(range);
   }
 
   // A trace names its ranges with a few thousand strings: each string's phase is found once.
@@ -190,6 +192,7 @@ class RangeNormaliser {
   static constexpr std::uint8_t kPhaseNotYetRead = 0xff;
 
   trace::Trace& trace_;
+  RangeValuesReader values_;
   std::uint64_t trainer_not_understood_ = 0;
   std::vector<std::uint8_t> phase_of_string_;  // a trace::Phase, or kPhaseNotYetRead
   std::unordered_map<trace::StringId, trace::StringId> layer_of_module_path_;

@@ -1,8 +1,10 @@
 #pragma once
 // One place that reads what a range's text says, for every trace format, once, at import: the
 // operator's name, its autograd sequence number and op id, its phase, input shapes and dtypes,
-// argument values, module path and layer (trace::Range's normalised fields). After it, nothing in ampscope parses
-// a range's name; `name` stays what the file said.
+// argument values, module path and layer (trace::Range's normalised fields); then the dtypes and
+// argument values read, once per distinct string, into trace::Trace::range_values
+// (range_values_reader.h). After it, nothing in ampscope parses a range's name, dtypes or
+// arguments; `name` stays what the file said.
 //
 // The texts it understands (each a trace::RangeTextForm):
 //   - ampscope's trainer: "fc1 linear forward in=[64,784] params=[...] out=[...] dtype=float16"

@@ -76,12 +76,10 @@ std::vector<std::string> computeDtypes(const trace::Trace& trace) {
   std::vector<std::string> out;
   for (const trace::Range& range : trace.ranges) {
     if (range.text_form != trace::RangeTextForm::kTrainerLayerOp) continue;
-    // Range::dtypes is ["float16",...], one entry per shape, all the same for the trainer's ops.
-    const std::string_view dtypes = trace.str(range.dtypes);
-    const std::size_t open = dtypes.find('"');
-    const std::size_t close = open == std::string_view::npos ? open : dtypes.find('"', open + 1);
-    if (close == std::string_view::npos) continue;
-    const std::string dtype(dtypes.substr(open + 1, close - open - 1));
+    // One dtype per shape, all the same for the trainer's ops: "float16", ...
+    const std::vector<std::string>& dtypes = trace.range_values.dtypes(range.dtypes).names;
+    if (dtypes.empty()) continue;
+    const std::string& dtype = dtypes.front();
     if (std::find(out.begin(), out.end(), dtype) == out.end()) out.push_back(dtype);
   }
   return out;

@@ -10,7 +10,7 @@
 
 #include "analyzer/core/gemm_shapes.h"
 #include "analyzer/core/intervals.h"
-#include "analyzer/model/op_work.h"
+#include "analyzer/normalise/range_values_reader.h"
 
 namespace ampscope::analyzer {
 
@@ -56,7 +56,7 @@ int elementBytes(std::string_view dtype, bool scalar_type_name) {
       if (size.name == dtype) return size.bytes;
     }
   }
-  return dtypeBytes(dtype);
+  return import::dtypeBytes(dtype);
 }
 
 std::optional<std::uint64_t> bytesOf(std::uint64_t elements, std::string_view dtype, bool scalar_type_name) {
@@ -84,7 +84,7 @@ CallMessage callMessage(const trace::Trace& trace, trace::Index op_range) {
       }
     }
     const std::optional<Shapes> shapes = parseShapes(trace.str(range.shapes));
-    const std::vector<std::string> dtypes = parseTextArray(trace.str(range.dtypes));
+    const std::vector<std::string>& dtypes = trace.range_values.dtypes(range.dtypes).names;
     if (!shapes || shapes->empty() || (*shapes)[0].empty() || dtypes.empty()) return out;
     std::uint64_t elements = 1;
     for (std::int64_t d : (*shapes)[0]) {

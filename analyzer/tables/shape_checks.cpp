@@ -32,8 +32,8 @@ std::int64_t convolutionM(const trace::Trace& trace, const trace::Range& call, I
   OpCall c;
   c.op = op;
   c.shapes = &shapes;
-  c.dtypes = trace.str(call.dtypes);
-  c.arguments = trace.str(call.arguments);
+  c.dtypes = &trace.range_values.dtypes(call.dtypes);
+  c.arguments = &trace.range_values.arguments(call.arguments);
   OpWork work = opWork(c);
   if (!work.gemm) {
     if (!inference) inference.emplace(trace);

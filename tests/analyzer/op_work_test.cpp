@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "analyzer/normalise/range_values_reader.h"
+
 namespace ampscope::analyzer {
 namespace {
 
@@ -19,17 +21,24 @@ struct Recorded {
   bool backward_pass = false;
 };
 
+// The recorded dtypes and arguments read as the range normaliser reads them at import.
 OpWork work(const Recorded& r) {
+  const trace::RangeDtypes dtypes = import::readRangeDtypes(r.dtypes);
+  const trace::RangeArguments arguments = import::readRangeArguments(r.arguments);
   OpCall call;
   call.op = r.op;
   call.shapes = &r.shapes;
-  call.dtypes = r.dtypes;
-  call.arguments = r.arguments;
+  call.dtypes = &dtypes;
+  call.arguments = &arguments;
   call.output_shape = r.output_shape;
   call.output_basis = r.output_basis;
   call.element_bytes_fallback = r.fallback;
   call.backward_pass = r.backward_pass;
   return opWork(call);
+}
+
+std::optional<ConvGeometry> geometry(std::string_view op, std::string_view arguments, std::size_t spatial_dims) {
+  return convGeometry(op, import::readRangeArguments(arguments), spatial_dims);
 }
 
 constexpr const char* kFloat2 = R"(["float","float"])";
@@ -99,7 +108,7 @@ TEST(OpWorkConvolutionTest, CudnnConvolutionReadsPaddingBeforeStride) {
 }
 
 TEST(OpWorkConvolutionTest, OneIntegerStandsForEverySpatialDimension) {
-  const auto g = convGeometry("aten::conv3d", R"(["","","","2","1","1","1"])", 3);
+  const auto g = geometry("aten::conv3d", R"(["","","","2","1","1","1"])", 3);
   ASSERT_TRUE(g);
   EXPECT_EQ(g->stride, (std::vector<std::int64_t>{2, 2, 2}));
   EXPECT_EQ(g->padding, (std::vector<std::int64_t>{1, 1, 1}));
@@ -108,7 +117,7 @@ TEST(OpWorkConvolutionTest, OneIntegerStandsForEverySpatialDimension) {
 }
 
 TEST(OpWorkConvolutionTest, GeometryFollowsEachSignaturesArgumentOrder) {
-  const auto backward = convGeometry("aten::convolution_backward",
+  const auto backward = geometry("aten::convolution_backward",
                                      R"(["","","","[64]","[2, 2]","[3, 3]","[1, 1]","True","[1, 1]","4","[True, True, False]"])", 2);
   ASSERT_TRUE(backward);
   EXPECT_EQ(backward->stride, (std::vector<std::int64_t>{2, 2}));
@@ -117,20 +126,20 @@ TEST(OpWorkConvolutionTest, GeometryFollowsEachSignaturesArgumentOrder) {
   EXPECT_EQ(backward->groups, 4);
   EXPECT_TRUE(backward->transposed);
   // conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation).
-  const auto transpose = convGeometry("aten::conv_transpose2d", R"(["","","","[2, 2]","[1, 1]","[1, 1]","2","[3, 3]"])", 2);
+  const auto transpose = geometry("aten::conv_transpose2d", R"(["","","","[2, 2]","[1, 1]","[1, 1]","2","[3, 3]"])", 2);
   ASSERT_TRUE(transpose);
   EXPECT_EQ(transpose->output_padding, (std::vector<std::int64_t>{1, 1}));
   EXPECT_EQ(transpose->groups, 2);
   EXPECT_EQ(transpose->dilation, (std::vector<std::int64_t>{3, 3}));
   EXPECT_TRUE(transpose->transposed);
   // mkldnn_convolution(self, weight, bias, padding, stride, dilation, groups).
-  const auto mkldnn = convGeometry("aten::mkldnn_convolution", R"(["","","","[1, 1]","[2, 2]","[1, 1]","1"])", 2);
+  const auto mkldnn = geometry("aten::mkldnn_convolution", R"(["","","","[1, 1]","[2, 2]","[1, 1]","1"])", 2);
   ASSERT_TRUE(mkldnn);
   EXPECT_EQ(mkldnn->stride, (std::vector<std::int64_t>{2, 2}));
   EXPECT_EQ(mkldnn->padding, (std::vector<std::int64_t>{1, 1}));
-  EXPECT_FALSE(convGeometry("aten::conv2d", "", 2));
-  EXPECT_FALSE(convGeometry("aten::conv2d", R"(["","","","[2, 2, 2]","[0, 0]","[1, 1]","1"])", 2));
-  EXPECT_FALSE(convGeometry("aten::relu", R"(["",""])", 2));
+  EXPECT_FALSE(geometry("aten::conv2d", "", 2));
+  EXPECT_FALSE(geometry("aten::conv2d", R"(["","","","[2, 2, 2]","[0, 0]","[1, 1]","1"])", 2));
+  EXPECT_FALSE(geometry("aten::relu", R"(["",""])", 2));
 }
 
 TEST(OpWorkConvolutionTest, TransposedConvolutionGrowsTheOutputAndCountsInputPositions) {
@@ -409,24 +418,6 @@ TEST(OpWorkAttentionTest, BackwardIsTwoAndAHalfTimesTheForward) {
 }
 
 // ---- Bytes -------------------------------------------------------------------------------------
-
-TEST(OpWorkBytesTest, DtypeNamesOfEveryRecorder) {
-  EXPECT_EQ(dtypeBytes("float"), 4);
-  EXPECT_EQ(dtypeBytes("c10::Half"), 2);
-  EXPECT_EQ(dtypeBytes("c10::BFloat16"), 2);
-  EXPECT_EQ(dtypeBytes("float16"), 2);
-  EXPECT_EQ(dtypeBytes("bfloat16"), 2);
-  EXPECT_EQ(dtypeBytes("torch.float32"), 4);
-  EXPECT_EQ(dtypeBytes("double"), 8);
-  EXPECT_EQ(dtypeBytes("long int"), 8);
-  EXPECT_EQ(dtypeBytes("int"), 4);
-  EXPECT_EQ(dtypeBytes("bool"), 1);
-  EXPECT_EQ(dtypeBytes("c10::Float8_e4m3fn"), 1);
-  EXPECT_EQ(dtypeBytes("c10::complex<float>"), 8);
-  EXPECT_EQ(dtypeBytes("Scalar"), 0);
-  EXPECT_EQ(dtypeBytes("GenericList"), 0);
-  EXPECT_EQ(dtypeBytes(""), 0);
-}
 
 TEST(OpWorkBytesTest, ElementSizeComesFromDtypesElseTheFallbackElseUnknown) {
   const Shapes shapes = {{64, 784}, {784, 100}};

@@ -107,6 +107,63 @@ TEST_F(RangeNormaliserTest, PyProfOperatorMarkerGivesTheArgumentValues) {
   EXPECT_EQ(str(at(op).arguments), R"(["","","","[2, 2]","[1, 1]","[1, 1]","1"])");
 }
 
+TEST_F(RangeNormaliserTest, RecordedArgumentsAndDtypesAreReadOnceIntoTheTracesValues) {
+  // Kineto operators as the importer leaves them: the arguments and dtypes as recorded text.
+  const auto op = [&](std::string_view name, std::string_view arguments, std::string_view dtypes) {
+    const std::size_t i = add(name, RangeKind::kOperator);
+    trace_.ranges[i].arguments = trace_.strings.intern(arguments);
+    trace_.ranges[i].dtypes = trace_.strings.intern(dtypes);
+    return i;
+  };
+  const std::size_t conv = op("aten::conv2d", R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])", R"(["float","float",""])");
+  const std::size_t again = op("aten::conv2d", R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])", R"(["float","float",""])");
+  const std::size_t sdpa = op("aten::scaled_dot_product_attention", R"(["","","","","0.0","True"])",
+                              R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","","Scalar","Scalar"])");
+  const std::size_t relu = add("aten::relu", RangeKind::kOperator);
+  normaliseRanges(trace_);
+  const trace::RangeValues& values = trace_.range_values;
+  const trace::RangeArguments& conv_arguments = values.arguments(at(conv).arguments);
+  ASSERT_EQ(conv_arguments.values.size(), 7u);
+  EXPECT_EQ(conv_arguments.at(3).integers, (std::vector<std::int64_t>{2, 2}));
+  EXPECT_EQ(conv_arguments.at(6).integer(), 1);
+  EXPECT_EQ(&values.arguments(at(again).arguments), &conv_arguments);  // one string, read once
+  EXPECT_EQ(values.dtypes(at(conv).dtypes).element_bytes, (std::vector<std::uint8_t>{4, 4, 0}));
+  EXPECT_EQ(values.arguments(at(sdpa).arguments).at(5).flag, true);
+  EXPECT_EQ(values.dtypes(at(sdpa).dtypes).elementBytes(0), 2);
+  // A range that recorded none reads as having none.
+  EXPECT_TRUE(values.arguments(at(relu).arguments).values.empty());
+  EXPECT_TRUE(values.dtypes(at(relu).dtypes).names.empty());
+  // The text stays what the file said; reading it again changes nothing.
+  EXPECT_EQ(str(at(conv).arguments), R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])");
+  const trace::RangeArguments before = conv_arguments;
+  normaliseRanges(trace_);
+  EXPECT_EQ(values.arguments(at(conv).arguments), before);
+}
+
+TEST_F(RangeNormaliserTest, TextFormsThatCarryArgumentsHaveThemRead) {
+  // PyProf's marker and the trainer's text become the same argument values as Kineto's.
+  const std::size_t pyprof = add(
+      "{'mod': 'torch.nn.functional', 'op': 'conv2d', 'args': [{'name': '', 'type': 'tensor', 'shape': (8, 64, 56, 56), "
+      "'dtype': 'float16'}, {'name': '', 'type': 'tensor', 'shape': (128, 64, 3, 3), 'dtype': 'float16'}, {'name': '', "
+      "'type': 'NoneType', 'value': None}, {'name': '', 'type': 'tuple', 'value': (2, 2)}, {'name': '', 'type': 'tuple', "
+      "'value': (1, 1)}, {'name': '', 'type': 'tuple', 'value': (1, 1)}, {'name': '', 'type': 'int', 'value': 1}]}");
+  const std::size_t trainer =
+      add("conv1 conv2d forward in=[64,1,28,28] params=[[16,1,3,3],[16]] out=[64,16,14,14] dtype=float16 "
+          "conv=64,1,28,28,16,3,3,2,1 gemm=12544,16,9",
+          RangeKind::kAnnotation, "ampscope");
+  normaliseRanges(trace_);
+  ASSERT_EQ(at(pyprof).text_form, RangeTextForm::kPyProfOperator);
+  const trace::RangeArguments& a = trace_.range_values.arguments(at(pyprof).arguments);
+  EXPECT_EQ(a.at(3).integers, (std::vector<std::int64_t>{2, 2}));
+  EXPECT_EQ(a.at(6).integer(), 1);
+  EXPECT_EQ(trace_.range_values.dtypes(at(pyprof).dtypes).element_bytes, (std::vector<std::uint8_t>{2, 2}));
+  ASSERT_EQ(at(trainer).text_form, RangeTextForm::kTrainerLayerOp);
+  const trace::RangeArguments& t = trace_.range_values.arguments(at(trainer).arguments);
+  EXPECT_EQ(t.at(3).integers, (std::vector<std::int64_t>{2, 2}));  // stride
+  EXPECT_EQ(t.at(4).integers, (std::vector<std::int64_t>{1, 1}));  // padding
+  EXPECT_EQ(trace_.range_values.dtypes(at(trainer).dtypes).elementBytes(0), 2);
+}
+
 TEST_F(RangeNormaliserTest, PyProfCallStackGivesModulePathAndLayer) {
   const std::size_t linear = add(
       "{'traceMarker': ['net.py:40'], 'funcStack': '/dummy_network::forward/Linear::_call_impl[4]/Linear::forward/linear'}");

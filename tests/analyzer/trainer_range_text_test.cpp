@@ -7,6 +7,7 @@
 #include "analyzer/correlate/correlator.h"
 #include "analyzer/model/op_work.h"
 #include "analyzer/normalise/range_normaliser.h"
+#include "analyzer/normalise/range_values_reader.h"
 
 namespace ampscope::analyzer {
 namespace {
@@ -49,11 +50,11 @@ TEST(TrainerRangeTextTest, ShapesGiveTheGemmTheTextStates) {
     ASSERT_TRUE(parsed.ok()) << parsed.error().message;
     const auto shapes = parseShapes(parsed->shapesJson());
     ASSERT_TRUE(shapes.has_value()) << text;
-    const std::string arguments = parsed->argumentsJson();
+    const trace::RangeArguments arguments = import::readRangeArguments(parsed->argumentsJson());
     OpCall call;
     call.op = parsed->op;
     call.shapes = &*shapes;
-    call.arguments = arguments;
+    call.arguments = &arguments;
     const auto dims = opWork(call).gemm;
     ASSERT_TRUE(dims.has_value()) << text;
     EXPECT_EQ(dims->m, (*parsed->gemm)[0]) << text;
