@@ -3,6 +3,7 @@
 #include "reports/csv_writer.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
+#include "reports/verdict_words.h"
 
 namespace ampscope::reports {
 
@@ -81,11 +82,12 @@ std::vector<std::string> kernelsHeader() {
 
 void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row) {
   csv.add(row.name).add(row.calls).add(row.time_ns);
-  // A host op has no Tensor Core verdict, and an unknown one is not "false": both empty.
-  if (row.host || row.tensor_core == analyzer::TensorCoreUse::kUnknown) {
-    csv.add(std::string_view());
+  // An unknown verdict is not "false", and a host op has no Tensor Core to use: both empty.
+  const std::optional<bool> on_tensor_cores = tensorCoreFlag(row.tensor_core);
+  if (on_tensor_cores) {
+    csv.addBool(*on_tensor_cores);
   } else {
-    csv.addBool(row.tensor_core == analyzer::TensorCoreUse::kYes);
+    csv.add(std::string_view());
   }
   csv.add(analyzer::precisionName(row.precision)).add(row.rule);
   csv.add(analyzer::confidenceName(row.confidence));

@@ -75,7 +75,6 @@ ordered_json kernelToJson(const analyzer::KernelLine& k) {
   return {{"name", k.name},
           {"calls", k.calls},
           {"time_ns", k.time_ns},
-          {"host", k.host},
           {"tensor_core", analyzer::tensorCoreUseName(k.tensor_core)},
           {"precision", analyzer::precisionName(k.precision)},
           {"rule", k.rule},
@@ -89,8 +88,10 @@ analyzer::KernelLine kernelFromJson(JsonReader& in, const json& k, const std::st
   out.name = in.text(k, "name", path);
   out.calls = in.integer<std::uint64_t>(k, "calls", path);
   out.time_ns = in.integer<std::int64_t>(k, "time_ns", path);
-  out.host = in.flag(k, "host", path);
   out.tensor_core = in.named(k, "tensor_core", path, kTensorCoreUses, analyzer::tensorCoreUseName);
+  // Results written before the verdict had a host value said "host": true beside "tensor_core".
+  const json* host = in.optionalMember(k, "host", path);
+  if (host && host->is_boolean() && host->get<bool>()) out.tensor_core = analyzer::TensorCoreUse::kHost;
   out.precision = in.named(k, "precision", path, kPrecisions, analyzer::precisionName);
   out.rule = in.text(k, "rule", path);
   out.confidence = in.named(k, "confidence", path, kConfidences, analyzer::confidenceName);

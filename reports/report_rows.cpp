@@ -36,11 +36,6 @@ std::string boundCell(analyzer::RooflineBound bound) {
   return bound == analyzer::RooflineBound::kUnknown ? std::string() : std::string(analyzer::roofBoundName(bound));
 }
 
-std::string tensorCoreCell(analyzer::TensorCoreUse use) {
-  if (use == analyzer::TensorCoreUse::kUnknown) return "unknown";
-  return use ? "yes" : "no";
-}
-
 std::string unknownTimeText(const analyzer::TensorCoreTime& time) {
   if (time.unknown_time_ns <= 0) return {};
   return fmt::format("; {} ({}) unknown", formatDuration(time.unknown_time_ns), formatPercent(time.unknown_fraction));

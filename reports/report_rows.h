@@ -37,7 +37,6 @@ std::string countCell(const std::optional<double>& value);  // "" when nullopt (
 std::string countCell(const std::optional<std::int64_t>& value);
 std::string rateCell(const std::optional<double>& value);   // "12.3456": TFLOP/s, GB/s, FLOP/byte
 std::string boundCell(analyzer::RooflineBound bound);       // "compute", "memory", "latency"; "" when unknown
-std::string tensorCoreCell(analyzer::TensorCoreUse use);    // "yes", "no", "unknown"
 // "; 1.2 ms (3.4%) unknown" after a Tensor Core time; "" when no kernel time is unknown.
 std::string unknownTimeText(const analyzer::TensorCoreTime& time);
 

@@ -44,7 +44,7 @@ class OpPerformanceModel : public QAbstractTableModel {
     QString layer;
     QString pass;       // "forward", "backward", ... ("unknown" where the trace does not say)
     QString shapes;     // recorded input shapes; empty when not recorded
-    QString precision;  // of most of its kernel time; empty when no kernel says
+    QString precision;  // of most of its kernel time; "unknown" when no kernel says
     QString summary;    // every figure of the row in a few lines: the tooltip of its roofline point
     std::optional<analyzer::WhatIfOp> what_if;  // its estimates on the what-if GPU; none when unknown
   };

@@ -237,7 +237,7 @@ TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) 
                                "## AMP numerics", "| Loss scale | 65536 at step 0, 32768 at step 4;",
                                "| Skipped steps | 1 of 6: 3 |", "| fc1.weight | 470400 | 2.500% | 5.000% |",
                                "## Layers by pass", "| fc1 | backward | 6 | 7.80 ms | 1.30 ms |",
-                               "| cpu gemm float16 64x100x784 NT | 6 | 4.80 ms | host (CPU) | FP16 |"}) {
+                               "| cpu gemm float16 64x100x784 NT | 6 | 4.80 ms | host | FP16 |"}) {
     EXPECT_NE(md.find(expected), std::string::npos) << "missing: " << expected << "\n" << md;
   }
   EXPECT_EQ(md.find("| AMP projection |"), std::string::npos);
