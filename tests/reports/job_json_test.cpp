@@ -175,6 +175,36 @@ TEST(JobJsonTest, AResultWithoutFindingsIsReadWithoutThemAndABadOneRefusedNaming
   EXPECT_EQ(back.error().message, "bad.json: rank_result.tables.ops[0].amp_speedup is not a number");
 }
 
+// Every key written is read back: a result missing any one of them is refused naming it, save the
+// two that results of earlier versions lack.
+TEST(JobJsonTest, EveryKeyWrittenIsReadBack) {
+  const nlohmann::ordered_json written = rankResultToJson(rankWithFindings());
+  std::vector<nlohmann::json::json_pointer> keys;
+  const auto collect = [&](const auto& self, const nlohmann::ordered_json& value, const nlohmann::json::json_pointer& at) -> void {
+    if (value.is_object()) {
+      for (const auto& [key, member] : value.items()) {
+        keys.push_back(at / key);
+        self(self, member, at / key);
+      }
+    } else if (value.is_array()) {
+      for (std::size_t i = 0; i < value.size(); ++i) self(self, value[i], at / i);
+    }
+  };
+  collect(collect, written, nlohmann::json::json_pointer());
+  ASSERT_GT(keys.size(), 100u);
+  for (const auto& key : keys) {
+    nlohmann::json doc = written;
+    doc[key.parent_pointer()].erase(key.back());
+    auto back = rankResultsFromDocument(formatJsonDocument({{"rank_result", doc}}), "r.json");
+    if (key.to_string() == "/findings" || key.to_string() == "/tables") {
+      EXPECT_TRUE(back) << key.to_string();
+    } else {
+      ASSERT_FALSE(back) << key.to_string() << " is written but not read";
+      EXPECT_NE(back.error().message.find(key.back() + " is missing"), std::string::npos) << back.error().message;
+    }
+  }
+}
+
 // A host op is "tensor_core": "host"; results written before the verdict had that value said it
 // with "host": true beside "not_tensor_core", and read the same.
 TEST(JobJsonTest, AHostOpIsItsVerdictAndAnOlderResultsHostFlagReadsAsIt) {
