@@ -123,13 +123,9 @@ const OpPerformanceModel::Row* OpPerformanceModel::at(int row) const {
   return &rows_[static_cast<std::size_t>(row)];
 }
 
-bool OpPerformanceModel::onRoofline(const analyzer::OpRow& row) {
-  return row.achieved_tflops && row.intensity && *row.achieved_tflops > 0 && *row.intensity > 0;
-}
-
 int OpPerformanceModel::rooflineRows() const {
   int count = 0;
-  for (const Row& row : rows_) count += onRoofline(row.analysis) ? 1 : 0;
+  for (const Row& row : rows_) count += analyzer::onRoofline(row.analysis) ? 1 : 0;
   return count;
 }
 

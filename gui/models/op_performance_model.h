@@ -20,6 +20,7 @@
 
 #include "analyzer/core/device_table.h"
 #include "analyzer/model/op_performance.h"
+#include "analyzer/model/roofline.h"
 #include "analyzer/model/what_if_device.h"
 #include "analyzer/run_analysis.h"
 
@@ -56,10 +57,9 @@ class OpPerformanceModel : public QAbstractTableModel {
 
   const Row* at(int row) const;  // nullptr outside the table
 
-  // The row has a place on the roofline: an arithmetic intensity and an achieved rate (the
-  // analyzer leaves both unknown when the work, the device or a physical rate is missing).
-  static bool onRoofline(const analyzer::OpRow& row);
-  // How many rows have a place on the roofline.
+  // How many rows have a place on the roofline (analyzer::onRoofline: an arithmetic intensity and
+  // an achieved rate, which the analyzer leaves unknown when the work, the device or a physical
+  // rate is missing).
   int rooflineRows() const;
 
   // The device the rates are measured against (nullopt: unknown, or the run was on the CPU) and

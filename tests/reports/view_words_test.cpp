@@ -1,7 +1,9 @@
-// The words every view writes for a Tensor Core verdict (reports/verdict_words.h).
+// The words every view writes for a Tensor Core verdict (reports/verdict_words.h) and for the
+// roofline's roofs (reports/roofline_style.h).
 
 #include <gtest/gtest.h>
 
+#include "reports/roofline_style.h"
 #include "reports/verdict_words.h"
 
 namespace ampscope::reports {
@@ -32,6 +34,24 @@ TEST(ViewWordsTest, TheTextSummarysShortColumnNamesTheTensorCorePrecision) {
   EXPECT_EQ(tensorCoreBrief(v), "host");
   v.tensor_core = TensorCoreUse::kNo;
   EXPECT_EQ(tensorCoreBrief(v), "");
+}
+
+TEST(ViewWordsTest, ARoofIsNamedByItsPrecisionsAndTheProjectionThatWouldMoveMathThere) {
+  analyzer::Roofline roofline;
+  roofline.roofs = {{.tflops = 19.5, .precisions = {MathPrecision::kFp32Simt}, .source = analyzer::RoofSource::kRan},
+                    {.tflops = 156, .precisions = {MathPrecision::kTf32}, .source = analyzer::RoofSource::kTf32},
+                    {.tflops = 312, .precisions = {MathPrecision::kFp16, MathPrecision::kBf16},
+                     .source = analyzer::RoofSource::kAmp}};
+  EXPECT_EQ(roofLabel(roofline.roofs[0]), "FP32-SIMT");
+  EXPECT_EQ(roofLabel(roofline.roofs[1]), "TF32 (allow_tf32)");
+  EXPECT_EQ(roofLabel(roofline.roofs[2]), "FP16/BF16 (AMP)");
+  EXPECT_STREQ(roofColor(roofline.roofs[2]), precisionColor(MathPrecision::kFp16));
+  EXPECT_STREQ(precisionColor(MathPrecision::kFp32Simt), precisionColor(MathPrecision::kFp32));
+  EXPECT_EQ(projectedRoofsText(roofline),
+            ", and TF32 Tensor Cores, where allow_tf32 would take the FP32 matrix math, and FP16/BF16 Tensor Cores, "
+            "where AMP would take the eligible math");
+  roofline.roofs.resize(1);
+  EXPECT_EQ(projectedRoofsText(roofline), "");
 }
 
 }  // namespace
