@@ -11,6 +11,7 @@
 #include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
+#include "reports/verdict_words.h"
 #include "reports/view_limits.h"
 
 namespace ampscope::cli {
@@ -29,14 +30,6 @@ std::string shorten(const std::string& name, std::size_t width) {
   return name.substr(0, width - 3) + "...";
 }
 
-// What a kernel's verdict column says: its Tensor Core precision, "TC?" where unknown, "host" for a
-// CPU op, else nothing.
-std::string verdictText(const analyzer::TensorCoreVerdict& verdict) {
-  if (verdict.host) return "host";
-  if (verdict.tensor_core == analyzer::TensorCoreUse::kUnknown) return "TC?";
-  return verdict.tensor_core ? fmt::format("TC {}", analyzer::precisionName(verdict.precision)) : "";
-}
-
 void appendGroups(std::string& out, const std::string& title, std::span<const analyzer::GroupTime> groups,
                   std::int64_t total_ns, bool on_cpu) {
   if (groups.empty()) return;
@@ -49,7 +42,7 @@ void appendGroups(std::string& out, const std::string& title, std::span<const an
                        group.kernels, group.phase, shorten(group.name, 80));
     for (const analyzer::KernelTime& kernel : reports::firstN(group.kernel_times, 3)) {
       out += fmt::format("  {:>11} {:>6} {:>7}  {:<9}   {}\n", formatDuration(kernel.time_ns), "",
-                         kernel.calls, verdictText(kernel.verdict), shorten(kernel.name, 78));
+                         kernel.calls, reports::tensorCoreBrief(kernel.verdict), shorten(kernel.name, 78));
     }
   }
 }

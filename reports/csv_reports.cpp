@@ -3,6 +3,7 @@
 #include "reports/csv_writer.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
+#include "reports/verdict_words.h"
 
 namespace ampscope::reports {
 
@@ -65,7 +66,7 @@ void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyz
   } else {
     csv.add(line.tensor_core_time_ns);
   }
-  csv.add(cells.eligible).add(cells.precision).add(cells.shapes);
+  csv.addBool(line.eligible).add(cells.precision).add(cells.shapes);
   csv.add(cells.violations);
   addCells(csv, performanceCells(line.performance));
   // Model estimates on the what-if device, per step; empty where the row has none (no what-if
@@ -75,17 +76,21 @@ void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyz
 }
 
 std::vector<std::string> kernelsHeader() {
-  return withPerformanceColumns({"name", "calls", "total_ns", "tensor_cores", "precision", "rule", "confidence",
-                                 "alignment"});
+  std::vector<std::string> header = withPerformanceColumns({"name", "calls", "gpu_time_ns", "tensor_cores", "precision",
+                                                            "rule", "confidence", "alignment"});
+  header.emplace_back("verdict");
+  return header;
 }
 
 void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row) {
   csv.add(row.name).add(row.calls).add(row.time_ns);
-  // A host op has no Tensor Core verdict, and an unknown one is not "false": both empty.
-  if (row.host || row.tensor_core == analyzer::TensorCoreUse::kUnknown) {
-    csv.add(std::string_view());
+  // An unknown verdict is not "false", and a host op has no Tensor Core to use: both empty, and
+  // the verdict column tells them apart.
+  const std::optional<bool> on_tensor_cores = tensorCoreFlag(row.tensor_core);
+  if (on_tensor_cores) {
+    csv.addBool(*on_tensor_cores);
   } else {
-    csv.addBool(row.tensor_core == analyzer::TensorCoreUse::kYes);
+    csv.add(std::string_view());
   }
   csv.add(analyzer::precisionName(row.precision)).add(row.rule);
   csv.add(analyzer::confidenceName(row.confidence));
@@ -96,6 +101,7 @@ void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row) {
     csv.add(std::string_view());
   }
   addCells(csv, performanceCells(row.performance));
+  csv.add(analyzer::tensorCoreUseName(row.tensor_core));
 }
 
 std::vector<std::string> opsHeader() {
@@ -118,7 +124,7 @@ void addOpCells(CsvWriter& csv, const analyzer::OpLine& row) {
   }
   csv.add(rateCell(row.achieved_tflops)).add(rateCell(row.achieved_gbs));
   csv.add(row.peak_tflops > 0 ? rateCell(row.peak_tflops) : std::string());
-  csv.add(rateCell(row.intensity)).add(boundCell(row.bound)).add(row.rate_note);
+  csv.add(rateCell(row.intensity)).add(analyzer::roofBoundName(row.bound)).add(row.rate_note);
   csv.add(analyzer::ampChangeName(row.amp)).add(countCell(row.predicted_amp_ns));
   // Without a prediction the speedups are the model's defaults (1), not findings: empty.
   csv.add(row.predicted_amp_ns ? rateCell(row.amp_speedup) : std::string());
@@ -212,7 +218,7 @@ std::string iterationsCsv(const analyzer::TraceSummary& summary) {
 }
 
 std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows) {
-  CsvWriter csv({"name", "kind", "element", "group_size", "calls", "time_ns", "calls_with_bytes", "bytes", "algbw_gbps",
+  CsvWriter csv({"name", "kind", "element", "group_size", "calls", "gpu_time_ns", "calls_with_bytes", "bytes", "algbw_gbps",
                  "busbw_gbps"});
   for (const analyzer::CollectiveRow& row : rows) {
     csv.add(row.name).add(analyzer::collectiveKindName(row.kind)).add(analyzer::precisionName(row.element));

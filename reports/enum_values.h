@@ -32,7 +32,8 @@ inline constexpr Phase kPhases[] = {Phase::kUnknown, Phase::kStep,      Phase::k
 using analyzer::Confidence;
 inline constexpr Confidence kConfidences[] = {Confidence::kLow, Confidence::kMedium, Confidence::kHigh};
 using analyzer::TensorCoreUse;
-inline constexpr TensorCoreUse kTensorCoreUses[] = {TensorCoreUse::kNo, TensorCoreUse::kYes, TensorCoreUse::kUnknown};
+inline constexpr TensorCoreUse kTensorCoreUses[] = {TensorCoreUse::kNo, TensorCoreUse::kYes, TensorCoreUse::kUnknown,
+                                                    TensorCoreUse::kHost};
 using analyzer::RooflineBound;
 inline constexpr RooflineBound kBounds[] = {RooflineBound::kUnknown, RooflineBound::kCompute, RooflineBound::kMemory,
                                             RooflineBound::kLatency};

@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string_view>
-#include <utility>
 
 #include <fmt/format.h>
 
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
+#include "reports/roofline_style.h"
 #include "reports/svg_charts.h"
 
 namespace ampscope::reports {
@@ -18,22 +17,6 @@ namespace ampscope::reports {
 namespace {
 
 std::string esc(std::string_view text) { return escapeHtml(text); }
-
-const char* precisionColor(analyzer::MathPrecision precision) {
-  switch (precision) {
-    case analyzer::MathPrecision::kFp32Simt:
-    case analyzer::MathPrecision::kFp32: return "#e15759";
-    case analyzer::MathPrecision::kTf32: return "#f28e2b";
-    case analyzer::MathPrecision::kFp16: return "#4e79a7";
-    case analyzer::MathPrecision::kBf16: return "#59a14f";
-    case analyzer::MathPrecision::kFp8:
-    case analyzer::MathPrecision::kFp4: return "#b07aa1";
-    case analyzer::MathPrecision::kInt8: return "#9c755f";
-    case analyzer::MathPrecision::kFp64: return "#edc948";
-    case analyzer::MathPrecision::kUnknown: break;
-  }
-  return "#8a99a8";
-}
 
 std::string shortText(const std::string& text, std::size_t width) {
   return text.size() <= width ? text : text.substr(0, width - 3) + "...";
@@ -69,14 +52,12 @@ std::string rooflineSection(const analyzer::TraceSummary& s) {
   const analyzer::DeviceSpec* device = s.recorded_on_cpu ? nullptr : ops.device.spec.get();
   RooflineChart chart;
   chart.title = device ? fmt::format("Roofline on the {} row", device->name) : std::string("Roofline");
-  std::map<analyzer::MathPrecision, double> present;  // precision -> its peak on the device
   std::int64_t plotted_ns = 0;
   std::int64_t total_ns = 0;
   for (const analyzer::OpRow& row : ops.rows) {
     total_ns += row.time_ns;
-    if (!row.achieved_tflops || !row.intensity || *row.achieved_tflops <= 0 || *row.intensity <= 0) continue;
+    if (!analyzer::onRoofline(row)) continue;
     plotted_ns += row.time_ns;
-    present.emplace(row.precision, row.peak_tflops);
     const std::string where = row.layer.empty() ? std::string() : fmt::format(" in {}", row.layer);
     chart.points.push_back(
         {*row.intensity, *row.achieved_tflops, static_cast<double>(row.time_ns), precisionColor(row.precision),
@@ -89,25 +70,15 @@ std::string rooflineSection(const analyzer::TraceSummary& s) {
   std::string html = fmt::format("<section><h2>{}</h2>", esc(chart.title));
   if (chart.points.empty() || !device) return html + noRooflineLine(s) + "</section>";
 
-  chart.memory_gbs = device->memory_gbs;
-  chart.memory_label = fmt::format("DRAM {:.0f} GB/s", device->memory_gbs);
-  // One roof per peak: the precisions the ops ran in, and FP16/BF16 Tensor Cores, where AMP
-  // would take the eligible math. Precisions with the same peak share a roof.
-  std::map<double, std::pair<std::string, std::string>> roofs;  // peak -> (label, colour)
-  const auto addRoof = [&](double peak, const std::string& label, const char* color) {
-    if (peak <= 0) return;
-    auto [it, inserted] = roofs.try_emplace(peak, label, color);
-    if (!inserted && it->second.first.find(label) == std::string::npos) it->second.first += "/" + label;
-  };
-  for (const auto& [precision, peak] : present) {
-    addRoof(peak, analyzer::precisionName(precision), precisionColor(precision));
+  // The roofs the analysis chose for this run (analyzer/model/roofline.h), as the GUI draws them.
+  const analyzer::Roofline roofline = analyzer::rooflineOf(ops, s.recorded_on_cpu);
+  chart.memory_gbs = roofline.memory_gbs;
+  chart.memory_label = fmt::format("DRAM {:.0f} GB/s", roofline.memory_gbs);
+  for (const analyzer::MathPrecision precision : roofline.ran_in) {
     chart.legend.push_back({analyzer::precisionName(precision), precisionColor(precision)});
   }
-  const bool half_present = present.contains(analyzer::MathPrecision::kFp16) || present.contains(analyzer::MathPrecision::kBf16);
-  const std::string half = device->bf16_tflops > 0 ? "FP16/BF16" : "FP16";
-  if (!half_present) addRoof(device->fp16_tflops, half + " (AMP)", precisionColor(analyzer::MathPrecision::kFp16));
-  for (const auto& [peak, words] : roofs) {
-    chart.roofs.push_back({fmt::format("{} {}", words.first, formatTflops(peak)), peak, words.second});
+  for (const analyzer::RooflineRoof& roof : roofline.roofs) {
+    chart.roofs.push_back({fmt::format("{} {}", roofLabel(roof), formatTflops(roof.tflops)), roof.tflops, roofColor(roof)});
   }
   html += rooflineChart(chart);
   html += fmt::format(R"(<p class="note">One dot per op call shape whose FLOPs, bytes and rate are known ({} of {}, )"
@@ -115,8 +86,7 @@ std::string rooflineSection(const analyzer::TraceSummary& s) {
                       R"(roofs are the {} row's DRAM bandwidth and its dense peaks in those precisions{}. A dot far )"
                       R"(below its roof is latency- or launch-bound, or runs a slow kernel for its shape.</p>)",
                       chart.points.size(), ops.rows.size(), esc(formatDuration(plotted_ns)), esc(formatDuration(total_ns)),
-                      esc(device->name),
-                      half_present ? std::string() : esc(fmt::format(", and {} Tensor Cores, where AMP would take the eligible math", half)));
+                      esc(device->name), esc(projectedRoofsText(roofline)));
   return html + "</section>";
 }
 

@@ -15,6 +15,7 @@
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 #include "reports/svg_charts.h"
+#include "reports/verdict_words.h"
 
 namespace ampscope::reports {
 
@@ -55,6 +56,14 @@ td.est{color:#8a5a00}
 )css";
 
 std::string esc(std::string_view text) { return escapeHtml(text); }
+
+// The style of a verdict's cell: green on Tensor Cores, red not, grey where there is no answer
+// (unknown) or no question (a host op).
+const char* verdictClass(analyzer::TensorCoreUse use) {
+  if (use == analyzer::TensorCoreUse::kYes) return "yes";
+  if (use == analyzer::TensorCoreUse::kNo) return "no";
+  return "muted";
+}
 
 double ratio(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
@@ -379,10 +388,7 @@ std::string operatorsSection(const analyzer::TraceSummary& s, std::size_t top) {
       html += fmt::format(R"(<tr class="kern"><td class="mono">{}</td><td></td><td class="n">{}</td><td class="n">{}</td>)"
                           R"(<td class="n {}">{}</td><td class="nowrap">{}</td><td class="mono nowrap">{}</td></tr>)",
                           esc(k.name), k.calls, esc(formatDuration(k.time_ns)),
-                          k.verdict.host || k.verdict.tensor_core == analyzer::TensorCoreUse::kUnknown ? "muted"
-                          : k.verdict.tensor_core                                                ? "yes"
-                                                                                                 : "no",
-                          k.verdict.host ? "host" : tensorCoreCell(k.verdict.tensor_core),
+                          verdictClass(k.verdict.tensor_core), tensorCoreCell(k.verdict.tensor_core),
                           analyzer::precisionName(k.verdict.precision),
                           esc(k.verdict.rule_id));
     }

@@ -12,14 +12,10 @@
 
 #include "analyzer/job/job_analysis.h"
 #include "analyzer/job/rank_result.h"
+#include "reports/rank_result_json.h"
 #include "trace/result.h"
 
 namespace ampscope::reports {
-
-nlohmann::ordered_json rankResultToJson(const analyzer::RankResult& rank);
-
-// where names the document in errors ("rank3.json: rank_result.steps[2].start_ns: ...").
-trace::Result<analyzer::RankResult> rankResultFromJson(const nlohmann::json& value, const std::string& where);
 
 // The rank results an `analyze --json` or `merge --json` document holds: its "rank_result", or
 // every entry of its "rank_results". Errors name the file and the key.

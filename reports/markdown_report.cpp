@@ -11,6 +11,7 @@
 #include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
+#include "reports/verdict_words.h"
 
 namespace ampscope::reports {
 
@@ -244,7 +245,7 @@ void appendKernels(std::string& md, const analyzer::TraceSummary& s, std::size_t
   md += "## Kernels\n\n| Kernel | Calls | Time | Tensor Cores | Precision | Rule |\n|---|---:|---:|---|---|---|\n";
   for (const analyzer::KernelRow& k : firstN(s.kernels, top)) {
     md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(k.name), k.calls, formatDuration(k.time_ns),
-                      k.verdict.host ? "host (CPU)" : tensorCoreCell(k.verdict.tensor_core),
+                      tensorCoreCell(k.verdict.tensor_core),
                       analyzer::precisionName(k.verdict.precision),
                       cell(k.verdict.rule_id));
   }

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/steps/amp_numerics.h"
+#include "reports/verdict_words.h"
 
 namespace ampscope::reports {
 
@@ -34,16 +35,6 @@ constexpr std::int64_t kThreadSortBase = 100'000;
 // across ranks, while a flow id is global to the document (the correlation id is an arg instead).
 constexpr std::string_view kFlowCategory = "ac2g";
 constexpr std::string_view kFlowName = "launch";
-
-const char* tensorCoreWord(const analyzer::TensorCoreVerdict& verdict) {
-  if (verdict.host) return "n/a (host)";
-  switch (verdict.tensor_core.value()) {
-    case analyzer::TensorCoreUse::kYes: return "yes";
-    case analyzer::TensorCoreUse::kNo: return "no";
-    case analyzer::TensorCoreUse::kUnknown: break;
-  }
-  return "unknown";
-}
 
 std::string dims(const std::array<std::uint32_t, 3>& d) { return fmt::format("[{}, {}, {}]", d[0], d[1], d[2]); }
 
@@ -220,7 +211,7 @@ class RankWriter {
       const std::string_view name = trace_.str(kernel.name);
       const auto& rows = run_.summary.kernels;
       for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (rows[i].verdict.host == host && rows[i].name == name) row = static_cast<std::int32_t>(i);
+        if ((rows[i].verdict.tensor_core == analyzer::TensorCoreUse::kHost) == host && rows[i].name == name) row = static_cast<std::int32_t>(i);
       }
     }
     return row < 0 ? nullptr : &run_.summary.kernels[static_cast<std::size_t>(row)];
@@ -246,12 +237,13 @@ class RankWriter {
         if (origin.phase != trace::Phase::kUnknown) e.field("pass", trace::phaseName(origin.phase));
       }
       if (const analyzer::KernelRow* row = rowOf(k)) {
-        e.field("tensor_cores", tensorCoreWord(row->verdict));
+        e.field("tensor_cores", tensorCoreCell(row->verdict.tensor_core));
         e.field("precision", analyzer::precisionName(row->verdict.precision));
         e.field("confidence", analyzer::confidenceName(row->verdict.confidence));
         e.field("rule", row->verdict.rule_id);
       } else {
-        e.field("tensor_cores", "unknown");  // not in the kernel table: the analysis has no verdict
+        // Not in the kernel table: the analysis has no verdict.
+        e.field("tensor_cores", tensorCoreCell(analyzer::TensorCoreUse::kUnknown));
       }
       if (attributed && attribution.kernels[i].op_row >= 0) {
         const analyzer::OpRow& op = model.rows[static_cast<std::size_t>(attribution.kernels[i].op_row)];

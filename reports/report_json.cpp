@@ -6,6 +6,7 @@
 #include "reports/job_json.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
+#include "reports/verdict_words.h"
 #include "reports/view_limits.h"
 
 namespace ampscope::reports {
@@ -22,13 +23,13 @@ ordered_json tensorCoreNs(const analyzer::TraceSummary& summary, std::int64_t ns
 // tensor_cores: true or false where known, null for an unknown verdict and for a host op; verdict
 // tells those apart.
 ordered_json verdictFields(const analyzer::TensorCoreVerdict& verdict) {
-  const bool known = !verdict.host && verdict.tensor_core != analyzer::TensorCoreUse::kUnknown;
-  return {{"tensor_cores", known ? ordered_json(verdict.tensor_core == analyzer::TensorCoreUse::kYes) : ordered_json(nullptr)},
-          {"verdict", verdict.host ? "host" : analyzer::tensorCoreUseName(verdict.tensor_core)},
+  const std::optional<bool> on_tensor_cores = tensorCoreFlag(verdict.tensor_core);
+  return {{"tensor_cores", on_tensor_cores ? ordered_json(*on_tensor_cores) : ordered_json(nullptr)},
+          {"verdict", analyzer::tensorCoreUseName(verdict.tensor_core)},
           {"precision", analyzer::precisionName(verdict.precision)},
           {"rule", verdict.rule_id},
           {"confidence", analyzer::confidenceName(verdict.confidence)},
-          {"host", verdict.host}};
+          {"host", verdict.tensor_core == analyzer::TensorCoreUse::kHost}};
 }
 
 ordered_json groupsJson(const analyzer::TraceSummary& summary, const std::vector<analyzer::GroupTime>& groups,

@@ -32,15 +32,6 @@ std::string rateCell(const std::optional<double>& value) {
   return value && std::isfinite(*value) ? fmt::format("{:.4f}", *value) : std::string();
 }
 
-std::string boundCell(analyzer::RooflineBound bound) {
-  return bound == analyzer::RooflineBound::kUnknown ? std::string() : std::string(analyzer::roofBoundName(bound));
-}
-
-std::string tensorCoreCell(analyzer::TensorCoreUse use) {
-  if (use == analyzer::TensorCoreUse::kUnknown) return "unknown";
-  return use ? "yes" : "no";
-}
-
 std::string unknownTimeText(const analyzer::TensorCoreTime& time) {
   if (time.unknown_time_ns <= 0) return {};
   return fmt::format("; {} ({}) unknown", formatDuration(time.unknown_time_ns), formatPercent(time.unknown_fraction));
@@ -51,7 +42,7 @@ std::vector<std::string> performanceCells(const analyzer::RowPerformance& p) {
           countCell(p.bytes),
           rateCell(p.achieved_tflops),
           p.peak_tflops > 0 ? rateCell(p.peak_tflops) : std::string(),
-          boundCell(p.bound),
+          analyzer::roofBoundName(p.bound),
           countCell(p.predicted_amp_ns)};
 }
 
@@ -161,7 +152,7 @@ LayerCells layerCellsOf(const analyzer::LayerLine& line, bool operators) {
   cells.op = operators ? line.layer : joined(line.ops);
   cells.phase = trace::phaseName(line.pass);
   cells.eligible = line.eligible ? "yes" : "no";
-  if (line.precision != analyzer::MathPrecision::kUnknown) cells.precision = analyzer::precisionName(line.precision);
+  cells.precision = analyzer::precisionName(line.precision);
   cells.shapes = joined(line.shapes);
   std::vector<std::string> violations;
   for (const analyzer::ShapeViolation& violation : line.violations) violations.push_back(violationText(violation));

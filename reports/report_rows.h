@@ -20,7 +20,7 @@ struct LayerCells {
   std::string op;          // the ops it ran ("a; b"), or the operator itself
   std::string phase;       // "forward", "backward", ...
   std::string eligible;    // "yes" or "no"
-  std::string precision;   // of most of its matrix-kernel time; "" when none says
+  std::string precision;   // of most of its matrix-kernel time; "unknown" when none says
   std::string shapes;      // recorded input shapes of its eligible ops ("; " between calls)
   std::string violations;  // "N=33278->33280 (x8)"; "; " between shapes
 };
@@ -31,13 +31,12 @@ std::vector<LayerCells> layerCells(const analyzer::TraceSummary& summary);
 // top-level operators (the layer cell empty, the op cell the operator).
 LayerCells layerCellsOf(const analyzer::LayerLine& line, bool operators);
 
-// Numbers as the CSVs write them; "" when not known (an empty CSV field means not known, never 0).
+// Numbers as the CSVs write them; "" when not known (an empty CSV field means not known, never 0;
+// docs/reports.md, "Encoding").
 std::string countCell(double value);                        // "1234567": FLOPs, bytes, ns; "" when <= 0
 std::string countCell(const std::optional<double>& value);  // "" when nullopt (0 stays "0")
 std::string countCell(const std::optional<std::int64_t>& value);
 std::string rateCell(const std::optional<double>& value);   // "12.3456": TFLOP/s, GB/s, FLOP/byte
-std::string boundCell(analyzer::RooflineBound bound);       // "compute", "memory", "latency"; "" when unknown
-std::string tensorCoreCell(analyzer::TensorCoreUse use);    // "yes", "no", "unknown"
 // "; 1.2 ms (3.4%) unknown" after a Tensor Core time; "" when no kernel time is unknown.
 std::string unknownTimeText(const analyzer::TensorCoreTime& time);
 

@@ -23,6 +23,10 @@ const char* confidenceName(Confidence confidence) { return nameOf(kConfidenceNam
 const char* architectureName(GpuArchitecture architecture) {
   return nameOf(kArchitectureNames, architecture);
 }
-const char* tensorCoreUseName(TensorCoreUse use) { return nameOf(kVerdictNames, use.value()); }
+const char* tensorCoreUseName(TensorCoreUse use) {
+  // Not in kVerdictNames, which is also the rule file's vocabulary: host verdicts only.
+  if (use == TensorCoreUse::kHost) return "host";
+  return nameOf(kVerdictNames, use.value());
+}
 
 }  // namespace ampscope::analyzer

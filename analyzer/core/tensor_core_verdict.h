@@ -21,13 +21,15 @@ enum class Confidence { kLow, kMedium, kHigh };
 // The oldest architecture whose Tensor Cores run what a row matches (kAny for CUDA-core rows).
 enum class GpuArchitecture { kAny, kVolta, kTuring, kAmpere, kAda, kHopper, kBlackwell };
 
-// Does a kernel run on Tensor Cores: yes, no, or unknown (a matrix kernel no rule and no evidence
-// can place). Unknown stays unknown: it is never counted as "not Tensor Core". In a condition it
-// reads as "yes" only, so that code asking "is this Tensor Core time?" counts what is known to be;
-// code that must tell "no" from "unknown" compares with kNo/kUnknown.
+// Does a kernel run on Tensor Cores: yes, no, unknown (a matrix kernel no rule and no evidence
+// can place), or host (an op of a host CPU device, a trace::DeviceKind::kCpu device such as the
+// trainer's CPU backend: there is no Tensor Core to use, so it is neither "no" nor "unknown").
+// Unknown stays unknown: it is never counted as "not Tensor Core". In a condition it reads as "yes"
+// only, so that code asking "is this Tensor Core time?" counts what is known to be; code that must
+// tell the others apart compares with kNo, kUnknown or kHost.
 class TensorCoreUse {
  public:
-  enum Value : std::uint8_t { kNo, kYes, kUnknown };
+  enum Value : std::uint8_t { kNo, kYes, kUnknown, kHost };
   constexpr TensorCoreUse(Value value = kNo) : value_(value) {}  // NOLINT: a Value is a use
   constexpr explicit operator bool() const { return value_ == kYes; }
   constexpr Value value() const { return value_; }
@@ -44,9 +46,6 @@ struct TensorCoreVerdict {
   std::string rule_id;  // the row (or evidence path: tensor_core_evidence.h) that decided; "" when none
   std::string evidence;  // in words, for verdicts not read from a row (inferred); "" for rows
   int alignment = 0;    // operand alignment in elements from "_alignN"/"_alignaN"; 0 when absent
-  // The kernel ran on the host CPU (a trace::DeviceKind::kCpu device: the trainer's CPU backend):
-  // there is no Tensor Core question, so tensor_core is false without meaning "missed them".
-  bool host = false;
 };
 
 // The names of each value, as the rule file (analyzer/rules/tensor_core_rules.tsv) and the reports
@@ -63,6 +62,8 @@ inline constexpr std::array<std::pair<GpuArchitecture, std::string_view>, 7> kAr
     {GpuArchitecture::kTuring, "turing"}, {GpuArchitecture::kAmpere, "ampere"},
     {GpuArchitecture::kAda, "ada"}, {GpuArchitecture::kHopper, "hopper"},
     {GpuArchitecture::kBlackwell, "blackwell"}}};
+// The rule file's verdicts. Not kHost: a rule reads a kernel's name, and where a kernel ran is its
+// device's to say (kernel_verdicts.h, hostVerdict), so the rule parser refuses "host".
 inline constexpr std::array<std::pair<TensorCoreUse::Value, std::string_view>, 3> kVerdictNames = {{
     {TensorCoreUse::kYes, "tensor_core"}, {TensorCoreUse::kNo, "not_tensor_core"},
     {TensorCoreUse::kUnknown, "unknown"}}};
@@ -70,6 +71,6 @@ inline constexpr std::array<std::pair<TensorCoreUse::Value, std::string_view>, 3
 const char* precisionName(MathPrecision precision);    // "FP16", "FP32-SIMT", "unknown", ...
 const char* confidenceName(Confidence confidence);     // "high", "medium", "low"
 const char* architectureName(GpuArchitecture architecture);  // "ampere", "any", ...
-const char* tensorCoreUseName(TensorCoreUse use);  // "tensor_core", "not_tensor_core", "unknown"
+const char* tensorCoreUseName(TensorCoreUse use);  // "tensor_core", "not_tensor_core", "unknown", "host"
 
 }  // namespace ampscope::analyzer

@@ -32,7 +32,6 @@ std::vector<KernelLine> kernelLines(const TraceSummary& summary) {
     out.push_back({.name = row.name,
                    .calls = row.calls,
                    .time_ns = row.time_ns,
-                   .host = row.verdict.host,
                    .tensor_core = row.verdict.tensor_core,
                    .precision = row.verdict.precision,
                    .rule = row.verdict.rule_id,

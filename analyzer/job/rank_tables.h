@@ -31,8 +31,7 @@ struct KernelLine {
   std::string name;
   std::uint64_t calls = 0;
   std::int64_t time_ns = 0;
-  bool host = false;  // a host op of a CPU run: no Tensor Core verdict
-  TensorCoreUse tensor_core = TensorCoreUse::kUnknown;
+  TensorCoreUse tensor_core = TensorCoreUse::kUnknown;  // kHost: a host op of a CPU run
   MathPrecision precision = MathPrecision::kUnknown;
   std::string rule;  // the rule (or evidence path) that decided; "" when none
   Confidence confidence = Confidence::kLow;

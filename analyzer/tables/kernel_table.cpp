@@ -22,7 +22,7 @@ const TensorCoreRule* ruleNamed(const TensorCoreRules& rules, const std::string&
 }  // namespace
 
 std::string verdictEvidence(const TensorCoreVerdict& v, const TensorCoreRules& rules) {
-  if (v.host) return "ran on the host CPU (the trainer's CPU backend): no Tensor Cores to use";
+  if (v.tensor_core == TensorCoreUse::kHost) return "ran on the host CPU (the trainer's CPU backend): no Tensor Cores to use";
   // Verdicts from evidence beyond the rows (and unknown ones) say in words what they rest on.
   if (!v.evidence.empty()) return fmt::format("{} confidence: {}", confidenceName(v.confidence), v.evidence);
   std::string out;

@@ -147,7 +147,7 @@ LayerTable buildLayerTable(const trace::Trace& trace, const KernelAttribution& k
       a.matrix_precision_time.add(v.precision, ns);
       if (eligible && v.tensor_core) a.row.eligible_tensor_core_ns += ns;
       // Unknown verdicts are neither: counting them as CUDA-core time would claim a miss.
-      if (eligible && v.tensor_core == TensorCoreUse::kNo && !v.host) a.row.eligible_cuda_core_ns += ns;
+      if (eligible && v.tensor_core == TensorCoreUse::kNo) a.row.eligible_cuda_core_ns += ns;
     }
     if (slots.call_shape_time) *slots.call_shape_time += ns;
   }

@@ -30,14 +30,14 @@ MathPrecision precisionFromHostName(std::string_view name) {
 
 TensorCoreVerdict hostVerdict(std::string_view kernel_name) {
   TensorCoreVerdict verdict;
-  verdict.host = true;
+  verdict.tensor_core = TensorCoreUse::kHost;
   verdict.precision = precisionFromHostName(kernel_name);
   verdict.confidence = Confidence::kHigh;  // the device says where it ran, not the name
   return verdict;
 }
 
 bool isMatrixKernel(const TensorCoreVerdict& verdict, bool under_eligible_op) {
-  if (verdict.host) return under_eligible_op;
+  if (verdict.tensor_core == TensorCoreUse::kHost) return under_eligible_op;
   return verdict.tensor_core == TensorCoreUse::kYes || verdict.precision == MathPrecision::kFp32Simt ||
          verdict.rule_id == rule_ids::kUnknownMatrixKernel;
 }

@@ -17,7 +17,7 @@
 
 namespace ampscope::analyzer {
 
-// host = true, tensor_core = kNo; precision from the dtype the name carries ("cpu gemm float16
+// tensor_core = kHost; precision from the dtype the name carries ("cpu gemm float16
 // 64x100x784 NT" -> FP16, "float32" -> FP32), unknown when it names none.
 TensorCoreVerdict hostVerdict(std::string_view kernel_name);
 

@@ -5,6 +5,7 @@
 
 #include "analyzer/core/tensor_core_verdict.h"
 #include "reports/report_file.h"
+#include "reports/verdict_words.h"
 
 namespace ampscope::gui {
 
@@ -15,15 +16,6 @@ namespace {
 constexpr qsizetype kNameCellLimit = 120;
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-
-KernelsModel::Verdict verdictOf(const analyzer::TensorCoreVerdict& v) {
-  if (v.host) return KernelsModel::Verdict::kHost;
-  if (v.tensor_core == analyzer::TensorCoreUse::kYes) return KernelsModel::Verdict::kTensorCore;
-  // Unknown stays unknown: a kernel of a family no rule or evidence places is not "not on Tensor
-  // Cores", and its time is shown as such.
-  if (v.tensor_core == analyzer::TensorCoreUse::kUnknown) return KernelsModel::Verdict::kUnknown;
-  return KernelsModel::Verdict::kNotTensorCore;
-}
 
 }  // namespace
 
@@ -45,9 +37,9 @@ void KernelsModel::setRun(const analyzer::RunAnalysis* run) {
       const analyzer::TensorCoreVerdict& v = row.verdict;
       Kernel& kernel = kernels_.emplace_back();
       kernel.name = text(row.name);
-      kernel.verdict = verdictOf(v);
-      if (v.precision != analyzer::MathPrecision::kUnknown) kernel.precision = analyzer::precisionName(v.precision);
-      kernel.rule = v.host ? QStringLiteral("host") : text(v.rule_id);
+      kernel.verdict = v.tensor_core;
+      kernel.precision = analyzer::precisionName(v.precision);
+      kernel.rule = text(v.rule_id);
       kernel.evidence = text(row.evidence);
       kernel.calls = row.calls;
       kernel.time_ns = row.time_ns;
@@ -122,22 +114,12 @@ int KernelsModel::rowOfKernel(const QString& name) const {
   return -1;
 }
 
-QString KernelsModel::verdictName(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kTensorCore: return QStringLiteral("Tensor Cores");
-    case Verdict::kUnknown: return QStringLiteral("unknown");
-    case Verdict::kHost: return QStringLiteral("host");
-    case Verdict::kNotTensorCore: break;
-  }
-  return QStringLiteral("not on Tensor Cores");
-}
-
 QColor KernelsModel::verdictColor(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kTensorCore: return QColor(0x2f8132);
+  switch (verdict.value()) {
+    case Verdict::kYes: return QColor(0x2f8132);
     case Verdict::kUnknown: return QColor(0xb7791f);
     case Verdict::kHost: return QColor(0x52606d);
-    case Verdict::kNotTensorCore: break;
+    case Verdict::kNo: break;
   }
   return QColor(0xb42318);
 }
@@ -155,7 +137,7 @@ QVariant KernelsModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole: return display(*row, column);
     case kSortRole: return sortValue(*row, column);
-    case kVerdictRole: return static_cast<int>(row->verdict);
+    case kVerdictRole: return static_cast<int>(row->verdict.value());
     case kLayerRole: return row->layer;
     case Qt::ForegroundRole:
       if (column == kVerdict) return verdictColor(row->verdict);
@@ -180,7 +162,7 @@ QVariant KernelsModel::display(const Row& row, Column column) const {
     case kCalls: return QString::number(row.calls);
     case kTime: return text(reports::formatDuration(row.time_ns));
     case kShare: return text(reports::formatPercent(row.share));
-    case kVerdict: return verdictName(row.verdict);
+    case kVerdict: return text(reports::tensorCoreCell(row.verdict));
     case kPrecision: return row.precision;
     case kRule: return row.rule;
     case kEvidence: return row.evidence;
@@ -218,7 +200,7 @@ QVariant KernelsModel::headerData(int section, Qt::Orientation orientation, int 
     case kCalls: return QStringLiteral("Calls");
     case kTime: return QStringLiteral("Time");
     case kShare: return QStringLiteral("Share");
-    case kVerdict: return QStringLiteral("Verdict");
+    case kVerdict: return QStringLiteral("Tensor Cores");
     case kPrecision: return QStringLiteral("Precision");
     case kRule: return QStringLiteral("Rule");
     case kEvidence: return QStringLiteral("Evidence");

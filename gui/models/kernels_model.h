@@ -1,7 +1,8 @@
 #pragma once
 // The run's kernels grouped by name, as the analyzer's kernel table (TraceSummary::kernels) has
-// them: calls, time, share, the Tensor Core verdict (on Tensor Cores, not, or host work of a CPU
-// run), its precision, the rule that decided and the evidence. setLayerFilter restricts the rows
+// them: calls, time, share, the Tensor Core verdict (yes, no, unknown, or host work of a CPU run,
+// in the words every view uses: reports/verdict_words.h), its precision, the rule that decided
+// and the evidence. setLayerFilter restricts the rows
 // to the kernels one layer (and pass) ran, the Layers tab's detail: the model then sums each
 // kernel's uses (KernelRow::uses) by that layer and pass, a cut of the table, not a new analysis.
 // A TableFilterProxy on kVerdictRole filters by verdict. Display text is formatted with units;
@@ -25,10 +26,10 @@ class KernelsModel : public QAbstractTableModel {
 
  public:
   enum Column { kKernel, kLayer, kCalls, kTime, kShare, kVerdict, kPrecision, kRule, kEvidence, kColumnCount };
-  enum class Verdict { kTensorCore, kNotTensorCore, kUnknown, kHost };
+  using Verdict = analyzer::TensorCoreUse;
 
   static constexpr int kSortRole = Qt::UserRole;         // raw value of any column
-  static constexpr int kVerdictRole = Qt::UserRole + 1;  // Verdict, as int, any column
+  static constexpr int kVerdictRole = Qt::UserRole + 1;  // Verdict::Value, as int, any column
   static constexpr int kLayerRole = Qt::UserRole + 2;    // the layer most of its time ran for
 
   struct Row {
@@ -38,8 +39,8 @@ class KernelsModel : public QAbstractTableModel {
     std::uint64_t calls = 0;
     std::int64_t time_ns = 0;
     double share = 0.0;    // of the time of the rows shown
-    Verdict verdict = Verdict::kNotTensorCore;
-    QString precision;     // empty when the name does not say
+    Verdict verdict = Verdict::kNo;
+    QString precision;     // "unknown" when nothing says
     QString rule;          // the rule row that decided; empty when none matched
     QString evidence;
   };
@@ -64,7 +65,6 @@ class KernelsModel : public QAbstractTableModel {
   // The trace names no layers: the Layer column names top-level operators.
   bool groupsOperators() const { return by_operator_; }
 
-  static QString verdictName(Verdict verdict);  // "Tensor Cores", "not on Tensor Cores", "host"
   static QColor verdictColor(Verdict verdict);
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -83,7 +83,7 @@ class KernelsModel : public QAbstractTableModel {
   // One row of the analyzer's kernel table, its texts ready to show.
   struct Kernel {
     QString name;
-    Verdict verdict = Verdict::kNotTensorCore;
+    Verdict verdict = Verdict::kNo;
     QString precision;
     QString rule;
     QString evidence;

@@ -45,7 +45,7 @@ LayersModel::Row rowOf(const analyzer::LayerRow& layer, const std::vector<analyz
   row.analysis = layer;
   row.op = joinedAll(layer.ops);
   row.pass = trace::phaseName(layer.pass);
-  if (layer.precision != analyzer::MathPrecision::kUnknown) row.precision = analyzer::precisionName(layer.precision);
+  row.precision = analyzer::precisionName(layer.precision);
   row.shapes = joinedAll(layer.shapes);
   QStringList violations;
   for (const std::size_t check : layer.misaligned_checks) {

@@ -49,7 +49,7 @@ class LayersModel : public QAbstractTableModel {
     QString layer;       // or the top-level operator, when the trace names no layers
     QString op;          // the ops it ran, heaviest first ("; " between them)
     QString pass;        // "forward", "backward", ... ("unknown" where the trace does not say)
-    QString precision;   // of most of its matrix-kernel time; empty when none says
+    QString precision;   // of most of its matrix-kernel time; "unknown" when none says
     QString shapes;      // eligible call shapes, heaviest first ("; " between them)
     QString violations;  // "N=33278->33280 (x8)"; "; " between shapes
   };

@@ -47,7 +47,8 @@ QString summaryOf(const OpPerformanceModel::Row& row) {
                .arg(r.calls)
                .arg(r.calls == 1 ? "" : "s")
                .arg(text(reports::formatDuration(r.time_ns)), text(reports::formatDuration(r.timePerCall())),
-                    row.precision.isEmpty() ? QString() : ", " + row.precision);
+                    r.precision == analyzer::MathPrecision::kUnknown ? QStringLiteral(", precision unknown")
+                                                                     : ", " + row.precision);
   if (r.achieved_tflops) {
     QString rate = "achieved " + tflopsText(*r.achieved_tflops);
     if (r.peak_tflops > 0) rate += " of a peak of " + tflopsText(r.peak_tflops);
@@ -75,7 +76,7 @@ OpPerformanceModel::Row rowOf(const analyzer::OpRow& op) {
   row.layer = text(op.layer);
   row.pass = trace::phaseName(op.pass);
   row.shapes = text(op.shapes);
-  if (op.precision != analyzer::MathPrecision::kUnknown) row.precision = analyzer::precisionName(op.precision);
+  row.precision = analyzer::precisionName(op.precision);
   row.summary = summaryOf(row);
   return row;
 }
@@ -122,13 +123,9 @@ const OpPerformanceModel::Row* OpPerformanceModel::at(int row) const {
   return &rows_[static_cast<std::size_t>(row)];
 }
 
-bool OpPerformanceModel::onRoofline(const analyzer::OpRow& row) {
-  return row.achieved_tflops && row.intensity && *row.achieved_tflops > 0 && *row.intensity > 0;
-}
-
 int OpPerformanceModel::rooflineRows() const {
   int count = 0;
-  for (const Row& row : rows_) count += onRoofline(row.analysis) ? 1 : 0;
+  for (const Row& row : rows_) count += analyzer::onRoofline(row.analysis) ? 1 : 0;
   return count;
 }
 

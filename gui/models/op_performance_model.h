@@ -20,6 +20,7 @@
 
 #include "analyzer/core/device_table.h"
 #include "analyzer/model/op_performance.h"
+#include "analyzer/model/roofline.h"
 #include "analyzer/model/what_if_device.h"
 #include "analyzer/run_analysis.h"
 
@@ -44,7 +45,7 @@ class OpPerformanceModel : public QAbstractTableModel {
     QString layer;
     QString pass;       // "forward", "backward", ... ("unknown" where the trace does not say)
     QString shapes;     // recorded input shapes; empty when not recorded
-    QString precision;  // of most of its kernel time; empty when no kernel says
+    QString precision;  // of most of its kernel time; "unknown" when no kernel says
     QString summary;    // every figure of the row in a few lines: the tooltip of its roofline point
     std::optional<analyzer::WhatIfOp> what_if;  // its estimates on the what-if GPU; none when unknown
   };
@@ -56,10 +57,9 @@ class OpPerformanceModel : public QAbstractTableModel {
 
   const Row* at(int row) const;  // nullptr outside the table
 
-  // The row has a place on the roofline: an arithmetic intensity and an achieved rate (the
-  // analyzer leaves both unknown when the work, the device or a physical rate is missing).
-  static bool onRoofline(const analyzer::OpRow& row);
-  // How many rows have a place on the roofline.
+  // How many rows have a place on the roofline (analyzer::onRoofline: an arithmetic intensity and
+  // an achieved rate, which the analyzer leaves unknown when the work, the device or a physical
+  // rate is missing).
   int rooflineRows() const;
 
   // The device the rates are measured against (nullopt: unknown, or the run was on the CPU) and

@@ -15,6 +15,7 @@
 #include "gui/models/kernels_model.h"
 #include "gui/models/table_filter_proxy.h"
 #include "gui/tabs/chart_style.h"
+#include "reports/verdict_words.h"
 
 namespace ampscope::gui {
 
@@ -34,11 +35,9 @@ KernelsTab::KernelsTab(QWidget* parent) : RunView(parent) {
   verdict_ = new QComboBox(this);
   verdict_->setObjectName("verdictFilter");
   verdict_->addItem("All kernels");
-  for (const auto verdict : {KernelsModel::Verdict::kTensorCore, KernelsModel::Verdict::kNotTensorCore,
-                             KernelsModel::Verdict::kUnknown, KernelsModel::Verdict::kHost}) {
-    QString label = KernelsModel::verdictName(verdict);
-    label[0] = label[0].toUpper();
-    verdict_->addItem(verdict == KernelsModel::Verdict::kHost ? QStringLiteral("Host (CPU run)") : label,
+  for (const auto verdict : {KernelsModel::Verdict::kYes, KernelsModel::Verdict::kNo, KernelsModel::Verdict::kUnknown,
+                             KernelsModel::Verdict::kHost}) {
+    verdict_->addItem(QStringLiteral("Tensor Cores: %1").arg(toQString(reports::tensorCoreCell(verdict))),
                       static_cast<int>(verdict));
   }
   filter_ = new QLineEdit(this);
@@ -130,7 +129,8 @@ void KernelsTab::showSelected() {
     if (row->other_layers > 0) where += QStringLiteral(" and %1 more").arg(row->other_layers);
   }
   detail_->setText(QStringLiteral("<b style='font-family:monospace'>%1</b><br>%2, %3 calls, %4, %5.<br>%6")
-                       .arg(row->name.toHtmlEscaped(), KernelsModel::verdictName(row->verdict))
+                       .arg(row->name.toHtmlEscaped(),
+                            QStringLiteral("Tensor Cores: %1").arg(toQString(reports::tensorCoreCell(row->verdict))))
                        .arg(row->calls)
                        .arg(durationText(row->time_ns), where, row->evidence.toHtmlEscaped()));
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Every kernel of the run grouped by name: calls, time, share, the Tensor Core verdict with its
-// precision, rule and evidence. Filtered by verdict (all, Tensor Cores, not on Tensor Cores,
+// precision, rule and evidence. Filtered by verdict (all, or Tensor Cores yes, no, unknown,
 // host) and by text; the selected kernel's full name and evidence below the table. Choosing a
 // kernel whose layer is known (double-click, Enter, Show layer) shows that layer (layerSelected).
 

@@ -30,6 +30,7 @@
 #include "gui/tabs/chart_style.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
+#include "reports/roofline_style.h"
 
 namespace ampscope::gui {
 
@@ -42,57 +43,12 @@ constexpr double kLargestDot = 24.0;   // px: the heaviest op
 constexpr int kDotSizes = 4;           // size classes between them
 const char* const kTitle = "Roofline";
 
-// The colours report.html gives precisions, so the two rooflines read alike: red FP32 on CUDA
-// cores, orange TF32, blue FP16, green BF16.
-QColor precisionColor(MathPrecision precision) {
-  switch (precision) {
-    case MathPrecision::kFp32Simt:
-    case MathPrecision::kFp32: return QColor(0xe15759);
-    case MathPrecision::kTf32: return QColor(0xf28e2b);
-    case MathPrecision::kFp16: return QColor(0x4e79a7);
-    case MathPrecision::kBf16: return QColor(0x59a14f);
-    case MathPrecision::kFp8:
-    case MathPrecision::kFp4: return QColor(0xb07aa1);
-    case MathPrecision::kInt8: return QColor(0x9c755f);
-    case MathPrecision::kFp64: return QColor(0xedc948);
-    case MathPrecision::kUnknown: break;
-  }
-  return QColor(0x8a99a8);
-}
+// The colours report.html gives precisions, so the two rooflines read alike.
+QColor precisionColor(MathPrecision precision) { return QColor::fromString(reports::precisionColor(precision)); }
 
 QString precisionLabel(MathPrecision precision) {
   return precision == MathPrecision::kUnknown ? QStringLiteral("precision unknown")
                                               : QString(analyzer::precisionName(precision));
-}
-
-// One flat roof: a peak of the device and the precisions that run at it.
-struct Roof {
-  double tflops = 0;
-  QString label;
-  QColor color;
-};
-
-// The device's peaks worth a roof: FP32, TF32 and FP16/BF16 where it has them (AMP's target even
-// when no op ran in it yet), and the peak of any other precision an op ran in. Precisions with
-// the same peak share a roof.
-std::vector<Roof> roofsOf(const analyzer::DeviceSpec& device, const std::vector<MathPrecision>& ran_in) {
-  std::map<double, Roof> by_peak;
-  const auto add = [&](MathPrecision precision, const QString& label) {
-    const double peak = analyzer::peakTflops(device, precision);
-    if (peak <= 0) return;
-    auto [it, inserted] = by_peak.try_emplace(peak, Roof{peak, label, precisionColor(precision)});
-    if (!inserted && !it->second.label.split('/').contains(label)) it->second.label += "/" + label;
-  };
-  add(MathPrecision::kFp32, "FP32");
-  add(MathPrecision::kTf32, "TF32");
-  add(MathPrecision::kFp16, "FP16");
-  add(MathPrecision::kBf16, "BF16");
-  for (const MathPrecision precision : ran_in) {
-    if (precision != MathPrecision::kUnknown && precision != MathPrecision::kFp32Simt) add(precision, precisionLabel(precision));
-  }
-  std::vector<Roof> roofs;
-  for (auto& [peak, roof] : by_peak) roofs.push_back(roof);
-  return roofs;
 }
 
 double decadeBelow(double value) { return std::pow(10.0, std::floor(std::log10(value))); }
@@ -248,6 +204,9 @@ void RooflineTab::drawChart() {
                                               : QString(kTitle));
   chart->legend()->setAlignment(Qt::AlignRight);
   const int placed = model_->rooflineRows();
+  // The roofs the analysis chose for this run (analyzer/model/roofline.h), as report.html draws them.
+  const analyzer::Roofline roofline =
+      run_ ? analyzer::rooflineOf(run_->summary.op_performance, run_->summary.recorded_on_cpu) : analyzer::Roofline{};
   const bool draw = model_->device() && placed > 0;
   chart_view_->setVisible(draw);
   empty_note_->setVisible(!draw);
@@ -273,7 +232,7 @@ void RooflineTab::drawChart() {
   for (int i = 0; i < model_->rowCount(); ++i) {
     const analyzer::OpRow& row = model_->at(i)->analysis;
     total_ns += row.time_ns;
-    if (!OpPerformanceModel::onRoofline(row)) continue;
+    if (!analyzer::onRoofline(row)) continue;
     rows_by_precision[row.precision].push_back(i);
     heaviest_ns = std::max(heaviest_ns, row.time_ns);
     placed_ns += row.time_ns;
@@ -282,12 +241,9 @@ void RooflineTab::drawChart() {
     y_low = std::min(y_low, *row.achieved_tflops);
     y_high = std::max(y_high, *row.achieved_tflops);
   }
-  std::vector<MathPrecision> ran_in;
-  for (const auto& [precision, rows] : rows_by_precision) ran_in.push_back(precision);
-  const std::vector<Roof> roofs = roofsOf(device, ran_in);
-  const double bandwidth_tbs = device.memory_gbs / 1e3;  // TFLOP/s per FLOP/byte on the memory roof
+  const double bandwidth_tbs = roofline.memory_gbs / 1e3;  // TFLOP/s per FLOP/byte on the memory roof
   double top = 0;
-  for (const Roof& roof : roofs) {
+  for (const analyzer::RooflineRoof& roof : roofline.roofs) {
     top = std::max(top, roof.tflops);
     y_high = std::max(y_high, roof.tflops);
     if (bandwidth_tbs > 0) {
@@ -315,20 +271,20 @@ void RooflineTab::drawChart() {
   if (bandwidth_tbs > 0 && top > 0) {
     auto* memory = new QLineSeries;
     memory->setObjectName("memoryRoof");
-    memory->setName(QStringLiteral("DRAM %1 GB/s").arg(device.memory_gbs, 0, 'f', 0));
+    memory->setName(QStringLiteral("DRAM %1 GB/s").arg(roofline.memory_gbs, 0, 'f', 0));
     const double start = std::max(x_low, y_low / bandwidth_tbs);
     memory->append(start, start * bandwidth_tbs);
     memory->append(top / bandwidth_tbs, top);
     memory->setPen(QPen(QColor(0x3e4c59), 2));
     attach(memory);
   }
-  for (const Roof& roof : roofs) {
+  for (const analyzer::RooflineRoof& roof : roofline.roofs) {
     auto* flat = new QLineSeries;
     flat->setObjectName("peakRoof");
-    flat->setName(QStringLiteral("%1 peak %2").arg(roof.label, toQString(reports::formatTflops(roof.tflops))));
+    flat->setName(QStringLiteral("%1 peak %2").arg(toQString(reports::roofLabel(roof)), toQString(reports::formatTflops(roof.tflops))));
     flat->append(bandwidth_tbs > 0 ? roof.tflops / bandwidth_tbs : x_low, roof.tflops);
     flat->append(x_high, roof.tflops);
-    flat->setPen(QPen(roof.color, 2, Qt::DashLine));
+    flat->setPen(QPen(QColor::fromString(reports::roofColor(roof)), 2, Qt::DashLine));
     attach(flat);
   }
 
@@ -379,12 +335,14 @@ void RooflineTab::drawChart() {
 
   note_->setText(QStringLiteral("Rates against the %1 row of the device table (%2). %3 of %4 op call shapes are "
                                 "placed (%5 of the op time): those whose FLOPs, bytes and a physical rate are known. "
-                                "Dot area by time, colour by the precision its kernels ran in. A dot far below its "
+                                "Dot area by time, colour by the precision its kernels ran in. The roofs are the "
+                                "row's DRAM bandwidth and its dense peaks in those precisions%6. A dot far below its "
                                 "roof is latency- or launch-bound, or runs a slow kernel for its shape.")
                      .arg(toQString(device.name), model_->deviceReason())
                      .arg(placed)
                      .arg(model_->rowCount())
-                     .arg(percentText(total_ns > 0 ? static_cast<double>(placed_ns) / static_cast<double>(total_ns) : 0.0)));
+                     .arg(percentText(total_ns > 0 ? static_cast<double>(placed_ns) / static_cast<double>(total_ns) : 0.0),
+                          toQString(reports::projectedRoofsText(roofline))));
   note_->show();
 }
 

@@ -41,7 +41,7 @@ def test_tables_without_pandas_are_lists_of_dicts(workers0):
     kernels = run.table("kernels", use_pandas=False)
     assert isinstance(kernels, list) and kernels
     assert all(isinstance(row, dict) for row in kernels)
-    total = sum(row["total_ns"] for row in kernels)
+    total = sum(row["gpu_time_ns"] for row in kernels)
     assert total == run.summary["gpu_kernel_time_ns"]
 
 

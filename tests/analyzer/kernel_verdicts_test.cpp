@@ -21,8 +21,8 @@ trace::Kernel kernel(trace::Trace& trace, const char* name, std::uint32_t device
 
 TEST(KernelVerdictsTest, HostOpsGetAHostVerdictWithTheirDtypeNotANegativeOne) {
   const TensorCoreVerdict gemm = hostVerdict("cpu gemm float16 64x100x784 NT");
-  EXPECT_TRUE(gemm.host);
-  EXPECT_FALSE(gemm.tensor_core);
+  EXPECT_EQ(gemm.tensor_core, TensorCoreUse::kHost);
+  EXPECT_FALSE(gemm.tensor_core);  // in a condition, host is no Tensor Core time
   EXPECT_EQ(gemm.precision, MathPrecision::kFp16);
   EXPECT_TRUE(gemm.rule_id.empty());
   EXPECT_EQ(hostVerdict("cpu conv2d forward bfloat16").precision, MathPrecision::kBf16);
@@ -37,12 +37,11 @@ TEST(KernelVerdictsTest, TheDeviceDecidesNotTheName) {
   KernelVerdicts verdicts(trace);
   // The same name on a GPU goes through the rules; on the CPU device it is a host op.
   const TensorCoreVerdict& on_gpu = verdicts.of(kernel(trace, "volta_h884gemm_64x64_nn", 0));
-  EXPECT_TRUE(on_gpu.tensor_core);
-  EXPECT_FALSE(on_gpu.host);
+  EXPECT_EQ(on_gpu.tensor_core, TensorCoreUse::kYes);
   const TensorCoreVerdict& on_cpu = verdicts.of(kernel(trace, "volta_h884gemm_64x64_nn", 1));
-  EXPECT_TRUE(on_cpu.host);
+  EXPECT_EQ(on_cpu.tensor_core, TensorCoreUse::kHost);
   EXPECT_FALSE(on_cpu.tensor_core);
-  EXPECT_FALSE(verdicts.of(kernel(trace, "volta_sgemm_128x64_nn", 0)).host);
+  EXPECT_EQ(verdicts.of(kernel(trace, "volta_sgemm_128x64_nn", 0)).tensor_core, TensorCoreUse::kNo);
 }
 
 TEST(KernelVerdictsTest, ARunIsOnTheCpuWhenEveryDeviceThatRanWorkIsACpu) {

@@ -314,6 +314,11 @@ TEST(TensorCoreRulesTest, VerdictColumnHasThreeValues) {
   }
   EXPECT_NE(parseErrorOf(oneRowFile("gemm", "maybe", "gemm")).find("expected one of tensor_core, not_tensor_core, unknown"),
             std::string::npos);
+  // Host is a verdict of the device a kernel ran on, never of its name: no row may say it.
+  EXPECT_NE(parseErrorOf(oneRowFile("gemm", "host", "gemm"))
+                .find("found verdict \"host\", expected one of tensor_core, not_tensor_core, unknown"),
+            std::string::npos);
+  EXPECT_STREQ(tensorCoreUseName(TensorCoreUse::kHost), "host");
 }
 
 // ---- Parse errors name the source, the line and the column. ----

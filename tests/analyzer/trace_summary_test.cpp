@@ -102,7 +102,7 @@ TEST(TraceSummaryTest, TrainerCpuProfileMakesNoTensorCoreClaims) {
   EXPECT_NE(s.amdahl.note.find("recorded on the CPU"), std::string::npos);
   for (const GroupTime& op : s.operators) {
     for (const KernelTime& k : op.kernel_times) {
-      EXPECT_TRUE(k.verdict.host) << k.name;
+      EXPECT_EQ(k.verdict.tensor_core, TensorCoreUse::kHost) << k.name;
       EXPECT_FALSE(k.verdict.tensor_core) << k.name;
     }
   }

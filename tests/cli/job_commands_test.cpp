@@ -123,7 +123,7 @@ TEST(JobCommandsTest, TheNsightExportsJobShowsItsRanksAmpFindings) {
   options.out_dir = dir.file("report");
   ASSERT_EQ(runReport(options, out, err), kExitOk) << err.str();
   const std::string kernels = test::readFile(dir.file("report/kernels.csv"));
-  EXPECT_EQ(kernels.rfind("rank,name,calls,total_ns,tensor_cores", 0), 0u) << kernels.substr(0, 200);
+  EXPECT_EQ(kernels.rfind("rank,name,calls,gpu_time_ns,tensor_cores", 0), 0u) << kernels.substr(0, 200);
   EXPECT_NE(kernels.find("\n0,sm80_xmma_gemm_f32f32"), std::string::npos);
   EXPECT_NE(kernels.find("\n1,sm80_xmma_gemm_f32f32"), std::string::npos);
   for (const char* name : {"layers.csv", "ops.csv", "report.md"}) {

@@ -79,10 +79,10 @@ analyzer::RankResult rankWithFindings() {
                                       .peak_tflops = 67.0, .bound = analyzer::RooflineBound::kMemory,
                                       .predicted_amp_ns = std::int64_t{1} << 53};
   t.kernels.push_back({.name = "volta_sgemm_128x64_nn", .calls = (std::uint64_t{1} << 53) + 2, .time_ns = 15546072,
-                       .host = true, .tensor_core = analyzer::TensorCoreUse::kYes,
+                       .tensor_core = analyzer::TensorCoreUse::kHost,
                        .precision = analyzer::MathPrecision::kBf16, .rule = "xmma-ffma-fp32",
                        .confidence = analyzer::Confidence::kMedium, .alignment = 8, .performance = perf});
-  t.kernels.push_back({.name = "k2", .calls = 1, .time_ns = 2, .host = false,
+  t.kernels.push_back({.name = "k2", .calls = 1, .time_ns = 2,
                        .tensor_core = analyzer::TensorCoreUse::kUnknown, .precision = analyzer::MathPrecision::kUnknown,
                        .rule = "", .confidence = analyzer::Confidence::kLow, .alignment = 0, .performance = {}});
   t.layers.push_back({.layer = "decoder",
@@ -173,6 +173,52 @@ TEST(JobJsonTest, AResultWithoutFindingsIsReadWithoutThemAndABadOneRefusedNaming
   back = rankResultsFromDocument(formatJsonDocument({{"rank_result", doc}}), "bad.json");
   ASSERT_FALSE(back);
   EXPECT_EQ(back.error().message, "bad.json: rank_result.tables.ops[0].amp_speedup is not a number");
+}
+
+// Every key written is read back: a result missing any one of them is refused naming it, save the
+// two that results of earlier versions lack.
+TEST(JobJsonTest, EveryKeyWrittenIsReadBack) {
+  const nlohmann::ordered_json written = rankResultToJson(rankWithFindings());
+  std::vector<nlohmann::json::json_pointer> keys;
+  const auto collect = [&](const auto& self, const nlohmann::ordered_json& value, const nlohmann::json::json_pointer& at) -> void {
+    if (value.is_object()) {
+      for (const auto& [key, member] : value.items()) {
+        keys.push_back(at / key);
+        self(self, member, at / key);
+      }
+    } else if (value.is_array()) {
+      for (std::size_t i = 0; i < value.size(); ++i) self(self, value[i], at / i);
+    }
+  };
+  collect(collect, written, nlohmann::json::json_pointer());
+  ASSERT_GT(keys.size(), 100u);
+  for (const auto& key : keys) {
+    nlohmann::json doc = written;
+    doc[key.parent_pointer()].erase(key.back());
+    auto back = rankResultsFromDocument(formatJsonDocument({{"rank_result", doc}}), "r.json");
+    if (key.to_string() == "/findings" || key.to_string() == "/tables") {
+      EXPECT_TRUE(back) << key.to_string();
+    } else {
+      ASSERT_FALSE(back) << key.to_string() << " is written but not read";
+      EXPECT_NE(back.error().message.find(key.back() + " is missing"), std::string::npos) << back.error().message;
+    }
+  }
+}
+
+// A host op is "tensor_core": "host"; results written before the verdict had that value said it
+// with "host": true beside "not_tensor_core", and read the same.
+TEST(JobJsonTest, AHostOpIsItsVerdictAndAnOlderResultsHostFlagReadsAsIt) {
+  const analyzer::RankResult rank = rankWithFindings();
+  nlohmann::ordered_json doc = rankResultToJson(rank);
+  nlohmann::ordered_json& kernel = doc["tables"]["kernels"][0];
+  EXPECT_EQ(kernel["tensor_core"], "host");
+  EXPECT_FALSE(kernel.contains("host"));
+  kernel["tensor_core"] = "not_tensor_core";
+  kernel["host"] = true;
+  doc["tables"]["kernels"][1]["host"] = false;
+  auto back = rankResultsFromDocument(formatJsonDocument({{"rank_result", doc}}), "old.json");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->front().tables.kernels, rank.tables.kernels);
 }
 
 TEST(JobJsonTest, AbsurdTimesAreRefusedWithTheirPlace) {

@@ -29,7 +29,7 @@ json exportRun(const analyzer::RunAnalysis& run, PerfettoCounts* counts = nullpt
 }
 
 const char* expectedWord(const analyzer::TensorCoreVerdict& verdict) {
-  if (verdict.host) return "n/a (host)";
+  if (verdict.tensor_core == analyzer::TensorCoreUse::kHost) return "host";
   if (verdict.tensor_core == analyzer::TensorCoreUse::kYes) return "yes";
   if (verdict.tensor_core == analyzer::TensorCoreUse::kNo) return "no";
   return "unknown";

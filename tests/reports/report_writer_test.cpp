@@ -125,7 +125,7 @@ TEST(ReportWriterTest, WritesEveryFileWithTheDocumentedCsvHeaders) {
     EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::path(out) / name)) << name;
   }
   using Header = std::vector<std::string>;
-  EXPECT_EQ(headerOf(out + "/collectives.csv"), (Header{"name", "kind", "element", "group_size", "calls", "time_ns", "calls_with_bytes",
+  EXPECT_EQ(headerOf(out + "/collectives.csv"), (Header{"name", "kind", "element", "group_size", "calls", "gpu_time_ns", "calls_with_bytes",
                                                         "bytes", "algbw_gbps", "busbw_gbps"}));
   EXPECT_EQ(headerOf(out + "/recommendations.csv"), (Header{"rule", "severity", "target", "evidence", "action",
                                                             "estimated_gain_ns", "estimated_gain_pct"}));
@@ -134,8 +134,8 @@ TEST(ReportWriterTest, WritesEveryFileWithTheDocumentedCsvHeaders) {
                     "shapes", "violations", "flops", "bytes", "achieved_tflops", "peak_tflops", "bound",
                     "predicted_amp_ns", "what_if_fp32_ns", "what_if_amp_ns", "what_if_padding_cost_ns"}));
   EXPECT_EQ(headerOf(out + "/kernels.csv"),
-            (Header{"name", "calls", "total_ns", "tensor_cores", "precision", "rule", "confidence", "alignment",
-                    "flops", "bytes", "achieved_tflops", "peak_tflops", "bound", "predicted_amp_ns"}));
+            (Header{"name", "calls", "gpu_time_ns", "tensor_cores", "precision", "rule", "confidence", "alignment",
+                    "flops", "bytes", "achieved_tflops", "peak_tflops", "bound", "predicted_amp_ns", "verdict"}));
   // ops.csv: the fields of report.json's ops[], the GEMM's dimensions flattened.
   EXPECT_EQ(headerOf(out + "/ops.csv"),
             (Header{"op", "shapes", "arguments", "layer", "phase", "class", "calls", "kernels", "gpu_time_ns",
@@ -155,22 +155,82 @@ TEST(ReportWriterTest, CsvRowsCarryQuotedNamesAndTheShapeViolations) {
   EXPECT_EQ((*kernels)[1][0], "volta_sgemm_128x64_nn\nsecond line");  // the larger total comes first
   EXPECT_EQ((*kernels)[2][0], "volta_h884gemm_64x64, \"nn\"");
   EXPECT_EQ((*kernels)[2][3], "true");
+  EXPECT_EQ((*kernels)[2].back(), "tensor_core");
   const auto layers = test::parseCsv(test::readFile(dir.file("r/layers.csv")));
   ASSERT_TRUE(layers.has_value());
   ASSERT_EQ(layers->size(), 2U);  // no layer names: one row per operator
   EXPECT_EQ((*layers)[1][1], "aten::addmm<script>alert(1)</script>");
-  EXPECT_EQ((*layers)[1][6], "yes");
+  EXPECT_EQ((*layers)[1][6], "true");  // a boolean, as every CSV writes one
   EXPECT_EQ((*layers)[1][9], "N=33278->33280, K=1023->1024 (x8)");
   // The model's figures: a known value as a number, an unknown one (bytes, no what-if) empty.
   EXPECT_EQ((std::vector<std::string>((*layers)[1].begin() + 10, (*layers)[1].end())),
             (std::vector<std::string>{"3000000000", "", "0.7500", "125.0000", "compute", "2500000", "", "", ""}));
-  // The kernels carry no figures in this summary: every model cell is empty, not 0.
-  for (std::size_t i = 8; i < (*kernels)[1].size(); ++i) EXPECT_EQ((*kernels)[1][i], "") << (*kernels)[0][i];
+  // The kernels carry no figures in this summary: every model number is empty, not 0, and the
+  // bound, a word, says "unknown".
+  for (std::size_t i = 8; i < (*kernels)[1].size() - 1; ++i) {
+    EXPECT_EQ((*kernels)[1][i], (*kernels)[0][i] == "bound" ? "unknown" : "") << (*kernels)[0][i];
+  }
   const auto iterations = test::parseCsv(test::readFile(dir.file("r/iterations.csv")));
   ASSERT_TRUE(iterations.has_value());
   ASSERT_EQ(iterations->size(), 4U);
   EXPECT_EQ((*iterations)[3],
             (std::vector<std::string>{"2", "20000000", "10000000", "20000000", "6000000", "false", "3000000"}));
+}
+
+// One encoding per value in every CSV (docs/reports.md, "Encoding"): a word the analysis does not
+// know is "unknown", a number it does not know an empty cell, a boolean true or false.
+TEST(ReportWriterTest, EveryCsvWritesUnknownWordsAsUnknownAndUnknownNumbersEmpty) {
+  analyzer::TraceSummary s = hostileSummary();
+  analyzer::KernelRow unplaced = s.kernels.front();
+  unplaced.name = "my_matrix_kernel";
+  unplaced.verdict = {};
+  unplaced.verdict.tensor_core = analyzer::TensorCoreUse::kUnknown;
+  s.kernels.push_back(unplaced);
+  analyzer::LayerRow layer = s.layer_table.rows.front();
+  layer.layer = "aten::gather";
+  layer.eligible = false;
+  layer.precision = analyzer::MathPrecision::kUnknown;
+  layer.performance = {};
+  s.layer_table.rows.push_back(layer);
+  analyzer::OpRow op;
+  op.op = "aten::gather";
+  op.calls = 1;
+  op.time_ns = 5;
+  s.op_performance.rows.push_back(op);
+  test::ScratchDir dir;
+  ASSERT_TRUE(writeReport(s, {}, dir.file("r")).ok());
+  const auto cellOf = [&](const char* file, std::size_t row, const char* column) {
+    const auto table = test::parseCsv(test::readFile(dir.file(std::string("r/") + file)));
+    EXPECT_TRUE(table && row < table->size()) << file;
+    if (!table || row >= table->size()) return std::string("(no row)");
+    const std::vector<std::string>& header = table->front();
+    const auto at = std::find(header.begin(), header.end(), column);
+    EXPECT_NE(at, header.end()) << file << ": " << column;
+    return at == header.end() ? std::string("(no column)") : (*table)[row][static_cast<std::size_t>(at - header.begin())];
+  };
+  // kernels.csv, the unknown verdict last.
+  EXPECT_EQ(cellOf("kernels.csv", 3, "name"), "my_matrix_kernel");
+  EXPECT_EQ(cellOf("kernels.csv", 3, "tensor_cores"), "");
+  EXPECT_EQ(cellOf("kernels.csv", 3, "verdict"), "unknown");
+  EXPECT_EQ(cellOf("kernels.csv", 3, "precision"), "unknown");
+  EXPECT_EQ(cellOf("kernels.csv", 3, "bound"), "unknown");
+  EXPECT_EQ(cellOf("kernels.csv", 3, "achieved_tflops"), "");
+  EXPECT_EQ(cellOf("kernels.csv", 1, "tensor_cores"), "false");
+  EXPECT_EQ(cellOf("kernels.csv", 1, "verdict"), "not_tensor_core");
+  // layers.csv: the same words for the same unknowns.
+  EXPECT_EQ(cellOf("layers.csv", 2, "layer"), "");
+  EXPECT_EQ(cellOf("layers.csv", 2, "op"), "aten::gather");
+  EXPECT_EQ(cellOf("layers.csv", 2, "precision"), "unknown");
+  EXPECT_EQ(cellOf("layers.csv", 2, "bound"), "unknown");
+  EXPECT_EQ(cellOf("layers.csv", 2, "eligible"), "false");
+  EXPECT_EQ(cellOf("layers.csv", 2, "peak_tflops"), "");
+  EXPECT_EQ(cellOf("layers.csv", 2, "gpu_time_ns"), "4000000");
+  // ops.csv.
+  EXPECT_EQ(cellOf("ops.csv", 1, "precision"), "unknown");
+  EXPECT_EQ(cellOf("ops.csv", 1, "bound"), "unknown");
+  EXPECT_EQ(cellOf("ops.csv", 1, "work_basis"), "unknown");
+  EXPECT_EQ(cellOf("ops.csv", 1, "flops_per_call"), "");
+  EXPECT_EQ(cellOf("ops.csv", 1, "gpu_time_ns"), "5");
 }
 
 TEST(ReportWriterTest, AHostThatRanAheadIsSaidBesideTheSteadyStep) {
@@ -237,7 +297,7 @@ TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) 
                                "## AMP numerics", "| Loss scale | 65536 at step 0, 32768 at step 4;",
                                "| Skipped steps | 1 of 6: 3 |", "| fc1.weight | 470400 | 2.500% | 5.000% |",
                                "## Layers by pass", "| fc1 | backward | 6 | 7.80 ms | 1.30 ms |",
-                               "| cpu gemm float16 64x100x784 NT | 6 | 4.80 ms | host (CPU) | FP16 |"}) {
+                               "| cpu gemm float16 64x100x784 NT | 6 | 4.80 ms | host | FP16 |"}) {
     EXPECT_NE(md.find(expected), std::string::npos) << "missing: " << expected << "\n" << md;
   }
   EXPECT_EQ(md.find("| AMP projection |"), std::string::npos);
@@ -278,7 +338,8 @@ TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) 
   ASSERT_TRUE(kernels.has_value());
   ASSERT_GT(kernels->size(), 1U);
   for (std::size_t row = 1; row < kernels->size(); ++row) {
-    EXPECT_EQ((*kernels)[row][3], "") << (*kernels)[row][0];  // no Tensor Core verdict for host ops
+    EXPECT_EQ((*kernels)[row][3], "") << (*kernels)[row][0];  // no Tensor Core to use for host ops
+    EXPECT_EQ((*kernels)[row].back(), "host") << (*kernels)[row][0];
   }
 }
 

@@ -40,7 +40,7 @@ TEST(KernelsModelTest, PassesTheModelTesterThroughLoadsAndLayerFilters) {
   model.setRun(&gpu);
   EXPECT_EQ(model.rowCount(), 7);
   proxy.sort(KernelsModel::kTime, Qt::DescendingOrder);
-  proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kTensorCore));
+  proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kYes));
   model.setLayerFilter("head", trace::Phase::kBackward);
   EXPECT_EQ(model.rowCount(), 2);
   EXPECT_EQ(proxy.rowCount(), 0);
@@ -58,13 +58,13 @@ TEST(KernelsModelTest, GroupsKernelsByNameWithCallsTimeAndVerdict) {
   ASSERT_NE(gemm, nullptr);
   EXPECT_EQ(gemm->calls, 2u);
   EXPECT_EQ(gemm->time_ns, 2'000'000);
-  EXPECT_EQ(gemm->verdict, Verdict::kTensorCore);
+  EXPECT_EQ(gemm->verdict, Verdict::kYes);
   EXPECT_EQ(gemm->precision, "FP16");
   EXPECT_EQ(gemm->rule, "s16816-fp16");
   EXPECT_EQ(gemm->layer, "embed");
   const KernelsModel::Row* simt = rowOf(model, test::kSimtGemm);
   ASSERT_NE(simt, nullptr);
-  EXPECT_EQ(simt->verdict, Verdict::kNotTensorCore);
+  EXPECT_EQ(simt->verdict, Verdict::kNo);
   EXPECT_EQ(simt->precision, "FP32-SIMT");
   EXPECT_EQ(simt->rule, "sgemm");
   EXPECT_TRUE(simt->evidence.startsWith("high confidence")) << simt->evidence.toStdString();
@@ -129,13 +129,13 @@ TEST(KernelsModelTest, VerdictFilterKeepsOneVerdictAndTextFilterReadsNames) {
   TableFilterProxy proxy(KernelsModel::kSortRole);
   proxy.setSourceModel(&model);
   proxy.setTextColumns({KernelsModel::kKernel, KernelsModel::kLayer});
-  proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kTensorCore));
+  proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kYes));
   EXPECT_EQ(names(proxy), (QStringList{test::kMisalignedGemm, test::kTensorCoreGemm}));
-  proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kNotTensorCore));
+  proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kNo));
   EXPECT_EQ(proxy.rowCount(), 5);
   proxy.setTextFilter("SGEMM");
   EXPECT_EQ(proxy.rowCount(), 3);
-  proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kTensorCore));
+  proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kYes));
   EXPECT_EQ(proxy.rowCount(), 0);  // both filters hold at once
   proxy.setRoleFilter(KernelsModel::kVerdictRole, static_cast<int>(Verdict::kHost));
   proxy.setTextFilter({});
@@ -198,7 +198,7 @@ TEST(KernelsModelTest, RealTf32TraceAccountsForEveryKernelAndFindsTf32TensorCore
   bool tf32 = false;
   for (int i = 0; i < model.rowCount(); ++i) {
     const KernelsModel::Row* row = model.at(i);
-    if (row->verdict != Verdict::kTensorCore) continue;
+    if (row->verdict != Verdict::kYes) continue;
     tensor_core += row->time_ns;
     tf32 = tf32 || row->precision == "TF32";
     EXPECT_FALSE(row->rule.isEmpty()) << row->name.toStdString();

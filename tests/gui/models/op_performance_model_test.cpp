@@ -65,7 +65,7 @@ TEST(OpPerformanceModelTest, CopiesTheAnalyzersRowsInItsOrderWithTheirRatesBound
     EXPECT_EQ(model.index(row, OpPerformanceModel::kBound).data().toString(),
               op.bound == analyzer::RooflineBound::kUnknown ? QStringLiteral("–") : QString(analyzer::roofBoundName(op.bound)));
     EXPECT_EQ(model.index(row, OpPerformanceModel::kWhatIfAmp).data().toString(), QString());
-    placed += OpPerformanceModel::onRoofline(op) ? 1 : 0;
+    placed += analyzer::onRoofline(op) ? 1 : 0;
   }
   EXPECT_EQ(model.rooflineRows(), placed);
   // embed's FP16 GEMM (64x256x512 from its recorded shapes) has a rate against the FP16 peak, an
@@ -76,7 +76,7 @@ TEST(OpPerformanceModelTest, CopiesTheAnalyzersRowsInItsOrderWithTheirRatesBound
   }
   ASSERT_GE(embed, 0);
   const OpPerformanceModel::Row& row = *model.at(embed);
-  ASSERT_TRUE(OpPerformanceModel::onRoofline(row.analysis)) << row.analysis.rate_note;
+  ASSERT_TRUE(analyzer::onRoofline(row.analysis)) << row.analysis.rate_note;
   EXPECT_EQ(row.precision, "FP16");
   EXPECT_EQ(model.index(embed, OpPerformanceModel::kPeak).data().toString(), text(reports::formatTflops(312)));
   EXPECT_NE(model.index(embed, OpPerformanceModel::kIntensity).data().toString(), "–");

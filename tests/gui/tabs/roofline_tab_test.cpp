@@ -13,7 +13,10 @@
 #include <gtest/gtest.h>
 
 #include "gui/models/op_performance_model.h"
+#include "gui/tabs/chart_style.h"
 #include "gui/tabs/roofline_tab.h"
+#include "reports/report_file.h"
+#include "reports/roofline_style.h"
 #include "tests/gui/models/model_test_runs.h"
 #include "tests/gui/tabs/tab_test_support.h"
 
@@ -51,7 +54,7 @@ TEST(RooflineTabTest, PlacesEveryOpWithARateAndAnIntensityWhereTheAnalysisPutsIt
   EXPECT_FALSE(child<QLabel>(tab, "rooflineEmptyNote")->isVisibleTo(&tab));
   const std::vector<analyzer::OpRow>& rows = run->summary.op_performance.rows;
   int placeable = 0;
-  for (const analyzer::OpRow& row : rows) placeable += OpPerformanceModel::onRoofline(row) ? 1 : 0;
+  for (const analyzer::OpRow& row : rows) placeable += analyzer::onRoofline(row) ? 1 : 0;
   ASSERT_GT(placeable, 0);
   const QList<QScatterSeries*> dots = seriesNamed<QScatterSeries>(tab, "rooflineOps");
   ASSERT_FALSE(dots.isEmpty());
@@ -76,10 +79,11 @@ TEST(RooflineTabTest, PlacesEveryOpWithARateAndAnIntensityWhereTheAnalysisPutsIt
   EXPECT_EQ(tab.rowOfPoint(dots.front(), dots.front()->count()), -1);
 }
 
-TEST(RooflineTabTest, DrawsTheDevicesMemoryRoofAndItsPeaksPerPrecision) {
+TEST(RooflineTabTest, DrawsTheDevicesMemoryRoofAndTheRoofsTheAnalysisChose) {
   app();
   RooflineTab tab;
-  tab.showRun(gpuLayersRun());  // an A100 SXM 80GB: 2039 GB/s; FP32 19.5, TF32 156, FP16/BF16 312
+  const RunPtr run = gpuLayersRun();
+  tab.showRun(run);  // an A100 SXM 80GB: 2039 GB/s; FP32 19.5, TF32 156, FP16/BF16 312
   const QList<QLineSeries*> memory = seriesNamed<QLineSeries>(tab, "memoryRoof");
   ASSERT_EQ(memory.size(), 1);
   EXPECT_EQ(memory.front()->name(), "DRAM 2039 GB/s");
@@ -92,7 +96,16 @@ TEST(RooflineTabTest, DrawsTheDevicesMemoryRoofAndItsPeaksPerPrecision) {
     peaks << roof->name();
     EXPECT_DOUBLE_EQ(roof->at(0).y(), roof->at(1).y()) << roof->name().toStdString();  // flat
   }
-  EXPECT_EQ(peaks, (QStringList{"FP32 peak 19.5 TFLOP/s", "TF32 peak 156 TFLOP/s", "FP16/BF16 peak 312 TFLOP/s"}));
+  // FP16 and FP32 matrix math on CUDA cores ran: their peaks, and TF32, where allow_tf32 would
+  // take the FP32 math. No BF16: AMP's roof is already the FP16 one.
+  EXPECT_EQ(peaks, (QStringList{"FP32-SIMT peak 19.5 TFLOP/s", "TF32 (allow_tf32) peak 156 TFLOP/s",
+                                "FP16 peak 312 TFLOP/s"}));
+  // Exactly the roofs the analysis chose, as report.html draws them.
+  QStringList chosen;
+  for (const analyzer::RooflineRoof& roof : analyzer::rooflineOf(run->summary.op_performance, false).roofs) {
+    chosen << QStringLiteral("%1 peak %2").arg(toQString(reports::roofLabel(roof)), toQString(reports::formatTflops(roof.tflops)));
+  }
+  EXPECT_EQ(peaks, chosen);
 }
 
 TEST(RooflineTabTest, ClickingADotSelectsItsOpInTheTable) {
@@ -153,13 +166,13 @@ TEST(RooflineTabTest, ARealV100TracesConvolutionsSitUnderTheFp32Roof) {
   EXPECT_TRUE(child<QLabel>(tab, "rooflineHeading")->text().contains("V100 SXM2"));
   const QList<QScatterSeries*> dots = seriesNamed<QScatterSeries>(tab, "rooflineOps");
   int placeable = 0;
-  for (const analyzer::OpRow& row : run->summary.op_performance.rows) placeable += OpPerformanceModel::onRoofline(row) ? 1 : 0;
+  for (const analyzer::OpRow& row : run->summary.op_performance.rows) placeable += analyzer::onRoofline(row) ? 1 : 0;
   EXPECT_EQ(pointCount(dots), placeable);
   EXPECT_GT(placeable, 0);
   QStringList peaks;
   for (const QLineSeries* roof : seriesNamed<QLineSeries>(tab, "peakRoof")) peaks << roof->name();
-  // A V100 has no TF32 or BF16: FP32 on CUDA cores and FP16 Tensor Cores.
-  EXPECT_EQ(peaks, (QStringList{"FP32 peak 15.7 TFLOP/s", "FP16 peak 125 TFLOP/s"}));
+  // A V100 has no TF32 or BF16: FP32 on CUDA cores, and FP16 Tensor Cores where AMP would take it.
+  EXPECT_EQ(peaks, (QStringList{"FP32-SIMT peak 15.7 TFLOP/s", "FP16 (AMP) peak 125 TFLOP/s"}));
   // The note says how many ops are placed, out of how many.
   EXPECT_TRUE(child<QLabel>(tab, "rooflineNote")->text().contains(
       QStringLiteral("%1 of %2 op call shapes").arg(placeable).arg(run->summary.op_performance.rows.size())));
