@@ -131,14 +131,15 @@ void addLayerPerformance(LayerTable& table, const trace::Trace& trace, const Ker
 void addKernelPerformance(std::vector<KernelRow>& rows, const trace::Trace& trace, const KernelAttribution& kernels,
                           const OpPerformance& ops, bool on_cpu) {
   // A kernel's row is its verdict's: the table has one row per name and where it ran.
+  const auto on_host = [](const TensorCoreVerdict& verdict) { return verdict.tensor_core == TensorCoreUse::kHost; };
   std::map<std::pair<std::string_view, bool>, std::int32_t> row_of;  // by name and host
-  for (std::size_t i = 0; i < rows.size(); ++i) row_of[{rows[i].name, rows[i].verdict.host}] = static_cast<std::int32_t>(i);
+  for (std::size_t i = 0; i < rows.size(); ++i) row_of[{rows[i].name, on_host(rows[i].verdict)}] = static_cast<std::int32_t>(i);
   std::vector<std::int32_t> row_of_verdict(kernels.verdicts.size(), -1);
   std::vector<std::int32_t> group_of_kernel(trace.kernels.size(), -1);
   for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
     const auto verdict = static_cast<std::size_t>(kernels.kernels[k].verdict);
     if (row_of_verdict[verdict] < 0) {
-      const auto found = row_of.find({trace.str(trace.kernels[k].name), kernels.verdicts[verdict].host});
+      const auto found = row_of.find({trace.str(trace.kernels[k].name), on_host(kernels.verdicts[verdict])});
       row_of_verdict[verdict] = found == row_of.end() ? -2 : found->second;
     }
     group_of_kernel[k] = std::max(-1, row_of_verdict[verdict]);
