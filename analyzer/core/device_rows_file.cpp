@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <ranges>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -77,6 +76,16 @@ constexpr std::array<std::string_view, 6> kArchitectures = {"Volta", "Turing", "
 
 constexpr std::array<std::pair<BoardForm, std::string_view>, 4> kBoards = {{
     {BoardForm::kAny, "any"}, {BoardForm::kSxm, "sxm"}, {BoardForm::kPcie, "pcie"}, {BoardForm::kNvl, "nvl"}}};
+
+// "any, sxm, pcie, nvl": what a board cell may say, for the error that names a wrong one.
+std::string boardNames() {
+  std::string names;
+  for (const auto& [form, board] : kBoards) {
+    if (!names.empty()) names += ", ";
+    names += board;
+  }
+  return names;
+}
 
 // A non-negative finite number, read exactly as a C++ literal of the same text would be.
 std::optional<double> readNumber(std::string_view text) {
@@ -168,7 +177,7 @@ std::optional<std::string> fill(Column column, std::string_view text, DeviceRow&
           return std::nullopt;
         }
       }
-      return fmt::format("one of {}", fmt::join(kBoards | std::views::values, ", "));
+      return fmt::format("one of {}", boardNames());
     case Column::kNameMemoryGb:
     case Column::kDeviceMemoryGb: {
       const std::optional<int> gb = readWholeNumber(text);
