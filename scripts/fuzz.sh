@@ -11,7 +11,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${AMPSCOPE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${1:-60}"
 shift || true
-all=(kineto gzip nsys nvprof profile range_text tensor_core_rules device_rows)
+# Every harness tests/fuzz/CMakeLists.txt lists (AMPSCOPE_FUZZ_HARNESSES).
+read -r -a all <<< "$(sed -n 's/^set(AMPSCOPE_FUZZ_HARNESSES \(.*\))$/\1/p' "$root/tests/fuzz/CMakeLists.txt")"
 if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all[@]}"); fi
 
 # AMPSCOPE_FUZZ_NO_BUILD=1 runs the harnesses as built (while another build uses the folder).

@@ -68,7 +68,9 @@ targets=(trace_tests analyzer_tests reports_tests golden_tests fuzz_seeds)
 if [ "$scope" = "all" ]; then
   targets+=(ampscope cli_tests command_line_tests collector_tests record_command_tests)
 fi
-for harness in kineto gzip nsys nvprof profile range_text tensor_core_rules; do
+# Every harness tests/fuzz/CMakeLists.txt lists (AMPSCOPE_FUZZ_HARNESSES), replayed instrumented.
+read -r -a harnesses <<< "$(sed -n 's/^set(AMPSCOPE_FUZZ_HARNESSES \(.*\))$/\1/p' "$root/tests/fuzz/CMakeLists.txt")"
+for harness in "${harnesses[@]}"; do
   targets+=("${harness}_fuzz_replay")
 done
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"

@@ -120,6 +120,7 @@ TEST(LostPageGuardDeathTest, AFaultOutsideEveryWatchedRegionReachesTheHandlerIns
 // the sender's making. A sender picks si_code (SI_QUEUE here, below 0) and the bytes where a
 // fault's address would be (kill() puts its pid and uid there): here, an address in the region.
 void sendBusErrorPointingIntoAWatchedRegion(int si_code) {
+  installPrevious(SIG_DFL);  // what is passed on meets the default action, not a sanitizer's handler
   void* region = mmap(nullptr, 4 * kPage, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (region == MAP_FAILED || LostPageGuard::watch(static_cast<char*>(region), 4 * kPage) < 0) _exit(kSetupFailed);
   siginfo_t info;
@@ -139,6 +140,7 @@ TEST(LostPageGuardDeathTest, ABusErrorAProcessSentIsPassedOnWhateverItsAddressFi
 
 TEST(LostPageGuardDeathTest, ARaisedBusErrorIsPassedOn) {
   const auto raiseOverAWatchedRegion = [] {
+    installPrevious(SIG_DFL);  // as above: the default action behind the guard
     void* region = mmap(nullptr, kPage, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (region == MAP_FAILED || LostPageGuard::watch(static_cast<char*>(region), kPage) < 0) _exit(kSetupFailed);
     raise(SIGBUS);
