@@ -183,6 +183,7 @@ void Trace::sortByTime(unsigned thread_count) {
   sortByStart(kernels);
   sortByStart(memory_ops);
   sortByStart(synchronizations);
+  sortStable(memory_events, [](const MemoryEvent& a, const MemoryEvent& b) { return a.time_ns < b.time_ns; });
   sortStable(counters, [](const Counter& a, const Counter& b) { return a.time_ns < b.time_ns; });
   sortStable(gradient_bins, [](const GradientBin& a, const GradientBin& b) { return a.time_ns < b.time_ns; });
   sortStable(communication_messages, [](const CommunicationMessage& a, const CommunicationMessage& b) {
@@ -246,7 +247,7 @@ void Trace::assignLaunchingProcesses() {
 
 std::size_t Trace::eventCount() const {
   return launches.size() + kernels.size() + memory_ops.size() + synchronizations.size() +
-         ranges.size() + counters.size() + gradient_bins.size();
+         ranges.size() + memory_events.size() + counters.size() + gradient_bins.size();
 }
 
 std::size_t Trace::memoryBytes() const {
@@ -254,7 +255,8 @@ std::size_t Trace::memoryBytes() const {
          threads.capacity() * sizeof(Thread) + launches.capacity() * sizeof(LaunchCall) +
          kernels.capacity() * sizeof(Kernel) + memory_ops.capacity() * sizeof(MemoryOp) +
          synchronizations.capacity() * sizeof(Synchronization) +
-         ranges.capacity() * sizeof(Range) + counters.capacity() * sizeof(Counter) +
+         ranges.capacity() * sizeof(Range) + memory_events.capacity() * sizeof(MemoryEvent) +
+         counters.capacity() * sizeof(Counter) +
          gradient_bins.capacity() * sizeof(GradientBin) +
          communication_messages.capacity() * sizeof(CommunicationMessage) +
          mangled_names.capacity() * sizeof(std::pair<StringId, StringId>) + range_values.memoryBytes();

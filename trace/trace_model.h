@@ -225,6 +225,31 @@ struct CommunicationMessage {
   bool operator==(const CommunicationMessage&) const = default;
 };
 
+// One allocation (bytes > 0) or free (bytes < 0) of device or host memory as the recording tool
+// saw it: Kineto's "[memory]" instant events (both forms), Nsight Systems' CUDA memory usage
+// events, CUPTI memory activity, the trainer's allocator. What a field's tool did not record is
+// left at its "not recorded" value; docs/memory.md says what each source gives.
+struct MemoryEvent {
+  static constexpr std::int64_t kNotRecorded = -1;
+
+  std::int64_t time_ns = 0;
+  std::int64_t bytes = 0;      // > 0: allocated; < 0: freed (Kineto's sign)
+  std::uint64_t address = 0;   // the block's address; 0: not recorded
+  // The allocator's totals on the device just after this event (PyTorch's caching allocator:
+  // bytes in live tensors, bytes reserved from the driver); kNotRecorded where the form lacks
+  // them (Kineto's 2021 form has Bytes only).
+  std::int64_t total_allocated = kNotRecorded;
+  std::int64_t total_reserved = kNotRecorded;
+  DeviceKind device_kind = DeviceKind::kGpu;
+  std::uint32_t device = 0;    // the ordinal among devices of its kind (the host: 0)
+  Index thread = kNone;        // the allocating thread, where recorded
+  std::int64_t pid = kUnknownPid;
+  // Derived by the correlator: the innermost operator range on the thread enclosing the event.
+  Index op_range = kNone;
+
+  bool operator==(const MemoryEvent&) const = default;
+};
+
 // A sampled value over time: loss scale, skipped steps, gradient statistics.
 struct Counter {
   std::int64_t time_ns = 0;
@@ -302,6 +327,7 @@ struct Trace {
   std::vector<MemoryOp> memory_ops;
   std::vector<Synchronization> synchronizations;
   std::vector<Range> ranges;
+  std::vector<MemoryEvent> memory_events;  // by time_ns
   std::vector<Counter> counters;
   std::vector<GradientBin> gradient_bins;
   std::vector<CommunicationMessage> communication_messages;  // by (start_ns, thread)

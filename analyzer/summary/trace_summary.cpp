@@ -230,6 +230,8 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   stageDone(stage_done, "kernel verdicts proven");
   summarizeKernelTables(trace, options, summary);
   stageDone(stage_done, "kernel tables");
+  summary.memory = analyzeMemory(trace, summary.iterations, summary.what_if.device.spec.get());
+  stageDone(stage_done, "memory");
   host_side.get();
   return summary;
 }

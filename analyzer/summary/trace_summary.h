@@ -14,6 +14,7 @@
 #include "analyzer/core/tensor_core_verdict.h"
 #include "analyzer/correlate/correlator.h"
 #include "analyzer/correlate/iterations.h"
+#include "analyzer/memory/memory_analysis.h"
 #include "analyzer/model/kernel_attribution.h"
 #include "analyzer/model/op_performance.h"
 #include "analyzer/model/unfused_attention.h"
@@ -88,6 +89,7 @@ struct TraceSummary {
   Communication communication;      // collectives: time, overlap with compute, exposed, bandwidth
   std::vector<StepSplit> step_splits;  // each iteration: compute, exposed communication, data, idle
   AmpNumerics amp_numerics;
+  MemoryAnalysis memory;            // memory over time, the peak, and what AMP would save (memory/)
   trace::ImportStats import_stats;
   trace::DistributedInfo distributed;  // the rank and world size the trace records, if any
   std::optional<std::int64_t> epoch_offset_ns;  // trace::Trace::epoch_offset_ns: timestamps + it = Unix epoch

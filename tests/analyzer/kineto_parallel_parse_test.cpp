@@ -434,8 +434,8 @@ TEST(KinetoParallelParseTest, TheStageHookHearsEveryStageOnceInAnOrderTheirInput
   EXPECT_EQ(run.summary.import_stats.events_read, 30000u);
   const std::vector<std::string> expected = {"events parsed",     "sorted by time",         "ranges normalised",
                                              "correlated",        "contents and steps",     "kernel verdicts proven",
-                                             "kernel tables",     "host side",              "AMP projection",
-                                             "recommendations"};
+                                             "kernel tables",     "memory",                 "host side",
+                                             "AMP projection",    "recommendations"};
   ASSERT_EQ(stages.size(), expected.size());
   std::vector<std::string> sorted_heard = stages;
   std::vector<std::string> sorted_expected = expected;
@@ -450,6 +450,7 @@ TEST(KinetoParallelParseTest, TheStageHookHearsEveryStageOnceInAnOrderTheirInput
   EXPECT_LT(at("contents and steps"), at("kernel verdicts proven"));
   EXPECT_LT(at("contents and steps"), at("host side"));
   EXPECT_LT(at("kernel verdicts proven"), at("kernel tables"));
+  EXPECT_LT(at("kernel tables"), at("memory"));
   EXPECT_LT(at("kernel verdicts proven"), at("AMP projection"));
   EXPECT_LT(at("host side"), at("AMP projection"));
   EXPECT_EQ(stages.back(), "recommendations");
