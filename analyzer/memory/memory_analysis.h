@@ -6,6 +6,7 @@
 // and where it can be wrong.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -130,6 +131,10 @@ struct MemoryAnalysis {
   // run of the trainer); -1 when the trace has no memory events.
   int primary = -1;
   AmpMemoryProjection amp;
+  // Events that could not be made sense of (a free that ends no block, an allocation at a live
+  // address), by reason, and where each was first met: the summary adds them to import_stats.
+  std::map<std::string, std::uint64_t> not_understood;
+  std::map<std::string, std::string> first_place;
 
   const DeviceMemory* primaryDevice() const {
     return primary < 0 ? nullptr : &devices[static_cast<std::size_t>(primary)];
