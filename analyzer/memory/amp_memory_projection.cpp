@@ -35,15 +35,20 @@ double ampFactor(const BlockOrigin& origin) {
   return scalesWithBatch(origin.category) && !origin.fp32_under_autocast ? kHalfOfFp32 : 1.0;
 }
 
-// The half-precision copies of the weights that autocast's cast cache holds from the forward's
-// first use to the backward that reads them: half the bytes of the parameter gradients of the
-// ops autocast runs in half (a gradient has its parameter's size), in the step of the peak.
-std::int64_t castCopyBytes(const DeviceEvents& events, const std::vector<BlockOrigin>& origins, std::int32_t step) {
+// What the recipe adds for the weights, from the FP32 parameter bytes: the peak step's parameter
+// gradients (a gradient has its parameter's size). Autocast: a half-precision copy of the weights
+// of the ops it runs in half, held by the cast cache from the forward's first use to the backward
+// that reads them. Master weights: the half model and its half gradients replace the FP32 ones,
+// and the FP32 master weights and gradients are added: one FP32 parameter size more.
+std::int64_t weightBytesAdded(const DeviceEvents& events, const std::vector<BlockOrigin>& origins, std::int32_t step,
+                              HalfPrecisionRecipe recipe) {
   double bytes = 0;
   for (std::size_t b = 0; b < events.blocks.size(); ++b) {
     const BlockOrigin& origin = origins[b];
-    if (origin.step != step || origin.category != MemoryCategory::kGradients || origin.fp32_under_autocast) continue;
-    bytes += kHalfOfFp32 * static_cast<double>(events.blocks[b].bytes);
+    if (origin.step != step || origin.category != MemoryCategory::kGradients) continue;
+    const double parameter_bytes = static_cast<double>(events.blocks[b].bytes);
+    if (recipe == HalfPrecisionRecipe::kMasterWeights) bytes += parameter_bytes;
+    else if (!origin.fp32_under_autocast) bytes += kHalfOfFp32 * parameter_bytes;
   }
   return static_cast<std::int64_t>(bytes);
 }
@@ -141,8 +146,10 @@ std::optional<std::int64_t> recordedBatch(const trace::Trace& trace, const Itera
 
 AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationSummary& iterations,
                                      const DeviceEvents& events, const std::vector<BlockOrigin>& origins,
-                                     const DeviceMemory& measured, const DeviceSpec* fit_device) {
+                                     const DeviceMemory& measured, const DeviceSpec* fit_device,
+                                     HalfPrecisionRecipe recipe) {
   AmpMemoryProjection out;
+  out.recipe = recipe;
   out.device = measured.device;
   out.measured_peak_allocated_bytes = measured.peak_allocated_bytes;
   out.measured_by_category = measured.peak_by_category;
@@ -152,13 +159,17 @@ AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationS
   }
   const std::int32_t peak_step = stepAt(iterations, measured.peak_at_ns);
   out.applies = true;
-  out.cast_copy_bytes = castCopyBytes(events, origins, peak_step);
+  out.cast_copy_bytes = weightBytesAdded(events, origins, peak_step, recipe);
   out.projected_peak_allocated_bytes = projectedPeak(events, origins) + out.cast_copy_bytes;
   out.projected_by_category = projectCategories(events, origins, measured, out.cast_copy_bytes);
-  out.note =
-      "activations and temporaries of the ops autocast runs in FP16/BF16 (and of the ops that keep their "
-      "input's type) take half their bytes; FP32-kept ops, weights, gradients and optimizer state keep theirs; "
-      "the cast cache adds half-precision copies of the weights (half the parameter gradients' bytes)";
+  out.note = recipe == HalfPrecisionRecipe::kAutocast
+                 ? "activations and temporaries of the ops autocast runs in FP16/BF16 (and of the ops that keep "
+                   "their input's type) take half their bytes; FP32-kept ops, weights, gradients and optimizer state "
+                   "keep theirs; the cast cache adds half-precision copies of the weights (half the parameter "
+                   "gradients' bytes)"
+                 : "activations and temporaries take half their bytes except those of the ops kept in FP32; the "
+                   "half model and its half gradients with FP32 master weights and gradients add one FP32 "
+                   "parameter size (the parameter gradients' bytes); optimizer state keeps its bytes";
   out.batch = recordedBatch(trace, iterations);
   if (fit_device != nullptr && fit_device->capacity_gib > 0) {
     out.fit_capacity_bytes = static_cast<std::uint64_t>(fit_device->capacity_gib * kBytesPerGib);

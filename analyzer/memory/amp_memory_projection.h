@@ -17,7 +17,8 @@ namespace ampscope::analyzer {
 // batch must fit in when not the recorded one (null: the recorded one).
 AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationSummary& iterations,
                                      const DeviceEvents& events, const std::vector<BlockOrigin>& origins,
-                                     const DeviceMemory& measured, const DeviceSpec* fit_device);
+                                     const DeviceMemory& measured, const DeviceSpec* fit_device,
+                                     HalfPrecisionRecipe recipe);
 
 // The first dimension of the first input of the first Tensor-Core-eligible forward op with shapes
 // (in the first steady step where there are steps): the batch, for a model whose matrix ops take

@@ -26,6 +26,14 @@ const char* blockMatchingName(BlockMatching matching) {
   return "address";
 }
 
+const char* halfPrecisionRecipeName(HalfPrecisionRecipe recipe) {
+  switch (recipe) {
+    case HalfPrecisionRecipe::kAutocast: return "autocast";
+    case HalfPrecisionRecipe::kMasterWeights: return "master_weights";
+  }
+  return "autocast";
+}
+
 const char* memoryCategoryName(MemoryCategory category) {
   switch (category) {
     case MemoryCategory::kActivations: return "activations";
@@ -200,7 +208,10 @@ MemoryAnalysis analyzeMemory(const trace::Trace& trace, const IterationSummary& 
   analysis.primary = primaryDevice(analysis.devices);
   if (analysis.primary >= 0) {
     const auto p = static_cast<std::size_t>(analysis.primary);
-    analysis.amp = projectAmpMemory(trace, iterations, devices[p], origins[p], analysis.devices[p], fit_device);
+    analysis.amp = projectAmpMemory(trace, iterations, devices[p], origins[p], analysis.devices[p], fit_device,
+                                    HalfPrecisionRecipe::kAutocast);
+    analysis.master_weights = projectAmpMemory(trace, iterations, devices[p], origins[p], analysis.devices[p],
+                                               fit_device, HalfPrecisionRecipe::kMasterWeights);
   }
   analysis.not_understood = std::move(oddities.counts);
   analysis.first_place = std::move(oddities.first_place);

@@ -212,6 +212,17 @@ TEST(MemoryAnalysis, AmpHalvesTheActivationsOfHalfPrecisionOps) {
   EXPECT_EQ(amp.amp_batch_that_fits, 8 * (1'000'000 - 10100) / 1050);
 }
 
+TEST(MemoryAnalysis, MasterWeightsAddOneFp32ParameterSize) {
+  MemoryTrace run(Form{.addresses = true, .totals = true});
+  const MemoryAnalysis memory = run.trainingStep().analyze();
+  const AmpMemoryProjection& master = memory.master_weights;
+  ASSERT_TRUE(master.applies) << master.note;
+  EXPECT_EQ(master.recipe, HalfPrecisionRecipe::kMasterWeights);
+  // The half model and gradients with FP32 master weights and gradients: +200, the gradient's size.
+  EXPECT_EQ(master.cast_copy_bytes, 200);
+  EXPECT_EQ(master.projected_peak_allocated_bytes, kBase + 1800 - 750 + 200);
+}
+
 TEST(MemoryAnalysis, NoProjectionForARunAlreadyInHalfPrecision) {
   MemoryTrace run(Form{});
   const MemoryAnalysis memory = run.trainingStep(R"(["c10::Half","c10::Half"])").analyze();
