@@ -49,6 +49,7 @@ std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace) {
     std::uint64_t others = copyOwn(trace.kernels, t.kernels, pid, byPid);
     others += copyOwn(trace.memory_ops, t.memory_ops, pid, byPid);
     others += copyOwn(trace.synchronizations, t.synchronizations, pid, byPid);
+    others += copyOwn(trace.memory_events, t.memory_events, pid, byPid);
     others += copyOwn(trace.launches, t.launches, pid, byThread);
     others += copyOwn(trace.ranges, t.ranges, pid, byThread);
     copyOwn(trace.communication_messages, t.communication_messages, pid, byThread);  // they go with their ranges

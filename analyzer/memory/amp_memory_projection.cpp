@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "analyzer/core/gemm_shapes.h"
 #include "analyzer/core/operator_labels.h"
 #include "analyzer/correlate/eligible_ops.h"
+#include "analyzer/memory/live_set.h"
 #include "analyzer/model/amp_op_policy.h"
 
 namespace ampscope::analyzer {
@@ -54,53 +56,51 @@ std::int64_t weightBytesAdded(const DeviceEvents& events, const std::vector<Bloc
 }
 
 // Replays the device's events with each block's bytes scaled by its factor: the projected total
-// after each event is the measured one less what the live blocks would not take.
-std::int64_t projectedPeak(const DeviceEvents& events, const std::vector<BlockOrigin>& origins) {
+// after each event is the measured one less what the live blocks would not take. The highest over
+// the events `counted` (those inside the steps, or all).
+std::int64_t projectedPeak(const DeviceEvents& events, const std::vector<BlockOrigin>& origins,
+                           const std::function<bool(std::size_t)>& counted) {
+  const auto unneeded = [&](std::size_t b) {
+    const double bytes = static_cast<double>(events.blocks[b].bytes);
+    return static_cast<std::int64_t>((1.0 - ampFactor(origins[b])) * bytes);
+  };
   std::int64_t saving = 0;
   std::int64_t peak = 0;
-  std::vector<bool> started(events.blocks.size(), false);
   std::size_t next_block = 0;
   for (std::size_t i = 0; i < events.events.size(); ++i) {
-    const auto freed = events.block_of_free[i];
-    if (freed >= 0) {
-      const auto b = static_cast<std::size_t>(freed);
-      saving -= events.blocks[b].bytes - static_cast<std::int64_t>(ampFactor(origins[b]) * static_cast<double>(events.blocks[b].bytes));
+    if (const std::int32_t freed = events.block_of_free[i]; freed >= 0) saving -= unneeded(static_cast<std::size_t>(freed));
+    for (; next_block < events.blocks.size() && events.blocks[next_block].allocated_at == i; ++next_block) {
+      saving += unneeded(next_block);
     }
-    while (next_block < events.blocks.size() && events.blocks[next_block].allocated_at == i) {
-      const MemoryBlock& block = events.blocks[next_block];
-      saving += block.bytes - static_cast<std::int64_t>(ampFactor(origins[next_block]) * static_cast<double>(block.bytes));
-      ++next_block;
-    }
-    peak = std::max(peak, events.allocated[i] - saving);
+    if (counted(i)) peak = std::max(peak, events.allocated[i] - saving);
   }
   return peak;
 }
 
+// The categories live at the peak, each block scaled; the parts no block explains keep their bytes,
+// the allocator's slack is left out (the allocator's, not the model's), the weights' added bytes go
+// to the persistent part.
 std::vector<CategoryBytes> projectCategories(const DeviceEvents& events, const std::vector<BlockOrigin>& origins,
-                                             const DeviceMemory& measured, std::int64_t cast_copy) {
-  // The peak's categories, each block scaled; the parts no block explains keep their bytes.
+                                             const std::vector<CategoryBytes>& measured, std::size_t peak,
+                                             std::int64_t weight_bytes_added) {
   std::map<MemoryCategory, double> saving;
-  std::size_t peak = 0;
-  for (std::size_t i = 0; i < events.events.size(); ++i) {
-    if (events.allocated[i] > events.allocated[peak]) peak = i;
-  }
   for (std::size_t b = 0; b < events.blocks.size(); ++b) {
-    const MemoryBlock& block = events.blocks[b];
-    const bool live = block.allocated_at <= peak && (block.freed_at == MemoryBlock::kNeverFreed || block.freed_at > peak);
-    if (live) saving[origins[b].category] += (1.0 - ampFactor(origins[b])) * static_cast<double>(block.bytes);
+    if (!liveAfter(events.blocks[b], peak)) continue;
+    saving[origins[b].category] += (1.0 - ampFactor(origins[b])) * static_cast<double>(events.blocks[b].bytes);
   }
   std::vector<CategoryBytes> out;
-  for (const CategoryBytes& part : measured.peak_by_category) {
-    if (part.category == MemoryCategory::kAllocatorSlack) continue;  // the allocator's, not the model's
-    out.push_back({part.category, part.bytes - static_cast<std::int64_t>(saving[part.category])});
+  bool persistent_seen = false;
+  for (const CategoryBytes& part : measured) {
+    if (part.category == MemoryCategory::kAllocatorSlack) continue;
+    CategoryBytes& projected = out.emplace_back(part);
+    projected.bytes -= static_cast<std::int64_t>(saving[part.category]);
+    if (part.category == MemoryCategory::kPersistent) {
+      projected.bytes += weight_bytes_added;
+      persistent_seen = true;
+    }
   }
-  if (cast_copy > 0) {
-    const auto persistent = std::find_if(out.begin(), out.end(), [](const CategoryBytes& c) {
-      return c.category == MemoryCategory::kPersistent;
-    });
-    if (persistent != out.end()) persistent->bytes += cast_copy;
-    else out.push_back({MemoryCategory::kPersistent, cast_copy});
-  }
+  if (!persistent_seen && weight_bytes_added > 0) out.push_back({MemoryCategory::kPersistent, weight_bytes_added});
+  std::stable_sort(out.begin(), out.end(), [](const CategoryBytes& a, const CategoryBytes& b) { return a.bytes > b.bytes; });
   return out;
 }
 
@@ -151,17 +151,22 @@ AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationS
   AmpMemoryProjection out;
   out.recipe = recipe;
   out.device = measured.device;
-  out.measured_peak_allocated_bytes = measured.peak_allocated_bytes;
-  out.measured_by_category = measured.peak_by_category;
   if (computesInHalf(trace)) {
     out.note = "the run's matrix ops already read FP16/BF16 tensors: there is no FP32 peak to project from";
     return out;
   }
-  const std::int32_t peak_step = stepAt(iterations, measured.peak_at_ns);
+  const std::size_t peak = peakEvent(events, iterations, true);
+  const std::int32_t peak_step = stepAt(iterations, events.events[peak]->time_ns);
+  out.of_steps = !iterations.iterations.empty() && peak_step >= 0;
+  out.measured_peak_at_ns = events.events[peak]->time_ns;
+  out.measured_peak_allocated_bytes = events.allocated[peak];
+  out.measured_by_category = liveSetAfter(events, origins, peak).by_category;
   out.applies = true;
   out.cast_copy_bytes = weightBytesAdded(events, origins, peak_step, recipe);
-  out.projected_peak_allocated_bytes = projectedPeak(events, origins) + out.cast_copy_bytes;
-  out.projected_by_category = projectCategories(events, origins, measured, out.cast_copy_bytes);
+  const auto counted = [&](std::size_t i) { return !out.of_steps || stepAt(iterations, events.events[i]->time_ns) >= 0; };
+  out.projected_peak_allocated_bytes = projectedPeak(events, origins, counted) + out.cast_copy_bytes;
+  out.projected_by_category =
+      projectCategories(events, origins, out.measured_by_category, peak, out.cast_copy_bytes);
   out.note = recipe == HalfPrecisionRecipe::kAutocast
                  ? "activations and temporaries of the ops autocast runs in FP16/BF16 (and of the ops that keep "
                    "their input's type) take half their bytes; FP32-kept ops, weights, gradients and optimizer state "

@@ -6,6 +6,7 @@
 
 #include "analyzer/memory/amp_memory_projection.h"
 #include "analyzer/memory/block_origins.h"
+#include "analyzer/memory/live_set.h"
 #include "analyzer/memory/memory_blocks.h"
 
 namespace ampscope::analyzer {
@@ -51,43 +52,6 @@ const char* memoryCategoryName(MemoryCategory category) {
 
 namespace {
 
-// The blocks live just after event `at`: allocated at or before it, freed after it.
-bool liveAfter(const MemoryBlock& block, std::size_t at) {
-  return block.allocated_at <= at && (block.freed_at == MemoryBlock::kNeverFreed || block.freed_at > at);
-}
-
-std::vector<CategoryBytes> sortedCategories(const std::map<MemoryCategory, std::int64_t>& bytes) {
-  std::vector<CategoryBytes> out;
-  for (const auto& [category, sum] : bytes) {
-    if (sum > 0) out.push_back({category, sum});
-  }
-  std::stable_sort(out.begin(), out.end(), [](const CategoryBytes& a, const CategoryBytes& b) { return a.bytes > b.bytes; });
-  return out;
-}
-
-std::vector<LayerBytes> sortedLayers(std::map<std::pair<std::string, trace::Phase>, LayerBytes> by_layer) {
-  std::vector<LayerBytes> out;
-  out.reserve(by_layer.size());
-  for (auto& [key, row] : by_layer) out.push_back(std::move(row));
-  std::stable_sort(out.begin(), out.end(), [](const LayerBytes& a, const LayerBytes& b) { return a.bytes > b.bytes; });
-  return out;
-}
-
-void addToLayer(std::map<std::pair<std::string, trace::Phase>, LayerBytes>& by_layer, const BlockOrigin& origin,
-                std::int64_t bytes) {
-  LayerBytes& row = by_layer[{origin.layer, origin.pass}];
-  row.layer = origin.layer;
-  row.pass = origin.pass;
-  row.bytes += bytes;
-  ++row.blocks;
-}
-
-// The first event at which allocated reaches its highest.
-std::size_t peakEvent(const DeviceEvents& device) {
-  return static_cast<std::size_t>(std::max_element(device.allocated.begin(), device.allocated.end()) -
-                                  device.allocated.begin());
-}
-
 void describeDevice(const trace::Trace& trace, DeviceMemory& out) {
   for (const trace::Device& d : trace.devices) {
     if (d.id != out.device || d.kind != out.kind) continue;
@@ -95,28 +59,6 @@ void describeDevice(const trace::Trace& trace, DeviceMemory& out) {
     out.capacity_bytes = d.total_memory_bytes;
     return;
   }
-}
-
-// What is live at the peak, by category and layer: the blocks seen, the part of the total that no
-// seen allocation explains (made before the recording), and the allocator's slack.
-void breakDownPeak(const DeviceEvents& events, const std::vector<BlockOrigin>& origins, DeviceMemory& out) {
-  const std::size_t peak = peakEvent(events);
-  std::map<MemoryCategory, std::int64_t> by_category;
-  std::map<std::pair<std::string, trace::Phase>, LayerBytes> by_layer;
-  std::int64_t seen = 0;
-  for (std::size_t b = 0; b < events.blocks.size(); ++b) {
-    const MemoryBlock& block = events.blocks[b];
-    if (!liveAfter(block, peak)) continue;
-    seen += block.bytes;
-    by_category[origins[b].category] += block.bytes;
-    addToLayer(by_layer, origins[b], block.bytes);
-  }
-  by_category[MemoryCategory::kBeforeRecording] += std::max<std::int64_t>(0, events.allocated[peak] - seen);
-  if (events.reserved[peak] > events.allocated[peak]) {
-    by_category[MemoryCategory::kAllocatorSlack] += events.reserved[peak] - events.allocated[peak];
-  }
-  out.peak_by_category = sortedCategories(by_category);
-  out.peak_by_layer = sortedLayers(std::move(by_layer));
 }
 
 // Each step's peak and the activations its forward kept for its backward; by layer for the step
@@ -142,13 +84,9 @@ void measureSteps(const IterationSummary& iterations, const DeviceEvents& events
   }
   const std::int32_t peak_step = stepAt(iterations, out.peak_at_ns);
   const std::int32_t shown_step = peak_step >= 0 || by_step.empty() ? peak_step : by_step.rbegin()->first;
-  std::map<std::pair<std::string, trace::Phase>, LayerBytes> saved;
-  for (std::size_t b = 0; b < events.blocks.size(); ++b) {
-    if (origins[b].step == shown_step && origins[b].category == MemoryCategory::kActivations) {
-      addToLayer(saved, origins[b], events.blocks[b].bytes);
-    }
-  }
-  out.saved_for_backward_by_layer = sortedLayers(std::move(saved));
+  out.saved_for_backward_by_layer = bytesByLayer(events, origins, [&](std::size_t b) {
+    return origins[b].step == shown_step && origins[b].category == MemoryCategory::kActivations;
+  });
   if (peak_step >= 0) out.peak_step = iterations.iterations[static_cast<std::size_t>(peak_step)].number;
   for (auto& [step, row] : by_step) out.steps.push_back(row);
 }
@@ -168,10 +106,12 @@ DeviceMemory measureDevice(const trace::Trace& trace, const IterationSummary& it
     out.timeline.push_back({events.events[i]->time_ns, events.allocated[i], events.reserved[i]});
     out.peak_reserved_bytes = std::max(out.peak_reserved_bytes, events.reserved[i]);
   }
-  const std::size_t peak = peakEvent(events);
+  const std::size_t peak = peakEvent(events, iterations, false);
   out.peak_allocated_bytes = events.allocated[peak];
   out.peak_at_ns = events.events[peak]->time_ns;
-  breakDownPeak(events, origins, out);
+  LiveSet live = liveSetAfter(events, origins, peak);
+  out.peak_by_category = std::move(live.by_category);
+  out.peak_by_layer = std::move(live.by_layer);
   measureSteps(iterations, events, origins, out);
   return out;
 }

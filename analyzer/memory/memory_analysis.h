@@ -119,6 +119,11 @@ struct AmpMemoryProjection {
   bool applies = false;
   std::string note;  // why there is none ("the run already uses half precision"), or what it assumes
   std::uint32_t device = 0;                 // the device projected (its DeviceMemory)
+  // The peak projected: the highest inside the steps (the training step's, which sets the batch;
+  // an evaluation pass or the setup outside them may peak higher, and DeviceMemory says so), or
+  // the trace's where it has no steps.
+  bool of_steps = false;
+  std::int64_t measured_peak_at_ns = 0;
   std::int64_t measured_peak_allocated_bytes = 0;
   std::int64_t projected_peak_allocated_bytes = 0;
   // What the recipe adds for the weights: autocast, their half-precision copies (half the FP32
@@ -126,7 +131,7 @@ struct AmpMemoryProjection {
   // gradient less the half model and gradient (one FP32 parameter size). The FP32 parameter bytes
   // are read from the peak step's parameter gradients (a gradient has its parameter's size).
   std::int64_t cast_copy_bytes = 0;
-  std::vector<CategoryBytes> measured_by_category;
+  std::vector<CategoryBytes> measured_by_category;   // live at that peak
   std::vector<CategoryBytes> projected_by_category;
   // The batch: the first dimension of the first input of a step's first operator with shapes;
   // nullopt where no op records shapes.

@@ -212,6 +212,22 @@ TEST(MemoryAnalysis, AmpHalvesTheActivationsOfHalfPrecisionOps) {
   EXPECT_EQ(amp.amp_batch_that_fits, 8 * (1'000'000 - 10100) / 1050);
 }
 
+TEST(MemoryAnalysis, ProjectionIsOfTheStepsPeakWhenAPassOutsideThemPeaksHigher) {
+  MemoryTrace run(Form{.addresses = true, .totals = true});
+  run.trainingStep();
+  // An evaluation pass after the step holds 5000 bytes at once.
+  const trace::Index main = run.trace().threadIndex(1, 1);
+  run.range("evaluate", 2000, 2100, main);
+  run.event(2010, 5000, 0x70, main).event(2020, -5000, 0x70, main);
+  const MemoryAnalysis memory = run.analyze();
+  EXPECT_EQ(memory.primaryDevice()->peak_allocated_bytes, kBase + 50 + 200 + 5000);
+  EXPECT_EQ(memory.primaryDevice()->peak_at_ns, 2010 * kUs);
+  EXPECT_TRUE(memory.amp.of_steps);
+  EXPECT_EQ(memory.amp.measured_peak_at_ns, 130 * kUs);
+  EXPECT_EQ(memory.amp.measured_peak_allocated_bytes, kBase + 1800);
+  EXPECT_EQ(memory.amp.projected_peak_allocated_bytes, kBase + 1800 - 750 + 100);
+}
+
 TEST(MemoryAnalysis, MasterWeightsAddOneFp32ParameterSize) {
   MemoryTrace run(Form{.addresses = true, .totals = true});
   const MemoryAnalysis memory = run.trainingStep().analyze();
