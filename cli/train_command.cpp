@@ -124,6 +124,8 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
     profile->recordSetting("train_device", backend.description());
     profile->recordSetting("train_precision", options.precision);
     profile->recordSetting("train_model", trainer::describeModel(options.config.model));
+    // Before the model is built, so its weights and the optimizer's state are seen too.
+    backend.setAllocationObserver(profile.get());
   }
   if (!options.json) {
     const std::int64_t used = trainer::trainingImagesUsed(options.config, data->first.count);
@@ -143,6 +145,7 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
   });
   progress.finish();
   if (profile) {
+    backend.setAllocationObserver(nullptr);
     if (trace::Status finished = profile->finish(); !finished) {
       err << "ampscope train: --profile: " << finished.error().message << "\n";
       return kExitFailure;

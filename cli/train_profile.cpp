@@ -1,8 +1,12 @@
 #include "cli/train_profile.h"
 
+#include <unistd.h>
+
 #include <cmath>
 
+#include "collector/collector_clock.h"
 #include "collector/crash_flush.h"
+#include "collector/os_thread.h"
 #include "collector/gpu_recording.h"
 #include "trainer/backend/backend.h"
 
@@ -18,7 +22,11 @@ trace::Result<std::unique_ptr<TrainProfile>> TrainProfile::start(const std::stri
   std::unique_ptr<TrainProfile> profile(new TrainProfile(std::move(recorder).value()));
   collector::installCrashFlush(*profile->recorder_);
   if (want_gpu) {
-    if (trace::Status gpu = collector::startGpuRecording(*profile->recorder_, collector::GpuKinds{}); !gpu) {
+    // The trainer reports its tensors itself, with totals; CUPTI's allocation records would count
+    // each tensor a second time.
+    collector::GpuKinds kinds;
+    kinds.memory = false;
+    if (trace::Status gpu = collector::startGpuRecording(*profile->recorder_, kinds); !gpu) {
       profile->gpu_note_ = gpu.error().message;
     }
   } else {
@@ -30,6 +38,20 @@ trace::Result<std::unique_ptr<TrainProfile>> TrainProfile::start(const std::stri
 
 TrainProfile::~TrainProfile() {
   if (!finished_) (void)finish();
+}
+
+void TrainProfile::allocationEvent(const trainer::AllocationEvent& event) {
+  if (finished_.load(std::memory_order_acquire)) return;
+  trace::MemoryEvent row;
+  row.time_ns = collector::collectorNowNs();
+  row.bytes = event.bytes;
+  row.address = static_cast<std::uint64_t>(event.address);
+  row.total_allocated = event.total_allocated_bytes;
+  row.total_reserved = event.total_reserved_bytes;
+  // The host device of a CPU profile is device 0 of kind CPU, the one its host ops run on.
+  row.device_kind = event.device == trainer::DeviceKind::kCpu ? trace::DeviceKind::kCpu : trace::DeviceKind::kGpu;
+  row.device = static_cast<std::uint32_t>(event.device_index);
+  recorder_->hostMemoryEvent(row, static_cast<std::int64_t>(getpid()), collector::osThreadId());
 }
 
 void TrainProfile::recordSetting(const std::string& key, const std::string& value) { recorder_->meta(key, value); }
@@ -55,7 +77,7 @@ void TrainProfile::recordStep(const trainer::StepRecord& record) {
 }
 
 trace::Status TrainProfile::finish() {
-  finished_ = true;
+  finished_.store(true, std::memory_order_release);
   collector::removeCrashFlush();
   return recorder_->stop();
 }

@@ -1,24 +1,31 @@
 #pragma once
 // `ampscope train --profile FILE`: the collector recording the training run in-process. NVTX
 // ranges through the collector's static injection, CUPTI activity when the run is on a GPU, host
-// activity from the CPU backend otherwise, and the trainer's per-step counters.
+// activity from the CPU backend otherwise, the trainer's per-step counters, and every tensor's
+// allocation and release (as the backend's allocation observer).
 
+#include <atomic>
 #include <memory>
 #include <string>
 
 #include "collector/profile_recorder.h"
 #include "trace/result.h"
+#include "trainer/backend/allocation_observer.h"
 #include "trainer/engine/training_run.h"
 
 namespace ampscope::cli {
 
-class TrainProfile {
+class TrainProfile final : public trainer::AllocationObserver {
  public:
   // Starts recording into path before the backend is chosen, so CUPTI sees the whole run.
   // want_gpu: the run may use the GPU (--device auto or cuda).
   static trace::Result<std::unique_ptr<TrainProfile>> start(const std::string& path, const std::string& command,
                                                             bool want_gpu);
-  ~TrainProfile();
+  ~TrainProfile() override;
+
+  // A tensor allocated or released on the calling thread, now: a memory event at the collector's
+  // clock on this thread (the OS thread id its NVTX ranges carry). Ignored once finished.
+  void allocationEvent(const trainer::AllocationEvent& event) override;
 
   // The per-step counters and gradient histograms (docs/profile_database.md names them).
   void recordStep(const trainer::StepRecord& record);
@@ -33,7 +40,8 @@ class TrainProfile {
   explicit TrainProfile(std::unique_ptr<collector::ProfileRecorder> recorder) : recorder_(std::move(recorder)) {}
   std::unique_ptr<collector::ProfileRecorder> recorder_;
   std::string gpu_note_;
-  bool finished_ = false;
+  // Read by allocationEvent on any thread that releases a tensor.
+  std::atomic<bool> finished_{false};
 };
 
 }  // namespace ampscope::cli

@@ -23,6 +23,8 @@ class ActivitySink {
   virtual void kernel(const trace::Kernel& kernel) = 0;
   virtual void memoryOp(const trace::MemoryOp& op) = 0;
   virtual void synchronization(const trace::Synchronization& sync) = 0;
+  // An allocation (bytes > 0) or free (bytes < 0); its thread is an index from thread().
+  virtual void memoryEvent(const trace::MemoryEvent& event) = 0;
   // Records the source lost or could not decode, by reason ("CUPTI dropped records", ...).
   virtual void lost(std::string_view reason, std::uint64_t count) = 0;
 };

@@ -17,6 +17,7 @@ struct KindName {
 constexpr KindName kKinds[] = {
     {"kernel", &GpuKinds::kernel}, {"memcpy", &GpuKinds::memcpy}, {"memset", &GpuKinds::memset},
     {"runtime", &GpuKinds::runtime}, {"driver", &GpuKinds::driver}, {"sync", &GpuKinds::sync},
+    {"memory", &GpuKinds::memory},
     {"nvtx", &GpuKinds::nvtx},
 };
 

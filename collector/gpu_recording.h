@@ -23,10 +23,11 @@ struct GpuKinds {
   // layer or step. CUPTI records no driver call the runtime makes for a runtime call.
   bool driver = true;
   bool sync = true;
+  bool memory = true;   // allocations and frees of device memory (CUPTI MEMORY2)
   bool nvtx = true;     // not a GPU kind, but chosen in the same list
 };
 
-// Parses "kernel,memcpy,memset,runtime,driver,sync,nvtx" (any subset; "all" for everything).
+// Parses "kernel,memcpy,memset,runtime,driver,sync,memory,nvtx" (any subset; "all" for everything).
 trace::Result<GpuKinds> parseGpuKinds(std::string_view list);
 std::string formatGpuKinds(const GpuKinds& kinds);
 // The kinds `record` passed in the environment, or the defaults.

@@ -96,6 +96,11 @@ void ProfileRecorder::gradientBin(std::string_view tensor, std::int64_t step, st
   queued_bins_.push_back({now, std::string(tensor), step, exponent, count});
 }
 
+void ProfileRecorder::hostMemoryEvent(const trace::MemoryEvent& event, std::int64_t pid, std::int64_t tid) {
+  const std::lock_guard lock(queue_mutex_);
+  queued_memory_events_.push_back({event, pid, tid});
+}
+
 trace::Status ProfileRecorder::stop() {
   if (stopped_) return error_;
   stopped_ = true;
@@ -210,16 +215,24 @@ void ProfileRecorder::writeQueued() {
   std::vector<std::pair<std::string, std::string>> meta;
   std::vector<QueuedCounter> counters;
   std::vector<QueuedBin> bins;
+  std::vector<QueuedMemoryEvent> memory_events;
   {
     const std::lock_guard lock(queue_mutex_);
     meta.swap(queued_meta_);
     counters.swap(queued_counters_);
     bins.swap(queued_bins_);
+    memory_events.swap(queued_memory_events_);
   }
   for (const auto& [key, value] : meta) check(appender_->meta(key, value));
   for (const QueuedCounter& c : counters) check(appender_->counter({c.time_ns, intern(c.name), c.step, c.value}));
   for (const QueuedBin& b : bins) check(appender_->gradientBin({b.step, b.time_ns, intern(b.tensor), b.exponent, b.count}));
   pending_.other_rows += counters.size() + bins.size();
+  for (QueuedMemoryEvent& queued : memory_events) {
+    if (queued.event.device_kind == trace::DeviceKind::kCpu) writeHostDevice();
+    queued.event.thread = thread(queued.pid, queued.tid);
+    queued.event.pid = queued.pid;
+    memoryEvent(queued.event);
+  }
 }
 
 void ProfileRecorder::writeLost() {
@@ -297,6 +310,11 @@ void ProfileRecorder::synchronization(const trace::Synchronization& sync) {
   ++pending_.other_rows;
 }
 
+void ProfileRecorder::memoryEvent(const trace::MemoryEvent& event) {
+  check(appender_->memoryEvent(event));
+  ++pending_.other_rows;
+}
+
 void ProfileRecorder::lost(std::string_view reason, std::uint64_t count) {
   if (count == 0) return;
   lost_[std::string(reason)] += count;
@@ -308,16 +326,19 @@ void ProfileRecorder::range(const trace::Range& range) {
   ++pending_.ranges;
 }
 
+void ProfileRecorder::writeHostDevice() {
+  if (host_device_written_) return;
+  trace::Device host;
+  host.id = 0;
+  host.name = intern(hostDeviceName());
+  host.kind = trace::DeviceKind::kCpu;
+  device(host);
+  host_device_written_ = true;
+}
+
 void ProfileRecorder::hostOp(std::int64_t start_ns, std::int64_t end_ns, trace::Index thread, trace::StringId name) {
-  if (!host_device_written_) {
-    trace::Device host;
-    host.id = 0;
-    host.name = intern(hostDeviceName());
-    host.kind = trace::DeviceKind::kCpu;
-    device(host);
-    host_launch_name_ = intern("host op");
-    host_device_written_ = true;
-  }
+  writeHostDevice();
+  if (host_launch_name_ == trace::StringTable::kEmpty) host_launch_name_ = intern("host op");
   // The op runs where it is called: a zero-length "launch" at its start ties it to the
   // enclosing layer range on its thread, as a CUDA launch ties a kernel.
   trace::LaunchCall call;

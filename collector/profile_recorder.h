@@ -37,7 +37,7 @@ struct RecorderOptions {
 struct RecorderCounts {
   std::uint64_t ranges = 0;
   std::uint64_t kernels = 0;
-  std::uint64_t other_rows = 0;  // launches, copies, syncs, counters, bins
+  std::uint64_t other_rows = 0;  // launches, copies, syncs, counters, bins, memory events
   std::uint64_t lost = 0;
 };
 
@@ -56,6 +56,10 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   void meta(std::string key, std::string value);
   void counter(std::string_view name, std::int64_t step, double value);
   void gradientBin(std::string_view tensor, std::int64_t step, std::int32_t exponent, std::uint64_t count);
+  // Thread-safe, queued: an allocation or free the program made on its thread (pid, tid), at
+  // event.time_ns on the collector's clock. event.thread is ignored: the writer fills it from
+  // (pid, tid). A host (DeviceKind::kCpu) event is on device 0, the host device of host ops.
+  void hostMemoryEvent(const trace::MemoryEvent& event, std::int64_t pid, std::int64_t tid);
 
   // Stops capture, writes everything still queued, folds the log into the file. Returns the
   // first error the writer met (the file then holds what was committed before it).
@@ -77,6 +81,7 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   void kernel(const trace::Kernel& kernel) override;
   void memoryOp(const trace::MemoryOp& op) override;
   void synchronization(const trace::Synchronization& sync) override;
+  void memoryEvent(const trace::MemoryEvent& event) override;
   void lost(std::string_view reason, std::uint64_t count) override;
 
  private:
@@ -85,6 +90,11 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
     std::string name;
     std::int64_t step;
     double value;
+  };
+  struct QueuedMemoryEvent {
+    trace::MemoryEvent event;
+    std::int64_t pid;
+    std::int64_t tid;
   };
   struct QueuedBin {
     std::int64_t time_ns;
@@ -102,6 +112,8 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   void writeLost();
   void writeTotals();
   void nameThreads();
+  // The host's device row (device 0, kind CPU), written once before the first host record.
+  void writeHostDevice();
   void check(trace::Status status);
   // NvtxRangeAssembler::Output
   void range(const trace::Range& range) override;
@@ -132,6 +144,7 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   std::vector<std::pair<std::string, std::string>> queued_meta_;
   std::vector<QueuedCounter> queued_counters_;
   std::vector<QueuedBin> queued_bins_;
+  std::vector<QueuedMemoryEvent> queued_memory_events_;
 
   std::mutex wake_mutex_;
   std::condition_variable wake_;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -140,6 +141,8 @@ class ActivityDecoder::RecordWalk {
         return synchronization(recordAs<SyncRecord>(record));
       case CUPTI_ACTIVITY_KIND_DEVICE:
         return device(recordAs<DeviceRecord>(record));
+      case CUPTI_ACTIVITY_KIND_MEMORY2:
+        return memory(recordAs<MemoryRecord>(record));
       case CUPTI_ACTIVITY_KIND_CONTEXT: {
         // No row: the context only tells which device its synchronizations ran on.
         const auto context = recordAs<ContextRecord>(record);
@@ -167,7 +170,10 @@ class ActivityDecoder::RecordWalk {
       }
       sink_.synchronization(sync);
     }
+    finishMemoryEvents();
     if (without_timestamps_ > 0) sink_.lost(kLostWithoutTimestamps, without_timestamps_);
+    if (non_device_memory_ > 0) sink_.lost(kLostNonDeviceMemory, non_device_memory_);
+    if (unknown_memory_operation_ > 0) sink_.lost(kLostUnknownMemoryOperation, unknown_memory_operation_);
     if (unknown_context > 0) sink_.lost(kLostUnknownContext, unknown_context);
     for (const auto& [kind, count] : undecoded_) sink_.lost(lostUndecodedKindReason(kind), count);
     return counts_;
@@ -254,7 +260,55 @@ class ActivityDecoder::RecordWalk {
     row.cbid = static_cast<std::int32_t>(a.cbid);
     row.api = api;
     sink_.launch(row);
+    api_threads_.emplace_back(a.correlationId, row.thread);
     ++counts_.rows;
+  }
+
+  void memory(const MemoryRecord& m) {
+    if (m.memoryKind != CUPTI_ACTIVITY_MEMORY_KIND_DEVICE) {
+      ++non_device_memory_;
+      ++counts_.not_decoded;
+      return;
+    }
+    const bool allocation = m.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+    if (!allocation && m.memoryOperationType != CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE) {
+      ++unknown_memory_operation_;
+      ++counts_.not_decoded;
+      return;
+    }
+    if (m.timestamp == 0) {
+      ++without_timestamps_;
+      ++counts_.not_decoded;
+      return;
+    }
+    learnContext(m.contextId, m.deviceId);
+    trace::MemoryEvent row;
+    row.time_ns = ns(m.timestamp);
+    const auto bytes = static_cast<std::int64_t>(m.bytes);
+    row.bytes = allocation ? bytes : -bytes;
+    row.address = m.address;
+    row.device_kind = trace::DeviceKind::kGpu;
+    row.device = m.deviceId;
+    row.pid = static_cast<std::int64_t>(m.processId);
+    // Told at the end of the buffer, once the call of its correlation id may have been read.
+    memory_events_.emplace_back(row, m.correlationId);
+    ++counts_.rows;
+  }
+
+  // Gives each allocation and free the thread of its API call, from this buffer or the last.
+  void finishMemoryEvents() {
+    if (!memory_events_.empty()) {
+      std::unordered_map<std::uint32_t, trace::Index> threads;
+      for (const auto* calls : {&decoder_.previous_api_threads_, &api_threads_}) {
+        for (const auto& [correlation_id, thread] : *calls) threads[correlation_id] = thread;
+      }
+      for (auto& [row, correlation_id] : memory_events_) {
+        const auto found = threads.find(correlation_id);
+        if (found != threads.end()) row.thread = found->second;
+        sink_.memoryEvent(row);
+      }
+    }
+    decoder_.previous_api_threads_.swap(api_threads_);
   }
 
   void synchronization(const SyncRecord& s) {
@@ -329,6 +383,11 @@ class ActivityDecoder::RecordWalk {
   // Synchronizations whose context's device was not known when they were read.
   std::vector<std::pair<trace::Synchronization, std::uint32_t>> unresolved_;
   std::map<std::uint32_t, std::uint64_t> undecoded_;  // by CUpti_ActivityKind
+  std::uint64_t non_device_memory_ = 0;
+  std::uint64_t unknown_memory_operation_ = 0;
+  // This buffer's API calls (correlation id, thread) and its allocations and frees with theirs.
+  std::vector<std::pair<std::uint32_t, std::int32_t>> api_threads_;
+  std::vector<std::pair<trace::MemoryEvent, std::uint32_t>> memory_events_;
 };
 
 DecodeCounts ActivityDecoder::decode(std::uint8_t* buffer, std::size_t valid_bytes, ActivitySink& sink) {

@@ -2,7 +2,7 @@
 // Turns completed CUPTI activity buffers into trace model rows on an ActivitySink. It walks a
 // buffer through CuptiApi::nextRecord (CUPTI owns the record layout and the walk) and copies what
 // ampscope models out of each record: kernels, memory copies and sets, runtime and driver API
-// calls, synchronizations, devices.
+// calls, synchronizations, devices, allocations and frees of device memory (MEMORY2).
 //
 // Nothing is dropped silently. Records the decoder cannot turn into rows go to sink.lost():
 //  - kinds it does not decode, one reason per kind ("CUPTI records of kind 12 not decoded"), since
@@ -11,6 +11,9 @@
 //  - GPU records without timestamps (CUPTI writes 0 when the device ran out of profiling memory
 //    or a forced flush caught them unfinished); placing them at time 0 would be wrong;
 //  - the rest of a buffer after a record CUPTI cannot read.
+// An allocation or free gets the thread of the runtime or driver call of its correlation id when
+// that call is in the same buffer or the one before (CUPTI writes the memory record during the
+// call, the call's record at its end); else it has no thread. CUPTI records no allocator totals.
 // A synchronization record names a context, not a device; the decoder learns which device each
 // context is on from context records and from the kernels and copies that carry both, anywhere
 // in the same buffer or an earlier one.
@@ -26,6 +29,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace ampscope::collector {
 
@@ -37,6 +42,11 @@ inline constexpr std::string_view kLostWithoutTimestamps = "CUPTI GPU records wi
 inline constexpr std::string_view kLostUnknownContext =
     "CUPTI synchronizations of an unknown context (recorded on device 0)";
 inline constexpr std::string_view kLostUnreadableRecord = "CUPTI buffers cut short by an unreadable record";
+// Allocations of pageable, pinned, managed or array memory: the memory analysis is of the device's.
+inline constexpr std::string_view kLostNonDeviceMemory =
+    "CUPTI allocations and frees of memory other than device memory (not recorded)";
+inline constexpr std::string_view kLostUnknownMemoryOperation =
+    "CUPTI memory records that are neither an allocation nor a free";
 // "CUPTI records of kind <N> not decoded", N being CUpti_ActivityKind's number.
 std::string lostUndecodedKindReason(std::uint32_t kind);
 
@@ -79,6 +89,9 @@ class ActivityDecoder {
   std::unordered_map<std::uint32_t, std::string> driver_names_;
   // CUPTI context id -> device id.
   std::unordered_map<std::uint32_t, std::uint32_t> context_devices_;
+  // (correlation id, thread index) of the API calls of the last buffer decoded, for the
+  // allocations of the next one whose call came first.
+  std::vector<std::pair<std::uint32_t, std::int32_t>> previous_api_threads_;
 };
 
 }  // namespace ampscope::collector

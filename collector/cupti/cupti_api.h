@@ -28,6 +28,7 @@ using ApiRecord = CUpti_ActivityAPI;
 using SyncRecord = CUpti_ActivitySynchronization2;
 using DeviceRecord = CUpti_ActivityDevice5;
 using ContextRecord = CUpti_ActivityContext3;
+using MemoryRecord = CUpti_ActivityMemory4;  // CUPTI_ACTIVITY_KIND_MEMORY2: allocations and frees
 
 class CuptiApi {
  public:

@@ -40,6 +40,7 @@ std::vector<CUpti_ActivityKind> cuptiKinds(GpuActivityKinds kinds) {
   }
   if (kinds.contains(GpuActivityKind::kMemset)) out.push_back(CUPTI_ACTIVITY_KIND_MEMSET);
   if (kinds.contains(GpuActivityKind::kSynchronization)) out.push_back(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+  if (kinds.contains(GpuActivityKind::kMemory)) out.push_back(CUPTI_ACTIVITY_KIND_MEMORY2);
   return out;
 }
 

@@ -52,6 +52,7 @@ enum class GpuActivityKind : std::uint32_t {
   kDriver = 1u << 4,           // DRIVER: cuLaunchKernel, ... (also those the runtime makes)
   kSynchronization = 1u << 5,  // SYNCHRONIZATION, and CONTEXT to tell their device
   kDevice = 1u << 6,           // DEVICE: name, compute capability, SMs, memory
+  kMemory = 1u << 7,           // MEMORY2: allocations and frees of device memory
 };
 
 // A set of GpuActivityKind: GpuActivityKind::kKernel | GpuActivityKind::kRuntime.
@@ -74,7 +75,7 @@ class GpuActivityKinds {
   constexpr bool operator==(const GpuActivityKinds&) const = default;
 
  private:
-  static constexpr std::uint32_t kAllBits = (1u << 7) - 1;
+  static constexpr std::uint32_t kAllBits = (1u << 8) - 1;
   constexpr explicit GpuActivityKinds(std::uint32_t bits) : bits_(bits) {}
 
   std::uint32_t bits_ = 0;

@@ -19,6 +19,7 @@ GpuActivityKinds cuptiKinds(const GpuKinds& kinds) {
   if (kinds.runtime) out = out | GpuActivityKind::kRuntime;
   if (kinds.driver) out = out | GpuActivityKind::kDriver;
   if (kinds.sync) out = out | GpuActivityKind::kSynchronization;
+  if (kinds.memory) out = out | GpuActivityKind::kMemory;
   return out;
 }
 

@@ -1,8 +1,9 @@
 #include "collector/nvtx/nvtx_registry.h"
 
+#include "collector/os_thread.h"
+
 #include <algorithm>
 
-#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace ampscope::collector {
@@ -64,7 +65,7 @@ ThreadEventLog& NvtxRegistry::threadLog() {
   thread_local std::shared_ptr<ThreadEventLog> log;
   if (!log) {
     log = std::make_shared<ThreadEventLog>(static_cast<std::int64_t>(getpid()),
-                                           static_cast<std::int64_t>(syscall(SYS_gettid)));
+                                           osThreadId());
     const std::lock_guard lock(mutex_);
     logs_.push_back(log);
   }

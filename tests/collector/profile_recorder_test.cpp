@@ -158,6 +158,44 @@ TEST(ProfileRecorderTest, RecordsHostOpsAsKernelsOnTheCpuDeviceLinkedToTheirThre
   EXPECT_EQ(t->launches[0].thread, t->ranges[0].thread);
 }
 
+TEST(ProfileRecorderTest, StoresHostMemoryEventsOnTheThreadOfTheirNvtxRangesAndTheHostDevice) {
+  test::ScratchDir dir;
+  auto recorder = startRecorder(dir.file("run.sqlite"));
+  ASSERT_TRUE(recorder);
+  const auto tid = static_cast<std::int64_t>(syscall(SYS_gettid));
+  nvtxRangePushA("fc1 linear forward");
+  trace::MemoryEvent allocation;
+  allocation.time_ns = 1000;
+  allocation.bytes = 4096;
+  allocation.address = 0x5000;
+  allocation.total_allocated = 4096;
+  allocation.total_reserved = 8192;
+  allocation.device_kind = trace::DeviceKind::kCpu;
+  recorder->hostMemoryEvent(allocation, getpid(), tid);
+  nvtxRangePop();
+  trace::MemoryEvent free = allocation;
+  free.time_ns = 2000;
+  free.bytes = -4096;
+  free.total_allocated = 0;
+  recorder->hostMemoryEvent(free, getpid(), tid);
+  ASSERT_TRUE(recorder->stop().ok());
+  auto t = trace::db::readProfile(dir.file("run.sqlite"));
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  ASSERT_EQ(t->memory_events.size(), 2u);
+  EXPECT_EQ(t->memory_events[0].bytes, 4096);
+  EXPECT_EQ(t->memory_events[0].total_reserved, 8192);
+  EXPECT_EQ(t->memory_events[1].bytes, -4096);
+  EXPECT_EQ(t->memory_events[1].address, 0x5000u);
+  EXPECT_EQ(t->memory_events[0].pid, getpid());
+  ASSERT_EQ(t->ranges.size(), 1u);
+  EXPECT_EQ(t->memory_events[0].thread, t->ranges[0].thread);
+  EXPECT_EQ(t->memory_events[1].thread, t->ranges[0].thread);
+  // The host's device row, which CPU memory events are on (device 0 of kind CPU).
+  ASSERT_EQ(t->devices.size(), 1u);
+  EXPECT_EQ(t->devices[0].kind, trace::DeviceKind::kCpu);
+  EXPECT_EQ(t->devices[0].id, 0u);
+}
+
 TEST(ProfileRecorderTest, RefusesASecondRecordingWhileOneRuns) {
   test::ScratchDir dir;
   auto first = startRecorder(dir.file("a.sqlite"));

@@ -93,6 +93,24 @@ Trace makeSampleTrace() {
   conv.arguments = trace.strings.intern(R"(["","","","[2, 2]","[3, 3]","[1, 1]","1"])");
   conv.strides = trace.strings.intern("[[150528,50176,224,1],[147,49,7,1],[1]]");
   trace.ranges.push_back(conv);
+  // An allocation on the GPU with both totals and an address above 2^63; a free on the host with
+  // none of what a form may lack (no address, totals, thread or process).
+  MemoryEvent allocation;
+  allocation.time_ns = launch.start_ns + 5;
+  allocation.bytes = 6'442'450'944;  // 6 GiB
+  allocation.address = 0xffff'8000'0000'1000ULL;
+  allocation.total_allocated = 70'000'000'000;
+  allocation.total_reserved = 75'000'000'000;
+  allocation.device_kind = DeviceKind::kGpu;
+  allocation.device = 3;
+  allocation.thread = thread;
+  allocation.pid = 4242;
+  trace.memory_events.push_back(allocation);
+  MemoryEvent free;
+  free.time_ns = allocation.time_ns + 10;
+  free.bytes = -512;
+  free.device_kind = DeviceKind::kCpu;
+  trace.memory_events.push_back(free);
   trace.gradient_bins.push_back({3, 1000, trace.strings.intern("fc1.weight"), -27, 5000000000ULL});
   trace.counters.push_back({1000, trace.strings.intern("loss_scale"), 3, 65536.0});
   trace.import_stats.events_read = 10;
@@ -216,7 +234,7 @@ TEST(ProfileDatabaseTest, WritesTheRangesArgumentsAndItsSchemaVersion) {
   };
   EXPECT_EQ(text("SELECT value FROM ampscope_meta WHERE key = 'schema_version'"),
             std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
-  EXPECT_EQ(kSchemaMinor, 6);
+  EXPECT_EQ(kSchemaMinor, 7);
   // The column holds a string id, as shapes_id does.
   EXPECT_EQ(text("SELECT s.value FROM ranges r JOIN strings s ON s.id = r.arguments_id "
                  "JOIN strings n ON n.id = r.name_id WHERE n.value = 'aten::conv2d'"),
@@ -264,6 +282,48 @@ TEST(ProfileDatabaseTest, ReadsSchemaOneFiveFilesWithoutTheDeviceClock) {
   EXPECT_EQ(read->devices[0].sm_count, 132);
   EXPECT_EQ(read->devices[0].sm_clock_khz, 0);  // not recorded before 1.6: unknown
   EXPECT_EQ(read->devices[0].memory_bandwidth_bytes_per_s, 0u);
+}
+
+TEST(ProfileDatabaseTest, MemoryEventsKeepTheirSignsAndWhatWasNotRecorded) {
+  test::ScratchDir dir;
+  const Trace original = makeSampleTrace();
+  const std::string path = dir.file("memory.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(read->memory_events.size(), 2u);
+  EXPECT_EQ(read->memory_events[0].bytes, 6'442'450'944);
+  EXPECT_EQ(read->memory_events[0].address, 0xffff'8000'0000'1000ULL);
+  EXPECT_EQ(read->memory_events[0].device, 3u);
+  EXPECT_EQ(read->memory_events[1].bytes, -512);
+  EXPECT_EQ(read->memory_events[1].device_kind, DeviceKind::kCpu);
+  EXPECT_EQ(read->memory_events[1].total_allocated, MemoryEvent::kNotRecorded);
+  EXPECT_EQ(read->memory_events[1].total_reserved, MemoryEvent::kNotRecorded);
+  EXPECT_EQ(read->memory_events[1].thread, kNone);
+  EXPECT_EQ(read->memory_events[1].pid, kUnknownPid);
+}
+
+TEST(ProfileDatabaseTest, ReadsSchemaOneSixFilesWithoutMemoryEvents) {
+  test::ScratchDir dir;
+  const Trace original = makeSampleTrace();
+  const std::string path = dir.file("one-six.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  execute(path, "DROP TABLE memory_events; UPDATE ampscope_meta SET value = '1.6' WHERE key = 'schema_version'");
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_TRUE(read->memory_events.empty());
+  EXPECT_EQ(read->kernels.size(), original.kernels.size());
+}
+
+TEST(ProfileDatabaseTest, MemoryEventOfAnUnknownThreadIsNamedWithItsRow) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("bad-thread.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE memory_events SET thread_id = 99 WHERE bytes < 0");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'memory_events' row 2: thread_id 99"), std::string::npos)
+      << read.error().message;
 }
 
 TEST(ProfileDatabaseTest, ReadsSchemaOneFourFilesWithoutStrides) {

@@ -25,6 +25,17 @@ TEST(CpuTensorPoolTest, AFreedBlockServesTheNextTensorOfItsSizeZeroedAgain) {
   EXPECT_TRUE(std::all_of(again.get(), again.get() + 1000, [](float v) { return v == 0.0f; }));
 }
 
+TEST(CpuTensorPoolTest, CountsACachedBlockInTheLogicalBytesOfTheTensorThatFreedIt) {
+  CpuTensorPool pool;
+  { std::shared_ptr<float[]> fp16_tensor = pool.allocate(1000, 2000); }
+  EXPECT_EQ(pool.cachedBytes(), 1000 * sizeof(float));
+  EXPECT_EQ(pool.cachedLogicalBytes(), 2000u);
+  std::shared_ptr<float[]> reused = pool.allocate(1000, 4000);
+  EXPECT_EQ(pool.cachedLogicalBytes(), 0u);
+  reused.reset();
+  EXPECT_EQ(pool.cachedLogicalBytes(), 4000u);
+}
+
 TEST(CpuTensorPoolTest, KeepsNoMoreThanItsLimitAndFreesTheRest) {
   CpuTensorPool pool(3000 * sizeof(float));
   {

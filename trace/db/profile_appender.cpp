@@ -22,7 +22,7 @@ std::int64_t id(T value) {
 enum ProfileAppender::Insert : std::size_t { kMeta, kString, kDevice, kThread, kConfig, kCounter, kStat };
 
 // The batched tables, in this order, with their column counts.
-enum ProfileAppender::Batched : std::size_t { kLaunches, kKernels, kMemoryOps, kSyncs, kRanges, kGradientBins };
+enum ProfileAppender::Batched : std::size_t { kLaunches, kKernels, kMemoryOps, kSyncs, kRanges, kGradientBins, kMemoryEvents };
 
 namespace {
 
@@ -31,7 +31,8 @@ struct BatchedTable {
   std::size_t columns;
 };
 constexpr BatchedTable kBatchedTables[] = {{"launches", 7}, {"kernels", 4}, {"memory_ops", 11},
-                                           {"synchronizations", 7}, {"ranges", 20}, {"gradient_bins", 5}};
+                                           {"synchronizations", 7}, {"ranges", 20}, {"gradient_bins", 5},
+                                           {"memory_events", 9}};
 
 }  // namespace
 
@@ -170,6 +171,13 @@ Status ProfileAppender::counter(const Counter& c) {
 Status ProfileAppender::gradientBin(const GradientBin& b) {
   return batched_[kGradientBins].add(
       std::array<std::int64_t, 5>{b.step, b.time_ns, id(b.tensor), id(b.exponent), i64(b.count)});
+}
+
+Status ProfileAppender::memoryEvent(const MemoryEvent& m) {
+  // The address is stored as the same 64 bits, signed: SQLite integers are.
+  return batched_[kMemoryEvents].add(std::array<std::int64_t, 9>{m.time_ns, m.bytes, i64(m.address), m.total_allocated,
+                                                                  m.total_reserved, id(m.device_kind), id(m.device),
+                                                                  id(m.thread), m.pid});
 }
 
 Status ProfileAppender::stat(std::string_view section, std::string_view key, std::uint64_t value,

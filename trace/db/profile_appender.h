@@ -3,7 +3,7 @@
 // ProfileWriter and the collector's background writer both use it: the collector commits a batch
 // at a time while the program runs, so what was committed stays readable if the program dies.
 // Rows of the big all-integer tables (launches, kernels, memory ops, synchronizations, ranges,
-// gradient bins) are buffered and inserted many to a statement (BatchedInsert); commit() writes
+// gradient bins, memory events) are buffered and inserted many to a statement (BatchedInsert); commit() writes
 // what is still buffered first, so a commit always holds every row appended before it.
 
 #include <cstdint>
@@ -42,6 +42,7 @@ class ProfileAppender {
   Status range(const Range& range);
   Status counter(const Counter& counter);
   Status gradientBin(const GradientBin& bin);
+  Status memoryEvent(const MemoryEvent& event);
   // Replaces the stored value of (section, key).
   // place: where a reason not understood was first met in the source file ("" where unknown).
   Status stat(std::string_view section, std::string_view key, std::uint64_t value, std::string_view place = {});

@@ -299,6 +299,26 @@ Result<Trace> readProfile(SqliteDatabase& db) {
     if (!status) return status.error();
   }
 
+  // Schema 1.7 adds memory events; older profiles have none recorded.
+  if (db.hasTable("memory_events")) {
+    status = readTableRows(db, "memory_events",
+                           {"time_ns", "bytes", "address", "total_allocated", "total_reserved", "device_kind", "device",
+                            "thread_id", "pid"},
+                           trace.memory_events, [&](std::int64_t row, Statement& s, MemoryEvent& m) -> Status {
+                             m.time_ns = s.int64(0);
+                             m.bytes = s.int64(1);
+                             m.address = u64(s.int64(2));
+                             // Anything negative is "not recorded", whatever a writer put there.
+                             m.total_allocated = std::max(s.int64(3), MemoryEvent::kNotRecorded);
+                             m.total_reserved = std::max(s.int64(4), MemoryEvent::kNotRecorded);
+                             m.device_kind = enumValue<DeviceKind>(s.int64(5));
+                             m.device = u32(s.int64(6));
+                             m.pid = s.int64(8);
+                             return threadCheck("memory_events", row, s.int64(7), m.thread);
+                           });
+    if (!status) return status.error();
+  }
+
   const bool has_place = db.hasColumn("import_stats", "place");
   std::vector<std::string_view> stat_columns = {"section", "key", "value"};
   if (has_place) stat_columns.push_back("place");

@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS counters (
 CREATE TABLE IF NOT EXISTS gradient_bins (
   step INTEGER NOT NULL, time_ns INTEGER NOT NULL, tensor_id INTEGER NOT NULL,
   exponent INTEGER NOT NULL, count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS memory_events (
+  time_ns INTEGER NOT NULL, bytes INTEGER NOT NULL, address INTEGER NOT NULL,
+  total_allocated INTEGER NOT NULL, total_reserved INTEGER NOT NULL, device_kind INTEGER NOT NULL,
+  device INTEGER NOT NULL, thread_id INTEGER NOT NULL, pid INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS import_stats (
   section TEXT NOT NULL, key TEXT NOT NULL, value INTEGER NOT NULL, place TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (section, key));

@@ -18,7 +18,8 @@ inline constexpr int kSchemaMajor = 1;
 // 1.6: import_stats.place (where a reason not understood was first met in the source file);
 //      devices.sm_clock_khz, devices.memory_bandwidth_bytes_per_s (what the device peaks are
 //      derived from where the table has no row for the GPU).
-inline constexpr int kSchemaMinor = 6;
+// 1.7: memory_events (allocations and frees, with the allocator's totals where recorded).
+inline constexpr int kSchemaMinor = 7;
 
 // The table that marks a file as an ampscope profile.
 inline constexpr std::string_view kMetaTable = "ampscope_meta";

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "trainer/backend/allocation_observer.h"
 #include "trainer/tensor/tensor.h"
 
 namespace ampscope::trainer {
@@ -87,6 +88,9 @@ class Backend {
   // TF32 Tensor Core math for FP32 GEMMs and convolutions (the tf32 precision mode).
   virtual void setTf32(bool enabled) = 0;
 
+  // Reports every tensor allocated from now on, and its release, to observer (nullptr: none,
+  // from the moment this returns). The observer must stay alive until it is replaced.
+  virtual void setAllocationObserver(AllocationObserver* observer) = 0;
   virtual Tensor allocate(const Shape& shape, DType dtype) = 0;
   virtual void upload(std::span<const float> values, Tensor& dst) = 0;  // rounds to dst's dtype
   virtual std::vector<float> download(const Tensor& src) = 0;

@@ -31,6 +31,7 @@ class FaultInjectingBackend final : public Backend {
   std::string description() const override { return inner_->description(); }
   void setTf32(bool enabled) override { inner_->setTf32(enabled); }
 
+  void setAllocationObserver(AllocationObserver* observer) override { inner_->setAllocationObserver(observer); }
   Tensor allocate(const Shape& shape, DType dtype) override {
     arrive("allocate");
     return inner_->allocate(shape, dtype);

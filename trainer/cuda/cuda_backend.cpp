@@ -44,7 +44,12 @@ void requireCudaTensor(const Tensor& t) {
 
 }  // namespace
 
-CudaBackend::CudaBackend(int device) : device_(device) {
+CudaBackend::CudaBackend(int device)
+    : device_(device),
+      tracker_(AllocationTracker::create(DeviceKind::kCuda, device,
+                                         [held = buffer_bytes_] { return held->load(std::memory_order_relaxed); })) {
+  scratch_.countCapacityIn(buffer_bytes_);
+  workspace_.countCapacityIn(buffer_bytes_);
   AMPSCOPE_CUDA_CHECK(cudaSetDevice(device_));
   cudaDeviceProp properties{};
   AMPSCOPE_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_));
@@ -124,6 +129,7 @@ Tensor CudaBackend::allocate(const Shape& shape, DType dtype) {
   // The deleter may run after the backend is gone, so it needs nothing of it; it cannot report
   // a failure either.
   std::shared_ptr<void> owner(memory, [](void* p) { static_cast<void>(cudaFree(p)); });
+  if (tracker_->observed()) owner = AllocationTracker::track(tracker_, std::move(owner), static_cast<std::int64_t>(bytes));
   // Zeroed like the CPU backend's tensors (all-zero bits are 0 in every dtype).
   AMPSCOPE_CUDA_CHECK(cudaMemsetAsync(memory, 0, bytes, stream()));
   return Tensor(shape, dtype, DeviceKind::kCuda, std::move(owner));

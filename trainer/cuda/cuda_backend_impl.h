@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "trainer/backend/allocation_tracker.h"
 #include "trainer/backend/backend.h"
 #include "trainer/cuda/device_buffer.h"
 #include "trainer/cuda/device_view.h"
@@ -37,6 +38,7 @@ class CudaBackend final : public Backend {
   std::string description() const override { return description_; }
   void setTf32(bool enabled) override { tf32_ = enabled; }
 
+  void setAllocationObserver(AllocationObserver* observer) override { tracker_->setObserver(observer); }
   Tensor allocate(const Shape& shape, DType dtype) override;
   void upload(std::span<const float> values, Tensor& dst) override;
   std::vector<float> download(const Tensor& src) override;
@@ -105,6 +107,10 @@ class CudaBackend final : public Backend {
   UniqueHandle<cudaEvent_t, &cudaEventDestroy> staging_free_;
   UniqueHandle<cublasHandle_t, &cublasDestroy> cublas_;
   UniqueHandle<cudnnHandle_t, &cudnnDestroy> cudnn_;
+  // Device memory the backend holds beyond tensors (scratch, workspace): the "reserved" part of
+  // the allocation totals. Shared with the tracker, which tensors may keep after the backend.
+  std::shared_ptr<std::atomic<std::int64_t>> buffer_bytes_ = std::make_shared<std::atomic<std::int64_t>>(0);
+  std::shared_ptr<AllocationTracker> tracker_;
   DeviceBuffer scratch_;
   DeviceBuffer workspace_;  // cuDNN's
   PinnedBuffer staging_buffer_;

@@ -15,6 +15,7 @@ std::size_t grownCapacity(std::size_t current, std::size_t wanted) { return std:
 
 DeviceBuffer::~DeviceBuffer() {
   if (data_ != nullptr) static_cast<void>(cudaFree(data_));
+  if (held_) held_->fetch_sub(static_cast<std::int64_t>(capacity_bytes_));
 }
 
 void* DeviceBuffer::reserve(std::size_t bytes, cudaStream_t stream) {
@@ -24,10 +25,12 @@ void* DeviceBuffer::reserve(std::size_t bytes, cudaStream_t stream) {
     AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream));
     AMPSCOPE_CUDA_CHECK(cudaFree(data_));
     data_ = nullptr;
+    if (held_) held_->fetch_sub(static_cast<std::int64_t>(capacity_bytes_));
     capacity_bytes_ = 0;
   }
   AMPSCOPE_CUDA_CHECK(cudaMalloc(&data_, capacity));
   capacity_bytes_ = capacity;
+  if (held_) held_->fetch_add(static_cast<std::int64_t>(capacity_bytes_));
   return data_;
 }
 

@@ -5,7 +5,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 
 namespace ampscope::trainer::cuda {
 
@@ -20,9 +23,14 @@ class DeviceBuffer {
   // `stream` may still read the old block, so growing waits for the stream first.
   void* reserve(std::size_t bytes, cudaStream_t stream);
 
+  // Keeps `held` up to date with this buffer's capacity (added on growth, taken off when the
+  // buffer goes), for the allocation totals; several buffers may share one counter.
+  void countCapacityIn(std::shared_ptr<std::atomic<std::int64_t>> held) { held_ = std::move(held); }
+
  private:
   void* data_ = nullptr;
   std::size_t capacity_bytes_ = 0;
+  std::shared_ptr<std::atomic<std::int64_t>> held_;
 };
 
 class PinnedBuffer {

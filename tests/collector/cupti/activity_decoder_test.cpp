@@ -16,6 +16,7 @@ namespace {
 using test::apiRecord;
 using test::kernelRecord;
 using test::memcpyRecord;
+using test::memoryRecord;
 
 class ActivityDecoderTest : public ::testing::Test {
  protected:
@@ -428,6 +429,69 @@ TEST_F(ActivityDecoderTest, KeepsEarlierKernelsThatArriveInALaterBuffer) {
   EXPECT_EQ(sink_.trace.kernels[1].correlation_id, 1u);
   EXPECT_EQ(sink_.trace.launches.size(), 2u);
   EXPECT_TRUE(sink_.trace.import_stats.lost.empty());
+}
+
+TEST_F(ActivityDecoderTest, DecodesDeviceAllocationsAndFreesWithTheThreadOfTheirCall) {
+  MemoryRecord allocation =
+      memoryRecord(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, 0x7f00'0000'0000ULL, 1 << 20, 1'500, 31);
+  allocation.deviceId = 2;
+  const MemoryRecord release =
+      memoryRecord(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE, 0x7f00'0000'0000ULL, 1 << 20, 9'500, 32);
+  // The allocation comes before its call's record (CUPTI writes the call's at its end); the free
+  // has no call in the buffer.
+  const DecodeCounts counts =
+      decode(ActivityBufferBuilder()
+                 .add(allocation)
+                 .add(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 1'000, 2'000, 31))
+                 .add(release));
+
+  EXPECT_EQ(counts.records, 3u);
+  EXPECT_EQ(counts.rows, 3u);
+  EXPECT_EQ(counts.not_decoded, 0u);
+  ASSERT_EQ(sink_.trace.memory_events.size(), 2u);
+  const trace::MemoryEvent& a = sink_.trace.memory_events[0];
+  EXPECT_EQ(a.time_ns, 1'500);
+  EXPECT_EQ(a.bytes, 1 << 20);
+  EXPECT_EQ(a.address, 0x7f00'0000'0000ULL);
+  EXPECT_EQ(a.device_kind, trace::DeviceKind::kGpu);
+  EXPECT_EQ(a.device, 2u);
+  EXPECT_EQ(a.pid, 4242);
+  ASSERT_NE(a.thread, trace::kNone);
+  EXPECT_EQ(sink_.trace.threads[static_cast<std::size_t>(a.thread)].tid, 4243);
+  EXPECT_EQ(a.total_allocated, trace::MemoryEvent::kNotRecorded);  // CUPTI gives no totals
+  EXPECT_EQ(a.total_reserved, trace::MemoryEvent::kNotRecorded);
+  const trace::MemoryEvent& f = sink_.trace.memory_events[1];
+  EXPECT_EQ(f.bytes, -(1 << 20));
+  EXPECT_EQ(f.address, 0x7f00'0000'0000ULL);
+  EXPECT_EQ(f.thread, trace::kNone);
+  EXPECT_TRUE(sink_.trace.import_stats.lost.empty());
+}
+
+TEST_F(ActivityDecoderTest, GivesAFreeTheThreadOfItsCallInThePreviousBuffer) {
+  decode(ActivityBufferBuilder().add(
+      apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020, 1'000, 2'000, 40)));
+  decode(ActivityBufferBuilder().add(memoryRecord(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE, 0x1000, 256, 1'200, 40)));
+  ASSERT_EQ(sink_.trace.memory_events.size(), 1u);
+  EXPECT_EQ(sink_.trace.memory_events[0].thread, sink_.trace.launches[0].thread);
+  EXPECT_NE(sink_.trace.memory_events[0].thread, trace::kNone);
+}
+
+TEST_F(ActivityDecoderTest, CountsAllocationsOfOtherMemoryAndRecordsWithoutATimeInsteadOfKeepingThem) {
+  MemoryRecord pinned = memoryRecord(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, 0x2000, 4096, 100, 1);
+  pinned.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
+  MemoryRecord managed = memoryRecord(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, 0x3000, 4096, 100, 2);
+  managed.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_MANAGED;
+  const MemoryRecord untimed = memoryRecord(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, 0x4000, 4096, 0, 3);
+  const MemoryRecord invalid = memoryRecord(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_INVALID, 0x5000, 4096, 100, 4);
+  const DecodeCounts counts = decode(ActivityBufferBuilder().add(pinned).add(managed).add(untimed).add(invalid));
+
+  EXPECT_EQ(counts.records, 4u);
+  EXPECT_EQ(counts.rows, 0u);
+  EXPECT_EQ(counts.not_decoded, 4u);
+  EXPECT_TRUE(sink_.trace.memory_events.empty());
+  EXPECT_EQ(sink_.lostCount(kLostNonDeviceMemory), 2u);
+  EXPECT_EQ(sink_.lostCount(kLostWithoutTimestamps), 1u);
+  EXPECT_EQ(sink_.lostCount(kLostUnknownMemoryOperation), 1u);
 }
 
 TEST_F(ActivityDecoderTest, CountsRecordsOfAKindItDoesNotDecodeByKind) {

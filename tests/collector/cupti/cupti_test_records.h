@@ -54,4 +54,21 @@ inline MemcpyRecord memcpyRecord(CUpti_ActivityMemcpyKind copy_kind, CUpti_Activ
   return m;
 }
 
+// A MEMORY2 record of device memory on device 0, in process 4242 (apiRecord's).
+inline MemoryRecord memoryRecord(CUpti_ActivityMemoryOperationType operation, std::uint64_t address,
+                                 std::uint64_t bytes, std::uint64_t timestamp_ns, std::uint32_t correlation_id) {
+  MemoryRecord m{};
+  m.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+  m.memoryOperationType = operation;
+  m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  m.address = address;
+  m.bytes = bytes;
+  m.timestamp = timestamp_ns;
+  m.correlationId = correlation_id;
+  m.processId = 4242;
+  m.deviceId = 0;
+  m.contextId = 1;
+  return m;
+}
+
 }  // namespace ampscope::collector::test

@@ -95,7 +95,14 @@ TEST_F(GpuActivitySourceTest, EnablesTheCuptiKindsOfEachRequestedKind) {
                                              CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
                                              CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                              CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
-                                             CUPTI_ACTIVITY_KIND_SYNCHRONIZATION}));
+                                             CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_MEMORY2}));
+  everything.reset();
+
+  // Allocations and frees: MEMORY2, one record per operation (the older MEMORY kind pairs them).
+  options.kinds = GpuActivityKind::kMemory;
+  auto memory = start(options);
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(fake_.enabled, (std::vector<CUpti_ActivityKind>{CUPTI_ACTIVITY_KIND_MEMORY2}));
 }
 
 TEST_F(GpuActivitySourceTest, SaysNoGpuActivityCanBeRecordedAndWhyWhenCuptiCannotStart) {

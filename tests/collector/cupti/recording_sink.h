@@ -19,6 +19,7 @@ class RecordingSink final : public ActivitySink {
   void kernel(const trace::Kernel& kernel) override { trace.kernels.push_back(kernel); }
   void memoryOp(const trace::MemoryOp& op) override { trace.memory_ops.push_back(op); }
   void synchronization(const trace::Synchronization& sync) override { trace.synchronizations.push_back(sync); }
+  void memoryEvent(const trace::MemoryEvent& event) override { trace.memory_events.push_back(event); }
   void lost(std::string_view reason, std::uint64_t count) override {
     trace.import_stats.lost[std::string(reason)] += count;
   }

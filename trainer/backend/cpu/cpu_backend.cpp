@@ -26,13 +26,17 @@ Tensor CpuBackend::allocate(const Shape& shape, DType dtype) {
   const auto count = static_cast<std::size_t>(elementCount(shape));
   std::shared_ptr<float[]> memory;
   try {
-    memory = pool_.allocate(count);
+    memory = pool_.allocate(count, static_cast<std::size_t>(gpuStorageBytes(static_cast<std::int64_t>(count), dtype)));
   } catch (const std::bad_alloc& error) {
     // Every dtype is stored as float here (FP16 and BF16 are emulated by rounding).
     throw BackendError("CPU backend", fmt::format("out of host memory for a {} {} tensor of {} floats ({})",
                                                   shapeText(shape), dtypeName(dtype), count, error.what()));
   }
-  return Tensor(shape, dtype, DeviceKind::kCpu, std::shared_ptr<void>(memory, memory.get()));
+  std::shared_ptr<void> block(memory, memory.get());
+  if (tracker_->observed()) {
+    block = AllocationTracker::track(tracker_, std::move(block), gpuStorageBytes(static_cast<std::int64_t>(count), dtype));
+  }
+  return Tensor(shape, dtype, DeviceKind::kCpu, std::move(block));
 }
 
 void CpuBackend::upload(std::span<const float> values, Tensor& dst) {

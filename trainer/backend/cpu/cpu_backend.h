@@ -5,6 +5,7 @@
 // The class is split over files by kind of op: cpu_backend.cpp (memory, element-wise, loss,
 // optimizers), cpu_gemm.cpp, cpu_conv.cpp, cpu_norm.cpp (normalisation and pooling).
 
+#include "trainer/backend/allocation_tracker.h"
 #include "trainer/backend/backend.h"
 #include "trainer/backend/cpu/bulk_rounding.h"
 #include "trainer/backend/cpu/cpu_tensor_pool.h"
@@ -19,6 +20,7 @@ class CpuBackend final : public Backend {
   std::string description() const override;
   void setTf32(bool enabled) override { tf32_ = enabled; }
 
+  void setAllocationObserver(AllocationObserver* observer) override { tracker_->setObserver(observer); }
   Tensor allocate(const Shape& shape, DType dtype) override;
   void upload(std::span<const float> values, Tensor& dst) override;
   std::vector<float> download(const Tensor& src) override;
@@ -71,6 +73,10 @@ class CpuBackend final : public Backend {
 
   bool tf32_ = false;
   CpuTensorPool pool_;
+  // The pool's cached blocks are what the backend holds beyond live tensors. The tracker asks a
+  // copy of the pool's handle, which stays valid after the backend is gone.
+  std::shared_ptr<AllocationTracker> tracker_ = AllocationTracker::create(
+      DeviceKind::kCpu, 0, [pool = pool_] { return static_cast<std::int64_t>(pool.cachedLogicalBytes()); });
 };
 
 }  // namespace ampscope::trainer

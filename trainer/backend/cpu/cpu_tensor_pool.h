@@ -22,20 +22,29 @@ class CpuTensorPool {
   explicit CpuTensorPool(std::size_t max_cached_bytes = kDefaultMaxCachedBytes);
 
   // count floats, zeroed. The memory returns to the pool when the last reference goes, whichever
-  // thread drops it, even after the pool object itself is gone.
-  std::shared_ptr<float[]> allocate(std::size_t count);
+  // thread drops it, even after the pool object itself is gone. logical_bytes: what the tensor
+  // would take on a GPU (its dtype's size there), kept with the block while it is cached.
+  std::shared_ptr<float[]> allocate(std::size_t count, std::size_t logical_bytes = 0);
 
   std::size_t cachedBytes() const;
+  // The cached blocks' logical bytes: what a GPU's caching allocator would hold for them.
+  std::size_t cachedLogicalBytes() const;
 
  private:
+  struct Shelved {
+    float* block;
+    std::size_t logical_bytes;
+  };
   struct Shelves {
     mutable std::mutex mutex;
-    std::map<std::size_t, std::vector<float*>> free_by_count;
+    std::map<std::size_t, std::vector<Shelved>> free_by_count;
     std::size_t cached_bytes = 0;
+    std::size_t cached_logical_bytes = 0;
     std::size_t max_cached_bytes = 0;
     ~Shelves();
   };
-  static void release(const std::shared_ptr<Shelves>& shelves, float* block, std::size_t count);
+  static void release(const std::shared_ptr<Shelves>& shelves, float* block, std::size_t count,
+                      std::size_t logical_bytes);
 
   std::shared_ptr<Shelves> shelves_;
 };
