@@ -1,5 +1,5 @@
-// Memory events read into the trace model: Kineto's "[memory]" instant events in both forms, with
-// what the importer does with values it cannot use.
+// Memory events read into the trace model: Kineto's "[memory]" instant events in both forms and
+// Nsight Systems' CUDA memory usage events, with what each importer does with values it cannot use.
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,9 @@
 
 #include "../test_support.h"
 #include "analyzer/import/kineto/kineto_memory_event.h"
+#include "analyzer/import/nsight/nsys_importer.h"
 #include "analyzer/import/trace_importer.h"
+#include "sqlite_importer_fixture.h"
 
 namespace ampscope::analyzer::import {
 namespace {
@@ -346,6 +348,129 @@ TEST(MemoryEventImportTest, TheH100VitTraceKeepsItsLargestTotalsUnchanged) {
   auto several = importTrace(path, {.progress = {}, .threads = 4});
   ASSERT_TRUE(several.ok()) << several.error().message;
   EXPECT_TRUE(several->memory_events == events);
+}
+
+// --- Nsight Systems ---------------------------------------------------------------------------------
+
+// The fixture's process (tests/data/nsys_small.sql): globalPid (1 << 48) | (24817 << 24).
+constexpr std::int64_t kGlobalPid = 281891336880128;
+constexpr std::int64_t kOtherGlobalPid = 281891336880128 + (1ll << 24);  // pid 24818
+
+// CUDA_GPU_MEMORY_USAGE_EVENTS as Nsight Systems exports it with --cuda-memory-usage=true.
+constexpr const char* kMemoryUsageTable = R"(
+CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (
+  start INTEGER NOT NULL, globalPid INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,
+  address INTEGER NOT NULL, pc INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER NOT NULL,
+  memoryOperationType INTEGER NOT NULL, name TEXT, correlationId INTEGER, localMemoryPoolAddress INTEGER,
+  localMemoryPoolReleaseThreshold INTEGER, localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER,
+  importedMemoryPoolAddress INTEGER, importedMemoryPoolProcessId INTEGER);
+)";
+
+std::string memoryRow(std::int64_t start, std::int64_t global_pid, std::int64_t device, std::int64_t address,
+                      std::int64_t bytes, int kind, int operation, std::string_view correlation) {
+  return fmt::format("INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, contextId, address, pc, bytes, "
+                     "memKind, memoryOperationType, correlationId) VALUES ({}, {}, {}, 1, {}, 0, {}, {}, {}, {});\n",
+                     start, global_pid, device, address, bytes, kind, operation, correlation);
+}
+
+class NsysMemoryUsageTest : public test::SqliteImporterTest<importNsightSystems> {
+ protected:
+  void SetUp() override {
+    const std::string sql = test::readFile(test::testData("nsys_small.sql"));
+    ASSERT_FALSE(sql.empty()) << "cannot read " << test::testData("nsys_small.sql");
+    ASSERT_NO_FATAL_FAILURE(create(sql));
+  }
+};
+
+TEST_F(NsysMemoryUsageTest, AnExportWithoutTheTableHasNoMemoryEvents) {
+  const trace::Trace t = import();
+  EXPECT_TRUE(t.memory_events.empty());
+  EXPECT_FALSE(t.kernels.empty());
+}
+
+TEST_F(NsysMemoryUsageTest, AllocationsAndFreesOfDeviceMemoryBecomeMemoryEventsWithTheCallingThread) {
+  ASSERT_NO_FATAL_FAILURE(alter(std::string(kMemoryUsageTable) +
+                                memoryRow(1000020000, kGlobalPid, 0, 0x7f0000000000, 1 << 20, 2, 0, "101") +  // cudaMemcpyAsync's id
+                                memoryRow(1000625000, kGlobalPid, 1, 0x7f0000000000, 1 << 20, 2, 1, "107") +  // a driver call's
+                                memoryRow(1000001000, kGlobalPid, 0, 0x7e0000000000, 4096, 5, 0, "NULL") +    // module static
+                                memoryRow(1000002000, kGlobalPid, 0, -4096, 8192, 3, 0, "999")));             // an array
+  const trace::Trace t = import();
+  ASSERT_EQ(t.memory_events.size(), 4u);  // sorted by time
+  const MemoryEvent& statics = t.memory_events[0];
+  EXPECT_EQ(statics.bytes, 4096);
+  EXPECT_EQ(statics.thread, trace::kNone);  // no call
+  const MemoryEvent& array = t.memory_events[1];
+  EXPECT_EQ(array.address, static_cast<std::uint64_t>(std::int64_t{-4096}));  // SQLite's signed INTEGER: its bits
+  EXPECT_EQ(array.thread, trace::kNone);  // no call with its correlation id
+  const MemoryEvent& allocation = t.memory_events[2];
+  EXPECT_EQ(allocation.time_ns, 1000020000);
+  EXPECT_EQ(allocation.bytes, 1 << 20);
+  EXPECT_EQ(allocation.address, 0x7f0000000000u);
+  EXPECT_EQ(allocation.device, 0u);
+  EXPECT_EQ(allocation.pid, 24817);
+  const MemoryEvent& free = t.memory_events[3];
+  EXPECT_EQ(free.bytes, -(1 << 20));
+  EXPECT_EQ(free.device, 1u);
+  for (const MemoryEvent* m : {&allocation, &free}) {
+    EXPECT_EQ(m->device_kind, DeviceKind::kGpu);
+    EXPECT_EQ(m->total_allocated, MemoryEvent::kNotRecorded);
+    EXPECT_EQ(m->total_reserved, MemoryEvent::kNotRecorded);
+    ASSERT_NE(m->thread, trace::kNone);
+    EXPECT_EQ(threadOf(t, *m).pid, 24817);
+    EXPECT_EQ(threadOf(t, *m).tid, 24817);
+  }
+  // The call's thread, whichever of its calls' rows (runtime or driver) has the id.
+  const auto call = std::find_if(t.launches.begin(), t.launches.end(),
+                                 [](const trace::LaunchCall& l) { return l.correlation_id == 107; });
+  ASSERT_NE(call, t.launches.end());
+  EXPECT_EQ(free.thread, call->thread);
+}
+
+TEST_F(NsysMemoryUsageTest, ACorrelationIdIsLookedUpInTheEventsOwnProcess) {
+  ASSERT_NO_FATAL_FAILURE(
+      alter(std::string(kMemoryUsageTable) + memoryRow(1000020000, kOtherGlobalPid, 0, 4096, 64, 2, 0, "101")));
+  const trace::Trace t = import();
+  ASSERT_EQ(t.memory_events.size(), 1u);
+  EXPECT_EQ(t.memory_events[0].pid, 24818);
+  EXPECT_EQ(t.memory_events[0].thread, trace::kNone);  // 101 is a call of process 24817
+}
+
+TEST_F(NsysMemoryUsageTest, MemoryThatIsNotTheGpusOwnIsSkippedByKindAndBadRowsAreCountedWithTheirPlace) {
+  ASSERT_NO_FATAL_FAILURE(alter(std::string(kMemoryUsageTable) +
+                                memoryRow(1000010000, kGlobalPid, 0, 4096, 64, 1, 0, "101") +   // pinned host
+                                memoryRow(1000010001, kGlobalPid, 0, 4096, 64, 4, 0, "101") +   // managed
+                                memoryRow(1000010002, kGlobalPid, 0, 4096, 64, 6, 1, "101") +   // managed static
+                                memoryRow(1000010003, kGlobalPid, 0, 4096, 64, 0, 0, "101") +   // pageable
+                                memoryRow(1000010004, kGlobalPid, 0, 4096, 64, 7, 0, "101") +   // unknown kind
+                                memoryRow(1000010005, kGlobalPid, 0, 4096, 64, 2, 2, "101") +   // unknown operation
+                                memoryRow(1000010006, kGlobalPid, 0, 4096, -64, 2, 0, "101") +  // negative size
+                                memoryRow(1000010007, kGlobalPid, -1, 4096, 64, 2, 0, "101") +  // no device
+                                memoryRow(1000010008, kGlobalPid, 0, 4096, 64, 2, 0, "101")));
+  const trace::Trace t = import();
+  ASSERT_EQ(t.memory_events.size(), 1u);
+  EXPECT_EQ(t.memory_events[0].time_ns, 1000010008);
+  const auto& skipped = t.import_stats.skipped;
+  EXPECT_EQ(skipped.at("CUDA_GPU_MEMORY_USAGE_EVENTS events of pinned host memory: not the GPU's own memory"), 1u);
+  EXPECT_EQ(skipped.at("CUDA_GPU_MEMORY_USAGE_EVENTS events of managed memory (it migrates between host and GPU): not the "
+                       "GPU's own memory"),
+            2u);
+  EXPECT_EQ(skipped.at("CUDA_GPU_MEMORY_USAGE_EVENTS events of pageable host memory: not the GPU's own memory"), 1u);
+  const std::string unknown_kind = "CUDA_GPU_MEMORY_USAGE_EVENTS events of memory kind 7: not known to be the GPU's (left out)";
+  EXPECT_EQ(notUnderstood(t, unknown_kind), 1u);
+  EXPECT_EQ(t.import_stats.first_place.at(unknown_kind), "table 'CUDA_GPU_MEMORY_USAGE_EVENTS' row 5");
+  EXPECT_EQ(notUnderstood(t, "CUDA_GPU_MEMORY_USAGE_EVENTS events of operation type 2 (left out)"), 1u);
+  EXPECT_EQ(notUnderstood(t, "CUDA_GPU_MEMORY_USAGE_EVENTS events whose size is negative (left out)"), 1u);
+  EXPECT_EQ(notUnderstood(t, "CUDA_GPU_MEMORY_USAGE_EVENTS events without a device id >= 0 (left out)"), 1u);
+}
+
+TEST_F(NsysMemoryUsageTest, EveryRowOfTheTableIsReadAndTheOnesKeptAreImported) {
+  const trace::Trace before = import();
+  ASSERT_NO_FATAL_FAILURE(alter(std::string(kMemoryUsageTable) +
+                                memoryRow(1000020000, kGlobalPid, 0, 4096, 64, 2, 0, "101") +
+                                memoryRow(1000020001, kGlobalPid, 0, 4096, 64, 1, 0, "101")));
+  const trace::Trace t = import();
+  EXPECT_EQ(t.import_stats.events_read, before.import_stats.events_read + 2);
+  EXPECT_EQ(t.import_stats.events_imported, before.import_stats.events_imported + 1);
 }
 
 }  // namespace
