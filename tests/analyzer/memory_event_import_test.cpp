@@ -184,12 +184,13 @@ TEST(MemoryEventImportTest, AnEventWithoutUsableBytesIsCountedAndLeftOut) {
   {"ph": "i", "name": "[memory]", "pid": 7, "tid": 8, "ts": 3, "args": {"Device Type": 1, "Device Id": 0, "Bytes": 1.5}},
   {"ph": "i", "name": "[memory]", "pid": 7, "tid": 8, "ts": 4, "args": {"Device Type": 1, "Device Id": 0, "Bytes": [64]}},
   {"ph": "i", "name": "[memory]", "pid": 7, "tid": 8, "ts": 5, "args": {"Device Type": 1, "Device Id": 0, "Bytes": 1e999}},
+  {"ph": "i", "name": "[memory]", "pid": 7, "tid": 8, "ts": 5, "args": {"Device Type": 1, "Device Id": 0, "Bytes": -9223372036854775808}},
   {"ph": "i", "name": "[memory]", "pid": 7, "tid": 8, "ts": 6, "args": "none"},
   {"ph": "i", "name": "[memory]", "pid": 7, "tid": 8, "ts": 7, "args": {"Device Type": 1, "Device Id": 0, "Bytes": 8}})"));
   ASSERT_EQ(t.memory_events.size(), 1u);
   EXPECT_EQ(t.memory_events[0].bytes, 8);
   EXPECT_EQ(notUnderstood(t, "'[memory]' events without \"Bytes\" (left out)"), 2u);  // the first and "none"
-  EXPECT_EQ(notUnderstood(t, "'[memory]' events whose \"Bytes\" is not an integer (left out)"), 4u);
+  EXPECT_EQ(notUnderstood(t, "'[memory]' events whose \"Bytes\" is not a byte count (left out)"), 5u);
   EXPECT_EQ(t.import_stats.first_place.count("'[memory]' events without \"Bytes\" (left out)"), 1u);
 }
 

@@ -75,8 +75,13 @@ MemoryEventReading readMemoryArgs(const KinetoMemoryArgs& args, trace::MemoryEve
   std::int64_t bytes = 0;
   switch (wholeNumber(args.bytes, bytes, false)) {
     case Whole::kAbsent: note(MemoryArgProblem::kBytesMissing); return reading;
-    case Whole::kBad: note(MemoryArgProblem::kBytesNotAnInteger); return reading;
+    case Whole::kBad: note(MemoryArgProblem::kBytesNotACount); return reading;
     case Whole::kRead: break;
+  }
+  if (bytes == std::numeric_limits<std::int64_t>::min()) {
+    // A free of 2^63 bytes is no free, and its size cannot be negated.
+    note(MemoryArgProblem::kBytesNotACount);
+    return reading;
   }
   std::int64_t device_type = 0;
   if (wholeNumber(args.device_type, device_type, false) != Whole::kRead) {
@@ -129,7 +134,7 @@ MemoryEventReading readMemoryArgs(const KinetoMemoryArgs& args, trace::MemoryEve
 std::string memoryArgProblemReason(MemoryArgProblem problem, std::int64_t device_type) {
   switch (problem) {
     case MemoryArgProblem::kBytesMissing: return "'[memory]' events without \"Bytes\" (left out)";
-    case MemoryArgProblem::kBytesNotAnInteger: return "'[memory]' events whose \"Bytes\" is not an integer (left out)";
+    case MemoryArgProblem::kBytesNotACount: return "'[memory]' events whose \"Bytes\" is not a byte count (left out)";
     case MemoryArgProblem::kDeviceTypeNotAnInteger:
       return "'[memory]' events without an integer \"Device Type\" (left out)";
     case MemoryArgProblem::kDeviceTypeNotRead: {

@@ -36,7 +36,7 @@ struct KinetoMemoryArgs {
 // per event left out); the last three keep it without the value.
 enum class MemoryArgProblem : std::uint8_t {
   kBytesMissing,
-  kBytesNotAnInteger,
+  kBytesNotACount,
   kDeviceTypeNotAnInteger,  // absent too
   kDeviceTypeNotRead,       // a c10::DeviceType other than the CPU, CUDA and HIP
   kDeviceIdNotAnOrdinal,    // a GPU event without a device index >= 0
