@@ -36,6 +36,7 @@ void expectSameTrace(const trace::Trace& a, const trace::Trace& b) {
   EXPECT_EQ(a.synchronizations, b.synchronizations);
   EXPECT_EQ(a.ranges, b.ranges);
   EXPECT_EQ(a.communication_messages, b.communication_messages);
+  EXPECT_EQ(a.memory_events, b.memory_events);
   EXPECT_EQ(a.import_stats, b.import_stats);
 }
 
@@ -84,8 +85,14 @@ std::string manyEvents(int count, int bad_at = -1, int second_bad_at = -1, std::
                             thread, i % 2);
         break;
       case 4:
-        json += fmt::format(R"({{"ph": "f", "id": {}, "pid": 0, "tid": 7, "ts": {}, "cat": "ac2g", "name": "ac2g", "bp": "e"}})", i,
-                            1003 + i * 10);
+        if (i % 12 == 4) {
+          json += fmt::format(R"({{"ph": "f", "id": {}, "pid": 0, "tid": 7, "ts": {}, "cat": "ac2g", "name": "ac2g", "bp": "e"}})", i,
+                              1003 + i * 10);
+        } else {  // an allocation on a labelled thread, whose index the merge translates
+          json += fmt::format(R"({{"ph": "i", "s": "t", "name": "[memory]", "pid": 1, "tid": "worker {}", "ts": {}, )"
+                              R"("args": {{"Device Type": 1, "Device Id": 0, "Bytes": {}, "Addr": {}, "Total Allocated": {}}}}})",
+                              thread, 1003 + i * 10, 512 + i, 4096 * i, 1000 * i);
+        }
         break;
       default:
         json += fmt::format(R"({{"ph": "X", "cat": "new_category_{}", "name": "x", "pid": 1, "tid": 1, "ts": {}, "dur": 1}})",
@@ -105,6 +112,7 @@ TEST(KinetoParallelParseTest, ManyBatchesGiveTheSameTraceOnOneThreadAndOnSeveral
   EXPECT_EQ(one.import_stats.events_read, 30000u);
   EXPECT_EQ(one.kernels.size(), 5000u);
   EXPECT_EQ(one.ranges.size(), 5000u);
+  EXPECT_EQ(one.memory_events.size(), 2500u);
   // Events are spread evenly through this plain file: the vectors grew to their final size from
   // the rate of the first batches (with a tenth to spare), not by doubling past it.
   EXPECT_LE(one.kernels.capacity(), one.kernels.size() * 13 / 10);

@@ -11,7 +11,7 @@ namespace {
 // A tripwire: a record that grows may have gained a string id or thread index that append()
 // must translate.
 static_assert(sizeof(trace::Kernel) == 88 && sizeof(trace::LaunchCall) == 48 && sizeof(trace::Range) == 104 &&
-                  sizeof(trace::CommunicationMessage) == 56,
+                  sizeof(trace::CommunicationMessage) == 56 && sizeof(trace::MemoryEvent) == 72,
               "a trace record changed: translate its new string ids and thread indices in append()");
 
 // Grows `into` to `growth` times what it needs now: each growth moves every record and faults
@@ -73,6 +73,7 @@ void KinetoBatchMerge::append(ParsedBatch&& batch, std::size_t parser) {
     for (trace::StringId* id : {&m.collective, &m.dtype, &m.group, &m.group_ranks}) string(*id);
     thread(m.thread);
   }
+  for (trace::MemoryEvent& m : batch.memory_events) thread(m.thread);
   const double growth = growthToDocumentEnd(batch.document_end);
   appendAll(out_.kernels, batch.kernels, growth);
   appendAll(out_.launches, batch.launches, growth);
@@ -80,6 +81,7 @@ void KinetoBatchMerge::append(ParsedBatch&& batch, std::size_t parser) {
   appendAll(out_.synchronizations, batch.synchronizations, growth);
   appendAll(out_.ranges, batch.ranges, growth);
   appendAll(out_.communication_messages, batch.communication_messages, growth);
+  appendAll(out_.memory_events, batch.memory_events, growth);
 
   // Batches arrive in document order: a reason's first place is the first batch's that met it.
   out_.import_stats.add(batch.stats);

@@ -15,6 +15,7 @@
 
 #include "analyzer/import/kineto/chrome_trace_stream.h"
 #include "analyzer/import/kineto/json_value_end.h"
+#include "analyzer/import/kineto/kineto_memory_event.h"
 #include "analyzer/import/kineto/kineto_value_readers.h"
 #include "analyzer/import/kineto/kineto_values.h"
 
@@ -53,6 +54,7 @@ struct EventFields {
   std::int64_t in_elements = -1;
   std::int64_t out_elements = -1;
   std::int64_t group_size = -1;
+  KinetoMemoryArgs memory;  // a "[memory]" event's
   bool hasMessage() const {
     return !collective_name.empty() || in_elements >= 0 || out_elements >= 0 || group_size >= 0 || !group_name.empty();
   }
@@ -148,6 +150,9 @@ class EventReader {
 
   // Keeps a communication op's message beside its range (trace::CommunicationMessage).
   void addMessage(const trace::Range& range, const EventFields& event);
+  // A "[memory]" instant event: an allocation or free (kineto_memory_event.h).
+  Status addMemoryEvent(const TraceEventText& text, const EventFields& event);
+  [[gnu::cold]] [[gnu::noinline]] void noteMemoryProblems(const TraceEventText& text, const MemoryEventReading& reading);
 
   Error eventError(const TraceEventText& text, std::string_view what) const {
     return Error{fmt::format("{}: traceEvents element #{} at byte offset {}: {}", path_, text.index,
@@ -228,6 +233,12 @@ Status EventReader::parseArgs(const TraceEventText& text, od::object args, Event
     else if (isWord(key, "Group size")) error = readInt(value, event.group_size);
     else if (isWord(key, "Process Group Name")) error = readTextOrRaw(value, event.group_name);
     else if (isWord(key, "Process Group Ranks")) error = readTextOrRaw(value, event.group_ranks);
+    else if (isWord(key, "Bytes")) error = readScalar(value, event.memory.bytes);
+    else if (isWord(key, "Device Type")) error = readScalar(value, event.memory.device_type);
+    else if (isWord(key, "Device Id")) error = readScalar(value, event.memory.device_id);
+    else if (isWord(key, "Addr")) error = readScalar(value, event.memory.address);
+    else if (isWord(key, "Total Allocated")) error = readScalar(value, event.memory.total_allocated);
+    else if (isWord(key, "Total Reserved")) error = readScalar(value, event.memory.total_reserved);
     else error = skipValue(value);
     if (isUnexpectedValue(error)) {
       noteUnexpectedValue(text, "args.", key, error);
@@ -324,7 +335,9 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
     return {};
   }
   if (ph == 'i' || ph == 'I') {
-    // Memory samples arrive by the ten thousand: build the key without a fresh allocation.
+    if (isWord(event.name, "[memory]")) return addMemoryEvent(text, event);
+    // The profiler's marks ("Iteration Start: ...", "[OutOfMemory]" with the size it failed to
+    // allocate, which changes nothing in memory): counted by name, the key built in place.
     stats_key_.assign("instant events '").append(event.name).append("'");
     skipped_.add(stats_key_);
     return {};
@@ -457,6 +470,33 @@ void EventReader::addMessage(const trace::Range& range, const EventFields& event
   if (!event.group_ranks.empty()) m.group_ranks = out_.strings.intern(event.group_ranks);
 }
 
+Status EventReader::addMemoryEvent(const TraceEventText& text, const EventFields& event) {
+  if (!event.has_ts) {
+    not_understood_.add("'[memory]' events without a readable \"ts\" (left out)", [&] { return placeOf(text); });
+    return {};
+  }
+  trace::MemoryEvent m;
+  const MemoryEventReading reading = readMemoryArgs(event.memory, m);
+  if (reading.problems != 0) noteMemoryProblems(text, reading);
+  if (!reading.usable) return {};
+  m.time_ns = event.ts_ns;
+  // The allocating thread, as the other host events name it.
+  if (event.pid.present) m.pid = event.pid.number;
+  if (event.pid.present && event.tid.present) m.thread = cpuThread(event);
+  out_.memory_events.push_back(m);
+  ++out_.import_stats.events_imported;
+  return {};
+}
+
+void EventReader::noteMemoryProblems(const TraceEventText& text, const MemoryEventReading& reading) {
+  for (int problem = 0; problem < kMemoryArgProblems; ++problem) {
+    const auto which = static_cast<MemoryArgProblem>(problem);
+    if (reading.has(which)) {
+      not_understood_.add(memoryArgProblemReason(which, reading.device_type), [&] { return placeOf(text); });
+    }
+  }
+}
+
 void EventReader::readElements(const EventBatch& batch, ParsedBatch& parsed) {
   if (!batch.events.empty()) parsed.document_end = batch.events.back().byte_offset + batch.events.back().size;
   for (const EventSpan& span : batch.events) {
@@ -531,6 +571,7 @@ ParsedBatch EventReader::parse(const EventBatch& batch) {
   parsed.memory_ops = std::exchange(out_.memory_ops, {});
   parsed.synchronizations = std::exchange(out_.synchronizations, {});
   parsed.ranges = std::exchange(out_.ranges, {});
+  parsed.memory_events = std::exchange(out_.memory_events, {});
   parsed.communication_messages = std::exchange(out_.communication_messages, {});
   skipped_.moveCountsInto(out_.import_stats.skipped);
   not_understood_.moveNotUnderstoodInto(out_.import_stats);

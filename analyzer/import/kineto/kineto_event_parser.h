@@ -59,6 +59,7 @@ struct ParsedBatch {
   std::vector<trace::Synchronization> synchronizations;
   std::vector<trace::Range> ranges;
   std::vector<trace::CommunicationMessage> communication_messages;
+  std::vector<trace::MemoryEvent> memory_events;
   trace::ImportStats stats;  // events read and imported, skipped and not understood
   // The parser's strings and threads first met in this batch: ids first_new_string... and
   // indices first_new_thread..., in order.

@@ -43,6 +43,7 @@ void addBaseTime(trace::Trace& out, std::int64_t base_ns) {
   for (auto& e : out.synchronizations) { e.start_ns += base_ns; e.end_ns += base_ns; }
   for (auto& e : out.ranges) { e.start_ns += base_ns; e.end_ns += base_ns; }
   for (auto& e : out.communication_messages) e.start_ns += base_ns;
+  for (auto& e : out.memory_events) e.time_ns += base_ns;
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include <string_view>
 
 #include "analyzer/import/kineto/json_value_end.h"
+#include "analyzer/import/kineto/kineto_memory_event.h"
 #include "analyzer/import/kineto/kineto_values.h"
 
 namespace ampscope::analyzer::import {
@@ -203,6 +204,24 @@ simdjson::error_code readTextOrRaw(od::value value, std::string_view& out) {
   if (type == od::json_type::array) return rawArray(value, out);
   out = trimJsonSpace(value.raw_json_token());
   return type == od::json_type::object ? skipValue(value) : simdjson::SUCCESS;
+}
+
+// A scalar kept as its text, to be read later (a "[memory]" event's numbers: readMemoryArgs says
+// what each may hold). Any type is taken, so none is counted here; an array or object only where
+// it nests.
+simdjson::error_code readScalar(od::value value, JsonScalar& out) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::number) {
+    out = {trimJsonSpace(value.raw_json_token()), JsonScalar::Form::kNumber};
+    return simdjson::SUCCESS;  // a number left unread is skipped as one token
+  }
+  if (type == od::json_type::string) {
+    out.form = JsonScalar::Form::kString;
+    return value.get_string().get(out.text);
+  }
+  out = {{}, JsonScalar::Form::kOther};
+  return skipValue(value);
 }
 
 // A time that is no plain number token: a numeric string ("12.5"), a number out of range, or

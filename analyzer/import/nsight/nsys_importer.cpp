@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -13,6 +12,8 @@
 
 #include "analyzer/import/nsight/cupti_enums.h"
 #include "analyzer/import/nsight/foreign_strings.h"
+#include "analyzer/import/nsight/nsys_memory_usage.h"
+#include "analyzer/import/nsight/nsys_rows.h"
 #include "analyzer/normalise/range_normaliser.h"
 #include "trace/db/sqlite_database.h"
 
@@ -50,32 +51,6 @@ enum ApiEventClass : std::int64_t {
   kClassCudaRuntime = 0, kClassCudaDriver = 1, kClassCudaEglDriver = 13, kClassCudaBacktrace = 67,
 };
 
-struct ThreadId {
-  std::int64_t pid = 0;
-  std::int64_t tid = 0;
-};
-
-// globalTid packs <hardware:8><VM:8><pid:24><tid:24>; users know the pid and tid. The top bits
-// can make the stored INTEGER negative, so shift it as unsigned.
-ThreadId decodeGlobalTid(std::int64_t global_tid) {
-  const auto bits = static_cast<std::uint64_t>(global_tid);
-  return {static_cast<std::int64_t>((bits >> 24) & 0xFFFFFFu),
-          static_cast<std::int64_t>(bits & 0xFFFFFFu)};
-}
-
-// Nsight's ENUM_CUDA_MEM_KIND does not use CUPTI's numbers: 0 is pageable here, unknown in CUPTI.
-trace::MemoryKind memoryKindFromNsys(std::int64_t kind) {
-  using trace::MemoryKind;
-  switch (kind) {
-    case 0: return MemoryKind::kPageable;
-    case 1: return MemoryKind::kPinned;
-    case 2: case 5: return MemoryKind::kDevice;   // DEVICE, DEVICE_STATIC
-    case 3: return MemoryKind::kArray;
-    case 4: case 6: return MemoryKind::kManaged;  // MANAGED, MANAGED_STATIC
-    default: return MemoryKind::kUnknown;         // 7 is UNKNOWN
-  }
-}
-
 // ENUM_CUDA_MEMCPY_OPER is CUPTI's memcpy kind plus three unified-memory migrations.
 trace::CopyDirection copyDirectionFromNsys(std::int64_t kind) {
   switch (kind) {
@@ -97,41 +72,6 @@ std::string_view withoutVersionSuffix(std::string_view name) {
     return std::isdigit(static_cast<unsigned char>(c)) != 0;
   });
   return version ? name.substr(0, at) : name;
-}
-
-// The columns one SELECT reads: the essential ones (forEachRow fails, naming the column, when one
-// is missing) followed by those optional ones the table has, since columns differ between Nsight
-// versions. operator[] gives a column's position in the row, or -1 when it was not selected.
-class Columns {
- public:
-  Columns(SqliteDatabase& db, std::string_view table,
-          std::initializer_list<std::string_view> essential,
-          std::initializer_list<std::string_view> optional)
-      : names_(essential) {
-    const std::vector<std::string> present = db.columns(table);
-    for (std::string_view name : optional) {
-      if (std::find(present.begin(), present.end(), name) != present.end()) names_.push_back(name);
-    }
-  }
-  int operator[](std::string_view name) const {
-    const auto found = std::find(names_.begin(), names_.end(), name);
-    return found == names_.end() ? -1 : static_cast<int>(found - names_.begin());
-  }
-  const std::vector<std::string_view>& names() const { return names_; }
-
- private:
-  std::vector<std::string_view> names_;
-};
-
-// True when the row has a value in column (absent columns and NULLs have none).
-bool has(const Statement& s, int column) { return column >= 0 && !s.isNull(column); }
-std::int64_t valueOr(const Statement& s, int column, std::int64_t fallback) {
-  return has(s, column) ? s.int64(column) : fallback;
-}
-
-// globalPid packs globalTid's fields with the tid bits zero. Absent (older exports) or NULL: unknown.
-std::int64_t pidOf(const Statement& s, int global_pid_column) {
-  return has(s, global_pid_column) ? decodeGlobalTid(s.int64(global_pid_column)).pid : trace::kUnknownPid;
 }
 
 // Reads the export's tables into out. The GPU's tables (kernels, memory operations,
@@ -197,7 +137,7 @@ class NsysReader {
 
   Status readDevices() {
     if (!db_.hasTable(kGpus)) return {};
-    const Columns c(db_, kGpus, {"id", "name"},
+    const NsysColumns c(db_, kGpus, {"id", "name"},
                     {"cuDevice", "computeMajor", "computeMinor", "smCount", "totalMemory", "clockRate",
                      "memoryBandwidth"});
     return forEachRow(db_, kGpus, c.names(), [&](std::int64_t, Statement& s) -> Status {
@@ -223,7 +163,7 @@ class NsysReader {
   Status readKernels() {
     if (!db_.hasTable(kKernels)) return {};
     // A kernel's launch configuration is optional: trimmed exports keep only times and names.
-    const Columns c(db_, kKernels, {"start", "end"},
+    const NsysColumns c(db_, kKernels, {"start", "end"},
                     {"deviceId", "streamId", "correlationId", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
                      "staticSharedMemory", "dynamicSharedMemory", "demangledName", "shortName", "mangledName",
                      "globalPid"});
@@ -268,7 +208,7 @@ class NsysReader {
   Status readApi(const char* table) {
     if (!db_.hasTable(table)) return {};
     const bool driver_table = std::string_view(table) == kDriver;
-    const Columns c(db_, table, {"start", "end", "globalTid", "correlationId"},
+    const NsysColumns c(db_, table, {"start", "end", "globalTid", "correlationId"},
                     {"nameId", "eventClass"});
     return forEachRow(db_, table, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
@@ -299,7 +239,7 @@ class NsysReader {
         name = out_.strings.intern(api == trace::ApiKind::kRuntime ? "CUDA runtime call"
                                                                    : "CUDA driver call");
       }
-      const ThreadId thread = decodeGlobalTid(s.int64(2));
+      const NsysThreadId thread = decodeGlobalTid(s.int64(2));
       out_.launches.push_back({.start_ns = start, .end_ns = end,
                                .correlation_id = static_cast<std::uint64_t>(s.int64(3)), .name = name,
                                .thread = out_.threadIndex(thread.pid, thread.tid), .api = api});
@@ -311,11 +251,11 @@ class NsysReader {
   Status readMemoryOps(const char* table) {
     if (!db_.hasTable(table)) return {};
     const bool is_memcpy = std::string_view(table) == kMemcpy;
-    const Columns c =
-        is_memcpy ? Columns(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes",
-                                         "copyKind"}, {"srcKind", "dstKind", "globalPid"})
-                  : Columns(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes"},
-                            {"memKind", "globalPid"});
+    const NsysColumns c =
+        is_memcpy ? NsysColumns(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes",
+                                             "copyKind"}, {"srcKind", "dstKind", "globalPid"})
+                  : NsysColumns(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes"},
+                                {"memKind", "globalPid"});
     return forEachRow(db_, table, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
       trace::MemoryOp m;
@@ -343,7 +283,7 @@ class NsysReader {
 
   Status readSynchronization() {
     if (!db_.hasTable(kSync)) return {};
-    const Columns c(db_, kSync, {"start", "end", "deviceId", "streamId", "correlationId", "syncType"},
+    const NsysColumns c(db_, kSync, {"start", "end", "deviceId", "streamId", "correlationId", "syncType"},
                     {"globalPid"});
     return forEachRow(db_, kSync, c.names(), [&](std::int64_t row, Statement& s) -> Status {
       ++out_.import_stats.events_read;
@@ -362,7 +302,7 @@ class NsysReader {
 
   // The message of an NVTX event: inline text, or a registered string (nvtxDomainRegisterString)
   // through textId. Inline text wins because old exports wrote 0, not NULL, into unused columns.
-  Status nvtxText(const Columns& c, std::int64_t row, Statement& s, trace::StringId& out) {
+  Status nvtxText(const NsysColumns& c, std::int64_t row, Statement& s, trace::StringId& out) {
     if (has(s, c["text"]) && !s.text(c["text"]).empty()) {
       out = out_.strings.intern(s.text(c["text"]));
       return {};
@@ -373,7 +313,7 @@ class NsysReader {
 
   Status readNvtx() {
     if (!db_.hasTable(kNvtx)) return {};
-    const Columns c(db_, kNvtx, {"start", "end", "eventType", "globalTid"}, {"text", "textId", "domainId", "category"});
+    const NsysColumns c(db_, kNvtx, {"start", "end", "eventType", "globalTid"}, {"text", "textId", "domainId", "category"});
     // Domains are named by their creation events; ranges name them by id (0: the default one).
     std::unordered_map<std::int64_t, trace::StringId> domain_names;
     std::vector<std::pair<std::size_t, std::int64_t>> range_domains;  // (index into out_.ranges, domainId)
@@ -398,7 +338,7 @@ class NsysReader {
       }
       trace::StringId name = trace::StringTable::kEmpty;
       if (Status named = nvtxText(c, row, s, name); !named) return named;
-      const ThreadId thread = decodeGlobalTid(s.int64(3));
+      const NsysThreadId thread = decodeGlobalTid(s.int64(3));
       const std::int64_t start = s.int64(0);
       const bool ended = type != kNvtxMark && !s.isNull(1) && s.int64(1) >= start;
       const std::int64_t end = ended ? s.int64(1) : start;  // a mark is a range of no length
@@ -429,7 +369,7 @@ class NsysReader {
   Status nameThreads() {
     if (!db_.hasTable(kThreadNames) || out_.threads.empty()) return {};
     const auto nameThread = [&](std::int64_t row, Statement& s) -> Status {
-      const ThreadId id = decodeGlobalTid(s.int64(1));
+      const NsysThreadId id = decodeGlobalTid(s.int64(1));
       for (trace::Thread& thread : out_.threads) {
         if (thread.pid == id.pid && thread.tid == id.tid) {
           return stringId(kThreadNames, row, "nameId", s.int64(0), thread.name);
@@ -497,6 +437,8 @@ trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db) {
   if (!status) return status.error();
   host.closeUnterminatedRanges(std::max(host.lastNs(), gpu_last_ns));
   takeGpuRecords(std::move(gpu), out);
+  // After the API calls: each allocation takes the thread of the call that made it.
+  if (Status read = readCudaMemoryUsage(db, out); !read) return read.error();
   out.sortByTime();
   normaliseRanges(out);
   return out;

@@ -1,7 +1,8 @@
 #pragma once
 // Imports Nsight Systems SQLite exports (nsys export --type sqlite): CUPTI kernel, runtime,
 // memcpy/memset and synchronisation tables, NVTX_EVENTS with inline text or textId, StringIds,
-// TARGET_INFO_GPU, and the thread ids packed into globalTid.
+// TARGET_INFO_GPU, CUDA memory usage events (nsys_memory_usage.h), and the thread ids packed
+// into globalTid.
 
 #include "trace/result.h"
 #include "trace/trace_model.h"

@@ -1,0 +1,77 @@
+#pragma once
+// What every reader of an Nsight Systems export's tables shares: the columns a SELECT takes (they
+// differ between Nsight versions), the values of a row that may be absent, and the process and
+// thread ids packed into globalTid and globalPid.
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/db/sqlite_database.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer::import {
+
+struct NsysThreadId {
+  std::int64_t pid = 0;
+  std::int64_t tid = 0;
+};
+
+// globalTid packs <hardware:8><VM:8><pid:24><tid:24>; users know the pid and tid. The top bits
+// can make the stored INTEGER negative, so shift it as unsigned.
+inline NsysThreadId decodeGlobalTid(std::int64_t global_tid) {
+  const auto bits = static_cast<std::uint64_t>(global_tid);
+  return {static_cast<std::int64_t>((bits >> 24) & 0xFFFFFFu), static_cast<std::int64_t>(bits & 0xFFFFFFu)};
+}
+
+// The columns one SELECT reads: the essential ones (forEachRow fails, naming the column, when one
+// is missing) followed by those optional ones the table has, since columns differ between Nsight
+// versions. operator[] gives a column's position in the row, or -1 when it was not selected.
+class NsysColumns {
+ public:
+  NsysColumns(trace::db::SqliteDatabase& db, std::string_view table, std::initializer_list<std::string_view> essential,
+              std::initializer_list<std::string_view> optional)
+      : names_(essential) {
+    const std::vector<std::string> present = db.columns(table);
+    for (std::string_view name : optional) {
+      if (std::find(present.begin(), present.end(), name) != present.end()) names_.push_back(name);
+    }
+  }
+  int operator[](std::string_view name) const {
+    const auto found = std::find(names_.begin(), names_.end(), name);
+    return found == names_.end() ? -1 : static_cast<int>(found - names_.begin());
+  }
+  const std::vector<std::string_view>& names() const { return names_; }
+
+ private:
+  std::vector<std::string_view> names_;
+};
+
+// True when the row has a value in column (absent columns and NULLs have none).
+inline bool has(const trace::db::Statement& s, int column) { return column >= 0 && !s.isNull(column); }
+inline std::int64_t valueOr(const trace::db::Statement& s, int column, std::int64_t fallback) {
+  return has(s, column) ? s.int64(column) : fallback;
+}
+
+// globalPid packs globalTid's fields with the tid bits zero. Absent (older exports) or NULL: unknown.
+inline std::int64_t pidOf(const trace::db::Statement& s, int global_pid_column) {
+  return has(s, global_pid_column) ? decodeGlobalTid(s.int64(global_pid_column)).pid : trace::kUnknownPid;
+}
+
+// Nsight's ENUM_CUDA_MEM_KIND does not use CUPTI's numbers: 0 is pageable here, unknown in CUPTI.
+inline trace::MemoryKind memoryKindFromNsys(std::int64_t kind) {
+  using trace::MemoryKind;
+  switch (kind) {
+    case 0: return MemoryKind::kPageable;
+    case 1: return MemoryKind::kPinned;
+    case 2: case 5: return MemoryKind::kDevice;   // DEVICE, DEVICE_STATIC
+    case 3: return MemoryKind::kArray;
+    case 4: case 6: return MemoryKind::kManaged;  // MANAGED, MANAGED_STATIC
+    default: return MemoryKind::kUnknown;         // 7 is UNKNOWN
+  }
+}
+
+}  // namespace ampscope::analyzer::import
