@@ -15,8 +15,9 @@ MemoryComparison compareMemory(const TraceSummary& a, const TraceSummary& b, boo
     return out;
   }
   out.measured = true;
-  out.a_peak_allocated_bytes = a_device->peak_allocated_bytes;
-  out.b_peak_allocated_bytes = b_device->peak_allocated_bytes;
+  // The steps' peaks (the trace's where a run has no steps): what the projection is of.
+  out.a_peak_allocated_bytes = a.memory.amp.measured_peak_allocated_bytes;
+  out.b_peak_allocated_bytes = b.memory.amp.measured_peak_allocated_bytes;
   if (!amp_change) {
     out.note = "A's analysis projects the peak for AMP only, and B is not A with AMP";
     return out;

@@ -11,7 +11,8 @@
 namespace ampscope::analyzer {
 
 struct MemoryComparison {
-  // Both runs recorded memory events: the peaks below are measured (allocated, primary device).
+  // Both runs recorded memory events: the peaks below are measured (allocated, primary device,
+  // the highest inside the steps: AmpMemoryProjection::measured_peak_allocated_bytes).
   bool measured = false;
   std::int64_t a_peak_allocated_bytes = 0;
   std::int64_t b_peak_allocated_bytes = 0;

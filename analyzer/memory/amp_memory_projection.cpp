@@ -151,16 +151,16 @@ AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationS
   AmpMemoryProjection out;
   out.recipe = recipe;
   out.device = measured.device;
-  if (computesInHalf(trace)) {
-    out.note = "the run's matrix ops already read FP16/BF16 tensors: there is no FP32 peak to project from";
-    return out;
-  }
   const std::size_t peak = peakEvent(events, iterations, true);
   const std::int32_t peak_step = stepAt(iterations, events.events[peak]->time_ns);
   out.of_steps = !iterations.iterations.empty() && peak_step >= 0;
   out.measured_peak_at_ns = events.events[peak]->time_ns;
   out.measured_peak_allocated_bytes = events.allocated[peak];
   out.measured_by_category = liveSetAfter(events, origins, peak).by_category;
+  if (computesInHalf(trace)) {
+    out.note = "the run's matrix ops already read FP16/BF16 tensors: there is no FP32 peak to project from";
+    return out;
+  }
   out.applies = true;
   out.cast_copy_bytes = weightBytesAdded(events, origins, peak_step, recipe);
   const auto counted = [&](std::size_t i) { return !out.of_steps || stepAt(iterations, events.events[i]->time_ns) >= 0; };

@@ -119,7 +119,8 @@ struct AmpMemoryProjection {
   bool applies = false;
   std::string note;  // why there is none ("the run already uses half precision"), or what it assumes
   std::uint32_t device = 0;                 // the device projected (its DeviceMemory)
-  // The peak projected: the highest inside the steps (the training step's, which sets the batch;
+  // The peak projected (measured here even where the projection does not apply, so that a run in
+  // half precision can be scored against another's projection): the highest inside the steps (the training step's, which sets the batch;
   // an evaluation pass or the setup outside them may peak higher, and DeviceMemory says so), or
   // the trace's where it has no steps.
   bool of_steps = false;
