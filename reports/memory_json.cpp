@@ -1,5 +1,7 @@
 #include "reports/memory_json.h"
 
+#include <optional>
+
 #include "reports/view_limits.h"
 
 namespace ampscope::reports {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -22,7 +23,9 @@ std::string formatBytes(std::int64_t bytes) {
     ++unit;
   }
   // Three significant digits: enough to tell two peaks apart, few enough to read.
-  return fmt::format(scaled >= 100.0 ? "{:.0f} {}" : scaled >= 10.0 ? "{:.1f} {}" : "{:.2f} {}", scaled, units[unit]);
+  if (scaled >= 100.0) return fmt::format("{:.0f} {}", scaled, units[unit]);
+  if (scaled >= 10.0) return fmt::format("{:.1f} {}", scaled, units[unit]);
+  return fmt::format("{:.2f} {}", scaled, units[unit]);
 }
 
 std::string memoryDeviceLabel(const analyzer::DeviceMemory& device) {
@@ -85,7 +88,7 @@ std::string ampMemoryText(const analyzer::AmpMemoryProjection& amp) {
   }
   std::string out = fmt::format("projected peak {} under AMP (measured {}", formatBytes(amp.projected_peak_allocated_bytes),
                                 formatBytes(amp.measured_peak_allocated_bytes));
-  if (amp.cast_copy_bytes > 0) out += fmt::format("; {} of it half-precision copies of the weights", formatBytes(amp.cast_copy_bytes));
+  if (amp.cast_copy_bytes > 0) out += fmt::format("; the projection adds {} of half-precision weight copies", formatBytes(amp.cast_copy_bytes));
   out += ")";
   const std::string where = amp.fit_device.empty() ? std::string("the device") : amp.fit_device;
   if (!amp.batch) {

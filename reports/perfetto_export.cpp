@@ -275,7 +275,8 @@ class RankWriter {
     }
   }
 
-  void counter(std::string_view name, std::string_view series, std::int64_t time_ns, double value) {
+  template <typename Value>
+  void counter(std::string_view name, std::string_view series, std::int64_t time_ns, Value value) {
     TraceEvent e = event();
     e.field("ph", "C").field("name", name).field("pid", process_.pid).time("ts", at(time_ns));
     e.beginArgs().field(series, value).endArgs();
@@ -328,8 +329,9 @@ class RankWriter {
       const std::string allocated = "memory allocated · " + device;
       const std::string reserved = "memory reserved · " + device;
       for (const analyzer::MemorySample& sample : d.timeline) {
-        counter(allocated, "bytes", sample.time_ns, static_cast<double>(sample.allocated_bytes));
-        if (sample.reserved_bytes >= 0) counter(reserved, "bytes", sample.time_ns, static_cast<double>(sample.reserved_bytes));
+        // Whole numbers: a double written short would round the bytes.
+        counter(allocated, "bytes", sample.time_ns, sample.allocated_bytes);
+        if (sample.reserved_bytes >= 0) counter(reserved, "bytes", sample.time_ns, sample.reserved_bytes);
       }
     }
   }

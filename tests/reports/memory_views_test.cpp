@@ -59,7 +59,7 @@ TEST(MemoryViewsTest, ThePeakIsPlacedInItsStepAndTheBasisSaysMeasuredOrInferred)
 TEST(MemoryViewsTest, TheAmpProjectionNamesTheBatchThatFitsAndWhereOrWhyNot) {
   analyzer::AmpMemoryProjection amp = test::memoryFixture().amp;
   EXPECT_EQ(ampMemoryText(amp),
-            "projected peak 2.00 GiB under AMP (measured 3.00 GiB; 256 MiB of it half-precision copies of the weights); "
+            "projected peak 2.00 GiB under AMP (measured 3.00 GiB; the projection adds 256 MiB of half-precision weight copies); "
             "batch 32: up to 40 fit in NVIDIA H100 80GB HBM3's 80.0 GiB now, 72 under AMP (FP32 weights kept)");
   amp.fit_capacity_bytes = 0;
   amp.batch_that_fits.reset();
@@ -188,7 +188,7 @@ TEST(MemoryViewsTest, TheChartOfALongTimelineStaysSmallAndMarksThePeak) {
   EXPECT_NE(svg.find("peak 4.77 MiB"), std::string::npos);
   EXPECT_EQ(svg.find(">reserved</text>"), std::string::npos);
   // The path reaches the peak's height: the highest point of the line is the marker's.
-  const std::regex marker(R"(<circle cx="[0-9.]+" cy="([0-9.]+)")");
+  const std::regex marker(R"re(<circle cx="[0-9.]+" cy="([0-9.]+)")re");
   std::smatch found;
   ASSERT_TRUE(std::regex_search(svg, found, marker));
   EXPECT_NE(svg.find("V" + found[1].str()), std::string::npos);
