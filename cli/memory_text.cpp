@@ -52,7 +52,7 @@ std::string memoryToText(const analyzer::TraceSummary& s, std::size_t top) {
   out += fmt::format("  peak        allocated {}{}, {}; {}, {} events\n", formatBytes(d->peak_allocated_bytes),
                      capacityText(*d), reservedText(*d), reports::memoryPeakWhenText(*d, s.iterations), d->events);
   if (!d->peak_by_category.empty()) {
-    out += "  at the peak by category (inferred from lifetimes, but for slack and before-recording)\n";
+    out += "  at the peak by category (inferred from lifetimes, except slack and before-recording)\n";
     for (const analyzer::CategoryBytes& c : d->peak_by_category) {
       out += fmt::format("    {:>10} {:>6}  {}\n", formatBytes(c.bytes), reports::shareOfPeak(c.bytes, d->peak_allocated_bytes),
                          reports::memoryCategoryLabel(c.category));
