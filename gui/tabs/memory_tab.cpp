@@ -242,7 +242,9 @@ void MemoryTab::showBreakdown(const analyzer::DeviceMemory& d) {
                                                 static_cast<double>(c.bytes)));
     ++row;
   }
+  // The analysis ranks both lists largest first: the tables open in that order.
   categories_->setSortingEnabled(true);
+  categories_->sortItems(1, Qt::DescendingOrder);
   layers_->setSortingEnabled(false);
   layers_->setRowCount(static_cast<int>(d.peak_by_layer.size()));
   row = 0;
@@ -256,6 +258,7 @@ void MemoryTab::showBreakdown(const analyzer::DeviceMemory& d) {
     ++row;
   }
   layers_->setSortingEnabled(true);
+  layers_->sortItems(2, Qt::DescendingOrder);
   fitColumns(categories_);
   fitColumns(layers_);
 }
