@@ -108,6 +108,20 @@ void appendSpeedups(std::string& out, const RunComparison& c) {
   out += fmt::format("error         the GPU work's ln(predicted / measured) {}\n", error);
 }
 
+// The peaks measured in both runs and A's projection of B's, where there is one.
+void appendMemory(std::string& out, const analyzer::MemoryComparison& m) {
+  if (!m.measured) {
+    out += fmt::format("memory        - ({})\n", m.note);
+    return;
+  }
+  const std::string predicted = m.predicted_b_peak_bytes ? reports::formatBytes(*m.predicted_b_peak_bytes) : std::string("-");
+  out += fmt::format("memory peak   A {}   B {}   predicted for B {}   ({})\n", reports::formatBytes(m.a_peak_allocated_bytes),
+                     reports::formatBytes(m.b_peak_allocated_bytes), predicted, m.note);
+  if (m.prediction_error) {
+    out += fmt::format("memory error  ln(predicted / measured) {}\n", errorText(*m.prediction_error));
+  }
+}
+
 std::string toText(const RunComparison& c, const DiffOptions& options) {
   std::string out;
   out += fmt::format("A  {}\nB  {}\n\n", options.baseline_path, options.candidate_path);
@@ -119,6 +133,7 @@ std::string toText(const RunComparison& c, const DiffOptions& options) {
   for (const analyzer::Projection& p : c.a_projections) {
     out += fmt::format("A predicted   {:<{}} {}\n", p.what, width, speedupText(p.speedup));
   }
+  appendMemory(out, c.memory);
   appendOperators(out, c, options.top);
   appendLayers(out, c, options.top);
   return out;
@@ -144,6 +159,16 @@ ordered_json gpuWorkJson(const analyzer::GpuWorkComparison& w) {
           {"kernel_speedup", speedupOrNull(w.kernel_speedup)}};
 }
 
+ordered_json memoryJson(const analyzer::MemoryComparison& m) {
+  const auto bytesOrNull = [&](std::int64_t bytes) { return m.measured ? ordered_json(bytes) : ordered_json(nullptr); };
+  return {{"measured", m.measured},
+          {"a_peak_allocated_bytes", bytesOrNull(m.a_peak_allocated_bytes)},
+          {"b_peak_allocated_bytes", bytesOrNull(m.b_peak_allocated_bytes)},
+          {"predicted_b_peak_bytes", m.predicted_b_peak_bytes ? ordered_json(*m.predicted_b_peak_bytes) : ordered_json(nullptr)},
+          {"prediction_error", orNull(m.prediction_error)},
+          {"note", m.note}};
+}
+
 // B's recorded shapes: A's unless padding changed them; none where only A ran the op.
 ordered_json bShapes(const OperatorComparison& row) {
   if (row.pairing == analyzer::OpPairing::kOnlyA) return nullptr;
@@ -164,6 +189,7 @@ std::string toJson(const RunComparison& c) {
   doc["predicted_speedup"] = orNull(c.predicted_speedup);
   doc["predicted_from"] = c.predicted_from;
   doc["prediction_error"] = orNull(c.prediction_error);
+  doc["memory"] = memoryJson(c.memory);
   ordered_json projections = ordered_json::array();
   for (const auto& p : c.a_projections) projections.push_back({{"what", p.what}, {"speedup", p.speedup}});
   doc["a_projections"] = projections;

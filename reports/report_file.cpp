@@ -41,6 +41,15 @@ std::string formatDuration(std::int64_t ns) {
   return fmt::format("{:.3f} s", value / 1e9);
 }
 
+std::string formatBytes(std::int64_t bytes) {
+  const double value = static_cast<double>(bytes);
+  const std::int64_t magnitude = std::llabs(bytes);
+  if (magnitude < 1024) return fmt::format("{} B", bytes);
+  if (magnitude < 1024 * 1024) return fmt::format("{:.1f} KiB", value / 1024.0);
+  if (magnitude < 1024 * 1024 * 1024) return fmt::format("{:.1f} MiB", value / (1024.0 * 1024.0));
+  return fmt::format("{:.2f} GiB", value / (1024.0 * 1024.0 * 1024.0));
+}
+
 std::string formatPercent(double fraction) {
   if (!std::isfinite(fraction)) return "n/a";
   return fmt::format("{:.1f}%", fraction * 100.0);

@@ -25,6 +25,7 @@ inline constexpr const char* kCpuRunNote =
     "they need a GPU run";
 
 std::string formatDuration(std::int64_t ns);  // "812 ns", "41.2 us", "12.34 ms", "1.503 s"
+std::string formatBytes(std::int64_t bytes);  // "512 B", "1.5 KiB", "12.3 MiB", "2.61 GiB" (powers of 1024)
 std::string formatPercent(double fraction);   // 0.1234 -> "12.3%"
 std::string formatSpeedup(double speedup);    // 1.5 -> "1.50x"
 std::string formatFlops(double flops);        // 3.2e12 -> "3.20 TFLOP", 4.5e9 -> "4.50 GFLOP"

@@ -580,6 +580,7 @@ RunComparison compareRuns(const TraceSummary& a, const TraceSummary& b) {
     out.prediction_error = std::log(*out.predicted_speedup / out.measured_speedup);
   }
   out.layers = compareGroups(a.layers, a, b.layers, b, out.measured_basis, out.gpu_work.work_ratio);
+  out.memory = compareMemory(a, b, out.change.kind == RunChange::kAmp);
   return out;
 }
 

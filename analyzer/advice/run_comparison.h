@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/advice/memory_comparison.h"
 #include "analyzer/summary/trace_summary.h"
 
 namespace ampscope::analyzer {
@@ -131,6 +132,7 @@ struct RunComparison {
   std::vector<OperatorComparison> operators;  // op call shapes, by A's GPU time, largest first
   OperatorPairingCounts pairing;
   std::vector<OperatorComparison> layers;     // per layer, where the traces name layers
+  MemoryComparison memory;  // the peaks, and A's memory projection scored against B's
 };
 
 // Both summaries complete (summarizeTrace); nothing here reads trace events.

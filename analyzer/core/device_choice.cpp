@@ -28,6 +28,7 @@ GpuFacts factsOf(const trace::Trace& trace, const trace::Device& device) {
   facts.sm_count = device.sm_count;
   facts.clock_ghz = static_cast<double>(device.sm_clock_khz) / 1e6;
   facts.memory_gbs = static_cast<double>(device.memory_bandwidth_bytes_per_s) / 1e9;
+  facts.total_memory_bytes = device.total_memory_bytes;
   return facts;
 }
 

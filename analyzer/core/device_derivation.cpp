@@ -14,9 +14,15 @@ constexpr double kLowestClockGhz = 0.3;
 constexpr double kHighestClockGhz = 3.5;
 constexpr double kLowestBandwidthGbs = 10;
 constexpr double kHighestBandwidthGbs = 20000;
+// Device memory: a recorded total outside 0.25 GiB (a Jetson's shared memory is 4 GB, the smallest
+// MIG slice 5 GB) to 4 TiB is a unit mix-up and not used.
+constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
+constexpr double kLowestCapacityGib = 0.25;
+constexpr double kHighestCapacityGib = 4096;
 
 double usableClock(double ghz) { return ghz >= kLowestClockGhz && ghz <= kHighestClockGhz ? ghz : 0; }
 double usableBandwidth(double gbs) { return gbs >= kLowestBandwidthGbs && gbs <= kHighestBandwidthGbs ? gbs : 0; }
+double usableCapacity(double gib) { return gib >= kLowestCapacityGib && gib <= kHighestCapacityGib ? gib : 0; }
 
 // The name a derived spec goes by: the trace's, without the vendor word every name starts with.
 std::string derivedName(const GpuFacts& facts) {
@@ -103,6 +109,15 @@ double typicalBoostGhz(int major, int minor, bool half_rate) {
   return highest;
 }
 
+double derivedCapacityGib(const GpuFacts& facts, const GpuNameReading* reading) {
+  if (const double recorded = usableCapacity(static_cast<double>(facts.total_memory_bytes) / kBytesPerGib);
+      recorded > 0) {
+    return recorded;
+  }
+  if (reading != nullptr && reading->mig_memory_gb > 0) return reading->mig_memory_gb;
+  return 0;
+}
+
 std::optional<DerivedPeaks> deriveFromArchitecture(const GpuFacts& facts, const GpuNameReading* reading) {
   const ArchitectureRates* rates = architectureRates(facts.compute_major, facts.compute_minor);
   if (rates == nullptr || facts.sm_count <= 0) return std::nullopt;
@@ -146,6 +161,7 @@ std::optional<DerivedPeaks> deriveFromArchitecture(const GpuFacts& facts, const 
   d.fp4_tflops = rates->fp4 * scale * tensor;
   d.int8_tops = rates->int8 * scale * tensor;
   d.memory_gbs = usableBandwidth(facts.memory_gbs);
+  d.capacity_gib = derivedCapacityGib(facts, reading);
   const std::string memory =
       d.memory_gbs > 0 ? fmt::format("memory {} (the trace's)", gbsText(d.memory_gbs))
                        : std::string("memory bandwidth unknown (not recorded)");
@@ -188,6 +204,7 @@ std::optional<DerivedPeaks> deriveFromRow(const DeviceSpec& row, const GpuFacts&
   d.fp4_tflops = row.fp4_tflops * scale;
   d.int8_tops = row.int8_tops * scale;
   d.fp64_tflops = row.fp64_tflops * scale;
+  d.capacity_gib = derivedCapacityGib(facts, &reading);
   std::string memory;
   if (const double recorded = usableBandwidth(facts.memory_gbs); recorded > 0) {
     d.memory_gbs = recorded;

@@ -9,6 +9,7 @@
 //    capability): the whitepaper's per-SM rates and the product line's Tensor Core rule.
 // Every derived spec says which in words. Rates, rules and sources: docs/devices.md, "Derived peaks".
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,7 +56,15 @@ struct GpuFacts {
   int sm_count = 0;        // required
   double clock_ghz = 0;    // the trace's peak SM clock; 0 when not recorded
   double memory_gbs = 0;   // the trace's DRAM bandwidth; 0 when not recorded
+  std::uint64_t total_memory_bytes = 0;  // the device's memory as it reports it (usable); 0 when not recorded
 };
+
+// The device memory a derived spec holds (DeviceSpec::capacity_gib): the trace's total where it
+// records one, in GiB (what the device reports as usable, below a datasheet's nominal size); else
+// a MIG slice's as its name states it ("MIG 1g.10gb": 10); else 0, unknown: a GPU the table has
+// no row for is not given its family's size (an RTX 3080 Ti is no 10 GB RTX 3080). `reading` may
+// be null.
+double derivedCapacityGib(const GpuFacts& facts, const GpuNameReading* reading);
 
 struct DerivedPeaks {
   DeviceSpec spec;  // name: the trace's name without "NVIDIA "; sources: how it was derived

@@ -25,6 +25,7 @@ enum class Column : std::uint8_t {
   kComputeCapability,
   kSmCount,
   kMemoryGbPerS,
+  kCapacityGb,
   kFp32Tflops,
   kTf32Tflops,
   kFp16Tflops,
@@ -45,9 +46,10 @@ constexpr std::size_t kColumnCount = static_cast<std::size_t>(Column::kSource) +
 // The header's names, in Column order (a file may list them in any order).
 constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
     "name",        "architecture", "compute_capability", "sm_count",    "memory_gb_per_s",
-    "fp32_tflops", "tf32_tflops",  "fp16_tflops",        "bf16_tflops", "fp8_tflops",
-    "fp4_tflops",  "int8_tops",    "fp64_tflops",        "family",      "board",
-    "name_memory_gb", "ti",        "super",              "device_memory_gb", "source"};
+    "capacity_gb", "fp32_tflops",  "tf32_tflops",        "fp16_tflops", "bf16_tflops",
+    "fp8_tflops",  "fp4_tflops",   "int8_tops",          "fp64_tflops", "family",
+    "board",       "name_memory_gb", "ti",               "super",       "device_memory_gb",
+    "source"};
 
 std::string_view columnName(Column column) { return kColumnNames[static_cast<std::size_t>(column)]; }
 
@@ -70,6 +72,10 @@ constexpr std::array<RateColumn, 9> kRateColumns = {{
     {Column::kInt8Tops, &DeviceSpec::int8_tops, "TOP/s", true},
     {Column::kFp64Tflops, &DeviceSpec::fp64_tflops, "TFLOP/s", true},
 }};
+
+// Above any GPU's device memory (the largest rows hold under 200 GiB): a larger figure is a unit
+// mix-up (MB or bytes for GB), not a GPU.
+constexpr double kLargestCapacityGib = 4096;
 
 // DeviceSpec::architecture's values, which the derivation's rate table and the tests name too.
 constexpr std::array<std::string_view, 6> kArchitectures = {"Volta", "Turing", "Ampere", "Ada", "Hopper", "Blackwell"};
@@ -186,6 +192,16 @@ std::optional<std::string> fill(Column column, std::string_view text, DeviceRow&
                                                : std::string("a whole number of GB, 0 or more (0: name_memory_gb)");
       }
       (column == Column::kNameMemoryGb ? row.memory_gb : row.device_memory_gb) = *gb;
+      return std::nullopt;
+    }
+    case Column::kCapacityGb: {
+      // The datasheet's "GB", which NVIDIA states in GiB for these parts: a GiB figure as is.
+      const std::optional<double> gib = readNumber(text);
+      if (!gib || *gib > kLargestCapacityGib) {
+        return fmt::format("a number of GiB (the datasheet's \"GB\"), 0 to {} (0: unknown, several sizes)",
+                           kLargestCapacityGib);
+      }
+      spec.capacity_gib = *gib;
       return std::nullopt;
     }
     case Column::kTi:

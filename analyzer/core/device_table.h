@@ -29,7 +29,11 @@ struct DeviceSpec {
   int compute_minor = 0;
   int sm_count = 0;
   double memory_gbs = 0;     // DRAM bandwidth, GB/s (10^9 bytes per second)
-  double capacity_gib = 0;   // device memory, GiB (2^30 bytes), as the datasheet's "GB" means it; 0: unknown
+  // Device memory, GiB (2^30 bytes). A row's is nominal: the datasheet's "GB", which NVIDIA states
+  // in GiB, above what the device reports as usable (devices.tsv's capacity_gb; docs/devices.md,
+  // "Memory capacity"). A derived spec's is the trace's recorded total, or a MIG slice's size as its
+  // name states it. 0: unknown (a row of several sizes, a GPU without a row or a recorded total).
+  double capacity_gib = 0;
   double fp32_tflops = 0;    // FP32 on CUDA cores (an FMA is 2 FLOPs)
   double tf32_tflops = 0;    // Tensor Cores, dense; 0: none
   double fp16_tflops = 0;    // FP16 Tensor Cores with FP32 accumulate, dense

@@ -237,6 +237,15 @@ void correlateHostSide(trace::Trace& trace, CorrelationCounts& counts) {
     launch.op_range = innermostOperatorAt(trace, started[slot].lastAt(launch.start_ns), launch.start_ns);
     if (launch.op_range != kNone) ++counts.launches_in_op;
   }
+  // An allocation belongs to the op running on its thread when it was made (an allocation's
+  // event sits inside the op that asked for the memory, PyTorch's and the trainer's alike).
+  std::vector<StartedRanges> started_again;
+  started_again.reserve(by_thread.size());
+  for (const std::vector<Index>& ranges : by_thread) started_again.emplace_back(trace, ranges);
+  for (trace::MemoryEvent& event : trace.memory_events) {
+    if (event.thread == kNone) continue;
+    event.op_range = innermostOperatorAt(trace, started_again[at(event.thread)].lastAt(event.time_ns), event.time_ns);
+  }
 }
 
 // Below this many GPU records, a thread costs more than the linking it would take over.

@@ -1,5 +1,13 @@
 #include "analyzer/memory/memory_analysis.h"
 
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "analyzer/memory/amp_memory_projection.h"
+#include "analyzer/memory/block_origins.h"
+#include "analyzer/memory/memory_blocks.h"
+
 namespace ampscope::analyzer {
 
 const char* memoryTotalsName(MemoryTotals totals) {
@@ -18,6 +26,14 @@ const char* blockMatchingName(BlockMatching matching) {
   return "address";
 }
 
+const char* halfPrecisionRecipeName(HalfPrecisionRecipe recipe) {
+  switch (recipe) {
+    case HalfPrecisionRecipe::kAutocast: return "autocast";
+    case HalfPrecisionRecipe::kMasterWeights: return "master_weights";
+  }
+  return "autocast";
+}
+
 const char* memoryCategoryName(MemoryCategory category) {
   switch (category) {
     case MemoryCategory::kActivations: return "activations";
@@ -33,12 +49,173 @@ const char* memoryCategoryName(MemoryCategory category) {
   return "unattributed";
 }
 
+namespace {
+
+// The blocks live just after event `at`: allocated at or before it, freed after it.
+bool liveAfter(const MemoryBlock& block, std::size_t at) {
+  return block.allocated_at <= at && (block.freed_at == MemoryBlock::kNeverFreed || block.freed_at > at);
+}
+
+std::vector<CategoryBytes> sortedCategories(const std::map<MemoryCategory, std::int64_t>& bytes) {
+  std::vector<CategoryBytes> out;
+  for (const auto& [category, sum] : bytes) {
+    if (sum > 0) out.push_back({category, sum});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const CategoryBytes& a, const CategoryBytes& b) { return a.bytes > b.bytes; });
+  return out;
+}
+
+std::vector<LayerBytes> sortedLayers(std::map<std::pair<std::string, trace::Phase>, LayerBytes> by_layer) {
+  std::vector<LayerBytes> out;
+  out.reserve(by_layer.size());
+  for (auto& [key, row] : by_layer) out.push_back(std::move(row));
+  std::stable_sort(out.begin(), out.end(), [](const LayerBytes& a, const LayerBytes& b) { return a.bytes > b.bytes; });
+  return out;
+}
+
+void addToLayer(std::map<std::pair<std::string, trace::Phase>, LayerBytes>& by_layer, const BlockOrigin& origin,
+                std::int64_t bytes) {
+  LayerBytes& row = by_layer[{origin.layer, origin.pass}];
+  row.layer = origin.layer;
+  row.pass = origin.pass;
+  row.bytes += bytes;
+  ++row.blocks;
+}
+
+// The first event at which allocated reaches its highest.
+std::size_t peakEvent(const DeviceEvents& device) {
+  return static_cast<std::size_t>(std::max_element(device.allocated.begin(), device.allocated.end()) -
+                                  device.allocated.begin());
+}
+
+void describeDevice(const trace::Trace& trace, DeviceMemory& out) {
+  for (const trace::Device& d : trace.devices) {
+    if (d.id != out.device || d.kind != out.kind) continue;
+    out.name = std::string(trace.str(d.name));
+    out.capacity_bytes = d.total_memory_bytes;
+    return;
+  }
+}
+
+// What is live at the peak, by category and layer: the blocks seen, the part of the total that no
+// seen allocation explains (made before the recording), and the allocator's slack.
+void breakDownPeak(const DeviceEvents& events, const std::vector<BlockOrigin>& origins, DeviceMemory& out) {
+  const std::size_t peak = peakEvent(events);
+  std::map<MemoryCategory, std::int64_t> by_category;
+  std::map<std::pair<std::string, trace::Phase>, LayerBytes> by_layer;
+  std::int64_t seen = 0;
+  for (std::size_t b = 0; b < events.blocks.size(); ++b) {
+    const MemoryBlock& block = events.blocks[b];
+    if (!liveAfter(block, peak)) continue;
+    seen += block.bytes;
+    by_category[origins[b].category] += block.bytes;
+    addToLayer(by_layer, origins[b], block.bytes);
+  }
+  by_category[MemoryCategory::kBeforeRecording] += std::max<std::int64_t>(0, events.allocated[peak] - seen);
+  if (events.reserved[peak] > events.allocated[peak]) {
+    by_category[MemoryCategory::kAllocatorSlack] += events.reserved[peak] - events.allocated[peak];
+  }
+  out.peak_by_category = sortedCategories(by_category);
+  out.peak_by_layer = sortedLayers(std::move(by_layer));
+}
+
+// Each step's peak and the activations its forward kept for its backward; by layer for the step
+// of the device's peak (or its last step).
+void measureSteps(const IterationSummary& iterations, const DeviceEvents& events,
+                  const std::vector<BlockOrigin>& origins, DeviceMemory& out) {
+  if (iterations.iterations.empty()) return;
+  std::map<std::int32_t, StepMemory> by_step;
+  for (std::size_t i = 0; i < events.events.size(); ++i) {
+    const std::int32_t step = stepAt(iterations, events.events[i]->time_ns);
+    if (step < 0) continue;
+    StepMemory& row = by_step[step];
+    row.number = iterations.iterations[static_cast<std::size_t>(step)].number;
+    if (events.allocated[i] > row.peak_allocated_bytes) {
+      row.peak_allocated_bytes = events.allocated[i];
+      row.peak_at_ns = events.events[i]->time_ns;
+    }
+  }
+  for (std::size_t b = 0; b < events.blocks.size(); ++b) {
+    const BlockOrigin& origin = origins[b];
+    if (origin.step < 0 || origin.category != MemoryCategory::kActivations) continue;
+    by_step[origin.step].saved_for_backward_bytes += events.blocks[b].bytes;
+  }
+  const std::int32_t peak_step = stepAt(iterations, out.peak_at_ns);
+  const std::int32_t shown_step = peak_step >= 0 || by_step.empty() ? peak_step : by_step.rbegin()->first;
+  std::map<std::pair<std::string, trace::Phase>, LayerBytes> saved;
+  for (std::size_t b = 0; b < events.blocks.size(); ++b) {
+    if (origins[b].step == shown_step && origins[b].category == MemoryCategory::kActivations) {
+      addToLayer(saved, origins[b], events.blocks[b].bytes);
+    }
+  }
+  out.saved_for_backward_by_layer = sortedLayers(std::move(saved));
+  if (peak_step >= 0) out.peak_step = iterations.iterations[static_cast<std::size_t>(peak_step)].number;
+  for (auto& [step, row] : by_step) out.steps.push_back(row);
+}
+
+DeviceMemory measureDevice(const trace::Trace& trace, const IterationSummary& iterations, const DeviceEvents& events,
+                           const std::vector<BlockOrigin>& origins) {
+  DeviceMemory out;
+  out.kind = events.kind;
+  out.device = events.device;
+  describeDevice(trace, out);
+  out.totals = events.totals;
+  out.matching = events.matching;
+  out.events = events.events.size();
+  out.before_recording_bytes = events.before_recording_bytes;
+  out.timeline.reserve(events.events.size());
+  for (std::size_t i = 0; i < events.events.size(); ++i) {
+    out.timeline.push_back({events.events[i]->time_ns, events.allocated[i], events.reserved[i]});
+    out.peak_reserved_bytes = std::max(out.peak_reserved_bytes, events.reserved[i]);
+  }
+  const std::size_t peak = peakEvent(events);
+  out.peak_allocated_bytes = events.allocated[peak];
+  out.peak_at_ns = events.events[peak]->time_ns;
+  breakDownPeak(events, origins, out);
+  measureSteps(iterations, events, origins, out);
+  return out;
+}
+
+// The GPU with the highest peak, else the host.
+int primaryDevice(const std::vector<DeviceMemory>& devices) {
+  int primary = -1;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const DeviceMemory& d = devices[i];
+    if (primary < 0) {
+      primary = static_cast<int>(i);
+      continue;
+    }
+    const DeviceMemory& best = devices[static_cast<std::size_t>(primary)];
+    const bool gpu_over_host = d.kind == trace::DeviceKind::kGpu && best.kind != trace::DeviceKind::kGpu;
+    const bool higher_of_kind = d.kind == best.kind && d.peak_allocated_bytes > best.peak_allocated_bytes;
+    if (gpu_over_host || higher_of_kind) primary = static_cast<int>(i);
+  }
+  return primary;
+}
+
+}  // namespace
+
 MemoryAnalysis analyzeMemory(const trace::Trace& trace, const IterationSummary& iterations,
                              const DeviceSpec* fit_device) {
-  (void)trace;
-  (void)iterations;
-  (void)fit_device;
-  return {};  // filled in by the analysis that follows this skeleton
+  MemoryAnalysis analysis;
+  MemoryOddities oddities;
+  const std::vector<DeviceEvents> devices = readDeviceEvents(trace, oddities);
+  std::vector<std::vector<BlockOrigin>> origins;
+  for (const DeviceEvents& events : devices) {
+    origins.push_back(originsOf(trace, iterations, events));
+    analysis.devices.push_back(measureDevice(trace, iterations, events, origins.back()));
+  }
+  analysis.primary = primaryDevice(analysis.devices);
+  if (analysis.primary >= 0) {
+    const auto p = static_cast<std::size_t>(analysis.primary);
+    analysis.amp = projectAmpMemory(trace, iterations, devices[p], origins[p], analysis.devices[p], fit_device,
+                                    HalfPrecisionRecipe::kAutocast);
+    analysis.master_weights = projectAmpMemory(trace, iterations, devices[p], origins[p], analysis.devices[p],
+                                               fit_device, HalfPrecisionRecipe::kMasterWeights);
+  }
+  analysis.not_understood = std::move(oddities.counts);
+  analysis.first_place = std::move(oddities.first_place);
+  return analysis;
 }
 
 }  // namespace ampscope::analyzer

@@ -6,6 +6,7 @@
 // and where it can be wrong.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -104,13 +105,27 @@ struct DeviceMemory {
 // input's type through) take half the bytes, blocks of ops autocast keeps in FP32 keep theirs,
 // FP32 weights, gradients and optimizer state stay, and the cast cache adds a half-precision copy
 // of the weights the forward reads. The timeline is replayed with each block so scaled.
+// Which half-precision recipe a projection is for.
+enum class HalfPrecisionRecipe : std::uint8_t {
+  kAutocast,       // torch.autocast: FP32 weights, half copies in the cast cache, FP32 gradients
+  kMasterWeights,  // a half model with FP32 master weights (apex O2, the trainer's fp16-master):
+                   // weights and their gradients in half, plus FP32 master weights and gradients
+};
+// "autocast", "master_weights"
+const char* halfPrecisionRecipeName(HalfPrecisionRecipe recipe);
+
 struct AmpMemoryProjection {
+  HalfPrecisionRecipe recipe = HalfPrecisionRecipe::kAutocast;
   bool applies = false;
   std::string note;  // why there is none ("the run already uses half precision"), or what it assumes
   std::uint32_t device = 0;                 // the device projected (its DeviceMemory)
   std::int64_t measured_peak_allocated_bytes = 0;
   std::int64_t projected_peak_allocated_bytes = 0;
-  std::int64_t cast_copy_bytes = 0;         // the weights' half-precision copies the projection adds
+  // What the recipe adds for the weights: autocast, their half-precision copies (half the FP32
+  // parameter bytes of the ops it runs in half); master weights, the FP32 master copy and its
+  // gradient less the half model and gradient (one FP32 parameter size). The FP32 parameter bytes
+  // are read from the peak step's parameter gradients (a gradient has its parameter's size).
+  std::int64_t cast_copy_bytes = 0;
   std::vector<CategoryBytes> measured_by_category;
   std::vector<CategoryBytes> projected_by_category;
   // The batch: the first dimension of the first input of a step's first operator with shapes;
@@ -129,7 +144,12 @@ struct MemoryAnalysis {
   // The device the headline numbers are of: the GPU with the highest peak, else the host (a CPU
   // run of the trainer); -1 when the trace has no memory events.
   int primary = -1;
-  AmpMemoryProjection amp;
+  AmpMemoryProjection amp;             // HalfPrecisionRecipe::kAutocast
+  AmpMemoryProjection master_weights;  // HalfPrecisionRecipe::kMasterWeights
+  // Events that could not be made sense of (a free that ends no block, an allocation at a live
+  // address), by reason, and where each was first met: the summary adds them to import_stats.
+  std::map<std::string, std::uint64_t> not_understood;
+  std::map<std::string, std::string> first_place;
 
   const DeviceMemory* primaryDevice() const {
     return primary < 0 ? nullptr : &devices[static_cast<std::size_t>(primary)];

@@ -233,6 +233,10 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   summary.memory = analyzeMemory(trace, summary.iterations, summary.what_if.device.spec.get());
   stageDone(stage_done, "memory");
   host_side.get();
+  for (const auto& [reason, count] : summary.memory.not_understood) {
+    summary.import_stats.not_understood[reason] += count;
+    summary.import_stats.first_place.try_emplace(reason, summary.memory.first_place.at(reason));
+  }
   return summary;
 }
 

@@ -219,6 +219,60 @@ TEST(DeviceChoiceDerivedTest, MigSliceGetsItsShareOfTheBoard) {
       << choice.reason;
 }
 
+TEST(DeviceChoiceDerivedTest, MigSliceHoldsTheMemoryItsNameOrTheTraceSays) {
+  // No total recorded: the slice's 10 GB as its name states it, not the board's 80.
+  trace::Trace named;
+  DeviceChoice choice = choose(gpu(named, "NVIDIA A100-SXM4-80GB MIG 1g.10gb", 8, 0, 14), named);
+  ASSERT_NE(choice.spec, nullptr);
+  EXPECT_EQ(choice.spec->capacity_gib, 10);
+  // Recorded: what the slice reports (9.5 GiB), below the name's nominal size.
+  trace::Trace recorded;
+  choice = choose(gpu(recorded, "NVIDIA A100-SXM4-80GB MIG 1g.10gb", 8, 0, 14, 10'200'547'328ULL), recorded);
+  ASSERT_NE(choice.spec, nullptr);
+  EXPECT_EQ(choice.spec->capacity_gib, 9.5);
+}
+
+TEST(DeviceChoiceDerivedTest, DerivedSpecHoldsTheRecordedMemoryNeverItsFamilysSize) {
+  // An RTX 3080 Ti (12 GB) is derived from the 10 GB RTX 3080's row: its memory is the trace's.
+  trace::Trace recorded;
+  DeviceChoice choice = choose(gpu(recorded, "NVIDIA GeForce RTX 3080 Ti", 8, 6, 80, 12'616'466'432ULL), recorded);
+  ASSERT_NE(choice.spec, nullptr);
+  EXPECT_EQ(choice.basis, DeviceBasis::kDerived);
+  EXPECT_EQ(choice.spec->capacity_gib, 11.75);
+  // Not recorded: unknown, not the row's 10.
+  trace::Trace unrecorded;
+  choice = choose(gpu(unrecorded, "NVIDIA GeForce RTX 3080 Ti", 8, 6, 80), unrecorded);
+  ASSERT_NE(choice.spec, nullptr);
+  EXPECT_EQ(choice.basis, DeviceBasis::kDerived);
+  EXPECT_EQ(choice.spec->capacity_gib, 0);
+  // From the architecture (no row of the family): the trace's total too.
+  trace::Trace a6000;
+  choice = choose(gpu(a6000, "NVIDIA RTX A6000", 8, 6, 84, 51'002'736'640ULL), a6000);
+  ASSERT_NE(choice.spec, nullptr);
+  EXPECT_EQ(choice.basis, DeviceBasis::kDerived);
+  EXPECT_EQ(choice.spec->capacity_gib, 47.5);
+  // A total in another unit (GB written as bytes) is garbled and not used.
+  trace::Trace garbled;
+  choice = choose(gpu(garbled, "NVIDIA RTX A6000", 8, 6, 84, 48), garbled);
+  ASSERT_NE(choice.spec, nullptr);
+  EXPECT_EQ(choice.spec->capacity_gib, 0);
+}
+
+TEST(DerivedPeaksTest, CapacityIsTheRecordedTotalElseAMigSlicesElseUnknown) {
+  GpuFacts facts;
+  facts.total_memory_bytes = 85'017'493'504ULL;  // the measured H100 80GB's total, 79.18 GiB
+  EXPECT_NEAR(derivedCapacityGib(facts, nullptr), 79.18, 0.01);
+  const std::optional<GpuNameReading> slice = readGpuName("NVIDIA H100 80GB HBM3 MIG 3g.40gb");
+  ASSERT_TRUE(slice.has_value());
+  EXPECT_NEAR(derivedCapacityGib(facts, &*slice), 79.18, 0.01);  // recorded wins
+  facts.total_memory_bytes = 0;
+  EXPECT_EQ(derivedCapacityGib(facts, &*slice), 40);
+  const std::optional<GpuNameReading> card = readGpuName("NVIDIA GeForce RTX 4090 D");
+  ASSERT_TRUE(card.has_value());
+  EXPECT_EQ(derivedCapacityGib(facts, &*card), 0);
+  EXPECT_EQ(derivedCapacityGib(facts, nullptr), 0);
+}
+
 TEST(DeviceChoiceDerivedTest, RowNameWithAnotherSmCountIsDerivedFromTheRow) {
   // The 12GB RTX 3080 reports the 10GB card's name with 70 SMs instead of 68.
   trace::Trace trace;

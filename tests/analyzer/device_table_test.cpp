@@ -221,6 +221,13 @@ TEST(DeviceTableTest, HopperRowsHoldTheDatasheetsAndWhitepaper) {
   EXPECT_DOUBLE_EQ(row("H800 SXM").fp8_tflops, h100.fp8_tflops);
   EXPECT_DOUBLE_EQ(row("H800 SXM").fp64_tflops, 1);
   EXPECT_DOUBLE_EQ(row("H100 NVL").memory_gbs, 3900);
+  // Memory: 80 GB HBM3, 94 GB on the NVL, 141 GB HBM3e on the H200; the H20's 96 GB.
+  EXPECT_EQ(h100.capacity_gib, 80);
+  EXPECT_EQ(pcie.capacity_gib, 80);
+  EXPECT_EQ(row("H100 NVL").capacity_gib, 94);
+  EXPECT_EQ(row("H800 SXM").capacity_gib, 80);
+  EXPECT_EQ(row("H200").capacity_gib, 141);
+  EXPECT_EQ(row("H20").capacity_gib, 96);
 }
 
 TEST(DeviceTableTest, BlackwellRowsHoldTheTechnicalBriefAndWhitepaper) {
@@ -241,6 +248,12 @@ TEST(DeviceTableTest, BlackwellRowsHoldTheTechnicalBriefAndWhitepaper) {
   // FP4 with FP32 accumulate runs at the full rate on GeForce Blackwell.
   EXPECT_DOUBLE_EQ(rtx5090.fp4_tflops, 1676);
   EXPECT_DOUBLE_EQ(rtx5090.memory_gbs, 1792);
+  // Memory as enabled (DGX B200: 1,440 GB over 8 GPUs; GB200 NVL72: 186 GB per GPU), not the
+  // 192 GB of HBM3e the package carries.
+  EXPECT_EQ(b200.capacity_gib, 180);
+  EXPECT_EQ(row("GB200").capacity_gib, 186);
+  EXPECT_EQ(rtx5090.capacity_gib, 32);
+  EXPECT_EQ(row("RTX PRO 6000 Blackwell").capacity_gib, 96);
 }
 
 // The fact the model's projections rest on: per FP32 FLOP, a GeForce card's FP16 Tensor Core rate
@@ -429,6 +442,28 @@ TEST(DeviceChoiceTest, DeviceMemoryPicksTheA100BoardTheNameDoesNotSay) {
   trace::Trace said;
   said.devices.push_back(gpu(said, "NVIDIA A100-SXM4-80GB", 8, 0, 42505273344ULL));
   EXPECT_EQ(nameOf(chooseRecordedDevice(said, "").spec), "A100 SXM");
+}
+
+// A row's capacity is the datasheet's nominal size in GiB, which the device reports less of: the
+// A100 DLRM trace's 40GB board reports 42,505,273,344 bytes, 39.6 GiB, and its row holds 40.
+TEST(DeviceChoiceTest, ChosenRowHoldsTheDatasheetsNominalCapacity) {
+  trace::Trace trace;
+  trace.devices.push_back(gpu(trace, "NVIDIA A100-PG509-200", 8, 0, 42505273344ULL));
+  const DeviceChoice choice = chooseRecordedDevice(trace, "");
+  ASSERT_NE(choice.spec, nullptr);
+  EXPECT_EQ(choice.spec->capacity_gib, 40);
+  EXPECT_LT(42505273344.0 / (1024.0 * 1024 * 1024), choice.spec->capacity_gib);
+  // A name picks the row of its size; one board's sizes are rows of their own.
+  EXPECT_EQ(findDevice("NVIDIA A100-SXM4-80GB")->capacity_gib, 80);
+  EXPECT_EQ(findDevice("A100-PCIe-40GB")->capacity_gib, 40);
+  EXPECT_EQ(findDevice("NVIDIA GH200 480GB")->capacity_gib, 96);  // the name's 480 GB is the LPDDR5X
+  // --gpu NAME reads the row the name finds.
+  EXPECT_EQ(findDevice("H100-NVL")->capacity_gib, 94);
+  EXPECT_EQ(findDevice("H200")->capacity_gib, 141);
+  EXPECT_EQ(findDevice("rtx2080ti")->capacity_gib, 11);
+  // A row that stands for several sizes says unknown, whatever size the name states.
+  EXPECT_EQ(findDevice("Tesla V100-SXM2-32GB")->capacity_gib, 0);
+  EXPECT_EQ(findDevice("Tesla V100-PCIE-16GB")->capacity_gib, 0);
 }
 
 TEST(DeviceChoiceTest, LaterGpuNameMatchesWhenTheFirstHasNone) {
