@@ -76,6 +76,9 @@ std::string memoryToText(const analyzer::TraceSummary& s, std::size_t top) {
                  d->peak_allocated_bytes);
   }
   out += fmt::format("  AMP         {}\n", reports::ampMemoryText(memory.amp));
+  if (memory.master_weights.applies) {
+    out += fmt::format("  half model  {}\n", reports::ampMemoryText(memory.master_weights));
+  }
   for (const analyzer::DeviceMemory& other : memory.devices) {
     if (&other == d) continue;
     out += fmt::format("  also        {}: peak {} allocated, {}, {} ({})\n", reports::memoryDeviceLabel(other),

@@ -4,6 +4,7 @@
 
 #include "reports/memory_chart.h"
 #include "reports/memory_view.h"
+#include "reports/report_file.h"
 #include "reports/svg_charts.h"
 #include "reports/view_limits.h"
 
@@ -33,8 +34,8 @@ std::string layersTable(const std::vector<analyzer::LayerBytes>& layers, std::si
   return html;
 }
 
-std::string ampProjection(const analyzer::AmpMemoryProjection& amp) {
-  std::string html = fmt::format(R"(<h3>Under AMP (a projection)</h3><p>{}.</p>)", escapeHtml(ampMemoryText(amp)));
+std::string ampProjection(const analyzer::AmpMemoryProjection& amp, const char* title) {
+  std::string html = fmt::format(R"(<h3>{} (a projection)</h3><p>{}.</p>)", title, escapeHtml(ampMemoryText(amp)));
   if (!amp.applies || amp.measured_by_category.empty()) return html;
   html += R"(<table class="half"><tr><th>Category</th><th class="n">Measured</th><th class="n">Projected</th></tr>)";
   for (const analyzer::CategoryBytes& measured : amp.measured_by_category) {
@@ -87,7 +88,8 @@ std::string memorySection(const analyzer::TraceSummary& s, std::size_t top) {
     html += "<h3>Saved for backward by layer, in the peak's step</h3>" +
             layersTable(d->saved_for_backward_by_layer, top, d->peak_allocated_bytes);
   }
-  html += ampProjection(memory.amp);
+  html += ampProjection(memory.amp, "Under AMP");
+  if (memory.master_weights.applies) html += ampProjection(memory.master_weights, "As a half model with FP32 master weights");
   for (const analyzer::DeviceMemory& other : memory.devices) {
     if (&other == d) continue;
     html += fmt::format(R"(<p class="note">{}: peak {} allocated, {} ({}).</p>)", escapeHtml(memoryDeviceLabel(other)),

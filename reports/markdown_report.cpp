@@ -255,6 +255,9 @@ void appendMemory(std::string& md, const analyzer::TraceSummary& s, std::size_t 
     md += "\n";
   }
   md += fmt::format("AMP: {}.\n\n", cell(ampMemoryText(s.memory.amp)));
+  if (s.memory.master_weights.applies) {
+    md += fmt::format("Half model with FP32 master weights: {}.\n\n", cell(ampMemoryText(s.memory.master_weights)));
+  }
 }
 
 void appendShapeChecks(std::string& md, std::span<const analyzer::ShapeCheck> checks, bool on_cpu) {

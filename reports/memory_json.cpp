@@ -79,7 +79,8 @@ ordered_json deviceJson(const analyzer::DeviceMemory& d, std::size_t top) {
 }
 
 ordered_json ampJson(const analyzer::AmpMemoryProjection& amp) {
-  return {{"applies", amp.applies},
+  return {{"recipe", analyzer::halfPrecisionRecipeName(amp.recipe)},
+          {"applies", amp.applies},
           {"note", amp.note},
           {"device", amp.applies ? ordered_json(amp.device) : ordered_json(nullptr)},
           {"measured_peak_allocated_bytes", amp.applies ? ordered_json(amp.measured_peak_allocated_bytes) : ordered_json(nullptr)},
@@ -111,7 +112,8 @@ ordered_json memoryJson(const analyzer::MemoryAnalysis& memory, std::size_t top)
           {"by_category", categoriesJson(primary->peak_by_category)},
           {"by_layer", layersJson(primary->peak_by_layer, top)},
           {"devices", std::move(devices)},
-          {"amp", ampJson(memory.amp)}};
+          {"amp", ampJson(memory.amp)},
+          {"master_weights", ampJson(memory.master_weights)}};
 }
 
 }  // namespace ampscope::reports

@@ -2,31 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 #include <fmt/format.h>
 
 #include "reports/report_file.h"
 
 namespace ampscope::reports {
-
-std::string formatBytes(std::int64_t bytes) {
-  if (bytes < 0) return "unknown";
-  const double value = static_cast<double>(bytes);
-  constexpr double kKiB = 1024.0;
-  if (value < kKiB) return fmt::format("{} B", bytes);
-  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-  double scaled = value / kKiB;
-  std::size_t unit = 0;
-  while (scaled >= kKiB && unit + 1 < std::size(units)) {
-    scaled /= kKiB;
-    ++unit;
-  }
-  // Three significant digits: enough to tell two peaks apart, few enough to read.
-  if (scaled >= 100.0) return fmt::format("{:.0f} {}", scaled, units[unit]);
-  if (scaled >= 10.0) return fmt::format("{:.1f} {}", scaled, units[unit]);
-  return fmt::format("{:.2f} {}", scaled, units[unit]);
-}
 
 std::string memoryDeviceLabel(const analyzer::DeviceMemory& device) {
   if (device.kind == trace::DeviceKind::kCpu) return "host";
@@ -86,9 +67,14 @@ std::string ampMemoryText(const analyzer::AmpMemoryProjection& amp) {
   if (!amp.applies) {
     return amp.note.empty() ? std::string("no projection") : fmt::format("no projection: {}", amp.note);
   }
-  std::string out = fmt::format("projected peak {} under AMP (measured {}", formatBytes(amp.projected_peak_allocated_bytes),
+  const bool autocast = amp.recipe == analyzer::HalfPrecisionRecipe::kAutocast;
+  const char* under = autocast ? "under AMP" : "as a half model with FP32 master weights";
+  std::string out = fmt::format("projected peak {} {} (measured {}", formatBytes(amp.projected_peak_allocated_bytes), under,
                                 formatBytes(amp.measured_peak_allocated_bytes));
-  if (amp.cast_copy_bytes > 0) out += fmt::format("; the projection adds {} of half-precision weight copies", formatBytes(amp.cast_copy_bytes));
+  if (amp.cast_copy_bytes > 0) {
+    out += fmt::format("; the projection adds {} {}", formatBytes(amp.cast_copy_bytes),
+                       autocast ? "of half-precision weight copies" : "for the FP32 master weights and their gradients");
+  }
   out += ")";
   const std::string where = amp.fit_device.empty() ? std::string("the device") : amp.fit_device;
   if (!amp.batch) {
@@ -97,9 +83,10 @@ std::string ampMemoryText(const analyzer::AmpMemoryProjection& amp) {
     out += fmt::format("; batch {}; the batch that fits is unknown: {}'s memory is unknown (name it with --gpu NAME)",
                        *amp.batch, where);
   } else {
-    out += fmt::format("; batch {}: up to {} fit{} in {}'s {} now, {} under AMP", *amp.batch, *amp.batch_that_fits,
+    out += fmt::format("; batch {}: up to {} fit{} in {}'s {} now, {} {}", *amp.batch, *amp.batch_that_fits,
                        *amp.batch_that_fits == 1 ? "s" : "", where,
-                       formatBytes(static_cast<std::int64_t>(amp.fit_capacity_bytes)), *amp.amp_batch_that_fits);
+                       formatBytes(static_cast<std::int64_t>(amp.fit_capacity_bytes)), *amp.amp_batch_that_fits,
+                       autocast ? "under AMP" : "as a half model");
   }
   if (!amp.note.empty()) out += fmt::format(" ({})", amp.note);
   return out;

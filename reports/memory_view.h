@@ -11,12 +11,9 @@
 
 #include "analyzer/correlate/iterations.h"
 #include "analyzer/memory/memory_analysis.h"
+#include "reports/report_file.h"  // formatBytes
 
 namespace ampscope::reports {
-
-// Binary units, as allocators and nvidia-smi count memory: "512 B", "1.50 KiB", "12.3 MiB",
-// "1.25 GiB"; "unknown" for a negative figure (not recorded).
-std::string formatBytes(std::int64_t bytes);
 
 // "GPU 0 (NVIDIA H100 80GB HBM3)", "GPU 1", "host".
 std::string memoryDeviceLabel(const analyzer::DeviceMemory& device);
@@ -35,8 +32,9 @@ std::string memoryCategoryLabel(analyzer::MemoryCategory category);
 // A layer of a breakdown: its name, or "(allocating op unknown)".
 std::string memoryLayerLabel(const analyzer::LayerBytes& layer);
 
-// The AMP projection in a sentence or two: the projected peak against the measured one, and the
-// batch that fits before and after on which device; or why there is none (its note).
+// A projection (autocast, or a half model with FP32 master weights) in a sentence or two: the
+// projected peak against the measured one, and the batch that fits before and after on which
+// device; or why there is none (its note).
 std::string ampMemoryText(const analyzer::AmpMemoryProjection& amp);
 
 // A share of the peak: "49.6%"; "-" when the peak is 0.

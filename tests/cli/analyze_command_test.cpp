@@ -14,6 +14,7 @@
 #include "cli/summary_text.h"
 #include "tests/analyzer/synthetic_run.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
+#include "tests/reports/memory_fixture.h"
 #include "trace/db/profile_writer.h"
 
 namespace ampscope::cli {
@@ -435,7 +436,7 @@ TEST(SummaryTextTest, MemorySectionGivesThePeakItsBreakdownAndTheAmpProjection) 
             std::string::npos)
       << text;
   EXPECT_NE(text.find("\nMemory on GPU 0 (NVIDIA H100 80GB HBM3): measured (the allocator's totals); blocks matched "
-                      "by address\n  peak        allocated 3.00 GiB of 80.0 GiB (3.8%), reserved 3.50 GiB; in step 1, "
+                      "by address\n  peak        allocated 3.00 GiB of 80.00 GiB (3.8%), reserved 3.50 GiB; in step 1, "
                       "2.00 ms after it began, 4 events\n"),
             std::string::npos)
       << text;
@@ -447,8 +448,8 @@ TEST(SummaryTextTest, MemorySectionGivesThePeakItsBreakdownAndTheAmpProjection) 
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  AMP         projected peak 2.00 GiB under AMP"), std::string::npos) << text;
-  EXPECT_NE(text.find("up to 40 fit in NVIDIA H100 80GB HBM3's 80.0 GiB now, 72 under AMP"), std::string::npos) << text;
-  EXPECT_NE(text.find("  also        host: peak 4.00 KiB allocated, reserved unknown (not recorded), outside every "
+  EXPECT_NE(text.find("up to 40 fit in NVIDIA H100 80GB HBM3's 80.00 GiB now, 72 under AMP"), std::string::npos) << text;
+  EXPECT_NE(text.find("  also        host: peak 4.0 KiB allocated, reserved unknown (not recorded), outside every "
                       "step (reconstructed)\n"),
             std::string::npos)
       << text;

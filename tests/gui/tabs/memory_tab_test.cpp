@@ -101,13 +101,13 @@ TEST(MemoryTabTest, DrawsAllocatedAndReservedOverTimeWithThePeakMarkedAndTheStep
   EXPECT_NE(seriesNamed<QAreaSeries>(tab, "stepShade1"), nullptr);
   const auto* peak_card = child<QLabel>(tab, "memoryPeakValue");
   ASSERT_NE(peak_card, nullptr);
-  EXPECT_EQ(peak_card->text(), "300 MiB");
+  EXPECT_EQ(peak_card->text(), "300.0 MiB");
   const auto* reserved_card = child<QLabel>(tab, "memoryReservedValue");
   ASSERT_NE(reserved_card, nullptr);
-  EXPECT_EQ(reserved_card->text(), "320 MiB");
+  EXPECT_EQ(reserved_card->text(), "320.0 MiB");
   const auto* amp_card = child<QLabel>(tab, "memoryAmpValue");
   ASSERT_NE(amp_card, nullptr);
-  EXPECT_EQ(amp_card->text(), "200 MiB");
+  EXPECT_EQ(amp_card->text(), "200.0 MiB");
 }
 
 TEST(MemoryTabTest, ReservedIsUnknownAndNotDrawnWhereTheTraceDoesNotRecordIt) {
@@ -137,7 +137,7 @@ TEST(MemoryTabTest, ListsThePeaksBreakdownByCategoryAndLayer) {
   ASSERT_NE(layers, nullptr);
   ASSERT_EQ(categories->rowCount(), 3);
   EXPECT_EQ(categories->item(0, 0)->text(), "activations");
-  EXPECT_EQ(categories->item(0, 1)->text(), "200 MiB");
+  EXPECT_EQ(categories->item(0, 1)->text(), "200.0 MiB");
   EXPECT_EQ(categories->item(0, 2)->text(), "66.7%");
   ASSERT_EQ(layers->rowCount(), 2);
   EXPECT_EQ(layers->item(0, 0)->text(), "encoder.layers.0.mlp");
@@ -152,7 +152,7 @@ TEST(MemoryTabTest, AClickedMomentShowsTheTotalsInForceThen) {
   tab.showMoment(kStartNs + 1'500'000);  // between the second and third events
   const auto* moment = child<QLabel>(tab, "memoryMoment");
   ASSERT_NE(moment, nullptr);
-  EXPECT_TRUE(moment->text().startsWith("At 1.50 ms: 200 MiB allocated, 256 MiB reserved (66.7% of the peak)"))
+  EXPECT_TRUE(moment->text().startsWith("At 1.50 ms: 200.0 MiB allocated, 256.0 MiB reserved (66.7% of the peak)"))
       << moment->text().toStdString();
   tab.showMoment(kStartNs - 1);
   EXPECT_TRUE(moment->text().contains("before the first memory event")) << moment->text().toStdString();
