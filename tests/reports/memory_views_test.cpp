@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "analyzer/run_analysis.h"
 #include "reports/csv_reports.h"
 #include "reports/html_memory_section.h"
 #include "reports/markdown_report.h"
@@ -195,6 +196,77 @@ TEST(MemoryViewsTest, MarkdownHasAShortMemorySection) {
   EXPECT_NE(md.find("AMP: projected peak 2.00 GiB"), std::string::npos);
   EXPECT_NE(markdownReport(analyzer::TraceSummary{}, {}, 10).find("## Memory\n\nUnknown: the trace records no memory events."),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace ampscope::reports
+
+namespace ampscope::reports {
+namespace {
+
+// A trace with memory events in the newer Kineto form (addresses, the allocator's totals), through
+// the whole analysis: the views show what analyzer/memory/ made of it.
+analyzer::RunAnalysis analyzedMemoryTrace() {
+  trace::Trace t;
+  t.format = trace::TraceFormat::kKineto;
+  trace::Device gpu;
+  gpu.name = t.strings.intern("NVIDIA H100 80GB HBM3");
+  gpu.total_memory_bytes = 1'000'000;
+  t.devices.push_back(gpu);
+  const trace::Index main = t.threadIndex(1, 1);
+  const auto range = [&](const char* name, std::int64_t start_us, std::int64_t end_us, const char* layer) {
+    trace::Range r;
+    r.start_ns = start_us * 1000;
+    r.end_ns = end_us * 1000;
+    r.name = t.strings.intern(name);
+    r.thread = main;
+    r.kind = trace::RangeKind::kOperator;
+    if (layer) r.layer = t.strings.intern(layer);
+    t.ranges.push_back(r);
+  };
+  std::int64_t total = 0;
+  const auto event = [&](std::int64_t time_us, std::int64_t bytes, std::uint64_t address) {
+    trace::MemoryEvent e;
+    e.time_ns = time_us * 1000;
+    e.bytes = bytes;
+    e.thread = main;
+    e.pid = 1;
+    e.address = address;
+    total += bytes;
+    e.total_allocated = total;
+    e.total_reserved = 8192;
+    t.memory_events.push_back(e);
+  };
+  range("ProfilerStep#1", 0, 1000, nullptr);
+  range("aten::conv2d", 10, 100, "conv1");
+  event(20, 4096, 0x10);
+  range("aten::relu", 110, 130, "act1");
+  event(120, 2048, 0x20);
+  event(400, -2048, 0x20);
+  event(410, -4096, 0x10);
+  t.sortByTime();
+  return analyzer::analyzeTrace(std::move(t), "inline");
+}
+
+TEST(MemoryViewsTest, TheAnalysisOfAnInlineTraceReachesEveryView) {
+  const analyzer::RunAnalysis run = analyzedMemoryTrace();
+  const analyzer::DeviceMemory* gpu = run.summary.memory.primaryDevice();
+  ASSERT_NE(gpu, nullptr);
+  const nlohmann::ordered_json doc = summaryToJsonDocument(run.summary, run.recommendations);
+  ASSERT_TRUE(doc["memory"].is_object());
+  EXPECT_EQ(doc["memory"]["peak_allocated_bytes"], 6144);
+  EXPECT_EQ(doc["memory"]["peak_reserved_bytes"], 8192);
+  EXPECT_EQ(doc["memory"]["totals"], "recorded");
+  EXPECT_EQ(doc["memory"]["matching"], "address");
+  EXPECT_EQ(doc["memory"]["devices"][0]["timeline"]["time_ns"].size(), 4u);
+  EXPECT_EQ(readCsv(memoryCsv(run.summary.memory)).rows.size(), 4u);
+  const Csv peak = readCsv(memoryPeakCsv(run.summary.memory));
+  bool conv1 = false;
+  for (const auto& row : peak.rows) conv1 |= row[2] == "layer" && row[4] == "conv1" && row[6] == "4096";
+  EXPECT_TRUE(conv1) << memoryPeakCsv(run.summary.memory);
+  const std::string html = memorySection(run.summary, 10);
+  EXPECT_NE(html.find("peak 6.0 KiB"), std::string::npos) << html;
+  EXPECT_NE(html.find("conv1"), std::string::npos);
 }
 
 }  // namespace
