@@ -21,7 +21,7 @@ namespace ampscope::python {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Table>, 7> kTables{{
+constexpr std::array<std::pair<std::string_view, Table>, 9> kTables{{
     {"layers", Table::kLayers},
     {"operators", Table::kOperators},
     {"kernels", Table::kKernels},
