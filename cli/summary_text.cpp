@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/memory_text.h"
 #include "reports/job_rows.h"
 #include "reports/layer_pass_view.h"
 #include "reports/report_file.h"
@@ -275,6 +276,7 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                      percent(c.kernels_attributed_to_op, c.kernels));
   out += fmt::format("memory ops  {} ({} linked), memcpy time {}\n", c.memory_ops,
                      c.memory_ops_linked_to_launch, formatDuration(s.memcpy_time_ns));
+  out += memoryHeadlineText(s);
   out += fmt::format("host        {} threads, {} ranges/operators, {} API calls ({} inside an operator)\n",
                      s.threads, s.ranges, c.launches, c.launches_in_op);
   if (c.backward_ranges_linked_to_forward > 0) {
@@ -372,6 +374,7 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   appendWhatIf(out, s);
   out += recommendationsToText(recommendations);
   appendAmpNumerics(out, s.amp_numerics);
+  out += memoryToText(s, top);
   appendGroups(out,
                on_cpu ? "Top operators by CPU time (host ops under each top-level operator)"
                       : "Top operators by GPU time (kernels under each top-level operator)",

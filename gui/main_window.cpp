@@ -21,6 +21,7 @@
 #include "gui/tabs/compare_tab.h"
 #include "gui/tabs/kernels_tab.h"
 #include "gui/tabs/layers_tab.h"
+#include "gui/tabs/memory_tab.h"
 #include "gui/tabs/numerics_tab.h"
 #include "gui/tabs/ranks_tab.h"
 #include "gui/tabs/recommendations_tab.h"
@@ -69,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   addTab(new RooflineTab, "Roofline");
   addTab(new TimelineTab, "Timeline");
   addTab(new NumericsTab, "AMP numerics");
+  addTab(new MemoryTab, "Memory");
   addTab(recommendations_, "Recommendations");
   addTab(compare_, "Compare");
   connect(compare_, &CompareTab::requestComparisonFile, this, &MainWindow::chooseComparison);
@@ -133,7 +135,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 QStringList MainWindow::tabNames() {
-  return {"summary", "layers", "kernels", "roofline", "timeline", "numerics", "recommendations", "compare", "ranks"};
+  return {"summary", "layers", "kernels", "roofline", "timeline", "numerics", "memory", "recommendations", "compare", "ranks"};
 }
 
 bool MainWindow::selectTab(const QString& name) {

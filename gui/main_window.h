@@ -33,7 +33,7 @@ class MainWindow : public QMainWindow {
  public:
   explicit MainWindow(QWidget* parent = nullptr);
 
-  // Tab names, for --screenshot --tab: summary, layers, kernels, roofline, timeline, numerics,
+  // Tab names, for --screenshot --tab: summary, layers, kernels, roofline, timeline, numerics, memory,
   // recommendations, compare, ranks.
   static QStringList tabNames();
   bool selectTab(const QString& name);

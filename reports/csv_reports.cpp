@@ -217,6 +217,47 @@ std::string iterationsCsv(const analyzer::TraceSummary& summary) {
   return csv.text();
 }
 
+std::string memoryCsv(const analyzer::MemoryAnalysis& memory) {
+  CsvWriter csv({"device_kind", "device", "time_ns", "allocated_bytes", "reserved_bytes"});
+  for (const analyzer::DeviceMemory& d : memory.devices) {
+    for (const analyzer::MemorySample& sample : d.timeline) {
+      csv.add(trace::deviceKindName(d.kind)).add(static_cast<std::uint64_t>(d.device)).add(sample.time_ns);
+      csv.add(sample.allocated_bytes);
+      // Not recorded is an empty field; 0 reserved is a figure.
+      if (sample.reserved_bytes >= 0) {
+        csv.add(sample.reserved_bytes);
+      } else {
+        csv.add(std::string_view());
+      }
+      csv.endRow();
+    }
+  }
+  return csv.text();
+}
+
+std::string memoryPeakCsv(const analyzer::MemoryAnalysis& memory) {
+  CsvWriter csv({"device_kind", "device", "breakdown", "category", "layer", "pass", "bytes", "blocks"});
+  const auto addLayers = [&](const analyzer::DeviceMemory& d, std::string_view breakdown,
+                             const std::vector<analyzer::LayerBytes>& layers) {
+    for (const analyzer::LayerBytes& layer : layers) {
+      csv.add(trace::deviceKindName(d.kind)).add(static_cast<std::uint64_t>(d.device)).add(breakdown);
+      csv.add(std::string_view()).add(layer.layer).add(trace::phaseName(layer.pass)).add(layer.bytes).add(layer.blocks);
+      csv.endRow();
+    }
+  };
+  for (const analyzer::DeviceMemory& d : memory.devices) {
+    for (const analyzer::CategoryBytes& c : d.peak_by_category) {
+      csv.add(trace::deviceKindName(d.kind)).add(static_cast<std::uint64_t>(d.device)).add("category");
+      csv.add(analyzer::memoryCategoryName(c.category)).add(std::string_view()).add(std::string_view());
+      csv.add(c.bytes).add(std::string_view());
+      csv.endRow();
+    }
+    addLayers(d, "layer", d.peak_by_layer);
+    addLayers(d, "saved_for_backward", d.saved_for_backward_by_layer);
+  }
+  return csv.text();
+}
+
 std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows) {
   CsvWriter csv({"name", "kind", "element", "group_size", "calls", "gpu_time_ns", "calls_with_bytes", "bytes", "algbw_gbps",
                  "busbw_gbps"});
@@ -248,6 +289,10 @@ trace::Status writeOpsCsv(const analyzer::TraceSummary& summary, const std::file
 }
 trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
   return writeReportFile(dir, "iterations.csv", iterationsCsv(summary));
+}
+trace::Status writeMemoryCsvs(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
+  if (trace::Status written = writeReportFile(dir, "memory.csv", memoryCsv(summary.memory)); !written.ok()) return written;
+  return writeReportFile(dir, "memory_peak.csv", memoryPeakCsv(summary.memory));
 }
 trace::Status writeCollectivesCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
   return writeReportFile(dir, "collectives.csv", collectivesCsv(summary.communication.collectives));

@@ -21,6 +21,10 @@ std::string layersCsv(const analyzer::TraceSummary& summary);
 std::string kernelsCsv(const analyzer::TraceSummary& summary);
 std::string opsCsv(const analyzer::TraceSummary& summary);  // the per-op model's table (summary.op_performance)
 std::string iterationsCsv(const analyzer::TraceSummary& summary);
+// memory.csv: one row per device per timeline sample; memory_peak.csv: per device, what is live at
+// its peak by category and by layer, and what the peak's step saved for backward by layer.
+std::string memoryCsv(const analyzer::MemoryAnalysis& memory);
+std::string memoryPeakCsv(const analyzer::MemoryAnalysis& memory);
 std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows);  // a rank's or a job's collectives
 // A job's tables: every rank's rows (RankResult::tables), in rank order, each row as that rank's
 // own CSV writes it, after a leading `rank` column.
@@ -34,6 +38,7 @@ trace::Status writeLayersCsv(const analyzer::TraceSummary& summary, const std::f
 trace::Status writeKernelsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeOpsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
+trace::Status writeMemoryCsvs(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeCollectivesCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 
 }  // namespace ampscope::reports

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/html_memory_section.h"
 #include "reports/html_performance_sections.h"
 #include "reports/job_rows.h"
 #include "reports/layer_pass_view.h"
@@ -455,6 +456,7 @@ std::string htmlReport(const analyzer::TraceSummary& summary,
   html += whatIfSection(summary, top);
   html += rooflineSection(summary);
   html += ampNumericsSection(summary.amp_numerics);
+  html += memorySection(summary, top);
   html += tensorCoreShareSection(summary, top);
   html += layerPassesSection(summary, top);
   html += shapeChecksSection(firstN(summary.shape_checks, top), summary.recorded_on_cpu);

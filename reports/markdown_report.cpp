@@ -9,6 +9,7 @@
 
 #include "reports/job_rows.h"
 #include "reports/layer_pass_view.h"
+#include "reports/memory_view.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 #include "reports/verdict_words.h"
@@ -228,6 +229,37 @@ void appendAmpNumerics(std::string& md, const analyzer::AmpNumerics& n) {
   md += "\n";
 }
 
+// Short: the peak, its top categories and layers, and the AMP projection; the rest is in the HTML
+// page and memory_peak.csv.
+void appendMemory(std::string& md, const analyzer::TraceSummary& s, std::size_t top) {
+  const analyzer::DeviceMemory* d = s.memory.primaryDevice();
+  md += "## Memory\n\n";
+  if (!d) {
+    md += "Unknown: the trace records no memory events.\n\n";
+    return;
+  }
+  md += fmt::format("Peak **{}** allocated on {}, reserved {}, {}; {}.\n\n", formatBytes(d->peak_allocated_bytes),
+                    cell(memoryDeviceLabel(*d)),
+                    d->peak_reserved_bytes < 0 ? std::string("unknown (not recorded)") : formatBytes(d->peak_reserved_bytes),
+                    memoryPeakWhenText(*d, s.iterations), memoryBasisText(*d));
+  if (!d->peak_by_category.empty() || !d->peak_by_layer.empty()) {
+    md += "| At the peak | Bytes | Share |\n|---|---:|---:|\n";
+    for (const analyzer::CategoryBytes& c : d->peak_by_category) {
+      md += fmt::format("| {} | {} | {} |\n", cell(memoryCategoryLabel(c.category)), formatBytes(c.bytes),
+                        shareOfPeak(c.bytes, d->peak_allocated_bytes));
+    }
+    for (const analyzer::LayerBytes& layer : firstN(d->peak_by_layer, top)) {
+      md += fmt::format("| layer {} ({}) | {} | {} |\n", cell(memoryLayerLabel(layer)), trace::phaseName(layer.pass),
+                        formatBytes(layer.bytes), shareOfPeak(layer.bytes, d->peak_allocated_bytes));
+    }
+    md += "\n";
+  }
+  md += fmt::format("AMP: {}.\n\n", cell(ampMemoryText(s.memory.amp)));
+  if (s.memory.master_weights.applies) {
+    md += fmt::format("Half model with FP32 master weights: {}.\n\n", cell(ampMemoryText(s.memory.master_weights)));
+  }
+}
+
 void appendShapeChecks(std::string& md, std::span<const analyzer::ShapeCheck> checks, bool on_cpu) {
   if (checks.empty()) return;
   md += fmt::format("## Shape checks\n\n| Op | Layer | M x N x K | Precision | Needs multiple of | Misaligned -> padded |"
@@ -306,6 +338,7 @@ std::string markdownReport(const analyzer::TraceSummary& summary,
   appendStepBreakdown(md, summary.amdahl);
   appendWhatIf(md, summary, top);
   appendAmpNumerics(md, summary.amp_numerics);
+  appendMemory(md, summary, top);
   appendLayers(md, summary, top);
   appendLayerPasses(md, summary, top);
   appendShapeChecks(md, firstN(summary.shape_checks, top), summary.recorded_on_cpu);

@@ -275,7 +275,8 @@ class RankWriter {
     }
   }
 
-  void counter(std::string_view name, std::string_view series, std::int64_t time_ns, double value) {
+  template <typename Value>
+  void counter(std::string_view name, std::string_view series, std::int64_t time_ns, Value value) {
     TraceEvent e = event();
     e.field("ph", "C").field("name", name).field("pid", process_.pid).time("ts", at(time_ns));
     e.beginArgs().field(series, value).endArgs();
@@ -317,6 +318,22 @@ class RankWriter {
     for (const trace::Counter& c : trace_.counters) {
       if (trace_.str(c.name) == analyzer::kLossScaleCounter) counter("loss scale", "scale", c.time_ns, c.value);
     }
+    writeMemoryCounters();
+  }
+
+  // Each device's memory timeline (analyzer/memory/), sample for sample: allocated, and reserved
+  // where the allocator recorded it.
+  void writeMemoryCounters() {
+    for (const analyzer::DeviceMemory& d : run_.summary.memory.devices) {
+      const std::string device = d.kind == trace::DeviceKind::kCpu ? std::string("host") : fmt::format("GPU {}", d.device);
+      const std::string allocated = "memory allocated · " + device;
+      const std::string reserved = "memory reserved · " + device;
+      for (const analyzer::MemorySample& sample : d.timeline) {
+        // Whole numbers: a double written short would round the bytes.
+        counter(allocated, "bytes", sample.time_ns, sample.allocated_bytes);
+        if (sample.reserved_bytes >= 0) counter(reserved, "bytes", sample.time_ns, sample.reserved_bytes);
+      }
+    }
   }
 
   TraceEventWriter& writer_;
@@ -349,6 +366,9 @@ std::optional<std::int64_t> earliestExportedNs(const analyzer::RunAnalysis& run)
   }
   for (const auto& s : run.summary.step_splits) {
     if (!s.whole_window) see(s.start_ns);
+  }
+  for (const auto& d : run.summary.memory.devices) {
+    if (!d.timeline.empty()) see(d.timeline.front().time_ns);
   }
   return first;
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "reports/job_json.h"
+#include "reports/memory_json.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 #include "reports/verdict_words.h"
@@ -413,6 +414,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                         {"skipped_steps", numerics.skipped_steps},
                         {"counted_steps", numerics.counted_steps}};
   doc["amp_numerics"] = ampNumericsJson(numerics);
+  doc["memory"] = memoryJson(summary.memory, top);
   doc["top_operators"] = groupsJson(summary, summary.operators, top);
   doc["top_layers"] = groupsJson(summary, summary.layers, top);
   doc["layer_passes"] = layerPassesJson(summary);

@@ -16,6 +16,7 @@ namespace ampscope::analyzer {
 namespace {
 
 std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6); }
+std::string gib(std::int64_t bytes) { return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0)); }
 
 class Recommender {
  public:
@@ -38,6 +39,7 @@ class Recommender {
       add(advice.rule, std::move(advice.target), std::move(advice.evidence), std::move(advice.action), advice.gain_ns);
     }
     recommendLossScaling();
+    recommendMemoryHeadroom();
     std::stable_sort(out_.begin(), out_.end(), [](const Recommendation& a, const Recommendation& b) {
       return a.estimated_gain_ns > b.estimated_gain_ns;
     });
@@ -437,6 +439,29 @@ class Recommender {
                             n.suggested_loss_scale);
     }
     add(rule_ids::kGradientUnderflow, "loss scaler", evidence, action + "; or train in BF16, which needs no loss scaling", 0);
+  }
+
+  // What AMP frees is memory, not time: the finding claims no step time (a note, ranked after
+  // every measured gain), and says what the memory buys, a larger batch, and on which device.
+  void recommendMemoryHeadroom() {
+    const AmpMemoryProjection& amp = s_.memory.amp;
+    if (!amp.applies || !amp.batch || !amp.batch_that_fits || !amp.amp_batch_that_fits) return;
+    if (*amp.amp_batch_that_fits <= *amp.batch_that_fits) return;
+    const std::string device = amp.fit_device.empty() ? std::string("the device") : amp.fit_device;
+    std::string evidence = fmt::format(
+        "batch {} peaks at {} allocated; under AMP the projected peak is {} (half-precision activations and "
+        "temporaries; FP32 weights, gradients and optimizer state kept{}): {}'s {} fits a batch of up to {} "
+        "instead of {}",
+        *amp.batch, gib(amp.measured_peak_allocated_bytes), gib(amp.projected_peak_allocated_bytes),
+        amp.cast_copy_bytes > 0 ? fmt::format(", {} of half-precision weight copies added", gib(amp.cast_copy_bytes))
+                                : std::string(),
+        device, gib(static_cast<std::int64_t>(amp.fit_capacity_bytes)), *amp.amp_batch_that_fits, *amp.batch_that_fits);
+    if (!amp.note.empty()) evidence += fmt::format(" ({})", amp.note);
+    add(rule_ids::kMemoryHeadroom, "model", std::move(evidence),
+        fmt::format("Enable AMP (torch.autocast) to fit a batch of up to {} on {} (up to {} now); a larger batch "
+                    "changes the step time and may need the learning rate retuned, so measure it",
+                    *amp.amp_batch_that_fits, device, *amp.batch_that_fits),
+        0);
   }
 
   const TraceSummary& s_;

@@ -36,6 +36,8 @@ inline constexpr std::string_view kLossScaleAtFloor = "loss-scale-at-floor";
 inline constexpr std::string_view kGradientUnderflow = "gradient-underflow";
 inline constexpr std::string_view kOverlapCommunication = "overlap-communication";
 inline constexpr std::string_view kReduceGradientsInBf16 = "reduce-gradients-in-bf16";
+// AMP's projected peak lets a larger batch fit (analyzer/memory/): a memory finding, no time gain.
+inline constexpr std::string_view kMemoryHeadroom = "memory-headroom";
 // A job's recommendations (analyzer/job/job_analysis.h).
 inline constexpr std::string_view kFixStraggler = "fix-straggler";
 inline constexpr std::string_view kBalanceRanks = "balance-ranks";

@@ -31,7 +31,7 @@ class Run:
 
     * ``summary``: the ``ampscope analyze --json`` document as a dict (docs/analyze_json.md).
     * ``layers``, ``operators``, ``kernels``, ``recommendations``, ``iterations``, ``collectives``,
-      ``ranks``: the report's CSV tables (docs/reports.md) as pandas DataFrames when pandas is
+      ``memory``, ``memory_peak``, ``ranks``: the report's CSV tables (docs/reports.md) as pandas DataFrames when pandas is
       installed, else lists of dicts. An empty cell is unknown (NaN or None), never 0. A job has
       ``ranks`` (with each rank's Tensor Core share and AMP projection), ``collectives``,
       ``recommendations`` (merged across ranks, with the ``ranks`` each applies to), and every rank's
@@ -62,7 +62,7 @@ class Run:
 
     def table(self, name: str, use_pandas: Optional[bool] = None) -> Table:
         """The report's table of that name (layers, operators, kernels, recommendations, iterations,
-        ranks, collectives); ``use_pandas=False`` gives a list of dicts even where pandas is installed."""
+        ranks, collectives, memory, memory_peak); ``use_pandas=False`` gives a list of dicts even where pandas is installed."""
         return read_table(self._analysis.table_csv(name), use_pandas)
 
     @property
@@ -94,6 +94,16 @@ class Run:
     def collectives(self) -> Table:
         """collectives.csv: communication kernels per family, with bandwidths where the sizes are known."""
         return self.table("collectives")
+
+    @property
+    def memory(self) -> Table:
+        """memory.csv: each device's allocated and reserved bytes after every memory event (empty without them)."""
+        return self.table("memory")
+
+    @property
+    def memory_peak(self) -> Table:
+        """memory_peak.csv: what is live at each device's peak by category and by layer, and what was saved for backward."""
+        return self.table("memory_peak")
 
     @property
     def ranks(self) -> Table:

@@ -21,7 +21,7 @@ namespace ampscope::python {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Table>, 7> kTables{{
+constexpr std::array<std::pair<std::string_view, Table>, 9> kTables{{
     {"layers", Table::kLayers},
     {"operators", Table::kOperators},
     {"kernels", Table::kKernels},
@@ -29,6 +29,8 @@ constexpr std::array<std::pair<std::string_view, Table>, 7> kTables{{
     {"iterations", Table::kIterations},
     {"ranks", Table::kRanks},
     {"collectives", Table::kCollectives},
+    {"memory", Table::kMemory},
+    {"memory_peak", Table::kMemoryPeak},
 }};
 
 // The CLI writes "ampscope: MESSAGE\n" to its error stream; Python gets MESSAGE.
@@ -98,6 +100,10 @@ std::string Analysis::tableCsv(Table table) const {
         throw std::invalid_argument("a job of " + std::to_string(job.ranks.size()) +
                                     " ranks has no iterations table of its own: its steps are in summary[\"steps\"], "
                                     "a rank's iterations in run.rank(N)");
+      case Table::kMemory:
+      case Table::kMemoryPeak:
+        throw std::invalid_argument("a job of " + std::to_string(job.ranks.size()) +
+                                    " ranks has no memory table of its own: a rank's memory is in run.rank(N)");
     }
   }
   const analyzer::RunAnalysis& run = *analysis_.run;
@@ -108,6 +114,8 @@ std::string Analysis::tableCsv(Table table) const {
     case Table::kRecommendations: return reports::recommendationsCsv(run.recommendations);
     case Table::kIterations: return reports::iterationsCsv(run.summary);
     case Table::kCollectives: return reports::collectivesCsv(run.summary.communication.collectives);
+    case Table::kMemory: return reports::memoryCsv(run.summary.memory);
+    case Table::kMemoryPeak: return reports::memoryPeakCsv(run.summary.memory);
     case Table::kRanks: {
       // One run is a job of one rank.
       auto job = analyzer::analyzeJob({analysis_.rank_result});

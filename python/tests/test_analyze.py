@@ -47,9 +47,11 @@ def test_tables_without_pandas_are_lists_of_dicts(workers0):
 
 def test_every_table_reads(workers0):
     run = ampscope.analyze(workers0)
-    for name in ("layers", "operators", "kernels", "recommendations", "iterations", "collectives", "ranks"):
+    for name in ("layers", "operators", "kernels", "recommendations", "iterations", "collectives", "memory",
+                 "memory_peak", "ranks"):
         table = getattr(run, name)
         assert list(table.columns), name
+    assert list(run.memory.columns) == ["device_kind", "device", "time_ns", "allocated_bytes", "reserved_bytes"]
     assert len(run.iterations) > 0
     assert len(run.ranks) == 1
 
@@ -101,6 +103,8 @@ def test_job_has_ranks_and_a_rank_has_everything(dlrm_ranks, cli):
     assert all("ranks" in rec for rec in job.summary["recommendations"])
     with pytest.raises(ValueError, match="run.rank"):
         job.iterations
+    with pytest.raises(ValueError, match="run.rank"):
+        job.memory
     rank3 = job.rank(3)
     assert not rank3.is_job
     single = json.loads(run_cli(cli, "analyze", str(dlrm_ranks), "--rank", "3", "--json").stdout)

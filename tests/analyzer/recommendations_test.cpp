@@ -286,3 +286,59 @@ TEST(RecommendationsTest, PaddingGainIsNotEstimatedFromARateAboveTheDevicesPeak)
 
 }  // namespace
 }  // namespace ampscope::analyzer
+
+namespace ampscope::analyzer {
+namespace {
+
+// A summary whose AMP memory projection lets batch 32 grow from 40 to 72 on an 80 GiB GPU, with a
+// measured time finding beside it (exposed data loading).
+TraceSummary summaryWithMemoryHeadroom() {
+  TraceSummary s;
+  s.iterations.iterations = {{0, 0, 10'000'000, false, 0, 10'000'000}};
+  s.iterations.steady_mean_ns = 10'000'000;
+  s.data_pipeline.exposed_ns_per_iteration = 2'000'000;
+  s.data_pipeline.exposed_fraction = 0.2;
+  s.data_pipeline.speedup_if_hidden = 1.25;
+  AmpMemoryProjection& amp = s.memory.amp;
+  amp.applies = true;
+  amp.measured_peak_allocated_bytes = 64LL << 30;
+  amp.projected_peak_allocated_bytes = 38LL << 30;
+  amp.batch = 32;
+  amp.fit_capacity_bytes = 80ULL << 30;
+  amp.fit_device = "H100 SXM";
+  amp.batch_that_fits = 40;
+  amp.amp_batch_that_fits = 72;
+  return s;
+}
+
+TEST(RecommendationsTest, AmpsMemoryHeadroomSaysWhichBatchFitsWhereAndClaimsNoTime) {
+  const std::vector<Recommendation> all = recommend(summaryWithMemoryHeadroom());
+  const Recommendation* headroom = find(all, "memory-headroom");
+  ASSERT_NE(headroom, nullptr);
+  EXPECT_NE(headroom->action.find("a batch of up to 72 on H100 SXM (up to 40 now)"), std::string::npos) << headroom->action;
+  EXPECT_NE(headroom->evidence.find("projected peak is 38.00 GiB"), std::string::npos) << headroom->evidence;
+  EXPECT_NE(headroom->evidence.find("80.00 GiB"), std::string::npos) << headroom->evidence;
+  // Memory is not step time: a note, after the measured time finding, never above it.
+  EXPECT_EQ(headroom->estimated_gain_ns, 0);
+  EXPECT_EQ(headroom->severity, Severity::kInfo);
+  EXPECT_TRUE(isNote(*headroom));
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all.front().rule, "hide-input-pipeline");
+}
+
+TEST(RecommendationsTest, NoMemoryHeadroomWhereAmpFitsNoLargerBatchOrTheFitIsUnknown) {
+  TraceSummary same = summaryWithMemoryHeadroom();
+  same.memory.amp.amp_batch_that_fits = 40;
+  EXPECT_EQ(find(recommend(same), "memory-headroom"), nullptr);
+  TraceSummary unknown = summaryWithMemoryHeadroom();
+  unknown.memory.amp.batch_that_fits.reset();
+  unknown.memory.amp.amp_batch_that_fits.reset();
+  EXPECT_EQ(find(recommend(unknown), "memory-headroom"), nullptr);
+  TraceSummary already_half = summaryWithMemoryHeadroom();
+  already_half.memory.amp.applies = false;
+  already_half.memory.amp.note = "the run already uses half precision";
+  EXPECT_EQ(find(recommend(already_half), "memory-headroom"), nullptr);
+}
+
+}  // namespace
+}  // namespace ampscope::analyzer

@@ -14,6 +14,7 @@
 #include "cli/summary_text.h"
 #include "tests/analyzer/synthetic_run.h"
 #include "tests/analyzer/trainer_cpu_trace.h"
+#include "tests/reports/memory_fixture.h"
 #include "trace/db/profile_writer.h"
 
 namespace ampscope::cli {
@@ -424,4 +425,38 @@ TEST(AnalyzeCommandTest, WhatIfListsOnlyDimensionsOffTheMultipleThatCostTime) {
   text = ampscope::cli::summaryToText(summary, {}, 10);
   EXPECT_NE(text.find("off the multiple of 8: 1 layer pass, none costing AMP time in the model\n"), std::string::npos)
       << text;
+}
+
+// The Memory section: the primary device's peak, when and how it is known, what holds it, the
+// activations saved per step, the AMP projection, and the other devices in a line each.
+TEST(SummaryTextTest, MemorySectionGivesThePeakItsBreakdownAndTheAmpProjection) {
+  const std::string text = ampscope::cli::summaryToText(ampscope::test::summaryWithMemory(), {}, 2);
+  EXPECT_NE(text.find("memory      peak 3.00 GiB allocated, reserved 3.50 GiB on GPU 0 (NVIDIA H100 80GB HBM3) "
+                      "(measured); Memory below\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nMemory on GPU 0 (NVIDIA H100 80GB HBM3): measured (the allocator's totals); blocks matched "
+                      "by address\n  peak        allocated 3.00 GiB of 80.00 GiB (3.8%), reserved 3.50 GiB; in step 1, "
+                      "2.00 ms after it began, 4 events\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("      2.00 GiB  66.7%  activations\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("      1.50 GiB  50.0%      12  forward   blocks.0.attn\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    ... 1 more\n"), std::string::npos) << text;  // --top 2 of 3 layers
+  EXPECT_NE(text.find("saved for backward (activations freed in the step's backward, inferred): step 0 1.00 GiB, "
+                      "step 1 2.00 GiB\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  AMP         projected peak 2.00 GiB under AMP"), std::string::npos) << text;
+  EXPECT_NE(text.find("up to 40 fit in NVIDIA H100 80GB HBM3's 80.00 GiB now, 72 under AMP"), std::string::npos) << text;
+  EXPECT_NE(text.find("  also        host: peak 4.0 KiB allocated, reserved unknown (not recorded), outside every "
+                      "step (reconstructed)\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(SummaryTextTest, MemoryIsUnknownWithoutMemoryEvents) {
+  const std::string text = ampscope::cli::summaryToText(ampscope::analyzer::TraceSummary{}, {}, 10);
+  EXPECT_NE(text.find("memory      unknown: the trace records no memory events\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nMemory on"), std::string::npos) << text;
 }

@@ -13,6 +13,7 @@
 #include "../test_support.h"
 #include "analyzer/run_analysis.h"
 #include "reports/perfetto_export.h"
+#include "tests/reports/memory_fixture.h"
 
 namespace ampscope::reports {
 namespace {
@@ -123,6 +124,23 @@ TEST(PerfettoExportTest, LossScaleCountersBecomeACounterTrack) {
   ASSERT_EQ(samples.size(), 2u);
   EXPECT_EQ(samples[0], std::make_pair(0.0, 65536.0));  // the first event is time 0
   EXPECT_EQ(samples[1], std::make_pair(4.0, 32768.0));
+}
+
+TEST(PerfettoExportTest, EachDevicesMemoryTimelineBecomesAllocatedAndReservedCounterTracks) {
+  analyzer::RunAnalysis run;
+  run.summary.memory = test::memoryFixture();
+  const json document = exportRun(run);
+  std::map<std::string, std::vector<std::pair<double, double>>> tracks;
+  for (const json& e : document["traceEvents"]) {
+    if (e["ph"] == "C") tracks[e["name"].get<std::string>()].emplace_back(e["ts"], e["args"]["bytes"]);
+  }
+  ASSERT_EQ(tracks["memory allocated · GPU 0"].size(), 4u);
+  ASSERT_EQ(tracks["memory reserved · GPU 0"].size(), 4u);
+  ASSERT_EQ(tracks["memory allocated · host"].size(), 2u);
+  EXPECT_EQ(tracks.count("memory reserved · host"), 0u);  // not recorded
+  // The first memory event is time 0; the peak 3 ms later.
+  EXPECT_EQ(tracks["memory allocated · GPU 0"][0].first, 0.0);
+  EXPECT_EQ(tracks["memory allocated · GPU 0"][2], std::make_pair(3000.0, static_cast<double>(3 * test::kGiB)));
 }
 
 }  // namespace
