@@ -46,8 +46,9 @@ std::string memoryCategoryLabel(analyzer::MemoryCategory category) {
     case MemoryCategory::kGradients: return "gradients";
     case MemoryCategory::kBackwardTemporary: return "backward temporaries";
     case MemoryCategory::kOptimizerState: return "optimizer state";
-    case MemoryCategory::kPersistent: return "persistent (weights, inputs, setup)";
+    case MemoryCategory::kPersistent: return "persistent (weights, setup, live to the end)";
     case MemoryCategory::kUnattributed: return "unattributed (op of unknown phase)";
+    case MemoryCategory::kOutsideSteps: return "outside the steps (evaluation, setup temporaries)";
     case MemoryCategory::kBeforeRecording: return "before recording (unseen, at least)";
     case MemoryCategory::kAllocatorSlack: return "allocator slack (reserved, not allocated)";
   }
@@ -69,8 +70,9 @@ std::string ampMemoryText(const analyzer::AmpMemoryProjection& amp) {
   }
   const bool autocast = amp.recipe == analyzer::HalfPrecisionRecipe::kAutocast;
   const char* under = autocast ? "under AMP" : "as a half model with FP32 master weights";
-  std::string out = fmt::format("projected peak {} {} (measured {}", formatBytes(amp.projected_peak_allocated_bytes), under,
-                                formatBytes(amp.measured_peak_allocated_bytes));
+  std::string out = fmt::format("projected peak {} {} (measured {}{}", formatBytes(amp.projected_peak_allocated_bytes),
+                                under, formatBytes(amp.measured_peak_allocated_bytes),
+                                amp.of_steps ? " at the steps' peak" : "");
   if (amp.cast_copy_bytes > 0) {
     out += fmt::format("; the projection adds {} {}", formatBytes(amp.cast_copy_bytes),
                        autocast ? "of half-precision weight copies" : "for the FP32 master weights and their gradients");

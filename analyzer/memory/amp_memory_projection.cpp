@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <functional>
+#include <string>
 #include <map>
 
 #include <fmt/format.h>
@@ -37,22 +39,78 @@ double ampFactor(const BlockOrigin& origin) {
   return scalesWithBatch(origin.category) && !origin.fp32_under_autocast ? kHalfOfFp32 : 1.0;
 }
 
-// What the recipe adds for the weights, from the FP32 parameter bytes: the peak step's parameter
-// gradients (a gradient has its parameter's size). Autocast: a half-precision copy of the weights
-// of the ops it runs in half, held by the cast cache from the forward's first use to the backward
-// that reads them. Master weights: the half model and its half gradients replace the FP32 ones,
-// and the FP32 master weights and gradients are added: one FP32 parameter size more.
-std::int64_t weightBytesAdded(const DeviceEvents& events, const std::vector<BlockOrigin>& origins, std::int32_t step,
-                              HalfPrecisionRecipe recipe) {
-  double bytes = 0;
+// The FP32 bytes of the parameters, from the peak step's parameter gradients (a gradient has its
+// parameter's size): every parameter the backward made a gradient for; with `half_ops_only`, those
+// of the ops autocast runs in half.
+std::int64_t parameterBytesFromGradients(const DeviceEvents& events, const std::vector<BlockOrigin>& origins,
+                                         std::int32_t step, bool half_ops_only) {
+  std::int64_t bytes = 0;
   for (std::size_t b = 0; b < events.blocks.size(); ++b) {
     const BlockOrigin& origin = origins[b];
     if (origin.step != step || origin.category != MemoryCategory::kGradients) continue;
-    const double parameter_bytes = static_cast<double>(events.blocks[b].bytes);
-    if (recipe == HalfPrecisionRecipe::kMasterWeights) bytes += parameter_bytes;
-    else if (!origin.fp32_under_autocast) bytes += kHalfOfFp32 * parameter_bytes;
+    if (half_ops_only && origin.fp32_under_autocast) continue;
+    bytes += events.blocks[b].bytes;
   }
-  return static_cast<std::int64_t>(bytes);
+  return bytes;
+}
+
+bool readsWeights(std::string_view op_name) {
+  const std::string name = [&] {
+    std::string lower(op_name.substr(op_name.rfind(':') == std::string_view::npos ? 0 : op_name.rfind(':') + 1));
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower;
+  }();
+  return name.find("linear") != std::string::npos || name.rfind("conv", 0) == 0;
+}
+
+// Where no gradient was seen (a trace whose gradients were made before the recording and are
+// zeroed, not freed): the FP32 bytes of the weights and biases (second and third inputs) the
+// step's forward convolutions and linear layers read, counting only the outermost such op
+// (aten::conv2d, not the aten::convolution inside it).
+std::int64_t parameterBytesFromShapes(const trace::Trace& trace, const IterationSummary& iterations,
+                                      std::int32_t step) {
+  constexpr std::int64_t kFp32Bytes = 4;
+  EligibleOps eligible(trace);
+  std::int64_t bytes = 0;
+  for (const trace::Range& range : trace.ranges) {
+    if (range.phase != trace::Phase::kForward || range.shapes == trace::StringTable::kEmpty) continue;
+    if (stepAt(iterations, range.start_ns) != step || !eligible.isEligible(range)) continue;
+    if (!readsWeights(opName(trace, range)) || eligible.enclosing(range.parent, false) != trace::kNone) continue;
+    const std::optional<Shapes> shapes = parseShapes(trace.str(range.shapes));
+    if (!shapes) continue;
+    for (std::size_t input = 1; input < std::min<std::size_t>(3, shapes->size()); ++input) {
+      const std::vector<std::int64_t>& shape = (*shapes)[input];
+      if (shape.empty()) continue;
+      std::int64_t elements = 1;
+      for (const std::int64_t d : shape) elements *= std::max<std::int64_t>(0, d);
+      bytes += elements * kFp32Bytes;
+    }
+  }
+  return bytes;
+}
+
+// What the recipe adds for the weights, from their FP32 bytes. Autocast: a half-precision copy of
+// the weights of the ops it runs in half, held by the cast cache from the forward's first use to
+// the backward that reads them. Master weights: the half model and its half gradients replace
+// the FP32 ones, and the FP32 master weights and gradients are added: one FP32 parameter size.
+struct WeightsAdded {
+  std::int64_t bytes = 0;
+  std::string from;  // where the parameter bytes were read, for the note
+};
+
+WeightsAdded weightBytesAdded(const trace::Trace& trace, const IterationSummary& iterations,
+                              const DeviceEvents& events, const std::vector<BlockOrigin>& origins, std::int32_t step,
+                              HalfPrecisionRecipe recipe) {
+  const bool autocast = recipe == HalfPrecisionRecipe::kAutocast;
+  std::int64_t parameters = parameterBytesFromGradients(events, origins, step, autocast);
+  std::string from = "the parameter gradients' bytes";
+  if (parameters == 0) {
+    parameters = parameterBytesFromShapes(trace, iterations, step);
+    from = parameters > 0 ? "the convolutions' and linear layers' weight shapes (no parameter gradient was seen)"
+                          : "unknown: no parameter gradient was seen and no weight shape recorded; not counted";
+  }
+  const double added = autocast ? kHalfOfFp32 * static_cast<double>(parameters) : static_cast<double>(parameters);
+  return {static_cast<std::int64_t>(added), std::move(from)};
 }
 
 // Replays the device's events with each block's bytes scaled by its factor: the projected total
@@ -162,7 +220,8 @@ AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationS
     return out;
   }
   out.applies = true;
-  out.cast_copy_bytes = weightBytesAdded(events, origins, peak_step, recipe);
+  const WeightsAdded weights = weightBytesAdded(trace, iterations, events, origins, peak_step, recipe);
+  out.cast_copy_bytes = weights.bytes;
   const auto counted = [&](std::size_t i) { return !out.of_steps || stepAt(iterations, events.events[i]->time_ns) >= 0; };
   out.projected_peak_allocated_bytes = projectedPeak(events, origins, counted) + out.cast_copy_bytes;
   out.projected_by_category =
@@ -170,11 +229,10 @@ AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationS
   out.note = recipe == HalfPrecisionRecipe::kAutocast
                  ? "activations and temporaries of the ops autocast runs in FP16/BF16 (and of the ops that keep "
                    "their input's type) take half their bytes; FP32-kept ops, weights, gradients and optimizer state "
-                   "keep theirs; the cast cache adds half-precision copies of the weights (half the parameter "
-                   "gradients' bytes)"
+                   "keep theirs; the cast cache adds half-precision copies of the weights, from " + weights.from
                  : "activations and temporaries take half their bytes except those of the ops kept in FP32; the "
                    "half model and its half gradients with FP32 master weights and gradients add one FP32 "
-                   "parameter size (the parameter gradients' bytes); optimizer state keeps its bytes";
+                   "parameter size, from " + weights.from + "; optimizer state keeps its bytes";
   out.batch = recordedBatch(trace, iterations);
   if (fit_device != nullptr && fit_device->capacity_gib > 0) {
     out.fit_capacity_bytes = static_cast<std::uint64_t>(fit_device->capacity_gib * kBytesPerGib);

@@ -1,6 +1,7 @@
 #include "analyzer/memory/block_origins.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "analyzer/core/operator_labels.h"
 #include "analyzer/correlate/correlator.h"
@@ -20,16 +21,47 @@ Phase phaseOf(const trace::Trace& trace, const trace::MemoryEvent& event) {
   return range == nullptr ? Phase::kUnknown : range->phase;
 }
 
-// From lifetimes: a forward block that a backward op frees was kept for the backward; one the
-// forward itself frees was a temporary; a backward block that outlives the backward is a parameter
-// gradient. Outside every step: setup (weights, optimizer state, the data loader's buffers).
-MemoryCategory categoryOf(Phase allocated_in, bool in_step, bool freed, Phase freed_in) {
-  if (!in_step) return MemoryCategory::kPersistent;
-  switch (allocated_in) {
+// When each step's backward began: its first backward range (host clock); none where it has no
+// backward (inference, or a step the trace cut).
+constexpr std::int64_t kNoBackward = std::numeric_limits<std::int64_t>::max();
+
+std::vector<std::int64_t> backwardStarts(const trace::Trace& trace, const IterationSummary& iterations) {
+  std::vector<std::int64_t> starts(std::max<std::size_t>(1, iterations.iterations.size()), kNoBackward);
+  for (const trace::Range& range : trace.ranges) {
+    if (range.phase != Phase::kBackward) continue;
+    const std::int32_t step = stepAt(iterations, range.start_ns);
+    if (step >= 0) starts[static_cast<std::size_t>(step)] = std::min(starts[static_cast<std::size_t>(step)], range.start_ns);
+  }
+  return starts;
+}
+
+// What a block holds, from its lifetime. The op that frees a block is often none (PyTorch's
+// autograd engine releases saved tensors between ops), so times decide, not the freeing op: a
+// forward block freed before its step's backward began was a temporary, one that lived into the
+// backward was kept for it; a backward block freed within its step (and not by the optimizer's
+// zero_grad) was a temporary, one that outlived the step is a parameter gradient. In a step with
+// no backward, a forward block freed within the step was a temporary. Outside every step: what
+// lives to the end was made at setup (weights, optimizer state); what is freed belongs to work
+// between or after the steps (an evaluation pass).
+struct Lifetime {
+  Phase allocated_in = Phase::kUnknown;
+  std::int32_t step = -1;
+  bool freed = false;
+  std::int32_t freed_step = -1;
+  std::int64_t freed_ns = 0;
+  Phase freed_in = Phase::kUnknown;
+};
+
+MemoryCategory categoryOf(const Lifetime& life, std::int64_t backward_start_ns) {
+  if (life.step < 0) return life.freed ? MemoryCategory::kOutsideSteps : MemoryCategory::kPersistent;
+  const bool freed_in_step = life.freed && life.freed_step == life.step;
+  switch (life.allocated_in) {
     case Phase::kForward:
-      return freed && freed_in == Phase::kForward ? MemoryCategory::kForwardTemporary : MemoryCategory::kActivations;
+      return freed_in_step && life.freed_ns < backward_start_ns ? MemoryCategory::kForwardTemporary
+                                                                : MemoryCategory::kActivations;
     case Phase::kBackward:
-      return freed && freed_in == Phase::kBackward ? MemoryCategory::kBackwardTemporary : MemoryCategory::kGradients;
+      return freed_in_step && life.freed_in != Phase::kOptimizer ? MemoryCategory::kBackwardTemporary
+                                                                 : MemoryCategory::kGradients;
     case Phase::kOptimizer: return MemoryCategory::kOptimizerState;
     default: return MemoryCategory::kUnattributed;
   }
@@ -56,6 +88,7 @@ std::vector<BlockOrigin> originsOf(const trace::Trace& trace, const IterationSum
                                    const DeviceEvents& device) {
   std::vector<BlockOrigin> origins;
   origins.reserve(device.blocks.size());
+  const std::vector<std::int64_t> backward_start = backwardStarts(trace, iterations);
   for (const MemoryBlock& block : device.blocks) {
     const trace::MemoryEvent& allocation = *device.events[block.allocated_at];
     BlockOrigin origin;
@@ -69,9 +102,17 @@ std::vector<BlockOrigin> originsOf(const trace::Trace& trace, const IterationSum
       origin.fp32_under_autocast = autocastKeepsFp32(opName(trace, top)) || autocastKeepsFp32(opName(trace, *op));
     }
     origin.step = stepAt(iterations, allocation.time_ns);
-    const bool freed = block.freed_at != MemoryBlock::kNeverFreed;
-    const Phase freed_in = freed ? phaseOf(trace, *device.events[block.freed_at]) : Phase::kUnknown;
-    origin.category = categoryOf(origin.pass, origin.step >= 0, freed, freed_in);
+    Lifetime life{.allocated_in = origin.pass, .step = origin.step};
+    if (block.freed_at != MemoryBlock::kNeverFreed) {
+      const trace::MemoryEvent& free = *device.events[block.freed_at];
+      life.freed = true;
+      life.freed_ns = free.time_ns;
+      life.freed_step = stepAt(iterations, free.time_ns);
+      life.freed_in = phaseOf(trace, free);
+    }
+    const std::int64_t step_backward =
+        origin.step >= 0 ? backward_start[static_cast<std::size_t>(origin.step)] : kNoBackward;
+    origin.category = categoryOf(life, step_backward);
     origins.push_back(std::move(origin));
   }
   return origins;

@@ -44,6 +44,7 @@ const char* memoryCategoryName(MemoryCategory category) {
     case MemoryCategory::kOptimizerState: return "optimizer_state";
     case MemoryCategory::kPersistent: return "persistent";
     case MemoryCategory::kUnattributed: return "unattributed";
+    case MemoryCategory::kOutsideSteps: return "outside_steps";
     case MemoryCategory::kBeforeRecording: return "before_recording";
     case MemoryCategory::kAllocatorSlack: return "allocator_slack";
   }

@@ -42,14 +42,16 @@ enum class MemoryCategory : std::uint8_t {
   kGradients,        // allocated in backward and live past its end (parameter gradients)
   kBackwardTemporary,// allocated in backward and freed before it ended (activation gradients, workspace)
   kOptimizerState,   // allocated by the optimizer
-  kPersistent,       // allocated outside every step (weights, optimizer state made at setup, inputs)
+  kPersistent,       // allocated outside every step and live to the end (weights, optimizer state made at setup)
   kUnattributed,     // allocated in a step by an op of unknown phase
+  kOutsideSteps,     // allocated outside every step and freed before the trace ended (an
+                     // evaluation pass, a checkpoint, the setup's temporaries)
   kBeforeRecording,  // allocated before the first event, so unseen: the least the sums imply
   kAllocatorSlack,   // reserved by the allocator but not allocated (reserved - allocated)
 };
-inline constexpr int kMemoryCategoryCount = 9;
+inline constexpr int kMemoryCategoryCount = 10;
 // "activations", "forward_temporary", "gradients", "backward_temporary", "optimizer_state",
-// "persistent", "unattributed", "before_recording", "allocator_slack"
+// "persistent", "unattributed", "outside_steps", "before_recording", "allocator_slack"
 const char* memoryCategoryName(MemoryCategory category);
 
 // One point of the timeline: the totals just after an event.

@@ -21,6 +21,12 @@ TEST(AutocastPolicyTest, OtherOpsFollowTheirInputs) {
   EXPECT_EQ(policy.computeType("relu", DType::kFp16, DType::kFp32), DType::kFp32);
 }
 
+TEST(AutocastPolicyTest, BatchNormRunsInItsInputsTypeAsTorchAutocastDoes) {
+  const AutocastPolicy policy;
+  EXPECT_EQ(policy.listOf("batch_norm"), CastList::kFollowInputs);
+  EXPECT_EQ(policy.computeType("batch_norm", DType::kFp16, DType::kFp16), DType::kFp16);
+}
+
 TEST(AutocastPolicyTest, AutocastOffLeavesEveryOpInItsInputType) {
   const AutocastPolicy policy;
   EXPECT_EQ(policy.computeType("linear", DType::kFp32, DType::kFp32), DType::kFp32);

@@ -15,7 +15,10 @@ AutocastPolicy::AutocastPolicy()
     : allow_{"matmul", "linear", "mm", "bmm", "addmm", "baddbmm", "conv1d", "conv2d", "conv3d",
              "conv_transpose2d"},
       deny_{"softmax", "log_softmax", "cross_entropy", "softmax_cross_entropy", "nll_loss", "mse_loss",
-            "exp", "log", "pow", "sum", "mean", "norm", "layer_norm", "batch_norm", "group_norm"} {}
+            "exp", "log", "pow", "sum", "mean", "norm", "layer_norm", "group_norm"} {}
+// batch_norm is on neither list, as in torch.autocast: it runs in its input's type (cuDNN's batch
+// norm takes FP16/BF16 activations with FP32 scale, bias and statistics), so a CNN's activations
+// after a convolution stay half precision through norm, activation and pooling.
 
 void AutocastPolicy::allow(std::string op) {
   deny_.erase(op);

@@ -1,8 +1,8 @@
 #pragma once
 // Which precision each op computes in under autocast, as torch.amp does it: matrix ops run in the
 // low precision (they gain most and tolerate it); ops whose range or accumulation suffers
-// (softmax, losses, exp/log/pow, sums and means, norm statistics) run in FP32; the rest follow
-// their inputs. The lists can be extended by the user (--autocast-allow / --autocast-deny).
+// (softmax, losses, exp/log/pow, sums and means, layer and group norm) run in FP32; the rest,
+// batch norm among them (its statistics are FP32 whatever its input), follow their inputs. The lists can be extended by the user (--autocast-allow / --autocast-deny).
 
 #include <set>
 #include <string>
