@@ -76,10 +76,10 @@ std::string memorySection(const analyzer::TraceSummary& s, std::size_t top) {
                                    : layersTable(d->peak_by_layer, top, d->peak_allocated_bytes);
   html += "</div></div>";
   if (!d->steps.empty()) {
-    html += R"(<h3>Per step</h3><table class="half"><tr><th class="n">Step</th><th class="n">Peak allocated</th>)"
+    html += R"(<h3>Per step</h3><table class="half"><tr><th>Step</th><th class="n">Peak allocated</th>)"
             R"(<th class="n">Saved for backward</th></tr>)";
     for (const analyzer::StepMemory& step : d->steps) {
-      html += fmt::format(R"(<tr><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>)", step.number,
+      html += fmt::format(R"(<tr><td>{}</td><td class="n">{}</td><td class="n">{}</td></tr>)", step.number,
                           escapeHtml(formatBytes(step.peak_allocated_bytes)), escapeHtml(formatBytes(step.saved_for_backward_bytes)));
     }
     html += R"(</table><p class="note">Saved for backward: allocated in the step's forward and freed in its backward (inferred).</p>)";

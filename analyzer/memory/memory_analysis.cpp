@@ -62,6 +62,23 @@ void describeDevice(const trace::Trace& trace, DeviceMemory& out) {
   }
 }
 
+void keepBlocks(const DeviceEvents& events, const std::vector<BlockOrigin>& origins, DeviceMemory& out) {
+  std::map<std::string, std::int32_t> layer_index;
+  out.blocks.reserve(events.blocks.size());
+  for (std::size_t b = 0; b < events.blocks.size(); ++b) {
+    const MemoryBlock& block = events.blocks[b];
+    const auto [at, fresh] = layer_index.try_emplace(origins[b].layer, static_cast<std::int32_t>(out.block_layers.size()));
+    if (fresh) out.block_layers.push_back(origins[b].layer);
+    MemoryBlockSpan& span = out.blocks.emplace_back();
+    span.allocated_ns = events.events[block.allocated_at]->time_ns;
+    if (block.freed_at != MemoryBlock::kNeverFreed) span.freed_ns = events.events[block.freed_at]->time_ns;
+    span.bytes = block.bytes;
+    span.layer = at->second;
+    span.pass = origins[b].pass;
+    span.category = origins[b].category;
+  }
+}
+
 // Each step's peak and the activations its forward kept for its backward; by layer for the step
 // of the device's peak (or its last step).
 void measureSteps(const IterationSummary& iterations, const DeviceEvents& events,
@@ -113,6 +130,7 @@ DeviceMemory measureDevice(const trace::Trace& trace, const IterationSummary& it
   LiveSet live = liveSetAfter(events, origins, peak);
   out.peak_by_category = std::move(live.by_category);
   out.peak_by_layer = std::move(live.by_layer);
+  keepBlocks(events, origins, out);
   measureSteps(iterations, events, origins, out);
   return out;
 }
@@ -135,6 +153,22 @@ int primaryDevice(const std::vector<DeviceMemory>& devices) {
 }
 
 }  // namespace
+
+std::vector<LayerBytes> liveByLayerAt(const DeviceMemory& device, std::int64_t time_ns) {
+  std::map<std::pair<std::int32_t, trace::Phase>, LayerBytes> by_layer;
+  for (const MemoryBlockSpan& block : device.blocks) {
+    if (block.allocated_ns > time_ns || block.freed_ns <= time_ns) continue;
+    LayerBytes& row = by_layer[{block.layer, block.pass}];
+    row.layer = device.block_layers[static_cast<std::size_t>(block.layer)];
+    row.pass = block.pass;
+    row.bytes += block.bytes;
+    ++row.blocks;
+  }
+  std::vector<LayerBytes> out;
+  for (auto& [key, row] : by_layer) out.push_back(std::move(row));
+  std::stable_sort(out.begin(), out.end(), [](const LayerBytes& a, const LayerBytes& b) { return a.bytes > b.bytes; });
+  return out;
+}
 
 MemoryAnalysis analyzeMemory(const trace::Trace& trace, const IterationSummary& iterations,
                              const DeviceSpec* fit_device) {

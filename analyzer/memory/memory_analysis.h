@@ -6,6 +6,7 @@
 // and where it can be wrong.
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -82,6 +83,17 @@ struct StepMemory {
   std::int64_t saved_for_backward_bytes = 0;  // activations: allocated in forward, freed in backward
 };
 
+// One block's life, for what is live at any moment (liveByLayerAt).
+struct MemoryBlockSpan {
+  static constexpr std::int64_t kLiveToTheEnd = std::numeric_limits<std::int64_t>::max();
+  std::int64_t allocated_ns = 0;
+  std::int64_t freed_ns = kLiveToTheEnd;
+  std::int64_t bytes = 0;
+  std::int32_t layer = 0;  // into DeviceMemory::block_layers
+  trace::Phase pass = trace::Phase::kUnknown;
+  MemoryCategory category = MemoryCategory::kUnattributed;
+};
+
 struct DeviceMemory {
   trace::DeviceKind kind = trace::DeviceKind::kGpu;
   std::uint32_t device = 0;
@@ -100,7 +112,13 @@ struct DeviceMemory {
   std::vector<LayerBytes> peak_by_layer;        // live at the peak, largest first
   std::vector<StepMemory> steps;                // the steps in which this device had events
   std::vector<LayerBytes> saved_for_backward_by_layer;  // in the peak's step (or the last step), largest first
+  std::vector<MemoryBlockSpan> blocks;      // every block seen, in allocation order
+  std::vector<std::string> block_layers;    // the layers blocks name ("" unknown), each once
 };
+
+// What is live on the device at time_ns (allocated at or before it, freed after it), by layer and
+// pass, largest first: the blocks seen only (the part of the total no block explains is not in it).
+std::vector<LayerBytes> liveByLayerAt(const DeviceMemory& device, std::int64_t time_ns);
 
 // What the peak would be under autocast, from a run that did not use it (docs/memory.md):
 // half-precision outputs of the ops autocast runs in FP16/BF16 (and of the ops that pass their

@@ -93,7 +93,8 @@ MemoryTab::MemoryTab(QWidget* parent) : RunView(parent) {
   categories_ = makeTable({"Category", "Bytes", "Share"}, "memoryCategories", tables, {1, 2});
   category_column->addWidget(categories_, 1);
   auto* layer_column = new QVBoxLayout;
-  layer_column->addWidget(makeHeading("Live at the peak by layer", tables));
+  layers_heading_ = makeHeading("Live at the peak by layer", tables);
+  layer_column->addWidget(layers_heading_);
   layers_ = makeTable({"Layer", "Pass", "Bytes", "Share", "Blocks"}, "memoryLayers", tables, {2, 3, 4});
   layer_column->addWidget(layers_, 1);
   tables_layout->addLayout(category_column, 2);
@@ -141,8 +142,7 @@ void MemoryTab::showRun(RunPtr run) {
   showCards(memory, *device);
   showChart(*device, run_->summary.iterations);
   showBreakdown(*device);
-  moment_->setText("Click the chart to read the totals at a moment; the tables show what is live at the peak "
-                   "(the analysis breaks memory down at the peak only).");
+  moment_->setText("Click the chart to read the totals at a moment and what is live then by layer.");
 }
 
 void MemoryTab::showCards(const analyzer::MemoryAnalysis& memory, const analyzer::DeviceMemory& d) {
@@ -245,21 +245,26 @@ void MemoryTab::showBreakdown(const analyzer::DeviceMemory& d) {
   // The analysis ranks both lists largest first: the tables open in that order.
   categories_->setSortingEnabled(true);
   categories_->sortItems(1, Qt::DescendingOrder);
+  fitColumns(categories_);
+  showLayers(d.peak_by_layer, QStringLiteral("Live at the peak by layer"));
+}
+
+void MemoryTab::showLayers(const std::vector<analyzer::LayerBytes>& layers, const QString& heading) {
+  layers_heading_->setText(heading);
   layers_->setSortingEnabled(false);
-  layers_->setRowCount(static_cast<int>(d.peak_by_layer.size()));
-  row = 0;
-  for (const analyzer::LayerBytes& layer : d.peak_by_layer) {
+  layers_->setRowCount(static_cast<int>(layers.size()));
+  int row = 0;
+  for (const analyzer::LayerBytes& layer : layers) {
     layers_->setItem(row, 0, new QTableWidgetItem(toQString(reports::memoryLayerLabel(layer))));
     layers_->setItem(row, 1, new QTableWidgetItem(trace::phaseName(layer.pass)));
     layers_->setItem(row, 2, new NumberItem(bytesText(layer.bytes), static_cast<double>(layer.bytes)));
-    layers_->setItem(row, 3, new NumberItem(toQString(reports::shareOfPeak(layer.bytes, d.peak_allocated_bytes)),
+    layers_->setItem(row, 3, new NumberItem(toQString(reports::shareOfPeak(layer.bytes, device_->peak_allocated_bytes)),
                                             static_cast<double>(layer.bytes)));
     layers_->setItem(row, 4, new NumberItem(QString::number(layer.blocks), static_cast<double>(layer.blocks)));
     ++row;
   }
   layers_->setSortingEnabled(true);
   layers_->sortItems(2, Qt::DescendingOrder);
-  fitColumns(categories_);
   fitColumns(layers_);
 }
 
@@ -277,9 +282,10 @@ void MemoryTab::showMoment(std::int64_t time_ns) {
   const analyzer::MemorySample& sample = *std::prev(after);
   QString text = QStringLiteral("At %1: %2 allocated").arg(durationText(since_ns), bytesText(sample.allocated_bytes));
   if (sample.reserved_bytes >= 0) text += QStringLiteral(", %1 reserved").arg(bytesText(sample.reserved_bytes));
-  text += QStringLiteral(" (%1 of the peak). What is live by layer is known at the peak only: the tables show the peak's.")
+  text += QStringLiteral(" (%1 of the peak).")
               .arg(toQString(reports::shareOfPeak(sample.allocated_bytes, device_->peak_allocated_bytes)));
   moment_->setText(text);
+  showLayers(analyzer::liveByLayerAt(*device_, time_ns), QStringLiteral("Live at the moment clicked, by layer"));
 }
 
 bool MemoryTab::eventFilter(QObject* watched, QEvent* event) {

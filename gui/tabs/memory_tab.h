@@ -2,10 +2,11 @@
 // How much memory does the run take, when, and what holds it? The primary device's allocated (and
 // reserved, where recorded) bytes over time with the steps shaded and the peak marked, beside the
 // peak's breakdown by category and by layer and what AMP would do to the peak and the batch
-// (analyzer/memory/memory_analysis.h). Clicking the chart shows the totals at that moment; what is
-// live by layer is known at the peak only, so the tables keep showing the peak's.
+// (analyzer/memory/memory_analysis.h). Clicking the chart shows the totals at that moment and what
+// is live then by layer (analyzer::liveByLayerAt).
 
 #include <cstdint>
+#include <vector>
 
 #include "gui/run_view.h"
 
@@ -24,8 +25,8 @@ class MemoryTab : public RunView {
  public:
   explicit MemoryTab(QWidget* parent = nullptr);
   void showRun(RunPtr run) override;
-  // What the chart shows at time_ns (the trace's clock): the totals then, and whether that is the
-  // peak. Clicking the chart calls it.
+  // What the chart shows at time_ns (the trace's clock): the totals then, their share of the peak,
+  // and in the layer table what is live then. Clicking the chart calls it.
   void showMoment(std::int64_t time_ns);
 
  protected:
@@ -36,6 +37,7 @@ class MemoryTab : public RunView {
   void showCards(const analyzer::MemoryAnalysis& memory, const analyzer::DeviceMemory& device);
   void showChart(const analyzer::DeviceMemory& device, const analyzer::IterationSummary& iterations);
   void showBreakdown(const analyzer::DeviceMemory& device);
+  void showLayers(const std::vector<analyzer::LayerBytes>& layers, const QString& heading);
 
   RunPtr run_;
   const analyzer::DeviceMemory* device_ = nullptr;
@@ -49,6 +51,7 @@ class MemoryTab : public RunView {
   QChartView* chart_view_ = nullptr;
   QLabel* moment_ = nullptr;
   QTableWidget* categories_ = nullptr;
+  QLabel* layers_heading_ = nullptr;
   QTableWidget* layers_ = nullptr;
 };
 

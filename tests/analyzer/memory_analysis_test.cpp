@@ -161,6 +161,25 @@ TEST(MemoryAnalysis, RecordedTotalsGiveThePeakAndWhatIsLiveAtIt) {
   EXPECT_TRUE(memory.not_understood.empty());
 }
 
+TEST(MemoryAnalysis, LiveByLayerAtAnyMomentFromTheBlocksKept) {
+  MemoryTrace run(Form{.addresses = true, .totals = true});
+  const MemoryAnalysis memory = run.trainingStep().analyze();
+  const DeviceMemory& gpu = *memory.primaryDevice();
+  EXPECT_EQ(gpu.blocks.size(), 6u);
+  // At 315 us: conv1's and act1's outputs wait for the backward, whose weight gradient exists.
+  const std::vector<LayerBytes> live = liveByLayerAt(gpu, 315 * kUs);
+  ASSERT_EQ(live.size(), 3u);
+  EXPECT_EQ(live[0].layer, "conv1");
+  EXPECT_EQ(live[0].bytes, 1000);
+  EXPECT_EQ(live[1].layer, "act1");
+  EXPECT_EQ(live[2].bytes, 200);
+  EXPECT_EQ(live[2].pass, trace::Phase::kBackward);
+  // After the backward freed them, only the gradient and the optimizer's state are left.
+  std::int64_t late = 0;
+  for (const LayerBytes& row : liveByLayerAt(gpu, 700 * kUs)) late += row.bytes;
+  EXPECT_EQ(late, 250);
+}
+
 TEST(MemoryAnalysis, SizesAloneAreSummedFromTheLowestTheSumReaches) {
   MemoryTrace run(Form{.addresses = false, .totals = false});
   // A block made before the recording, freed at its start: the sum goes to -400 first.

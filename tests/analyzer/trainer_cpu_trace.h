@@ -12,6 +12,11 @@
 // gradient bins follow the trainer's names; step 3 overflows (skipped, the scale halves from
 // 65536 to 32768 at step 4). fc1.weight loses 2.5% of its gradient values to FP16 underflow
 // (2% a step, 5% in the last step), fc2.weight none. The collector lost two ranges still open at exit.
+// Memory events as the trainer reports them (addresses, its totals, bytes as the GPU stores each
+// dtype): the weights and momentum (636,080 bytes) were made before these events; each step
+// uploads its FP32 batch, casts the weights to FP16 and keeps them with the activations for the
+// backward, which makes FP32 weight gradients that the optimizer frees (the skipped step's die at
+// the step's end); the evaluation holds 50,000 bytes for 0.4 ms.
 
 #include <cstdint>
 #include <string>
@@ -50,6 +55,8 @@ class TrainerCpuTraceBuilder {
     for (int step = 0; step < kTrainerSteps; ++step) addStep(step);
     const std::int64_t end = kTrainerSteps * kTrainerStepNs;
     range("evaluate", end, end + 1'000'000);
+    memory(end + kMs / 2, 50'000, 0xE000);
+    memory(end + 9 * kMs / 10, -50'000, 0xE000);
     // The closing bracket is missing: left as an annotation and counted, never a crash.
     range("fc1 linear forward in=[64,784 params=[[100,784],[100]] out=[64,100] dtype=float16", end + 100'000,
           end + 200'000);
@@ -93,6 +100,50 @@ class TrainerCpuTraceBuilder {
   void layer(const std::string& text, const std::string& op, std::int64_t start, std::int64_t end) {
     range(text, start, end);
     hostOp(op, start + kMs / 10, end - kMs / 10);
+  }
+
+  // An allocation (bytes > 0) or free of the block at address, with the trainer's totals.
+  void memory(std::int64_t time_ns, std::int64_t bytes, std::uint64_t address) {
+    static constexpr std::int64_t kBeforeEvents = 636'080;  // FP32 weights and SGD momentum
+    static constexpr std::int64_t kReserved = 2 * 1024 * 1024;
+    allocated_ += bytes;
+    trace::MemoryEvent e;
+    e.time_ns = time_ns;
+    e.bytes = bytes;
+    e.address = address;
+    e.total_allocated = kBeforeEvents + allocated_;
+    e.total_reserved = kReserved;
+    e.device_kind = trace::DeviceKind::kCpu;
+    e.device = 0;
+    e.thread = main_;
+    e.pid = 100;
+    trace_.memory_events.push_back(e);
+  }
+
+  // One step's tensors, in the order the trainer makes and frees them (times from the step's start).
+  void stepMemory(std::int64_t t, bool skipped) {
+    const auto at = [t](double ms) { return t + static_cast<std::int64_t>(ms * static_cast<double>(kMs)); };
+    memory(at(0.5), 200'704, 0xA000);     // the batch, [64,784] FP32, in data
+    memory(at(2.05), 156'800, 0xB000);    // fc1's weight cast to FP16
+    memory(at(2.5), 12'800, 0xB100);      // fc1's output [64,100] FP16
+    memory(at(3.2), 12'800, 0xB200);      // act1's output
+    memory(at(3.6), 2'000, 0xB300);       // fc2's weight cast to FP16
+    memory(at(4.0), 1'280, 0xB400);       // fc2's output [64,10] FP16
+    memory(at(5.1), -1'280, 0xB400);
+    memory(at(5.5), 4'000, 0xC000);       // fc2.weight's FP32 gradient
+    memory(at(5.6), 12'800, 0xC100);      // fc2's input gradient
+    memory(at(5.9), -12'800, 0xB200);
+    memory(at(5.95), -2'000, 0xB300);
+    memory(at(6.2), 12'800, 0xC200);      // act1's input gradient
+    memory(at(6.3), -12'800, 0xC100);
+    memory(at(6.4), -12'800, 0xB100);
+    memory(at(7.0), 313'600, 0xC300);     // fc1.weight's FP32 gradient
+    memory(at(7.5), -12'800, 0xC200);
+    memory(at(7.95), -156'800, 0xB000);
+    const double gradients_freed = skipped ? 9.9 : 9.3;  // by the optimizer, or at the skipped step's end
+    memory(at(gradients_freed), -4'000, 0xC000);
+    memory(at(gradients_freed + 0.01), -313'600, 0xC300);
+    memory(at(9.9), -200'704, 0xA000);
   }
 
   void counter(const std::string& name, int step, double value) {
@@ -141,6 +192,7 @@ class TrainerCpuTraceBuilder {
       hostOp("cpu sgd update float32", t + 8 * kMs + 6 * kMs / 10, t + 9 * kMs + 4 * kMs / 10);
     }
 
+    stepMemory(t, skipped);
     counter("loss", step, 2.3 - 0.1 * step);
     counter("loss_scale", step, step <= kTrainerSkippedStep ? 65536.0 : 32768.0);
     counter("skipped_step", step, skipped ? 1.0 : 0.0);
@@ -167,6 +219,7 @@ class TrainerCpuTraceBuilder {
   trace::Trace trace_;
   trace::Index main_ = trace::kNone;
   std::uint64_t correlation_ = 0;
+  std::int64_t allocated_ = 0;
 };
 
 inline trace::Trace trainerCpuTrace() { return TrainerCpuTraceBuilder().build(); }

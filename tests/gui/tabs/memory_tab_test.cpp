@@ -44,6 +44,12 @@ analyzer::MemoryAnalysis smallMemory() {
                         {analyzer::MemoryCategory::kAllocatorSlack, 20 * kMiB}};
   d.peak_by_layer = {{"encoder.layers.0.mlp", trace::Phase::kForward, 150 * kMiB, 3},
                      {"", trace::Phase::kUnknown, 50 * kMiB, 1}};
+  // The blocks behind them: the MLP's from 0.5 ms to the end, a head's from 1.2 ms to 2.5 ms.
+  d.block_layers = {"encoder.layers.0.mlp", "head"};
+  d.blocks = {{kStartNs + 500'000, analyzer::MemoryBlockSpan::kLiveToTheEnd, 150 * kMiB, 0, trace::Phase::kForward,
+               analyzer::MemoryCategory::kActivations},
+              {kStartNs + 1'200'000, kStartNs + 2'500'000, 40 * kMiB, 1, trace::Phase::kForward,
+               analyzer::MemoryCategory::kActivations}};
   analyzer::MemoryAnalysis memory;
   memory.devices = {d};
   memory.primary = 0;
@@ -154,6 +160,15 @@ TEST(MemoryTabTest, AClickedMomentShowsTheTotalsInForceThen) {
   ASSERT_NE(moment, nullptr);
   EXPECT_TRUE(moment->text().startsWith("At 1.50 ms: 200.0 MiB allocated, 256.0 MiB reserved (66.7% of the peak)"))
       << moment->text().toStdString();
+  // The layer table now holds what is live at that moment.
+  const auto* layers = child<QTableWidget>(tab, "memoryLayers");
+  ASSERT_NE(layers, nullptr);
+  ASSERT_EQ(layers->rowCount(), 2);
+  EXPECT_EQ(layers->item(0, 0)->text(), "encoder.layers.0.mlp");
+  EXPECT_EQ(layers->item(1, 0)->text(), "head");
+  EXPECT_EQ(layers->item(1, 2)->text(), "40.0 MiB");
+  tab.showMoment(kStartNs + 2'700'000);  // the head's block is gone
+  EXPECT_EQ(layers->rowCount(), 1);
   tab.showMoment(kStartNs - 1);
   EXPECT_TRUE(moment->text().contains("before the first memory event")) << moment->text().toStdString();
 }
@@ -182,7 +197,9 @@ TEST(MemoryTabTest, ALongTimelineIsThinnedForDrawingButKeepsItsPeak) {
 TEST(MemoryTabTest, ATraceWithoutMemoryEventsGetsAMessage) {
   app();
   MemoryTab tab;
-  tab.showRun(test::trainerRun());
+  trace::Trace without_memory = ampscope::test::trainerCpuTrace();
+  without_memory.memory_events.clear();
+  tab.showRun(test::runOf(std::move(without_memory), "/runs/no-memory.ampscope"));
   auto* pages = tab.findChild<QStackedWidget*>();
   ASSERT_NE(pages, nullptr);
   EXPECT_EQ(pages->currentIndex(), 0);
