@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
                          "Profile database to write (default record.sqlite); other processes of the program that "
                          "use NVTX or CUDA write FILE with their pid before the extension");
   record_cmd->add_option("--kinds", record.kinds,
-                         "What to record: a comma-separated list of kernel, memcpy, memset, runtime, driver, sync, nvtx, or all");
+                         "What to record: a comma-separated list of kernel, memcpy, memset, memory, runtime, driver, sync, nvtx, or all");
   record_cmd->add_option("command", record.command, "The program and its arguments (after --)")->required();
   // Everything after the program's name belongs to the program, options included.
   record_cmd->prefix_command();

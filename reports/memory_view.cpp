@@ -49,7 +49,7 @@ std::string memoryCategoryLabel(analyzer::MemoryCategory category) {
     case MemoryCategory::kPersistent: return "persistent (weights, setup, live to the end)";
     case MemoryCategory::kUnattributed: return "unattributed (op of unknown phase)";
     case MemoryCategory::kOutsideSteps: return "outside the steps (evaluation, setup temporaries)";
-    case MemoryCategory::kBeforeRecording: return "before recording (unseen, at least)";
+    case MemoryCategory::kBeforeRecording: return "made before the recording (unseen)";
     case MemoryCategory::kAllocatorSlack: return "allocator slack (reserved, not allocated)";
   }
   return analyzer::memoryCategoryName(category);

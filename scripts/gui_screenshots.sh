@@ -28,7 +28,7 @@ fi
 
 shoot() {  # name trace compare
   local name="$1" trace="$2" compare="$3"
-  for tab in summary layers kernels roofline timeline numerics recommendations compare; do
+  for tab in summary layers kernels roofline timeline numerics memory recommendations compare; do
     "$gui" "$trace" --compare "$compare" --screenshot "$out/${name}_${tab}.png" --tab "$tab" 2> /dev/null
     echo "$out/${name}_${tab}.png"
   done

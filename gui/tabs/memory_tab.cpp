@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QScatterSeries>
@@ -203,6 +204,10 @@ void MemoryTab::showChart(const analyzer::DeviceMemory& d, const analyzer::Itera
     shade->setColor(parity == 0 ? QColor(0xe8edf3) : QColor(0xf3f6f9));
     shade->setBorderColor(Qt::transparent);
     add(shade);
+    // One legend entry names both shades.
+    if (parity == 1) {
+      for (QLegendMarker* marker : chart->legend()->markers(shade)) marker->setVisible(false);
+    }
   }
 
   const std::vector<analyzer::MemorySample> samples = reports::thinMemoryTimeline(d.timeline, kChartColumns);
