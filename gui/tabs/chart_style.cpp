@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QHeaderView>
 #include <QLabel>
+#include <QStackedWidget>
 #include <QLegend>
 #include <QScrollArea>
 #include <QTableWidget>
@@ -137,6 +138,19 @@ QLabel* makeNote(const QString& text, const QString& object_name, QWidget* paren
   label->setTextInteractionFlags(Qt::TextSelectableByMouse);
   label->setStyleSheet("color: #52606d;");
   return label;
+}
+
+QLabel* addMessagePage(QStackedWidget* pages, const QString& object_name, int margin) {
+  auto* page = new QWidget;
+  auto* layout = new QVBoxLayout(page);
+  if (margin >= 0) layout->setContentsMargins(margin, margin, margin, margin);
+  QLabel* message = makeNote({}, object_name, page);
+  message->setAlignment(Qt::AlignCenter);
+  layout->addStretch(1);
+  layout->addWidget(message);
+  layout->addStretch(2);
+  pages->addWidget(page);
+  return message;
 }
 
 QLabel* makeHeading(const QString& text, QWidget* parent) {

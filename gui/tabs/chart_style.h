@@ -18,6 +18,7 @@
 class QChart;
 class QChartView;
 class QLabel;
+class QStackedWidget;
 class QTableView;
 class QTableWidget;
 
@@ -53,6 +54,9 @@ void fitHeightToRows(QTableView* table);
 QLabel* makeNote(const QString& text, const QString& object_name, QWidget* parent = nullptr);
 // A bold section heading.
 QLabel* makeHeading(const QString& text, QWidget* parent = nullptr);
+// Adds to pages a page holding one centred message (in place of charts: no run, nothing to
+// show), and returns its label, named object_name; margin < 0 keeps the style's margins.
+QLabel* addMessagePage(QStackedWidget* pages, const QString& object_name, int margin = 40);
 // Makes content the page of tab, scrolling vertically when taller than the tab (the Summary and
 // Ranks pages).
 void setScrollingPage(QWidget* tab, QWidget* content);

@@ -87,14 +87,7 @@ CompareTab::CompareTab(QWidget* parent) : RunView(parent) {
 
   pages_ = new QStackedWidget(this);
   layout->addWidget(pages_, 1);
-  auto* message_page = new QWidget;
-  auto* message_layout = new QVBoxLayout(message_page);
-  message_ = makeNote({}, "compareMessage", message_page);
-  message_->setAlignment(Qt::AlignCenter);
-  message_layout->addStretch(1);
-  message_layout->addWidget(message_);
-  message_layout->addStretch(2);
-  pages_->addWidget(message_page);
+  message_ = addMessagePage(pages_, "compareMessage", -1);
 
   auto* page = new QWidget;
   auto* page_layout = new QVBoxLayout(page);

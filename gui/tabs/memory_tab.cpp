@@ -57,16 +57,8 @@ MemoryTab::MemoryTab(QWidget* parent) : RunView(parent) {
   outer->addWidget(pages_);
 
   // Page 0: a message in place of the chart (no run, or no memory events).
-  auto* message_page = new QWidget;
-  auto* message_layout = new QVBoxLayout(message_page);
-  message_layout->setContentsMargins(40, 40, 40, 40);
-  message_ = makeNote({}, "noMemoryMessage", message_page);
-  message_->setAlignment(Qt::AlignCenter);
+  message_ = addMessagePage(pages_, "noMemoryMessage");
   message_->setTextFormat(Qt::RichText);
-  message_layout->addStretch(1);
-  message_layout->addWidget(message_);
-  message_layout->addStretch(2);
-  pages_->addWidget(message_page);
 
   // Page 1: cards, the chart, the moment clicked and the peak's breakdown.
   auto* page = new QWidget;

@@ -82,16 +82,8 @@ NumericsTab::NumericsTab(QWidget* parent) : RunView(parent) {
   outer->addWidget(pages_);
 
   // Page 0: a message in place of charts (no run, or no counters).
-  auto* message_page = new QWidget;
-  auto* message_layout = new QVBoxLayout(message_page);
-  message_layout->setContentsMargins(40, 40, 40, 40);
-  message_ = makeNote({}, "noCountersMessage", message_page);
-  message_->setAlignment(Qt::AlignCenter);
+  message_ = addMessagePage(pages_, "noCountersMessage");
   message_->setTextFormat(Qt::RichText);
-  message_layout->addStretch(1);
-  message_layout->addWidget(message_);
-  message_layout->addStretch(2);
-  pages_->addWidget(message_page);
 
   // Page 1: cards, the two charts and the tensor table.
   auto* page = new QWidget;

@@ -4,7 +4,6 @@
 // peak is the allocator's largest recorded total.
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -12,24 +11,15 @@
 #include <vector>
 
 #include "../test_support.h"
+#include "gunzip_file.h"
 #include "analyzer/run_analysis.h"
 
 namespace ampscope::analyzer {
 namespace {
 
-std::string gunzip(const std::string& path) {
-  gzFile gz = gzopen(path.c_str(), "rb");
-  std::string out;
-  char buffer[1 << 16];
-  int got = 0;
-  while ((got = gzread(gz, buffer, sizeof(buffer))) > 0) out.append(buffer, static_cast<std::size_t>(got));
-  gzclose(gz);
-  return out;
-}
-
 // The GPU's [memory] events of the file in time order (stable, as the file lists equal times).
 std::vector<nlohmann::json> gpuMemoryEvents(const std::string& path) {
-  const nlohmann::json doc = nlohmann::json::parse(gunzip(path));
+  const nlohmann::json doc = nlohmann::json::parse(test::gunzipFile(path));
   std::vector<nlohmann::json> events;
   for (const auto& event : doc.at("traceEvents")) {
     if (event.value("name", "") == "[memory]" && event.at("args").value("Device Type", -1) == 1) events.push_back(event);

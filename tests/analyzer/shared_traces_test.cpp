@@ -4,12 +4,12 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <zlib.h>
 
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "../test_support.h"
+#include "gunzip_file.h"
 #include "../trace_equality.h"
 #include "analyzer/core/gemm_shapes.h"
 #include "analyzer/correlate/correlator.h"
@@ -29,18 +29,8 @@ struct IndependentCounts {
   std::uint64_t memory_ops = 0;
 };
 
-std::string gunzip(const std::string& path) {
-  gzFile gz = gzopen(path.c_str(), "rb");
-  std::string out;
-  char buffer[1 << 16];
-  int got = 0;
-  while ((got = gzread(gz, buffer, sizeof(buffer))) > 0) out.append(buffer, static_cast<std::size_t>(got));
-  gzclose(gz);
-  return out;
-}
-
 IndependentCounts countKineto(const std::string& path) {
-  const nlohmann::json doc = nlohmann::json::parse(gunzip(path));
+  const nlohmann::json doc = nlohmann::json::parse(test::gunzipFile(path));
   IndependentCounts counts;
   std::set<std::int64_t> launch_ids;
   std::vector<std::int64_t> kernel_ids;
@@ -185,7 +175,7 @@ TEST(KinetoSharedTraceFactsTest, H100OperatorsCarryTheirConcreteInputsAsArgument
   EXPECT_EQ(trace.str(conv->arguments), R"(["","","","[16, 16]","[0, 0]","[1, 1]","1"])");
   EXPECT_EQ(trace.str(conv->shapes), "[[128,3,224,224],[768,3,16,16],[768],[],[],[],[]]");
   // Every operator of this PyTorch 2.x trace recorded them, one per input dimension entry.
-  const nlohmann::json doc = nlohmann::json::parse(gunzip(path));
+  const nlohmann::json doc = nlohmann::json::parse(test::gunzipFile(path));
   std::uint64_t with_concrete_inputs = 0;
   for (const auto& event : doc.at("traceEvents")) {
     with_concrete_inputs += event.contains("args") && event.at("args").contains("Concrete Inputs");
