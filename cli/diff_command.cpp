@@ -114,11 +114,14 @@ void appendMemory(std::string& out, const analyzer::MemoryComparison& m) {
     out += fmt::format("memory        - ({})\n", m.note);
     return;
   }
-  const std::string predicted = m.predicted_b_peak_bytes ? reports::formatBytes(*m.predicted_b_peak_bytes) : std::string("-");
-  out += fmt::format("memory peak   A {}   B {}   predicted for B {}   ({})\n", reports::formatBytes(m.a_peak_allocated_bytes),
-                     reports::formatBytes(m.b_peak_allocated_bytes), predicted, m.note);
-  if (m.prediction_error) {
-    out += fmt::format("memory error  ln(predicted / measured) {}\n", errorText(*m.prediction_error));
+  const auto bytes = [](const std::optional<std::int64_t>& b) { return b ? reports::formatBytes(*b) : std::string("-"); };
+  const auto error = [](const std::optional<double>& e) { return e ? errorText(*e) : std::string("-"); };
+  out += fmt::format("memory peak   A {}   B {}   ({})\n", reports::formatBytes(m.a_peak_allocated_bytes),
+                     reports::formatBytes(m.b_peak_allocated_bytes), m.note);
+  if (m.predicted_b_peak_bytes) {
+    out += fmt::format("memory        predicted for B: autocast {}, ln(predicted / measured) {}; master weights {}, {}\n",
+                       bytes(m.predicted_b_peak_bytes), error(m.prediction_error),
+                       bytes(m.master_weights_predicted_b_peak_bytes), error(m.master_weights_prediction_error));
   }
 }
 
@@ -166,6 +169,9 @@ ordered_json memoryJson(const analyzer::MemoryComparison& m) {
           {"b_peak_allocated_bytes", bytesOrNull(m.b_peak_allocated_bytes)},
           {"predicted_b_peak_bytes", m.predicted_b_peak_bytes ? ordered_json(*m.predicted_b_peak_bytes) : ordered_json(nullptr)},
           {"prediction_error", orNull(m.prediction_error)},
+          {"master_weights_predicted_b_peak_bytes",
+           m.master_weights_predicted_b_peak_bytes ? ordered_json(*m.master_weights_predicted_b_peak_bytes) : ordered_json(nullptr)},
+          {"master_weights_prediction_error", orNull(m.master_weights_prediction_error)},
           {"note", m.note}};
 }
 

@@ -26,12 +26,17 @@ MemoryComparison compareMemory(const TraceSummary& a, const TraceSummary& b, boo
     out.note = "A has no AMP memory projection: " + a.memory.amp.note;
     return out;
   }
+  const auto error = [&](std::int64_t predicted) -> std::optional<double> {
+    if (predicted <= 0 || out.b_peak_allocated_bytes <= 0) return std::nullopt;
+    return std::log(static_cast<double>(predicted) / static_cast<double>(out.b_peak_allocated_bytes));
+  };
   out.predicted_b_peak_bytes = a.memory.amp.projected_peak_allocated_bytes;
-  out.note = "A's AMP memory projection against B's measured peak";
-  if (*out.predicted_b_peak_bytes > 0 && out.b_peak_allocated_bytes > 0) {
-    out.prediction_error = std::log(static_cast<double>(*out.predicted_b_peak_bytes) /
-                                    static_cast<double>(out.b_peak_allocated_bytes));
+  out.prediction_error = error(*out.predicted_b_peak_bytes);
+  if (a.memory.master_weights.applies) {
+    out.master_weights_predicted_b_peak_bytes = a.memory.master_weights.projected_peak_allocated_bytes;
+    out.master_weights_prediction_error = error(*out.master_weights_predicted_b_peak_bytes);
   }
+  out.note = "A's memory projections (autocast; a half model with FP32 master weights) against B's measured peak";
   return out;
 }
 

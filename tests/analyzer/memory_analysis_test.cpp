@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
+#include "analyzer/advice/memory_comparison.h"
 #include "analyzer/correlate/iterations.h"
 #include "analyzer/memory/memory_analysis.h"
 #include "analyzer/summary/trace_summary.h"
@@ -286,6 +288,32 @@ TEST(MemoryAnalysis, SummaryCountsMemoryOdditiesWithTheImport) {
   const TraceSummary summary = summarizeTrace(trace, counts);
   EXPECT_EQ(summary.import_stats.not_understood.at("memory allocated at an address already live"), 1u);
   EXPECT_EQ(summary.memory.devices.size(), 1u);
+}
+
+TEST(MemoryComparison, ScoresBothRecipesProjectionsOnTheAmpRunsStepsPeak) {
+  TraceSummary a;
+  TraceSummary b;
+  a.memory.devices.emplace_back();
+  a.memory.primary = 0;
+  a.memory.amp = {.recipe = HalfPrecisionRecipe::kAutocast, .applies = true, .measured_peak_allocated_bytes = 2000,
+                  .projected_peak_allocated_bytes = 1100};
+  a.memory.master_weights = {.recipe = HalfPrecisionRecipe::kMasterWeights, .applies = true,
+                             .measured_peak_allocated_bytes = 2000, .projected_peak_allocated_bytes = 1300};
+  b.memory.devices.emplace_back();
+  b.memory.primary = 0;
+  b.memory.amp.measured_peak_allocated_bytes = 1000;  // measured though B's own projection does not apply
+  const MemoryComparison m = compareMemory(a, b, true);
+  ASSERT_TRUE(m.measured);
+  EXPECT_EQ(m.a_peak_allocated_bytes, 2000);
+  EXPECT_EQ(m.b_peak_allocated_bytes, 1000);
+  ASSERT_TRUE(m.prediction_error && m.master_weights_prediction_error);
+  EXPECT_NEAR(*m.prediction_error, std::log(1.1), 1e-12);
+  EXPECT_NEAR(*m.master_weights_prediction_error, std::log(1.3), 1e-12);
+  // Not an AMP change: the peaks, no score.
+  EXPECT_FALSE(compareMemory(a, b, false).prediction_error.has_value());
+  // No memory events in B: nothing measured.
+  b.memory = {};
+  EXPECT_FALSE(compareMemory(a, b, true).measured);
 }
 
 }  // namespace
