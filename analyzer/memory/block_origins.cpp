@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "analyzer/core/operator_labels.h"
 #include "analyzer/correlate/correlator.h"
@@ -67,6 +68,20 @@ MemoryCategory categoryOf(const Lifetime& life, std::int64_t backward_start_ns) 
   }
 }
 
+// What the op range around an allocation says of it: its layer (else its outermost operator), its
+// phase, and whether autocast keeps it in FP32.
+BlockOrigin opOrigin(const trace::Trace& trace, trace::Index op_range) {
+  const trace::Range& op = *rangeOf(trace, op_range);
+  const trace::Range& top = *rangeOf(trace, topLevelOperator(trace, op_range));
+  BlockOrigin origin;
+  origin.pass = op.phase;
+  origin.layer = op.layer != trace::StringTable::kEmpty ? std::string(trace.str(op.layer)) : operatorLabel(trace, top);
+  // The allocation is usually made by a factory op (aten::empty) inside the op that decides its
+  // dtype: the outermost operator is what autocast lists.
+  origin.fp32_under_autocast = autocastKeepsFp32(opName(trace, top)) || autocastKeepsFp32(opName(trace, op));
+  return origin;
+}
+
 }  // namespace
 
 bool scalesWithBatch(MemoryCategory category) {
@@ -89,17 +104,17 @@ std::vector<BlockOrigin> originsOf(const trace::Trace& trace, const IterationSum
   std::vector<BlockOrigin> origins;
   origins.reserve(device.blocks.size());
   const std::vector<std::int64_t> backward_start = backwardStarts(trace, iterations);
+  std::unordered_map<trace::Index, BlockOrigin> by_op_range;
   for (const MemoryBlock& block : device.blocks) {
     const trace::MemoryEvent& allocation = *device.events[block.allocated_at];
     BlockOrigin origin;
-    if (const trace::Range* op = rangeOf(trace, allocation.op_range)) {
-      origin.pass = op->phase;
-      const trace::Range& top = *rangeOf(trace, topLevelOperator(trace, allocation.op_range));
-      origin.layer = op->layer != trace::StringTable::kEmpty ? std::string(trace.str(op->layer))
-                                                               : operatorLabel(trace, top);
-      // The allocation is usually made by a factory op (aten::empty) inside the op that decides
-      // its dtype: the outermost operator is what autocast lists.
-      origin.fp32_under_autocast = autocastKeepsFp32(opName(trace, top)) || autocastKeepsFp32(opName(trace, *op));
+    if (allocation.op_range != trace::kNone) {
+      // Many blocks share an op range (a step allocates in a few hundred ops): worked out once each.
+      const auto [known, fresh] = by_op_range.try_emplace(allocation.op_range);
+      if (fresh) known->second = opOrigin(trace, allocation.op_range);
+      origin.layer = known->second.layer;
+      origin.pass = known->second.pass;
+      origin.fp32_under_autocast = known->second.fp32_under_autocast;
     }
     origin.step = stepAt(iterations, allocation.time_ns);
     Lifetime life{.allocated_in = origin.pass, .step = origin.step};
