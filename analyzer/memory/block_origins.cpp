@@ -117,6 +117,12 @@ std::vector<BlockOrigin> originsOf(const trace::Trace& trace, const IterationSum
       origin.fp32_under_autocast = known->second.fp32_under_autocast;
     }
     origin.step = stepAt(iterations, allocation.time_ns);
+    const std::int64_t step_backward =
+        origin.step >= 0 ? backward_start[static_cast<std::size_t>(origin.step)] : kNoBackward;
+    // The main thread waits while the backward runs: an op that reads as forward but allocates
+    // after the step's backward began is the autograd engine's (PyTorch runs the gradients'
+    // accumulation, aten::add, outside any backward node, where no phase is recorded).
+    if (origin.pass == Phase::kForward && allocation.time_ns >= step_backward) origin.pass = Phase::kBackward;
     Lifetime life{.allocated_in = origin.pass, .step = origin.step};
     if (block.freed_at != MemoryBlock::kNeverFreed) {
       const trace::MemoryEvent& free = *device.events[block.freed_at];
@@ -125,8 +131,6 @@ std::vector<BlockOrigin> originsOf(const trace::Trace& trace, const IterationSum
       life.freed_step = stepAt(iterations, free.time_ns);
       life.freed_in = phaseOf(trace, free);
     }
-    const std::int64_t step_backward =
-        origin.step >= 0 ? backward_start[static_cast<std::size_t>(origin.step)] : kNoBackward;
     origin.category = categoryOf(life, step_backward);
     origins.push_back(std::move(origin));
   }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -180,6 +181,24 @@ TEST(MemoryAnalysis, LiveByLayerAtAnyMomentFromTheBlocksKept) {
   std::int64_t late = 0;
   for (const LayerBytes& row : liveByLayerAt(gpu, 700 * kUs)) late += row.bytes;
   EXPECT_EQ(late, 250);
+}
+
+TEST(MemoryAnalysis, AnOpOfNoPhaseAllocatingDuringTheBackwardIsTheBackwards) {
+  MemoryTrace run(Form{.addresses = true, .totals = true});
+  run.trainingStep();
+  // The autograd engine's gradient accumulation: an aten::add on the autograd thread outside any
+  // backward node, which the trace gives no phase (it reads as forward in a trace of steps).
+  const trace::Index autograd = run.trace().threadIndex(1, 2);
+  run.range("aten::add", 410, 420, autograd);
+  run.event(415, 64, 0x80, autograd).event(418, -64, 0x80, autograd);
+  const MemoryAnalysis memory = run.analyze();
+  const DeviceMemory& gpu = *memory.primaryDevice();
+  // Not kept for the backward: a backward temporary.
+  EXPECT_EQ(gpu.steps.at(0).saved_for_backward_bytes, 1500);
+  const std::vector<LayerBytes> live = liveByLayerAt(gpu, 416 * kUs);
+  const auto add = std::find_if(live.begin(), live.end(), [](const LayerBytes& l) { return l.layer == "aten::add"; });
+  ASSERT_NE(add, live.end());
+  EXPECT_EQ(add->pass, trace::Phase::kBackward);
 }
 
 TEST(MemoryAnalysis, SizesAloneAreSummedFromTheLowestTheSumReaches) {

@@ -70,6 +70,8 @@ TEST_P(ResNetMemoryTest, PeakIsTheRunningSumOfTheSizesFromItsLowest) {
   ASSERT_FALSE(gpu->peak_by_layer.empty());
   EXPECT_EQ(gpu->peak_by_layer.front().layer, "aten::conv2d");
   EXPECT_EQ(gpu->peak_by_layer.front().pass, trace::Phase::kForward);
+  // What a step keeps for its backward is live at once at the end of its forward: never above the peak.
+  for (const StepMemory& step : gpu->steps) EXPECT_LE(step.saved_for_backward_bytes, gpu->peak_allocated_bytes);
   // The peak falls in a training step, between its forward and its backward: activations.
   EXPECT_GE(gpu->peak_step, 0);
   EXPECT_EQ(gpu->peak_by_category.front().category, MemoryCategory::kActivations);
