@@ -69,7 +69,8 @@ void writeDatabase(const fs::path& path, const std::string& sql) {
   compact(path);
 }
 
-// A modern Kineto trace with one of each event kind the importer reads, and a 2021 one.
+// A modern Kineto trace with one of each event kind the importer reads, and a 2021 one (each with
+// memory events in its form).
 constexpr const char* kKinetoTrace = R"json({"schemaVersion": 1,
  "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-40GB", "totalGlobalMem": 42505273344,
    "computeMajor": 8, "computeMinor": 0, "numSms": 108}],
@@ -101,6 +102,12 @@ constexpr const char* kKinetoTrace = R"json({"schemaVersion": 1,
   {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 7, "tid": 7, "ts": 140, "dur": 4,
    "args": {"Collective name": "allreduce", "dtype": "Float", "In msg nelems": 1024, "Out msg nelems": 1024,
             "Group size": 2, "Process Group Name": "0", "Process Group Ranks": "[0, 1]"}},
+  {"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": 7, "tid": 7, "ts": 101,
+   "args": {"Total Reserved": 2097152, "Total Allocated": 12800, "Bytes": 12800, "Addr": 140000000000,
+            "Device Id": 0, "Device Type": 1}},
+  {"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": 7, "tid": 7, "ts": 125,
+   "args": {"Total Reserved": 2097152, "Total Allocated": 0, "Bytes": -12800, "Addr": 140000000000,
+            "Device Id": 0, "Device Type": 1}},
   {"ph": "M", "name": "process_name", "pid": 7, "args": {"name": "python"}},
   {"ph": "M", "name": "thread_name", "pid": 7, "tid": 7, "args": {"name": "MainThread"}}
  ]})json";
@@ -111,7 +118,11 @@ constexpr const char* kKinetoTrace2021 = R"json({"traceEvents": [
   {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": "1", "ts": 11, "dur": 2,
    "args": {"external id": 5, "correlation": 9}},
   {"ph": "X", "cat": "Kernel", "name": "volta_sgemm_128x64_nn", "pid": 0, "tid": "stream 7", "ts": 14, "dur": 3,
-   "args": {"device": 0, "stream": 7, "correlation": 9, "external id": 5}}]})json";
+   "args": {"device": 0, "stream": 7, "correlation": 9, "external id": 5}},
+  {"ph": "i", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 12,
+   "args": {"Device Type": 1, "Device Id": 0, "Bytes": 12800}},
+  {"ph": "i", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 18,
+   "args": {"Device Type": 0, "Device Id": -1, "Bytes": -16}}]})json";
 
 // nvprof's tables as PyProf read them, one row each, with a PyProf marker pair.
 constexpr const char* kNvprofSql = R"sql(
