@@ -103,11 +103,12 @@ WeightsAdded weightBytesAdded(const trace::Trace& trace, const IterationSummary&
                               HalfPrecisionRecipe recipe) {
   const bool autocast = recipe == HalfPrecisionRecipe::kAutocast;
   std::int64_t parameters = parameterBytesFromGradients(events, origins, step, autocast);
-  std::string from = "the parameter gradients' bytes";
+  std::string from = "(their bytes read from the parameter gradients)";
   if (parameters == 0) {
     parameters = parameterBytesFromShapes(trace, iterations, step);
-    from = parameters > 0 ? "the convolutions' and linear layers' weight shapes (no parameter gradient was seen)"
-                          : "unknown: no parameter gradient was seen and no weight shape recorded; not counted";
+    from = parameters > 0 ? "(their bytes read from the convolutions' and linear layers' weight shapes: no parameter "
+                            "gradient was seen)"
+                          : "(not counted: no parameter gradient was seen and no weight shape recorded)";
   }
   const double added = autocast ? kHalfOfFp32 * static_cast<double>(parameters) : static_cast<double>(parameters);
   return {static_cast<std::int64_t>(added), std::move(from)};
@@ -229,10 +230,10 @@ AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationS
   out.note = recipe == HalfPrecisionRecipe::kAutocast
                  ? "activations and temporaries of the ops autocast runs in FP16/BF16 (and of the ops that keep "
                    "their input's type) take half their bytes; FP32-kept ops, weights, gradients and optimizer state "
-                   "keep theirs; the cast cache adds half-precision copies of the weights, from " + weights.from
+                   "keep theirs; the cast cache adds half-precision copies of the weights " + weights.from
                  : "activations and temporaries take half their bytes except those of the ops kept in FP32; the "
                    "half model and its half gradients with FP32 master weights and gradients add one FP32 "
-                   "parameter size, from " + weights.from + "; optimizer state keeps its bytes";
+                   "parameter size " + weights.from + "; optimizer state keeps its bytes";
   out.batch = recordedBatch(trace, iterations);
   if (fit_device != nullptr && fit_device->capacity_gib > 0) {
     out.fit_capacity_bytes = static_cast<std::uint64_t>(fit_device->capacity_gib * kBytesPerGib);

@@ -34,10 +34,15 @@ void fillTotals(DeviceEvents& device, MemoryOddities& oddities) {
   device.allocated.resize(n);
   device.reserved.resize(n);
   if (device.totals == MemoryTotals::kRecorded) {
+    bool reserved_below_allocated = false;
     for (std::size_t i = 0; i < n; ++i) {
       device.allocated[i] = device.events[i]->total_allocated;
       device.reserved[i] = device.events[i]->total_reserved;
+      reserved_below_allocated = reserved_below_allocated || (device.reserved[i] >= 0 && device.reserved[i] < device.allocated[i]);
     }
+    // A reservation holds what is allocated: a reserved total below it is no reservation total
+    // (PyTorch's host events record 0, the host having no caching allocator).
+    if (reserved_below_allocated) std::fill(device.reserved.begin(), device.reserved.end(), -1);
     return;
   }
   // The sum of the sizes counts from an unknown start: memory allocated before the recording began

@@ -220,6 +220,17 @@ TEST(MemoryAnalysis, SizesAloneAreSummedFromTheLowestTheSumReaches) {
   EXPECT_EQ(memory.not_understood.count("memory freed that was allocated before the recording began"), 1u);
 }
 
+TEST(MemoryAnalysis, AReservedTotalBelowTheAllocatedOneIsNoReservation) {
+  MemoryTrace run(Form{.addresses = true, .totals = true});
+  run.trainingStep();
+  for (trace::MemoryEvent& e : run.trace().memory_events) e.total_reserved = 0;  // as PyTorch's host events
+  const MemoryAnalysis memory = run.analyze();
+  const DeviceMemory& device = *memory.primaryDevice();
+  EXPECT_EQ(device.peak_reserved_bytes, -1);
+  EXPECT_EQ(device.timeline.front().reserved_bytes, -1);
+  EXPECT_EQ(categoryBytes(device.peak_by_category, MemoryCategory::kAllocatorSlack), 0);
+}
+
 TEST(MemoryAnalysis, FreesThatEndNoBlockAndReusedAddressesAreCounted) {
   MemoryTrace run(Form{.addresses = true, .totals = false});
   const trace::Index main = run.trace().threadIndex(1, 1);
