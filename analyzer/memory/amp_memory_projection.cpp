@@ -235,8 +235,10 @@ AmpMemoryProjection projectAmpMemory(const trace::Trace& trace, const IterationS
                    "half model and its half gradients with FP32 master weights and gradients add one FP32 "
                    "parameter size " + weights.from + "; optimizer state keeps its bytes";
   out.batch = recordedBatch(trace, iterations);
-  if (fit_device != nullptr && fit_device->capacity_gib > 0) {
-    out.fit_capacity_bytes = static_cast<std::uint64_t>(fit_device->capacity_gib * kBytesPerGib);
+  if (fit_device != nullptr) {
+    // The GPU asked about, even where its memory is unknown (a row sold in several sizes): never
+    // another one in its place.
+    out.fit_capacity_bytes = static_cast<std::uint64_t>(std::max(0.0, fit_device->capacity_gib) * kBytesPerGib);
     out.fit_device = fit_device->name;
   } else if (measured.kind == trace::DeviceKind::kGpu && measured.capacity_bytes > 0) {
     out.fit_capacity_bytes = measured.capacity_bytes;

@@ -1,5 +1,7 @@
 #include "analyzer/summary/trace_summary.h"
 
+#include "analyzer/core/device_names.h"
+
 #include "analyzer/correlate/layer_attribution.h"
 #include "analyzer/model/kernel_attribution.h"
 #include "analyzer/model/model_flops.h"
@@ -77,6 +79,19 @@ std::vector<DeviceSummary> summarizeDevices(const trace::Trace& trace) {
     return (a.kernels > 0) > (b.kernels > 0);
   });
   return out;
+}
+
+// The GPU a batch must fit in when not the recorded one: the what-if device, with the memory the
+// user's name states (--gpu V100-SXM2-32GB) where its row spans sizes and says none.
+std::optional<DeviceSpec> memoryFitDevice(const WhatIfProjection& what_if, const AnalysisOptions& options) {
+  if (!what_if.device.spec) return std::nullopt;
+  DeviceSpec spec = *what_if.device.spec;
+  if (spec.capacity_gib <= 0 && what_if.device.basis == DeviceBasis::kUserNamed) {
+    if (const std::optional<GpuNameReading> reading = readGpuName(options.gpu); reading && reading->memory_gb > 0) {
+      spec.capacity_gib = reading->memory_gb;
+    }
+  }
+  return spec;
 }
 
 // The what-if device: --gpu when it names another GPU than the recorded one; a CPU run's default.
@@ -230,7 +245,8 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   stageDone(stage_done, "kernel verdicts proven");
   summarizeKernelTables(trace, options, summary);
   stageDone(stage_done, "kernel tables");
-  summary.memory = analyzeMemory(trace, summary.iterations, summary.what_if.device.spec.get());
+  const std::optional<DeviceSpec> fit_device = memoryFitDevice(summary.what_if, options);
+  summary.memory = analyzeMemory(trace, summary.iterations, fit_device ? &*fit_device : nullptr);
   stageDone(stage_done, "memory");
   host_side.get();
   for (const auto& [reason, count] : summary.memory.not_understood) {

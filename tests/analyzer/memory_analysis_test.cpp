@@ -307,6 +307,21 @@ TEST(MemoryAnalysis, NamedGpuSetsTheMemoryTheBatchMustFitIn) {
   EXPECT_EQ(memory.amp.fit_capacity_bytes, 1024u * 1024 * 1024);
 }
 
+TEST(MemoryAnalysis, AGpuNamedWithItsSizeSetsTheMemoryWhereItsRowSpansSizes) {
+  MemoryTrace run(Form{});
+  run.trainingStep();
+  trace::Trace& trace = run.trace();
+  trace.sortByTime();
+  const CorrelationCounts counts = test::correlateAsImported(trace);
+  // The V100 SXM2 row is sold with 16 and 32 GB: the name says which.
+  AnalysisOptions options;
+  options.gpu = "V100-SXM2-16GB";
+  const TraceSummary named = summarizeTrace(trace, counts, options);
+  EXPECT_EQ(named.memory.amp.fit_capacity_bytes, 16ull * 1024 * 1024 * 1024);
+  options.gpu = "V100-SXM2";
+  EXPECT_EQ(summarizeTrace(trace, counts, options).memory.amp.fit_capacity_bytes, 0u);
+}
+
 TEST(MemoryAnalysis, SummaryCountsMemoryOdditiesWithTheImport) {
   MemoryTrace run(Form{.addresses = true, .totals = false});
   const trace::Index main = run.trace().threadIndex(1, 1);
