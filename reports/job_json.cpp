@@ -31,6 +31,10 @@ ordered_json rankFindingsRowJson(const analyzer::RankFindings& f) {
           {"amp_per_step", f.amp_per_step},
           {"amp_note", f.amp_note},
           {"tf32_projected_speedup", orNull(f.tf32_projected_speedup)},
+          {"memory_peak_allocated_bytes",
+           f.memory_peak_allocated_bytes ? ordered_json(*f.memory_peak_allocated_bytes) : ordered_json(nullptr)},
+          {"memory_amp_projected_peak_bytes",
+           f.memory_amp_projected_peak_bytes ? ordered_json(*f.memory_amp_projected_peak_bytes) : ordered_json(nullptr)},
           {"top_findings", std::move(top)}};
 }
 

@@ -122,7 +122,8 @@ std::string ranksCsv(const analyzer::JobAnalysis& job) {
   CsvWriter csv({"rank", "origin", "source", "device", "clock_alignment", "clock_offset_ns", "steps", "steady_steps",
                  "steady_step_ns", "compute_ns", "communication_ns", "exposed_communication_ns", "wait_ns", "data_ns",
                  "idle_ns", "busy_ns", "late_ns", "straggler", "slowest", "tensor_core_share",
-                 "amp_projected_speedup", "amp_ceiling", "tf32_projected_speedup"});
+                 "amp_projected_speedup", "amp_ceiling", "tf32_projected_speedup", "memory_peak_allocated_bytes",
+                 "memory_amp_projected_peak_bytes"});
   const auto number = [](const std::optional<double>& value) { return value ? fmt::format("{:.4f}", *value) : std::string(); };
   for (std::size_t i = 0; i < job.ranks.size(); ++i) {
     const analyzer::RankRow& r = job.ranks[i];
@@ -139,6 +140,9 @@ std::string ranksCsv(const analyzer::JobAnalysis& job) {
     const analyzer::RankFindings* f = i < job.rank_results.size() ? &job.rank_results[i].findings : nullptr;
     csv.add(f ? number(f->tensor_core_share) : std::string()).add(f ? number(f->amp_projected_speedup) : std::string());
     csv.add(f ? number(f->amp_ceiling) : std::string()).add(f ? number(f->tf32_projected_speedup) : std::string());
+    const auto bytes = [](const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : std::string(); };
+    csv.add(f ? bytes(f->memory_peak_allocated_bytes) : std::string());
+    csv.add(f ? bytes(f->memory_amp_projected_peak_bytes) : std::string());
     csv.endRow();
   }
   return csv.text();

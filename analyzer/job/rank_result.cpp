@@ -62,6 +62,10 @@ RankFindings findingsOf(const TraceSummary& summary, const std::vector<Recommend
     out.tf32_projected_speedup = finiteFigure(summary.tf32.projected_speedup);
     out.tf32_matrix_speedup = finiteFigure(summary.tf32.matrix_speedup);
   }
+  if (const DeviceMemory* memory = summary.memory.primaryDevice()) {
+    out.memory_peak_allocated_bytes = memory->peak_allocated_bytes;
+    if (summary.memory.amp.applies) out.memory_amp_projected_peak_bytes = summary.memory.amp.projected_peak_allocated_bytes;
+  }
   out.recommendations = recommendations;
   for (Recommendation& r : out.recommendations) {
     r.ops.clear();

@@ -51,6 +51,11 @@ struct RankFindings {
   // cores, or a GPU without TF32 Tensor Cores).
   std::optional<double> tf32_projected_speedup;
   std::optional<double> tf32_matrix_speedup;
+  // Memory (memory/memory_analysis.h): the primary device's peak allocated, measured, and the peak
+  // AMP's projection gives the steps' peak; nullopt where the rank recorded no memory events or
+  // no projection applies.
+  std::optional<std::int64_t> memory_peak_allocated_bytes;
+  std::optional<std::int64_t> memory_amp_projected_peak_bytes;
   // Every recommendation of its analysis, largest gain first, gains per its own step (or window);
   // their op and layer lists are left out: its tables hold those rows.
   std::vector<Recommendation> recommendations;

@@ -81,6 +81,8 @@ void forEachField(T& f, Field&& field) {
   field("amp_note", f.amp_note);
   field("tf32_projected_speedup", f.tf32_projected_speedup);
   field("tf32_matrix_speedup", f.tf32_matrix_speedup);
+  field("memory_peak_allocated_bytes", f.memory_peak_allocated_bytes, kAddedLater);
+  field("memory_amp_projected_peak_bytes", f.memory_amp_projected_peak_bytes, kAddedLater);
   field("recommendations", f.recommendations);
 }
 

@@ -10,6 +10,7 @@
 
 #include "analyzer/advice/memory_comparison.h"
 #include "analyzer/correlate/iterations.h"
+#include "analyzer/job/rank_result.h"
 #include "analyzer/memory/memory_analysis.h"
 #include "analyzer/summary/trace_summary.h"
 #include "imported_trace.h"
@@ -320,6 +321,18 @@ TEST(MemoryAnalysis, AGpuNamedWithItsSizeSetsTheMemoryWhereItsRowSpansSizes) {
   EXPECT_EQ(named.memory.amp.fit_capacity_bytes, 16ull * 1024 * 1024 * 1024);
   options.gpu = "V100-SXM2";
   EXPECT_EQ(summarizeTrace(trace, counts, options).memory.amp.fit_capacity_bytes, 0u);
+}
+
+TEST(MemoryAnalysis, ARanksResultCarriesItsPeakAndItsAmpProjection) {
+  MemoryTrace run(Form{.addresses = true, .totals = true});
+  run.trainingStep();
+  trace::Trace& trace = run.trace();
+  trace.sortByTime();
+  const CorrelationCounts counts = test::correlateAsImported(trace);
+  const TraceSummary summary = summarizeTrace(trace, counts);
+  const RankResult rank = rankResultOf(summary, {}, "rank0.json", "rank0.json");
+  EXPECT_EQ(rank.findings.memory_peak_allocated_bytes, kBase + 1800);
+  EXPECT_EQ(rank.findings.memory_amp_projected_peak_bytes, kBase + 1800 - 750 + 100);
 }
 
 TEST(MemoryAnalysis, SummaryCountsMemoryOdditiesWithTheImport) {
