@@ -33,14 +33,15 @@ void appendRanks(std::string& md, const analyzer::JobAnalysis& job) {
 
 void appendFindings(std::string& md, const analyzer::JobAnalysis& job) {
   md += "## What each rank's own analysis found\n\nTensor Core share of its kernel time; AMP and TF32 projected "
-        "speedups of its step; its largest findings, gain per its own step (merged across ranks in the "
+        "speedups of its step; its memory peak (and under AMP, projected); its largest findings, gain per its own step (merged across ranks in the "
         "recommendations above).\n\n"
-        "| Rank | Tensor Cores | AMP projected (ceiling) | TF32 | Largest findings |\n|---:|---:|---|---:|---|\n";
+        "| Rank | Tensor Cores | AMP projected (ceiling) | TF32 | Memory peak | Largest findings |\n"
+        "|---:|---:|---|---:|---:|---|\n";
   std::string unknown;
   for (std::size_t i = 0; i < job.ranks.size() && i < job.rank_results.size(); ++i) {
     const analyzer::RankFindings& f = job.rank_results[i].findings;
-    md += fmt::format("| {} | {} | {} | {} | {} |\n", job.ranks[i].rank, tensorCoreShareText(f),
-                      cell(ampProjectionText(f)), tf32ProjectionText(f), cell(topFindingsText(f)));
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", job.ranks[i].rank, tensorCoreShareText(f),
+                      cell(ampProjectionText(f)), tf32ProjectionText(f), memoryPeakText(f), cell(topFindingsText(f)));
     if (!f.amp_projected_speedup) unknown += fmt::format("- rank {}: AMP unknown: {}\n", job.ranks[i].rank, f.amp_note);
   }
   md += "\n" + unknown + (unknown.empty() ? "" : "\n");

@@ -67,20 +67,20 @@ std::string ranksTable(const analyzer::JobAnalysis& job) {
   return html + "</table>";
 }
 
-// What each rank's own analysis found: its Tensor Core share, AMP and TF32 projections, and its
-// largest findings (the merged ones are the recommendations above).
+// What each rank's own analysis found: its Tensor Core share, AMP and TF32 projections, its memory
+// peak, and its largest findings (the merged ones are the recommendations above).
 std::string findingsTable(const analyzer::JobAnalysis& job) {
   std::string html = R"(<table><tr><th>Rank</th><th class="n">Tensor Cores</th><th>AMP projected (ceiling)</th>)"
-                     R"(<th class="n">TF32</th><th>Largest findings (gain per its step)</th></tr>)";
+                     R"(<th class="n">TF32</th><th class="n">Memory peak</th><th>Largest findings (gain per its step)</th></tr>)";
   for (std::size_t i = 0; i < job.ranks.size() && i < job.rank_results.size(); ++i) {
     const analyzer::RankFindings& f = job.rank_results[i].findings;
     const std::string amp = f.amp_projected_speedup
                                 ? esc(ampProjectionText(f))
                                 : fmt::format(R"(unknown <span class="muted">{}</span>)", esc(f.amp_note));
     html += fmt::format(R"(<tr><td class="nowrap">{}</td><td class="n">{}</td><td>{}</td><td class="n">{}</td>)"
-                        R"(<td class="mono">{}</td></tr>)",
+                        R"(<td class="n">{}</td><td class="mono">{}</td></tr>)",
                         esc(rankLabel(job, job.ranks[i])), esc(tensorCoreShareText(f)), amp,
-                        esc(tf32ProjectionText(f)), esc(topFindingsText(f)));
+                        esc(tf32ProjectionText(f)), esc(memoryPeakText(f)), esc(topFindingsText(f)));
   }
   return html + "</table>";
 }

@@ -38,6 +38,14 @@ std::string tf32ProjectionText(const analyzer::RankFindings& findings) {
   return findings.tf32_projected_speedup ? formatSpeedup(*findings.tf32_projected_speedup) : std::string("-");
 }
 
+std::string memoryPeakText(const analyzer::RankFindings& findings) {
+  if (!findings.memory_peak_allocated_bytes) return "unknown";
+  const std::string peak = formatBytes(*findings.memory_peak_allocated_bytes);
+  return findings.memory_amp_projected_peak_bytes
+             ? fmt::format("{} (AMP {})", peak, formatBytes(*findings.memory_amp_projected_peak_bytes))
+             : peak;
+}
+
 std::string topFindingsText(const analyzer::RankFindings& findings, std::size_t n) {
   std::string text;
   for (const analyzer::Recommendation* r : topFindings(findings, n)) {

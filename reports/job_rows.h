@@ -29,6 +29,8 @@ std::string tensorCoreShareText(const analyzer::RankFindings& findings);
 std::string ampProjectionText(const analyzer::RankFindings& findings);
 // "1.30x"; "-" where TF32 is not relevant (no FP32 matrix math on CUDA cores, or no TF32 on the GPU).
 std::string tf32ProjectionText(const analyzer::RankFindings& findings);
+// "2.60 GiB (AMP 1.35 GiB)", "2.60 GiB"; "unknown" where the rank recorded no memory events.
+std::string memoryPeakText(const analyzer::RankFindings& findings);
 // "enable-amp 12.3 ms (40.1%); enable-tf32 ..."; "none" without a finding with a gain.
 std::string topFindingsText(const analyzer::RankFindings& findings, std::size_t n = kTopFindingsPerRank);
 

@@ -12,6 +12,7 @@
 #include "analyzer/core/rule_ids.h"
 #include "reports/csv_reports.h"
 #include "reports/job_json.h"
+#include "reports/job_rows.h"
 #include "tests/reports/csv_reader.h"
 
 namespace ampscope::reports {
@@ -108,6 +109,15 @@ TEST(JobReportTest, EachRanksRowShowsItsTensorCoreShareAmpProjectionAndTopFindin
 }
 
 // kernels.csv, layers.csv and ops.csv of the job are each rank's own files' rows after its rank.
+TEST(JobReportTest, ARanksMemoryPeakShowsWithItsAmpProjectionOrIsUnknown) {
+  analyzer::RankFindings f;
+  EXPECT_EQ(memoryPeakText(f), "unknown");
+  f.memory_peak_allocated_bytes = 3LL * 1024 * 1024 * 1024;
+  EXPECT_EQ(memoryPeakText(f), "3.00 GiB");
+  f.memory_amp_projected_peak_bytes = 1536LL * 1024 * 1024;
+  EXPECT_EQ(memoryPeakText(f), "3.00 GiB (AMP 1.50 GiB)");
+}
+
 TEST(JobReportTest, TheJobsTablesAreEachRanksOwnRowsAfterItsRank) {
   const analyzer::JobAnalysis job = twoRanks();
   const analyzer::TraceSummary one = summaryOf(1.5, 0.25);
@@ -139,7 +149,7 @@ TEST(JobReportTest, TheJobsReportWritesItsTablesAndSaysWhatEachRankFound) {
     EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir.file("out")) / name)) << name;
   }
   const std::string md = test::readFile(dir.file("out/report.md"));
-  EXPECT_NE(md.find("| 0 | 25.0% | 1.50x (ceiling 2.00x) | - | enable-amp 2.00 ms (20.0%) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 0 | 25.0% | 1.50x (ceiling 2.00x) | - | unknown | enable-amp 2.00 ms (20.0%) |"), std::string::npos) << md;
   EXPECT_NE(md.find("rank 1: AMP unknown: the device is unknown"), std::string::npos) << md;
   EXPECT_NE(md.find("model (ranks 0, 1)"), std::string::npos) << md;
   const std::string html = test::readFile(dir.file("out/report.html"));
