@@ -49,8 +49,9 @@ std::string memoryToText(const analyzer::TraceSummary& s, std::size_t top) {
   const analyzer::DeviceMemory* d = memory.primaryDevice();
   if (!d) return {};
   std::string out = fmt::format("\nMemory on {}: {}\n", reports::memoryDeviceLabel(*d), reports::memoryBasisText(*d));
-  out += fmt::format("  peak        allocated {}{}, {}; {}, {} events\n", formatBytes(d->peak_allocated_bytes),
-                     capacityText(*d), reservedText(*d), reports::memoryPeakWhenText(*d, s.iterations), d->events);
+  out += fmt::format("  peak        allocated {}{}, {}; {}, {} event{}\n", formatBytes(d->peak_allocated_bytes),
+                     capacityText(*d), reservedText(*d), reports::memoryPeakWhenText(*d, s.iterations), d->events,
+                     d->events == 1 ? "" : "s");
   if (!d->peak_by_category.empty()) {
     out += "  at the peak by category (inferred from lifetimes, except slack and before-recording)\n";
     for (const analyzer::CategoryBytes& c : d->peak_by_category) {

@@ -60,12 +60,13 @@ std::string memorySection(const analyzer::TraceSummary& s, std::size_t top) {
            R"(torch.profiler.profile(profile_memory=True)).</p></section>)";
   }
   std::string html = fmt::format("<section><h2>Memory on {}</h2>", escapeHtml(memoryDeviceLabel(*d)));
-  html += fmt::format(R"(<p>Peak <b>{}</b> allocated{}, reserved {}, {}.</p><p class="note">{}; {} events.</p>)",
+  html += fmt::format(R"(<p>Peak <b>{}</b> allocated{}, reserved {}, {}.</p><p class="note">{}; {} event{}.</p>)",
                       escapeHtml(formatBytes(d->peak_allocated_bytes)),
                       d->capacity_bytes > 0 ? fmt::format(" of {}", escapeHtml(formatBytes(static_cast<std::int64_t>(d->capacity_bytes))))
                                             : std::string(),
                       d->peak_reserved_bytes < 0 ? std::string("unknown (not recorded)") : escapeHtml(formatBytes(d->peak_reserved_bytes)),
-                      escapeHtml(memoryPeakWhenText(*d, s.iterations)), escapeHtml(memoryBasisText(*d)), d->events);
+                      escapeHtml(memoryPeakWhenText(*d, s.iterations)), escapeHtml(memoryBasisText(*d)), d->events,
+                      d->events == 1 ? "" : "s");
   html += memoryTimelineChart(*d, s.iterations);
   html += R"(<div class="grid2"><div><h3>At the peak by category</h3>)";
   html += d->peak_by_category.empty() ? std::string(R"(<p class="muted">Not broken down.</p>)")

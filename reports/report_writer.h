@@ -14,7 +14,7 @@ namespace ampscope::reports {
 // The files writeReport writes, as the CLI lists them.
 inline constexpr const char* kReportFiles =
     "report.html, report.md, report.json, recommendations.csv, layers.csv, kernels.csv, ops.csv, iterations.csv, "
-    "collectives.csv";
+    "collectives.csv, memory.csv, memory_peak.csv";
 
 // Creates dir (and its parents) and writes recommendations.csv, layers.csv, kernels.csv, ops.csv,
 // iterations.csv, report.json, report.md and report.html into it, replacing older ones. Stops
