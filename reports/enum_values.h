@@ -30,7 +30,8 @@ using trace::Phase;
 inline constexpr Phase kPhases[] = {Phase::kUnknown, Phase::kStep,      Phase::kData,     Phase::kForward,
                                     Phase::kBackward, Phase::kOptimizer, Phase::kLossScale};
 using analyzer::Confidence;
-inline constexpr Confidence kConfidences[] = {Confidence::kLow, Confidence::kMedium, Confidence::kHigh};
+inline constexpr Confidence kConfidences[] = {Confidence::kLow, Confidence::kMedium, Confidence::kHigh,
+                                            Confidence::kMeasured};
 using analyzer::TensorCoreUse;
 inline constexpr TensorCoreUse kTensorCoreUses[] = {TensorCoreUse::kNo, TensorCoreUse::kYes, TensorCoreUse::kUnknown,
                                                     TensorCoreUse::kHost};

@@ -33,6 +33,8 @@ inline void expectSameTrace(const trace::Trace& a, const trace::Trace& b) {
   expectSameEvents(a.ranges, b.ranges, "ranges");
   expectSameEvents(a.counters, b.counters, "counters");
   expectSameEvents(a.memory_events, b.memory_events, "memory events");
+  expectSameEvents(a.kernel_metrics, b.kernel_metrics, "kernel metrics");
+  expectSameEvents(a.metric_samples, b.metric_samples, "metric samples");
   expectSameEvents(a.gradient_bins, b.gradient_bins, "gradient bins");
   EXPECT_TRUE(a.import_stats == b.import_stats);
   EXPECT_EQ(a.source_format, b.source_format);

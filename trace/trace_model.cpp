@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -167,7 +168,46 @@ void sortRanges(std::vector<Range>& ranges) {
 
 // Ranges are the largest vector of most traces: worth a thread of their own from about here.
 constexpr std::size_t kRangesForAThread = 1 << 16;
+
+// The metric values the profiled ranges hold beside themselves.
+std::size_t metricValueBytes(const std::vector<KernelMetrics>& ranges) {
+  std::size_t bytes = 0;
+  for (const KernelMetrics& range : ranges) bytes += range.values.capacity() * sizeof(MetricValue);
+  return bytes;
+}
 }  // namespace
+
+void closeSampleIntervals(std::vector<MetricSample>& samples, bool end_at_start, std::int64_t last_period_ns) {
+  std::stable_sort(samples.begin(), samples.end(),
+                   [](const MetricSample& a, const MetricSample& b) { return a.start_ns < b.start_ns; });
+  // The samples of one series, in time order, by (device, metric).
+  std::map<std::pair<std::uint32_t, StringId>, std::vector<std::size_t>> series;
+  for (std::size_t i = 0; i < samples.size(); ++i) series[{samples[i].device, samples[i].metric}].push_back(i);
+  for (const auto& [key, at] : series) {
+    // The period where a series has two samples or more: the median gap would do too, but the
+    // first gap is what a tool sampling on a fixed period gives, and needs no sort.
+    const std::int64_t period =
+        at.size() >= 2 ? samples[at[1]].start_ns - samples[at[0]].start_ns : last_period_ns;
+    if (end_at_start) {
+      // Each sample's time ends its period: it covers from the sample before it.
+      for (std::size_t k = at.size(); k-- > 0;) {
+        MetricSample& sample = samples[at[k]];
+        if (sample.end_ns > sample.start_ns) continue;
+        const std::int64_t end = sample.start_ns;
+        sample.start_ns = k > 0 ? samples[at[k - 1]].start_ns : end - period;
+        sample.end_ns = end;
+      }
+      continue;
+    }
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      MetricSample& sample = samples[at[k]];
+      if (sample.end_ns > sample.start_ns) continue;
+      sample.end_ns = k + 1 < at.size() ? samples[at[k + 1]].start_ns : sample.start_ns + period;
+    }
+  }
+  std::stable_sort(samples.begin(), samples.end(),
+                   [](const MetricSample& a, const MetricSample& b) { return a.start_ns < b.start_ns; });
+}
 
 void Trace::sortByTime(unsigned thread_count) {
   std::thread ranges_sorter;
@@ -184,6 +224,8 @@ void Trace::sortByTime(unsigned thread_count) {
   sortByStart(memory_ops);
   sortByStart(synchronizations);
   sortStable(memory_events, [](const MemoryEvent& a, const MemoryEvent& b) { return a.time_ns < b.time_ns; });
+  sortStable(kernel_metrics, [](const KernelMetrics& a, const KernelMetrics& b) { return a.start_ns < b.start_ns; });
+  sortStable(metric_samples, [](const MetricSample& a, const MetricSample& b) { return a.start_ns < b.start_ns; });
   sortStable(counters, [](const Counter& a, const Counter& b) { return a.time_ns < b.time_ns; });
   sortStable(gradient_bins, [](const GradientBin& a, const GradientBin& b) { return a.time_ns < b.time_ns; });
   sortStable(communication_messages, [](const CommunicationMessage& a, const CommunicationMessage& b) {
@@ -243,11 +285,13 @@ void Trace::assignLaunchingProcesses() {
   assign(kernels);
   assign(memory_ops);
   assign(synchronizations);
+  assign(kernel_metrics);
 }
 
 std::size_t Trace::eventCount() const {
   return launches.size() + kernels.size() + memory_ops.size() + synchronizations.size() +
-         ranges.size() + memory_events.size() + counters.size() + gradient_bins.size();
+         ranges.size() + memory_events.size() + kernel_metrics.size() + metric_samples.size() + counters.size() +
+         gradient_bins.size();
 }
 
 std::size_t Trace::memoryBytes() const {
@@ -256,7 +300,8 @@ std::size_t Trace::memoryBytes() const {
          kernels.capacity() * sizeof(Kernel) + memory_ops.capacity() * sizeof(MemoryOp) +
          synchronizations.capacity() * sizeof(Synchronization) +
          ranges.capacity() * sizeof(Range) + memory_events.capacity() * sizeof(MemoryEvent) +
-         counters.capacity() * sizeof(Counter) +
+         kernel_metrics.capacity() * sizeof(KernelMetrics) + metric_samples.capacity() * sizeof(MetricSample) +
+         metricValueBytes(kernel_metrics) + counters.capacity() * sizeof(Counter) +
          gradient_bins.capacity() * sizeof(GradientBin) +
          communication_messages.capacity() * sizeof(CommunicationMessage) +
          mangled_names.capacity() * sizeof(std::pair<StringId, StringId>) + range_values.memoryBytes();

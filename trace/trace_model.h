@@ -250,6 +250,60 @@ struct MemoryEvent {
   bool operator==(const MemoryEvent&) const = default;
 };
 
+// One hardware metric's value, under the name the recording tool gave it: a CUPTI/Perfworks metric
+// ("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+// "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") or a tool's own label (Nsight Systems'
+// "Tensor Active [Throughput %]"). What a name measures is read by analyzer/counters/.
+struct MetricValue {
+  StringId metric = StringTable::kEmpty;
+  double value = 0.0;
+
+  bool operator==(const MetricValue&) const = default;
+};
+
+// The hardware metrics of one profiled range around one kernel launch, as a range profiler
+// records them: Kineto's CUPTI-profiler mode ("cuda_profiler_range" events), ampscope's collector
+// with `--metrics tensor:per-kernel`. docs/hardware_counters.md says what each source gives.
+struct KernelMetrics {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  StringId kernel_name = StringTable::kEmpty;  // as recorded; empty where the tool did not know it
+  std::uint64_t correlation_id = 0;            // of the kernel's launch; 0 where not recorded
+  std::uint32_t device = 0;
+  std::int64_t pid = kUnknownPid;  // the launching process, where recorded
+  // False where the times are not the kernel's: Kineto's range profiler spreads its ranges evenly
+  // over the trace, one per launch in launch order. Such ranges are matched to launches by order.
+  bool times_measured = true;
+  std::vector<MetricValue> values;
+  // Derived by the correlator: the launch and the kernel this range measured (kNone: not found).
+  Index launch = kNone;
+  Index kernel = kNone;
+
+  bool operator==(const KernelMetrics&) const = default;
+};
+
+// One device-wide sample of a hardware metric over [start_ns, end_ns): CUPTI PM sampling (Kineto's
+// "hardware_counters" counter events, ampscope's collector with `--metrics tensor`), Nsight
+// Systems' GPU metrics. Where a tool records one time per sample, the importer closes each
+// sample's interval at the next sample of the same device and metric (closeSampleIntervals).
+struct MetricSample {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::uint32_t device = 0;
+  StringId metric = StringTable::kEmpty;
+  double value = 0.0;
+
+  bool operator==(const MetricSample&) const = default;
+};
+
+// Gives each sample that has no end (end_ns <= start_ns) the start of the next sample of the same
+// device and metric; the last of each series keeps `last_period_ns` (the period between its
+// previous samples where it has any, else that argument). Leaves `samples` sorted by start.
+// `end_at_start`: the tool stamps each sample at the end of its period (Nsight Systems' GPU
+// metrics), so a sample covers [previous sample, its time) instead.
+void closeSampleIntervals(std::vector<MetricSample>& samples, bool end_at_start = false,
+                          std::int64_t last_period_ns = 0);
+
 // A sampled value over time: loss scale, skipped steps, gradient statistics.
 struct Counter {
   std::int64_t time_ns = 0;
@@ -328,6 +382,8 @@ struct Trace {
   std::vector<Synchronization> synchronizations;
   std::vector<Range> ranges;
   std::vector<MemoryEvent> memory_events;  // by time_ns
+  std::vector<KernelMetrics> kernel_metrics;  // by start_ns (for placeholder times: launch order)
+  std::vector<MetricSample> metric_samples;   // by start_ns
   std::vector<Counter> counters;
   std::vector<GradientBin> gradient_bins;
   std::vector<CommunicationMessage> communication_messages;  // by (start_ns, thread)

@@ -17,7 +17,9 @@ namespace ampscope::analyzer {
 // row can name it).
 // kUnknown first and kFp32 last: PrecisionTimes (time_by_kind.h) indexes an array by them.
 enum class MathPrecision { kUnknown, kFp32Simt, kTf32, kFp16, kBf16, kFp8, kInt8, kFp4, kFp64, kFp32 };
-enum class Confidence { kLow, kMedium, kHigh };
+// kMeasured: the tensor pipe's hardware counters decided (analyzer/counters/), which outranks any
+// reading of the name or the rate; never written in the rule file, which reads names only.
+enum class Confidence { kLow, kMedium, kHigh, kMeasured };
 // The oldest architecture whose Tensor Cores run what a row matches (kAny for CUDA-core rows).
 enum class GpuArchitecture { kAny, kVolta, kTuring, kAmpere, kAda, kHopper, kBlackwell };
 
@@ -55,7 +57,11 @@ inline constexpr std::array<std::pair<MathPrecision, std::string_view>, 9> kPrec
     {MathPrecision::kTf32, "TF32"}, {MathPrecision::kFp16, "FP16"}, {MathPrecision::kBf16, "BF16"},
     {MathPrecision::kFp8, "FP8"}, {MathPrecision::kInt8, "INT8"}, {MathPrecision::kFp4, "FP4"},
     {MathPrecision::kFp64, "FP64"}}};
-inline constexpr std::array<std::pair<Confidence, std::string_view>, 3> kConfidenceNames = {{
+inline constexpr std::array<std::pair<Confidence, std::string_view>, 4> kConfidenceNames = {{
+    {Confidence::kLow, "low"}, {Confidence::kMedium, "medium"}, {Confidence::kHigh, "high"},
+    {Confidence::kMeasured, "measured"}}};
+// The confidences a rule row may state: a name is never a measurement.
+inline constexpr std::array<std::pair<Confidence, std::string_view>, 3> kRuleConfidenceNames = {{
     {Confidence::kLow, "low"}, {Confidence::kMedium, "medium"}, {Confidence::kHigh, "high"}}};
 inline constexpr std::array<std::pair<GpuArchitecture, std::string_view>, 7> kArchitectureNames = {{
     {GpuArchitecture::kAny, "any"}, {GpuArchitecture::kVolta, "volta"},
@@ -69,7 +75,7 @@ inline constexpr std::array<std::pair<TensorCoreUse::Value, std::string_view>, 3
     {TensorCoreUse::kUnknown, "unknown"}}};
 
 const char* precisionName(MathPrecision precision);    // "FP16", "FP32-SIMT", "unknown", ...
-const char* confidenceName(Confidence confidence);     // "high", "medium", "low"
+const char* confidenceName(Confidence confidence);     // "measured", "high", "medium", "low"
 const char* architectureName(GpuArchitecture architecture);  // "ampere", "any", ...
 const char* tensorCoreUseName(TensorCoreUse use);  // "tensor_core", "not_tensor_core", "unknown", "host"
 

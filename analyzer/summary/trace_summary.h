@@ -13,6 +13,7 @@
 #include "analyzer/core/analysis_options.h"
 #include "analyzer/core/tensor_core_verdict.h"
 #include "analyzer/correlate/correlator.h"
+#include "analyzer/counters/counter_analysis.h"
 #include "analyzer/correlate/iterations.h"
 #include "analyzer/memory/memory_analysis.h"
 #include "analyzer/model/kernel_attribution.h"
@@ -90,6 +91,7 @@ struct TraceSummary {
   std::vector<StepSplit> step_splits;  // each iteration: compute, exposed communication, data, idle
   AmpNumerics amp_numerics;
   MemoryAnalysis memory;            // memory over time, the peak, and what AMP would save (memory/)
+  CounterAnalysis counters;         // hardware counters: measured Tensor Core use (counters/)
   trace::ImportStats import_stats;
   trace::DistributedInfo distributed;  // the rank and world size the trace records, if any
   std::optional<std::int64_t> epoch_offset_ns;  // trace::Trace::epoch_offset_ns: timestamps + it = Unix epoch

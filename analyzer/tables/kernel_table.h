@@ -4,6 +4,7 @@
 // layer (or top-level operator) and pass that launched it: what the kernel views filter and sum.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct KernelRow {
   std::string heaviest_group;   // the layer (or top-level operator) most of its time ran for; "": none
   std::size_t groups = 0;       // how many layers (or operators) ran it
   RowPerformance performance;   // the per-op model over the ops that ran it (layer_performance.h)
+  // The tensor pipe's measured busy share over `measured_tensor_ns` of its time (hardware counters:
+  // analyzer/counters/); nullopt where none of its kernels was measured.
+  std::optional<double> measured_tensor_active;
+  std::int64_t measured_tensor_ns = 0;
 };
 
 // "high confidence: the name matches (?i)sm80_xmma... (FP32 FMA despite xmma); operands aligned

@@ -148,6 +148,7 @@ KernelTimeTables measureKernelTime(const trace::Trace& trace, const KernelAttrib
       tensor_cores.time_ns += duration;
       tensor_core_precision_time.add(verdict.precision, duration);
       switch (verdict.confidence) {
+        case Confidence::kMeasured: tensor_cores.measured_ns += duration; break;
         case Confidence::kHigh: tensor_cores.high_confidence_ns += duration; break;
         case Confidence::kMedium: tensor_cores.medium_confidence_ns += duration; break;
         case Confidence::kLow: tensor_cores.low_confidence_ns += duration; break;

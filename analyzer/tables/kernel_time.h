@@ -49,7 +49,9 @@ struct TensorCoreTime {
   std::int64_t time_ns = 0;
   double fraction = 0.0;  // of all kernel time
   std::map<std::string, std::int64_t> by_precision;  // Tensor Core time per math precision
-  // Tensor Core time by how sure its verdicts are; the three add up to time_ns.
+  // Tensor Core time by how sure its verdicts are; the four add up to time_ns. measured_ns: the
+  // tensor pipe's counters showed it busy (analyzer/counters/).
+  std::int64_t measured_ns = 0;
   std::int64_t high_confidence_ns = 0;
   std::int64_t medium_confidence_ns = 0;
   std::int64_t low_confidence_ns = 0;

@@ -41,6 +41,10 @@ struct LayerRow {
   std::int64_t first_start_ns = 0;  // its first call: model order
 
   RowPerformance performance;  // the per-op model over its ops (layer_performance.h)
+  // The tensor pipe's measured busy share over `measured_tensor_ns` of its kernels' time (hardware
+  // counters: analyzer/counters/); nullopt where none of its kernels was measured.
+  std::optional<double> measured_tensor_active;
+  std::int64_t measured_tensor_ns = 0;
   // On the what-if device (what_if_device.h), per step: model estimates, never measurements.
   std::optional<double> what_if_fp32_ns;
   std::optional<double> what_if_amp_ns;

@@ -246,7 +246,7 @@ class RuleFileParser {
     TensorCoreUse::Value use = TensorCoreUse::kUnknown;
     if (named) named = parseName(line_number, line, kVerdict, kVerdictNames, use);
     rule.tensor_core = use;
-    if (named) named = parseName(line_number, line, kConfidence, kConfidenceNames, rule.confidence);
+    if (named) named = parseName(line_number, line, kConfidence, kRuleConfidenceNames, rule.confidence);
     if (!named) return named.error();
     if (trace::Status compiled = compileExpressions(line_number, line.columns[kPattern], rule); !compiled) {
       return compiled.error();
