@@ -40,6 +40,7 @@ class Recommender {
     }
     recommendLossScaling();
     recommendMemoryHeadroom();
+    noteMeasuredDisagreements();
     std::stable_sort(out_.begin(), out_.end(), [](const Recommendation& a, const Recommendation& b) {
       return a.estimated_gain_ns > b.estimated_gain_ns;
     });
@@ -462,6 +463,28 @@ class Recommender {
                     "changes the step time and may need the learning rate retuned, so measure it",
                     *amp.amp_batch_that_fits, device, *amp.batch_that_fits),
         0);
+  }
+
+  // Where a kernel's name and its tensor pipe's counters disagree: a note (no time to gain from
+  // knowing it), the counters' verdict being the one every table already uses.
+  void noteMeasuredDisagreements() {
+    for (const VerdictDisagreement& d : s_.counters.disagreements) {
+      const bool name_says_tensor = d.by_name.tensor_core == TensorCoreUse::kYes;
+      const std::string measured =
+          d.measured == TensorCoreUse::kYes ? fmt::format("busy {:.1f}% of its cycles", d.tensor_active * 100.0) : "idle";
+      std::string evidence = fmt::format(
+          "its name reads as {} ({} confidence{}), but its tensor pipe was {} (measured: {}), over {} of kernel time",
+          name_says_tensor ? fmt::format("Tensor Core {}", precisionName(d.by_name.precision)) : "CUDA-core math",
+          confidenceName(d.by_name.confidence), d.by_name.rule_id.empty() ? "" : ", rule " + d.by_name.rule_id,
+          measured, d.basis, ms(d.time_ns));
+      std::string action =
+          name_says_tensor
+              ? "It ran on CUDA cores: check the dtypes and shapes of the ops that launch it (FP32 inputs, dimensions "
+                "off the multiple of 8 send cuBLAS and cuDNN to CUDA-core kernels); the tables use the measured verdict"
+              : "Its tensor pipe did the math although the name reads otherwise: the measured verdict is used, and the "
+                "name rule needs a row for it (docs/tensor_core_rules.md)";
+      add(rule_ids::kMeasuredVerdictDisagrees, d.kernel, std::move(evidence), std::move(action), 0);
+    }
   }
 
   const TraceSummary& s_;

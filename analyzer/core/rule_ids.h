@@ -18,6 +18,8 @@ inline constexpr std::string_view kInferredFromRate = "inferred-rate-above-cuda-
 // Every kernel of a trace recorded on an AMD GPU (gpu_vendor.h): the rules describe NVIDIA's
 // kernels, and nothing tells whether AMD's matrix cores ran it.
 inline constexpr std::string_view kAmdGpuKernel = "amd-gpu";
+// Verdicts the tensor pipe's hardware counters decided (analyzer/counters/): busy or idle as measured.
+inline constexpr std::string_view kMeasuredTensorPipe = "measured-tensor-pipe";
 
 // Recommendations (analyzer/advice/recommendations.h).
 inline constexpr std::string_view kEnableAmp = "enable-amp";
@@ -38,6 +40,8 @@ inline constexpr std::string_view kOverlapCommunication = "overlap-communication
 inline constexpr std::string_view kReduceGradientsInBf16 = "reduce-gradients-in-bf16";
 // AMP's projected peak lets a larger batch fit (analyzer/memory/): a memory finding, no time gain.
 inline constexpr std::string_view kMemoryHeadroom = "memory-headroom";
+// A kernel's name and its measured tensor pipe disagree (analyzer/counters/).
+inline constexpr std::string_view kMeasuredVerdictDisagrees = "measured-verdict-disagrees";
 // A job's recommendations (analyzer/job/job_analysis.h).
 inline constexpr std::string_view kFixStraggler = "fix-straggler";
 inline constexpr std::string_view kBalanceRanks = "balance-ranks";

@@ -7,6 +7,7 @@
 #include "analyzer/core/forward_cursor.h"
 #include "analyzer/core/memo_by_id.h"
 #include "analyzer/core/operator_labels.h"
+#include "analyzer/correlate/kernel_metric_links.h"
 #include "analyzer/correlate/launch_lookup.h"
 #include "analyzer/normalise/phase_rules.h"
 #include "base/run_beside.h"
@@ -276,6 +277,7 @@ CorrelationCounts correlate(trace::Trace& trace, unsigned threads) {
     if (kernel.op_range != kNone) ++counts.kernels_attributed_to_op;
   }
   for (trace::MemoryOp& op : trace.memory_ops) op.op_range = opOfLaunch(op.launch);
+  linkKernelMetrics(trace);
   return counts;
 }
 

@@ -23,7 +23,8 @@ struct CorrelationCounts {
 };
 
 // Fills the derived fields of trace (Range::parent/depth/phase/layer/forward_range,
-// LaunchCall::op_range, Kernel/MemoryOp::launch/op_range, MemoryEvent::op_range) and
+// LaunchCall::op_range, Kernel/MemoryOp::launch/op_range, MemoryEvent::op_range,
+// KernelMetrics::launch/kernel: kernel_metric_links.h) and
 // import_stats.gpu_records_without_launch. Expects trace.sortByTime() to have run and the ranges
 // normalised (import/range_normaliser.h: the importers do both). `threads` as --threads (0: every
 // hardware thread): above 1, the GPU records are tied to their launches beside the ranges' work.

@@ -1,6 +1,7 @@
 #include "analyzer/job/process_split.h"
 
 #include <algorithm>
+#include <set>
 #include <map>
 
 namespace ampscope::analyzer {
@@ -50,6 +51,14 @@ std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace) {
     others += copyOwn(trace.memory_ops, t.memory_ops, pid, byPid);
     others += copyOwn(trace.synchronizations, t.synchronizations, pid, byPid);
     others += copyOwn(trace.memory_events, t.memory_events, pid, byPid);
+    others += copyOwn(trace.kernel_metrics, t.kernel_metrics, pid, byPid);
+    // Metric samples are the device's, not a process's: they go with the processes that ran
+    // kernels on it.
+    std::set<std::uint32_t> devices_used;
+    for (const trace::Kernel& k : t.kernels) devices_used.insert(k.device);
+    for (const trace::MetricSample& sample : trace.metric_samples) {
+      if (devices_used.count(sample.device) != 0) t.metric_samples.push_back(sample);
+    }
     others += copyOwn(trace.launches, t.launches, pid, byThread);
     others += copyOwn(trace.ranges, t.ranges, pid, byThread);
     copyOwn(trace.communication_messages, t.communication_messages, pid, byThread);  // they go with their ranges

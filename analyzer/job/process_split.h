@@ -20,7 +20,8 @@ struct ProcessTrace {
 // The processes with kernels, ordered by their first device, then pid; empty when the trace has
 // fewer than two (it is one rank as it is). GPU records of no known process, and processes
 // without kernels (a launcher, data loader workers), belong to no rank and are left out, counted
-// in each part's import_stats.skipped. Counters (no process) go with every part.
+// in each part's import_stats.skipped. Counters (no process) go with every part; hardware metric
+// samples (a device's) with the parts that ran kernels on their device.
 std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace);
 
 }  // namespace ampscope::analyzer

@@ -3,6 +3,7 @@
 #include "analyzer/core/device_names.h"
 
 #include "analyzer/correlate/layer_attribution.h"
+#include "analyzer/counters/measure_counters.h"
 #include "analyzer/model/kernel_attribution.h"
 #include "analyzer/model/model_flops.h"
 #include "analyzer/model/rate_proof.h"
@@ -12,6 +13,7 @@
 #include "analyzer/steps/step_split.h"
 #include "analyzer/tables/kernel_time.h"
 #include "analyzer/tables/layer_performance.h"
+#include "analyzer/tables/measured_activity.h"
 #include "analyzer/verdicts/kernel_verdicts.h"
 #include "base/run_beside.h"
 #include "base/thread_count.h"
@@ -143,6 +145,10 @@ void summarizeContents(const trace::Trace& trace, const CorrelationCounts& count
 // verdicts with that evidence. None of them changes after this.
 void attributeKernelsOnce(const trace::Trace& trace, TensorCoreEvidence& evidence, TraceSummary& summary) {
   evidence.device = verdictDevice(trace, summary.device);
+  // The counters' verdicts outrank the rate's and the name's: measured before either is read.
+  CounterMeasurement counters = measureCounters(trace, evidence.device);
+  evidence.by_measurement = std::move(counters.verdicts);
+  summary.counters = std::move(counters.analysis);
   LayerAttribution attribution(trace);
   KernelOpRows op_rows;
   {
@@ -172,6 +178,8 @@ void summarizeKernelTables(const trace::Trace& trace, const AnalysisOptions& opt
       findUnfusedAttention(trace, summary.iterations, summary.device, summary.recorded_on_cpu, kernels);
   summary.layer_table = buildLayerTable(trace, kernels, summary.shape_checks, summary.recorded_on_cpu);
   summary.kernels = buildKernelTable(trace, kernels);
+  addMeasuredTensorActivity(summary.kernels, summary.layer_table, trace, kernels,
+                            summary.counters.tensor_active_by_kernel);
   summary.what_if = projectWhatIf(summary, options);
   addLayerPerformance(summary.layer_table, trace, kernels, summary.op_performance, summary.what_if,
                       summary.recorded_on_cpu);
@@ -252,6 +260,10 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   for (const auto& [reason, count] : summary.memory.not_understood) {
     summary.import_stats.not_understood[reason] += count;
     summary.import_stats.first_place.try_emplace(reason, summary.memory.first_place.at(reason));
+  }
+  for (const auto& [reason, count] : summary.counters.not_understood) {
+    summary.import_stats.not_understood[reason] += count;
+    summary.import_stats.first_place.try_emplace(reason, summary.counters.first_place.at(reason));
   }
   return summary;
 }

@@ -98,6 +98,9 @@ TensorCoreVerdict KernelVerdicts::decide(trace::StringId name_id, bool host) con
                        "cores ran it";
     return unknown;
   }
+  if (const auto measured = evidence_->by_measurement.find(name_id); measured != evidence_->by_measurement.end()) {
+    return measured->second;
+  }
   if (const auto proven = evidence_->by_rate.find(name_id); proven != evidence_->by_rate.end()) return proven->second;
   return withNameEvidence(rules_.classify(name), name, evidence_->device);
 }

@@ -60,6 +60,9 @@ struct TensorCoreEvidence {
   VerdictDevice device;
   // Path (b): per kernel name, the Tensor Core verdict the rate of the ops that ran it proves.
   std::unordered_map<trace::StringId, TensorCoreVerdict> by_rate;
+  // Per kernel name, the verdict the tensor pipe's hardware counters measured (analyzer/counters/,
+  // confidence kMeasured): it outranks the rate and the name.
+  std::unordered_map<trace::StringId, TensorCoreVerdict> by_measurement;
 };
 
 }  // namespace ampscope::analyzer
