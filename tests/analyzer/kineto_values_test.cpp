@@ -59,6 +59,7 @@ TEST(KinetoValuesTest, CategoriesOfEverySchemaYearMapToTheSameKinds) {
   EXPECT_EQ(categoryOf("Memcpy"), EventCategory::kMemcpy);
   EXPECT_EQ(categoryOf("gpu_memset"), EventCategory::kMemset);
   EXPECT_EQ(categoryOf("user_annotation"), EventCategory::kAnnotation);
+  EXPECT_EQ(categoryOf("cuda_profiler_range"), EventCategory::kProfilerRange);
   EXPECT_EQ(categoryOf("Trace"), EventCategory::kIgnored);
   EXPECT_EQ(categoryOf("something_new"), EventCategory::kUnknown);
 }

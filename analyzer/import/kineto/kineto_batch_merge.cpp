@@ -11,7 +11,9 @@ namespace {
 // A tripwire: a record that grows may have gained a string id or thread index that append()
 // must translate.
 static_assert(sizeof(trace::Kernel) == 88 && sizeof(trace::LaunchCall) == 48 && sizeof(trace::Range) == 104 &&
-                  sizeof(trace::CommunicationMessage) == 56 && sizeof(trace::MemoryEvent) == 72,
+                  sizeof(trace::CommunicationMessage) == 56 && sizeof(trace::MemoryEvent) == 72 &&
+                  sizeof(trace::KernelMetrics) == 88 && sizeof(trace::MetricValue) == 16 &&
+                  sizeof(trace::MetricSample) == 32,
               "a trace record changed: translate its new string ids and thread indices in append()");
 
 // Grows `into` to `growth` times what it needs now: each growth moves every record and faults
@@ -74,6 +76,11 @@ void KinetoBatchMerge::append(ParsedBatch&& batch, std::size_t parser) {
     thread(m.thread);
   }
   for (trace::MemoryEvent& m : batch.memory_events) thread(m.thread);
+  for (trace::KernelMetrics& m : batch.kernel_metrics) {
+    string(m.kernel_name);
+    for (trace::MetricValue& value : m.values) string(value.metric);
+  }
+  for (trace::MetricSample& m : batch.metric_samples) string(m.metric);
   const double growth = growthToDocumentEnd(batch.document_end);
   appendAll(out_.kernels, batch.kernels, growth);
   appendAll(out_.launches, batch.launches, growth);
@@ -82,6 +89,8 @@ void KinetoBatchMerge::append(ParsedBatch&& batch, std::size_t parser) {
   appendAll(out_.ranges, batch.ranges, growth);
   appendAll(out_.communication_messages, batch.communication_messages, growth);
   appendAll(out_.memory_events, batch.memory_events, growth);
+  appendAll(out_.kernel_metrics, batch.kernel_metrics, growth);
+  appendAll(out_.metric_samples, batch.metric_samples, growth);
 
   // Batches arrive in document order: a reason's first place is the first batch's that met it.
   out_.import_stats.add(batch.stats);

@@ -16,6 +16,8 @@
 #include "analyzer/import/kineto/chrome_trace_stream.h"
 #include "analyzer/import/kineto/json_value_end.h"
 #include "analyzer/import/kineto/kineto_memory_event.h"
+#include "analyzer/import/kineto/kineto_metric_events.h"
+#include "analyzer/import/kineto/kineto_parser_tables.h"
 #include "analyzer/import/kineto/kineto_value_readers.h"
 #include "analyzer/import/kineto/kineto_values.h"
 
@@ -60,66 +62,6 @@ struct EventFields {
   }
 };
 
-// Hashes a string map's keys and the views it is searched with alike, so that a lookup by
-// view builds no std::string.
-struct ViewHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-};
-
-// The string id of a JSON array's compacted text (compactJson), looked up by its text as written:
-// an operator's shapes and dtypes repeat from step to step, so most are found without compacting
-// and hashing them again. Holds at most kMaxTexts texts, so a file of ever-new texts costs no
-// more than a bounded copy of some of them.
-class CompactTextIds {
- public:
-  trace::StringId intern(std::string_view written, trace::StringTable& strings) {
-    if (const auto found = ids_.find(written); found != ids_.end()) return found->second;
-    const trace::StringId id = strings.intern(compactJson(written, scratch_));
-    if (ids_.size() < kMaxTexts) ids_.emplace(std::string(written), id);
-    return id;
-  }
-
- private:
-  static constexpr std::size_t kMaxTexts = 1 << 16;
-  std::unordered_map<std::string, trace::StringId, ViewHash, std::equal_to<>> ids_;
-  std::string scratch_;
-};
-
-// How many events a batch skipped or did not understand, by reason, and where each reason was
-// first met. Skipped events (flow, instant and metadata events) are some 40 % of a Kineto file:
-// each adds to a counter found by hashing its reason rather than by walking the stats' ordered
-// map, and the counts join the stats once per batch.
-class ReasonCounts {
- public:
-  void add(std::string_view reason) { add(reason, [] { return std::string(); }); }
-  // place() is asked only when the batch meets the reason for the first time.
-  template <typename Place>
-  void add(std::string_view reason, const Place& place) {
-    const auto found = counts_.find(reason);
-    if (found != counts_.end()) ++found->second.count;
-    else counts_.emplace(std::string(reason), Count{1, place()});
-  }
-  void moveCountsInto(std::map<std::string, std::uint64_t>& stats) {
-    for (const auto& [reason, count] : counts_) stats[reason] += count.count;
-    counts_.clear();
-  }
-  void moveNotUnderstoodInto(trace::ImportStats& stats) {
-    for (auto& [reason, count] : counts_) {
-      stats.not_understood[reason] += count.count;
-      if (!count.place.empty()) stats.first_place.try_emplace(reason, std::move(count.place));
-    }
-    counts_.clear();
-  }
-
- private:
-  struct Count {
-    std::uint64_t count = 0;
-    std::string place;
-  };
-  std::unordered_map<std::string, Count, ViewHash, std::equal_to<>> counts_;
-};
-
 // Reads events into records of its own trace (out_), whose string table and thread table grow
 // from batch to batch while its record vectors are handed over with each batch.
 class EventReader {
@@ -131,12 +73,14 @@ class EventReader {
  private:
   Status handle(const TraceEventText& text) {
     ++out_.import_stats.events_read;
+    metric_args_.clear();
     EventFields event;
     if (Status parsed = parseEvent(text, event); !parsed) return parsed;
     return dispatch(text, event);
   }
   Status handle(const TraceEventText& text, od::object object) {
     ++out_.import_stats.events_read;
+    metric_args_.clear();
     EventFields event;
     if (Status parsed = readFields(text, object, event); !parsed) return parsed;
     return dispatch(text, event);
@@ -153,6 +97,9 @@ class EventReader {
   // A "[memory]" instant event: an allocation or free (kineto_memory_event.h).
   Status addMemoryEvent(const TraceEventText& text, const EventFields& event);
   [[gnu::cold]] [[gnu::noinline]] void noteMemoryProblems(const TraceEventText& text, const MemoryEventReading& reading);
+  // Hardware counters (kineto_metric_events.h): a range-profiler event, a PM-sampling sample.
+  Status addKernelMetrics(const TraceEventText& text, const EventFields& event);
+  Status addMetricSample(const TraceEventText& text, const EventFields& event);
 
   Error eventError(const TraceEventText& text, std::string_view what) const {
     return Error{fmt::format("{}: traceEvents element #{} at byte offset {}: {}", path_, text.index,
@@ -195,6 +142,10 @@ class EventReader {
   CompactTextIds compact_text_ids_;
   std::vector<std::pair<ThreadKey, std::string>> thread_names_;
   std::vector<char> chunk_text_;  // a guessed chunk's elements between '[' and ']', then padding
+  // The args members that no field of EventFields takes, kept where the event's category holds
+  // metrics (or is not known yet when its args are read).
+  bool keep_metric_args_ = false;
+  std::vector<MetricArg> metric_args_;
 };
 
 Status EventReader::parseArgs(const TraceEventText& text, od::object args, EventFields& event) {
@@ -239,7 +190,13 @@ Status EventReader::parseArgs(const TraceEventText& text, od::object args, Event
     else if (isWord(key, "Addr")) error = readScalar(value, event.memory.address);
     else if (isWord(key, "Total Allocated")) error = readScalar(value, event.memory.total_allocated);
     else if (isWord(key, "Total Reserved")) error = readScalar(value, event.memory.total_reserved);
-    else error = skipValue(value);
+    else if (keep_metric_args_) {
+      MetricArg& arg = metric_args_.emplace_back();
+      arg.key = key;
+      error = readMetricArg(value, arg.value);
+    } else {
+      error = skipValue(value);
+    }
     if (isUnexpectedValue(error)) {
       noteUnexpectedValue(text, "args.", key, error);
     } else if (error) {
@@ -292,6 +249,7 @@ Status EventReader::readFields(const TraceEventText& text, od::object object, Ev
     } else if (isWord(key, "pid")) error = readId(value, event.pid);
     else if (isWord(key, "tid")) error = readId(value, event.tid);
     else if (isWord(key, "args")) {
+      keep_metric_args_ = event.cat.empty() || holdsMetricArgs(event.cat);
       od::object args;
       if (!(error = value.get_object().get(args))) {
         if (Status parsed = parseArgs(text, args, event); !parsed) return parsed;
@@ -349,6 +307,7 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
     skipped_.add("metadata events");
     return {};
   }
+  if (ph == 'C' && isWord(event.cat, "hardware_counters")) return addMetricSample(text, event);
   if (ph != 'X') {
     not_understood_.add(fmt::format("events with phase '{}'", event.ph), [&] { return placeOf(text); });
     return {};
@@ -368,6 +327,7 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
     not_understood_.add(fmt::format("'{}' events {} (left out)", event.cat, unusable), [&] { return placeOf(text); });
     return {};
   }
+  if (category == EventCategory::kProfilerRange) return addKernelMetrics(text, event);
   const std::int64_t start = event.ts_ns;
   const std::int64_t end = event.ts_ns + event.dur_ns;
   const auto name = out_.strings.intern(event.name);
@@ -446,6 +406,7 @@ Status EventReader::dispatch(const TraceEventText& text, const EventFields& even
       if (category == EventCategory::kOperator && event.hasMessage()) addMessage(r, event);
       break;
     }
+    case EventCategory::kProfilerRange:  // above
     case EventCategory::kIgnored:
     case EventCategory::kUnknown:
       break;
@@ -495,6 +456,31 @@ void EventReader::noteMemoryProblems(const TraceEventText& text, const MemoryEve
       not_understood_.add(memoryArgProblemReason(which, reading.device_type), [&] { return placeOf(text); });
     }
   }
+}
+
+Status EventReader::addKernelMetrics(const TraceEventText& text, const EventFields& event) {
+  // The range profiler writes the device as the event's pid, and since 2025 the launch's correlation.
+  const ProfilerRangeEvent range{event.name, event.ts_ns, event.ts_ns + event.dur_ns,
+                                 static_cast<std::uint32_t>(event.device >= 0 ? event.device : event.pid.number),
+                                 static_cast<std::uint64_t>(event.correlation), metric_args_};
+  const ProfilerRangeReading reading = readProfilerRange(range, out_.strings, out_.kernel_metrics);
+  if (reading.whole_session) {
+    skipped_.add(kWholeSessionRange);
+    return {};
+  }
+  for (std::size_t i = 0; i < reading.not_numbers; ++i) not_understood_.add(kRangeValueNotANumber, [&] { return placeOf(text); });
+  ++out_.import_stats.events_imported;
+  return {};
+}
+
+Status EventReader::addMetricSample(const TraceEventText& text, const EventFields& event) {
+  const CounterEvent counter{event.name, event.has_ts, event.ts_ns, event.pid.label, metric_args_};
+  if (const std::string_view left_out = readCounterSample(counter, out_.strings, out_.metric_samples); !left_out.empty()) {
+    not_understood_.add(left_out, [&] { return placeOf(text); });
+    return {};
+  }
+  ++out_.import_stats.events_imported;
+  return {};
 }
 
 void EventReader::readElements(const EventBatch& batch, ParsedBatch& parsed) {
@@ -573,6 +559,8 @@ ParsedBatch EventReader::parse(const EventBatch& batch) {
   parsed.ranges = std::exchange(out_.ranges, {});
   parsed.memory_events = std::exchange(out_.memory_events, {});
   parsed.communication_messages = std::exchange(out_.communication_messages, {});
+  parsed.kernel_metrics = std::exchange(out_.kernel_metrics, {});
+  parsed.metric_samples = std::exchange(out_.metric_samples, {});
   skipped_.moveCountsInto(out_.import_stats.skipped);
   not_understood_.moveNotUnderstoodInto(out_.import_stats);
   parsed.stats = std::exchange(out_.import_stats, {});

@@ -60,6 +60,8 @@ struct ParsedBatch {
   std::vector<trace::Range> ranges;
   std::vector<trace::CommunicationMessage> communication_messages;
   std::vector<trace::MemoryEvent> memory_events;
+  std::vector<trace::KernelMetrics> kernel_metrics;
+  std::vector<trace::MetricSample> metric_samples;  // each without its end (closed at the import's end)
   trace::ImportStats stats;  // events read and imported, skipped and not understood
   // The parser's strings and threads first met in this batch: ids first_new_string... and
   // indices first_new_thread..., in order.

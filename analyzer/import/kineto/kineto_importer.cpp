@@ -44,6 +44,8 @@ void addBaseTime(trace::Trace& out, std::int64_t base_ns) {
   for (auto& e : out.ranges) { e.start_ns += base_ns; e.end_ns += base_ns; }
   for (auto& e : out.communication_messages) e.start_ns += base_ns;
   for (auto& e : out.memory_events) e.time_ns += base_ns;
+  for (auto& e : out.kernel_metrics) { e.start_ns += base_ns; e.end_ns += base_ns; }
+  for (auto& e : out.metric_samples) e.start_ns += base_ns;  // their ends are not given yet
 }
 
 }  // namespace
@@ -92,6 +94,10 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
   if (trace::Status readable = someEventRead(source.path(), out); !readable) return readable.error();
   events.nameThreads();
   addBaseTime(out, info.base_time_ns);
+  // Kineto writes a PM sample's start alone (ChromeTraceLogger::handleCounterEvent): each sample
+  // lasts until the next of its device and metric. The sampling period is not in the file, so a
+  // series' last sample lasts as long as the period between its first two, and a lone sample no time.
+  trace::closeSampleIntervals(out.metric_samples, /*end_at_start=*/false, /*last_period_ns=*/0);
   out.format_detail = kinetoSchemaDescription(events.saw2021Categories(), info);
   // A Kineto file is one process's profiler session: its GPU events' pid is the device, and their
   // correlation ids are that process's.

@@ -45,6 +45,7 @@ bool isUnexpectedValue(simdjson::error_code error) {
 struct IdValue {
   std::int64_t number = 0;
   bool present = false;
+  std::string_view label;  // the text, where the id was written as a string
 };
 
 constexpr double kInt64Limit = 9223372036854775808.0;  // 2^63
@@ -143,7 +144,7 @@ simdjson::error_code readId(od::value value, IdValue& out) {
   if (type == od::json_type::string) {
     std::string_view text;
     if (auto error = value.get_string().get(text)) return error;
-    out = {idFromLabel(text), true};
+    out = {idFromLabel(text), true, text};
     return simdjson::SUCCESS;
   }
   if (type != od::json_type::number) return unexpected(value);
@@ -221,6 +222,29 @@ simdjson::error_code readScalar(od::value value, JsonScalar& out) {
     return value.get_string().get(out.text);
   }
   out = {{}, JsonScalar::Form::kOther};
+  return skipValue(value);
+}
+
+// An args member of an event that holds metrics (kineto_metric_events.h), as its text, consumed
+// as skipValue consumes a value the reader does not use. Kineto formats metric values with fmt,
+// which writes a value CUPTI could not evaluate as `nan` or `inf`: not JSON, but one token each,
+// skipped as such (simdjson's type() would take `nan` for null, and refuse `inf`).
+simdjson::error_code readMetricArg(od::value value, JsonScalar& out) {
+  const std::string_view token = trimJsonSpace(value.raw_json_token());
+  const char first = token.empty() ? '\0' : token[0];
+  if (first == '"') {
+    // A number in a string needs no escapes: the text between the quotes, unescaped or not, is it.
+    od::raw_json_string unread;
+    if (auto error = value.get_raw_json_string().get(unread)) return error;
+    out = {token.size() >= 2 ? token.substr(1, token.size() - 2) : std::string_view(), JsonScalar::Form::kString};
+    return simdjson::SUCCESS;
+  }
+  if (first == '-' || (first >= '0' && first <= '9')) {
+    out = {token, JsonScalar::Form::kNumber};  // "-nan" too; left unread, skipped as one token
+    return simdjson::SUCCESS;
+  }
+  out = {{}, JsonScalar::Form::kOther};
+  if (first == 'n' || first == 'i') return simdjson::SUCCESS;  // nan, null, inf: skipped as one token
   return skipValue(value);
 }
 

@@ -25,6 +25,7 @@ EventCategory categoryOf(std::string_view cat) {
   if (isWord(cat, "user_annotation")) return EventCategory::kAnnotation;
   if (isWord(cat, "python_function")) return EventCategory::kPython;
   if (isWord(cat, "gpu_user_annotation")) return EventCategory::kGpuAnnotation;
+  if (isWord(cat, "cuda_profiler_range")) return EventCategory::kProfilerRange;
   if (isWord(cat, "Trace") || isWord(cat, "overhead") || isWord(cat, "cpu_instant_event")) return EventCategory::kIgnored;
   return EventCategory::kUnknown;
 }

@@ -17,6 +17,7 @@ namespace ampscope::analyzer::import {
 enum class EventCategory {
   kKernel, kMemcpy, kMemset, kRuntime, kDriver, kSync,
   kOperator, kAnnotation, kPython, kGpuAnnotation,
+  kProfilerRange,  // CUPTI range-profiler metrics of one kernel launch (kineto_metric_events.h)
   kIgnored,  // known, not modelled (e.g. the profiler's own "Trace" span)
   kUnknown,
 };
