@@ -178,35 +178,52 @@ std::size_t metricValueBytes(const std::vector<KernelMetrics>& ranges) {
 }  // namespace
 
 void closeSampleIntervals(std::vector<MetricSample>& samples, bool end_at_start, std::int64_t last_period_ns) {
-  std::stable_sort(samples.begin(), samples.end(),
-                   [](const MetricSample& a, const MetricSample& b) { return a.start_ns < b.start_ns; });
-  // The samples of one series, in time order, by (device, metric).
-  std::map<std::pair<std::uint32_t, StringId>, std::vector<std::size_t>> series;
-  for (std::size_t i = 0; i < samples.size(); ++i) series[{samples[i].device, samples[i].metric}].push_back(i);
-  for (const auto& [key, at] : series) {
-    // The period where a series has two samples or more: the median gap would do too, but the
-    // first gap is what a tool sampling on a fixed period gives, and needs no sort.
-    const std::int64_t period =
-        at.size() >= 2 ? samples[at[1]].start_ns - samples[at[0]].start_ns : last_period_ns;
-    if (end_at_start) {
-      // Each sample's time ends its period: it covers from the sample before it.
-      for (std::size_t k = at.size(); k-- > 0;) {
-        MetricSample& sample = samples[at[k]];
-        if (sample.end_ns > sample.start_ns) continue;
-        const std::int64_t end = sample.start_ns;
-        sample.start_ns = k > 0 ? samples[at[k - 1]].start_ns : end - period;
-        sample.end_ns = end;
+  const auto byStart = [](const MetricSample& a, const MetricSample& b) { return a.start_ns < b.start_ns; };
+  if (!std::is_sorted(samples.begin(), samples.end(), byStart)) std::stable_sort(samples.begin(), samples.end(), byStart);
+  // One pass in time order, remembering each series' (device, metric) last sample: millions of
+  // samples (a long Nsight Systems export) cost one look-up each.
+  struct Series {
+    std::size_t first = 0;
+    std::size_t last = 0;
+    std::int64_t last_stamp = 0;  // the last sample's time as recorded
+    std::int64_t period_ns = -1;  // the first gap: what a tool sampling on a fixed period gives
+  };
+  std::unordered_map<std::uint64_t, Series> series;
+  const auto open = [](const MetricSample& s) { return s.end_ns <= s.start_ns; };
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    MetricSample& sample = samples[i];
+    const std::uint64_t key = (static_cast<std::uint64_t>(sample.device) << 32) | sample.metric;
+    const std::int64_t stamp = sample.start_ns;
+    auto [found, fresh] = series.try_emplace(key, Series{i, i, stamp, -1});
+    Series& s = found->second;
+    if (!fresh) {
+      if (s.period_ns < 0) s.period_ns = stamp - s.last_stamp;
+      if (end_at_start) {
+        // Each sample's time ends its period: it covers from the sample before it.
+        if (open(sample)) {
+          sample.start_ns = s.last_stamp;
+          sample.end_ns = stamp;
+        }
+      } else if (open(samples[s.last])) {
+        samples[s.last].end_ns = stamp;
       }
-      continue;
-    }
-    for (std::size_t k = 0; k < at.size(); ++k) {
-      MetricSample& sample = samples[at[k]];
-      if (sample.end_ns > sample.start_ns) continue;
-      sample.end_ns = k + 1 < at.size() ? samples[at[k + 1]].start_ns : sample.start_ns + period;
+      s.last = i;
+      s.last_stamp = stamp;
     }
   }
-  std::stable_sort(samples.begin(), samples.end(),
-                   [](const MetricSample& a, const MetricSample& b) { return a.start_ns < b.start_ns; });
+  for (const auto& [key, s] : series) {
+    const std::int64_t period = s.period_ns >= 0 ? s.period_ns : last_period_ns;
+    if (end_at_start) {
+      MetricSample& first = samples[s.first];
+      if (open(first)) {
+        first.end_ns = first.start_ns;
+        first.start_ns -= period;
+      }
+    } else if (open(samples[s.last])) {
+      samples[s.last].end_ns = samples[s.last].start_ns + period;
+    }
+  }
+  if (end_at_start) std::stable_sort(samples.begin(), samples.end(), byStart);
 }
 
 void Trace::sortByTime(unsigned thread_count) {

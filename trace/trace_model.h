@@ -297,10 +297,11 @@ struct MetricSample {
 };
 
 // Gives each sample that has no end (end_ns <= start_ns) the start of the next sample of the same
-// device and metric; the last of each series keeps `last_period_ns` (the period between its
-// previous samples where it has any, else that argument). Leaves `samples` sorted by start.
-// `end_at_start`: the tool stamps each sample at the end of its period (Nsight Systems' GPU
-// metrics), so a sample covers [previous sample, its time) instead.
+// device and metric; the last of each series lasts the series' first gap (or `last_period_ns`
+// where it has one sample). Leaves `samples` sorted by start. `end_at_start`: for a tool that
+// stamps each sample at the end of its period, a sample covers [previous sample, its time)
+// instead. (Kineto's PM sampling and Nsight Systems' GPU metrics both stamp the start:
+// docs/formats/.)
 void closeSampleIntervals(std::vector<MetricSample>& samples, bool end_at_start = false,
                           std::int64_t last_period_ns = 0);
 
