@@ -24,7 +24,7 @@ constexpr std::int64_t kGpu0Type = kVm | (std::int64_t{1} << 32) | 0;
 constexpr std::int64_t kGpu1Type = kVm | (std::int64_t{1} << 32) | 1;
 
 // The metric tables of a 2024-era export. Nsight's GPU 0 is CUDA device 1 and its GPU 1 CUDA
-// device 0 (CUDA orders devices fastest first, Nsight by bus): samples must take the CUDA ordinal.
+// device 0 (the two need not agree: CUDA orders devices fastest first): samples take the CUDA ordinal.
 const std::string kMetricTables = fmt::format(R"sql(
 UPDATE TARGET_INFO_GPU SET vmId = {vm}, cuDevice = 1 - id;
 CREATE TABLE TARGET_INFO_GPU_METRICS (typeId INTEGER NOT NULL, sourceId INTEGER NOT NULL,
