@@ -12,6 +12,7 @@
 
 #include "analyzer/import/nsight/cupti_enums.h"
 #include "analyzer/import/nsight/foreign_strings.h"
+#include "analyzer/import/nsight/nsys_gpu_metrics.h"
 #include "analyzer/import/nsight/nsys_memory_usage.h"
 #include "analyzer/import/nsight/nsys_rows.h"
 #include "analyzer/normalise/range_normaliser.h"
@@ -142,7 +143,7 @@ class NsysReader {
                      "memoryBandwidth"});
     return forEachRow(db_, kGpus, c.names(), [&](std::int64_t, Statement& s) -> Status {
       // Kernels name their device by CUDA ordinal; Nsight's own GPU id is the fallback.
-      const auto id = static_cast<std::uint32_t>(valueOr(s, c["cuDevice"], s.int64(c["id"])));
+      const std::uint32_t id = deviceOrdinal(s, c["cuDevice"], s.int64(c["id"]));
       for (const trace::Device& known : out_.devices) {
         if (known.id == id) return {};  // one row per VM that saw the GPU; keep the first
       }
@@ -439,6 +440,7 @@ trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db) {
   takeGpuRecords(std::move(gpu), out);
   // After the API calls: each allocation takes the thread of the call that made it.
   if (Status read = readCudaMemoryUsage(db, out); !read) return read.error();
+  if (Status read = readGpuMetrics(db, out); !read) return read.error();
   out.sortByTime();
   normaliseRanges(out);
   return out;

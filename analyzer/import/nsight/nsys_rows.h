@@ -56,6 +56,12 @@ inline std::int64_t valueOr(const trace::db::Statement& s, int column, std::int6
   return has(s, column) ? s.int64(column) : fallback;
 }
 
+// The device ordinal kernels and copies name a GPU by: TARGET_INFO_GPU's cuDevice, or Nsight's own
+// GPU id (the row's id) where the export lacks it.
+inline std::uint32_t deviceOrdinal(const trace::db::Statement& s, int cu_device_column, std::int64_t nsys_gpu_id) {
+  return static_cast<std::uint32_t>(valueOr(s, cu_device_column, nsys_gpu_id));
+}
+
 // globalPid packs globalTid's fields with the tid bits zero. Absent (older exports) or NULL: unknown.
 inline std::int64_t pidOf(const trace::db::Statement& s, int global_pid_column) {
   return has(s, global_pid_column) ? decodeGlobalTid(s.int64(global_pid_column)).pid : trace::kUnknownPid;
