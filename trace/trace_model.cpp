@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
