@@ -14,6 +14,7 @@
 
 #include "analyzer/core/tensor_core_verdict.h"
 #include "analyzer/counters/metric_reading.h"
+#include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
 
@@ -57,6 +58,18 @@ struct KernelCounterRow {
   std::optional<CudaCoreOps> cuda_core_ops;  // where FP instruction counts were recorded
 };
 
+// The profiled ranges of the kernels one layer (or top-level operator) launched in one pass:
+// where a range profiler recorded no kernel records (Kineto's CUPTI-profiler mode), the layer
+// table has no rows, and this is where its counters land per layer.
+struct GroupCounterRow {
+  std::string group;  // the layer, or the top-level operator where the trace names no layers
+  trace::Phase pass = trace::Phase::kUnknown;
+  std::uint64_t ranges = 0;
+  std::vector<MetricTotal> totals;
+  std::optional<double> tensor_active;  // weighted as KernelCounterRow's
+  std::optional<CudaCoreOps> cuda_core_ops;
+};
+
 // The measured counterpart of TensorCoreTime: how much kernel time the counters cover, and of it
 // how much ran with the tensor pipe busy.
 struct MeasuredTensorCores {
@@ -96,6 +109,8 @@ struct MetricSeries {
 
 struct CounterAnalysis {
   std::vector<KernelCounterRow> kernels;  // heaviest first (time, then ranges)
+  std::vector<GroupCounterRow> groups;    // profiled ranges matched to a launch, in the order first run
+  bool groups_operators = false;          // groups are top-level operators (no layer named)
   std::vector<MetricSeries> series;       // by device, then metric
   MeasuredTensorCores tensor_cores;
   std::vector<VerdictDisagreement> disagreements;  // by time, largest first

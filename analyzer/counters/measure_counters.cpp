@@ -14,7 +14,8 @@
 
 #include "analyzer/core/rule_ids.h"
 #include "analyzer/counters/metric_reading.h"
-#include "analyzer/counters/range_reading.h"
+#include "analyzer/counters/group_counters.h"
+#include "analyzer/counters/range_tally.h"
 #include "analyzer/counters/sampled_activity.h"
 
 namespace ampscope::analyzer {
@@ -24,22 +25,6 @@ using trace::kNone;
 using trace::StringId;
 
 std::size_t at(trace::Index index) { return static_cast<std::size_t>(index); }
-
-// What the ranges of one kernel name add up to while they are read.
-struct NameTally {
-  KernelCounterRow row;
-  std::map<StringId, MetricTotal> totals;
-  double share_weighted = 0.0;  // share x weight over the ranges with a share
-  double share_weight = 0.0;
-  std::optional<bool> busy;     // any range busy; nullopt: no tensor metric
-  std::set<std::string> basis;
-};
-
-std::string joined(const std::set<std::string>& parts) {
-  std::string out;
-  for (const std::string& part : parts) out += (out.empty() ? "" : "; ") + part;
-  return out;
-}
 
 // The name a range is tallied under: the kernel's it measured where matched (a trace's names may
 // be spelled otherwise in the ranges), else its own.
@@ -59,41 +44,6 @@ void checkValues(const trace::Trace& trace, const trace::KernelMetrics& range, C
     analysis.first_place.try_emplace(reason, fmt::format("{} = {} in the range of kernel '{}'", trace.str(v.metric),
                                                          v.value, trace.str(range.kernel_name)));
   }
-}
-
-void tallyRange(const trace::Trace& trace, const trace::KernelMetrics& range, NameTally& tally,
-                std::vector<float>& share_by_kernel) {
-  KernelCounterRow& row = tally.row;
-  ++row.ranges;
-  if (range.kernel != kNone || range.launch != kNone) ++row.matched;
-  for (const trace::MetricValue& v : range.values) {
-    if (!std::isfinite(v.value)) continue;
-    MetricTotal& total = tally.totals[v.metric];
-    total.total += v.value;
-    ++total.ranges;
-  }
-  if (const std::optional<CudaCoreOps> ops = readCudaCoreOps(trace, range)) {
-    if (!row.cuda_core_ops) row.cuda_core_ops.emplace();
-    row.cuda_core_ops->fp16 += ops->fp16;
-    row.cuda_core_ops->fp32 += ops->fp32;
-    row.cuda_core_ops->fp64 += ops->fp64;
-  }
-  const RangeTensorReading reading = readTensorPipe(trace, range);
-  if (!reading.busy) return;
-  tally.busy = tally.busy.value_or(false) || *reading.busy;
-  tally.basis.insert(reading.basis);
-  if (!reading.share) return;
-  // A range matched to a kernel weighs its kernel's time; one with placeholder times weighs one.
-  double weight = 1.0;
-  if (range.kernel != kNone) {
-    const trace::Kernel& kernel = trace.kernels[at(range.kernel)];
-    weight = static_cast<double>(std::max<std::int64_t>(1, kernel.end_ns - kernel.start_ns));
-    share_by_kernel[at(range.kernel)] = static_cast<float>(*reading.share);
-  } else if (range.times_measured) {
-    weight = static_cast<double>(std::max<std::int64_t>(1, range.end_ns - range.start_ns));
-  }
-  tally.share_weighted += *reading.share * weight;
-  tally.share_weight += weight;
 }
 
 TensorCoreVerdict measuredVerdict(const TensorCoreVerdict& by_name, bool busy, const KernelCounterRow& row) {
@@ -157,11 +107,13 @@ CounterMeasurement measureCounters(const trace::Trace& trace, const VerdictDevic
   const float kNan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> per_kernel_share(trace.kernels.size(), kNan);
 
-  std::map<StringId, NameTally> tallies;
+  std::map<StringId, RangeTally> tallies;
   for (const trace::KernelMetrics& range : trace.kernel_metrics) {
     checkValues(trace, range, analysis);
-    tallyRange(trace, range, tallies[nameOf(trace, range)], per_kernel_share);
+    const std::optional<double> share = tallies[nameOf(trace, range)].add(trace, range);
+    if (share && range.kernel != kNone) per_kernel_share[at(range.kernel)] = static_cast<float>(*share);
   }
+  analysis.groups = tallyGroups(trace, analysis.groups_operators);
   SampledTensorActivity sampled = measureSampledTensorActivity(trace);
 
   std::set<std::uint32_t> cpu_devices;
@@ -190,22 +142,20 @@ CounterMeasurement measureCounters(const trace::Trace& trace, const VerdictDevic
   }
   for (const auto& [name, entry] : sampled_by_name) tallies[name];  // names only samples measured
 
-  for (auto& [name, tally] : tallies) {
-    KernelCounterRow& row = tally.row;
+  for (const auto& [name, tally] : tallies) {
+    KernelCounterRow row;
     row.kernel = std::string(trace.str(name));
+    row.ranges = tally.ranges();
+    row.matched = tally.matched();
+    row.totals = tally.totals(trace);
+    row.cuda_core_ops = tally.cudaCoreOps();
     if (const auto time = time_by_name.find(name); time != time_by_name.end()) row.time_ns = time->second;
-    for (auto& [metric, total] : tally.totals) {
-      total.metric = std::string(trace.str(metric));
-      row.totals.push_back(std::move(total));
-    }
-    std::sort(row.totals.begin(), row.totals.end(),
-              [](const MetricTotal& a, const MetricTotal& b) { return a.metric < b.metric; });
     std::optional<bool> busy;
-    if (tally.busy) {
+    if (tally.busy()) {
       row.source = MeasurementSource::kPerKernel;
-      row.basis = joined(tally.basis);
-      if (tally.share_weight > 0.0) row.tensor_active = tally.share_weighted / tally.share_weight;
-      busy = tally.busy;
+      row.basis = tally.basis();
+      row.tensor_active = tally.share();
+      busy = tally.busy();
       for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
         if (trace.kernels[k].name == name && !std::isnan(per_kernel_share[k])) {
           row.measured_ns += trace.kernels[k].end_ns - trace.kernels[k].start_ns;

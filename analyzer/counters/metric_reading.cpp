@@ -68,7 +68,9 @@ bool readFpInstructions(std::string_view counter, MetricReading& reading) {
 // Hopper's warpgroup GMMA); another name is kept as the counter spells it.
 std::string_view tensorPipeOf(std::string_view rest) {
   static constexpr std::array<std::string_view, 4> kKnownPipes = {"hmma", "imma", "dmma", "gmma"};
+  // "_op_hmma" (Volta to Hopper), "_subpipe_hmma" (Blackwell's CUPTI names).
   if (startsWith(rest, "_op_")) rest.remove_prefix(4);
+  else if (startsWith(rest, "_subpipe_")) rest.remove_prefix(9);
   else if (startsWith(rest, "_")) rest.remove_prefix(1);
   for (std::string_view pipe : kKnownPipes) {
     if (startsWith(rest, pipe)) return pipe;

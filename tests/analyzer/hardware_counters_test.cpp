@@ -147,6 +147,14 @@ TEST(HardwareCounters, RangesWithoutTimesPairWithKernelLaunchesInOrder) {
   EXPECT_EQ(share.tensor_core_ns, 190 * kUs);
   EXPECT_EQ(share.idle_ns, 95 * kUs);
   EXPECT_NEAR(share.active_share, (0.4 * 95 + 0.0 * 95 + 0.6 * 95) / 285.0, 1e-6);
+
+  // No layer is named: the ranges go to the top-level operator that launched their kernels.
+  EXPECT_TRUE(measured.analysis.groups_operators);
+  ASSERT_EQ(measured.analysis.groups.size(), 1u);
+  EXPECT_EQ(measured.analysis.groups[0].group, "aten::mm");
+  EXPECT_EQ(measured.analysis.groups[0].ranges, 3u);
+  ASSERT_TRUE(measured.analysis.groups[0].tensor_active.has_value());
+  EXPECT_NEAR(*measured.analysis.groups[0].tensor_active, (0.4 + 0.0 + 0.6) / 3.0, 1e-6);
 }
 
 TEST(HardwareCounters, ANameTheCountersContradictIsADisagreementAndTheCountersWin) {

@@ -18,6 +18,8 @@ TEST(MetricReading, ReadsTensorPipePercentagesOfTheWholePipeAndOfOneOp) {
   EXPECT_EQ(hmma.meaning, MetricMeaning::kTensorPipeActive);
   EXPECT_EQ(hmma.pipe, "hmma");
   EXPECT_EQ(readMetricName("sm__pipe_tensor_op_gmma_cycles_active.sum").pipe, "gmma");
+  // Blackwell's CUPTI names one op's share a subpipe: not the whole pipe.
+  EXPECT_EQ(readMetricName("sm__pipe_tensor_subpipe_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed").pipe, "hmma");
   EXPECT_EQ(readMetricName("sm__pipe_tensor_op_gmma_cycles_active.sum").unit, MetricUnit::kCount);
 }
 
