@@ -60,6 +60,11 @@ inline constexpr std::string_view kPrivilegeNote =
 // "hardware counters: <why>" for any other reason no counter could be recorded on a device.
 std::string hardwareCounterNote(std::string_view why);
 
+// What `tensor:per-kernel` costs, for the commands to say when they record with it.
+inline constexpr std::string_view kPerKernelCost =
+    "the range profiler runs each kernel alone (replayed once per pass), so kernels run one at a time and the "
+    "profile's kernel times and step times are longer than an unprofiled run's (docs/collector.md)";
+
 // The ampscope_meta key saying what was recorded ("recorded: ...") or why not ("unavailable: ...").
 inline constexpr std::string_view kHardwareMetricsMeta = "hardware_metrics";
 
