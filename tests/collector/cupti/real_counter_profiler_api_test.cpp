@@ -62,10 +62,18 @@ TEST_F(RealChipMetricsTest, RangeProfilerRecordsTheTensorPipeWithItsCyclesInOneP
     EXPECT_EQ(metrics[0], kTensorShare) << chip;
     EXPECT_EQ(metrics[1], "sm__cycles_active.avg") << chip;
     EXPECT_EQ(metrics[2], "sm__cycles_elapsed.avg") << chip;
+    EXPECT_EQ(metrics.size(), 4u) << chip;  // the HMMA share and GMMA count would take a second pass
     std::size_t passes = 0;
     ASSERT_TRUE(api_.passes(CounterProfiler::kRangeProfiler, chip, {}, metrics, &passes).ok());
     EXPECT_EQ(passes, 1u) << chip;
   }
+}
+
+TEST_F(RealChipMetricsTest, RangeProfilerKeepsTheHmmaShareWhereItFitsThePass) {
+  const std::vector<std::string> metrics = choose(CounterProfiler::kRangeProfiler, "GA102");
+  if (!skipped_.empty()) GTEST_SKIP() << skipped_;
+  ASSERT_EQ(metrics.size(), 5u);
+  EXPECT_EQ(metrics[4], "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed");
 }
 
 TEST_F(RealChipMetricsTest, VoltaHasNoPmSampling) {
