@@ -122,11 +122,15 @@ void writeEmptyProfile(const std::string& path, const std::string& command) {
 }
 
 // What the hardware counters (--metrics) of a profile hold, or why they hold nothing.
-void describeMetrics(const trace::Trace& profile, const std::string& path, const std::string& meta, std::ostream& out,
+void describeMetrics(const trace::Trace& profile, const std::string& path, std::string meta, std::ostream& out,
                      std::ostream& err) {
+  // The meta value says "recorded: WHAT" or "unavailable: WHY"; the line below says which.
+  for (std::string_view state : {"recorded: ", "unavailable: "}) {
+    if (meta.starts_with(state)) meta.erase(0, state.size());
+  }
   if (!profile.metric_samples.empty() || !profile.kernel_metrics.empty()) {
-    out << fmt::format("ampscope record: {}: hardware counters {}: {} metric samples, {} kernel ranges\n", path,
-                       meta.empty() ? "recorded" : meta, profile.metric_samples.size(), profile.kernel_metrics.size());
+    out << fmt::format("ampscope record: {}: hardware counters: {} metric samples, {} kernel ranges ({})\n", path,
+                       profile.metric_samples.size(), profile.kernel_metrics.size(), meta);
   } else if (meta.empty()) {
     err << "ampscope record: " << path << ": no hardware counters were recorded: the program did not initialise "
         << "CUDA, or no GPU activity could be recorded\n";

@@ -91,29 +91,23 @@ bool HardwareMetricsSource::initialize() {
 
 void HardwareMetricsSource::contextCreated(void* context_pointer) {
   auto* context = static_cast<CUcontext>(context_pointer);
+  std::uint32_t device = 0;
+  const CounterCall found = api_->deviceOf(context, &device);  // a query: no profiler state
   const std::lock_guard lock(mutex_);
   if (stopping_) return;
-  std::uint32_t device = 0;
-  if (const CounterCall call = api_->deviceOf(context, &device); !call.ok()) {
-    refused(call, fmt::format("{} failed: {}", call.call, api_->resultString(call.result)), "a CUDA context");
+  if (!found.ok()) {
+    refused(found, fmt::format("{} failed: {}", found.call, api_->resultString(found.result)), "a CUDA context");
     return;
   }
+  if (mode_ == MetricsMode::kSampled) {
+    // Sampling is per device and needs no context: the writer thread starts it at its next cycle,
+    // so no profiler call runs inside CUPTI's callback on the program's thread.
+    pending_devices_.insert(device);
+    return;
+  }
+  // The range profiler must be on the context before its first kernel: here, in the callback.
   if (!initialize()) return;
   const std::string where = fmt::format("device {}", device);
-  if (mode_ == MetricsMode::kSampled) {
-    if (samplers_.contains(device) || refused_devices_.contains(device)) return;  // sampled per device, not per context
-    DeviceSampler::Failure failure;
-    auto sampler = DeviceSampler::start(*api_, device, options_.sampling, &failure);
-    if (!sampler) {
-      refused_devices_.insert(device);
-      refused(failure.call, failure.message, where);
-      return;
-    }
-    recorded_.push_back(fmt::format("PM sampling of device {} ({}) {}: {}", device, sampler->chip(), sampler->periodText(),
-                                    fmt::join(sampler->metrics(), ", ")));
-    samplers_.emplace(device, std::move(sampler));
-    return;
-  }
   ContextRangeProfiler::Failure failure;
   auto profiler = ContextRangeProfiler::start(*api_, context, device, pid_, options_.max_ranges, &failure);
   if (!profiler) {
@@ -135,8 +129,29 @@ void HardwareMetricsSource::contextDestroying(void* context_pointer) {
   }
 }
 
+void HardwareMetricsSource::startSamplers() {
+  for (std::uint32_t device : pending_devices_) {
+    if (samplers_.contains(device) || refused_devices_.contains(device)) continue;  // per device, not per context
+    if (!initialize()) break;
+    DeviceSampler::Failure failure;
+    auto sampler = DeviceSampler::start(*api_, device, options_.sampling, &failure);
+    if (!sampler) {
+      refused_devices_.insert(device);
+      refused(failure.call, failure.message, fmt::format("device {}", device));
+      continue;
+    }
+    recorded_.push_back(fmt::format("PM sampling of device {} ({}) {}: {}", device, sampler->chip(), sampler->periodText(),
+                                    fmt::join(sampler->metrics(), ", ")));
+    samplers_.emplace(device, std::move(sampler));
+  }
+  pending_devices_.clear();
+}
+
 void HardwareMetricsSource::drain(ActivitySink& sink) {
   const std::lock_guard lock(mutex_);
+  // Even at the last drain: a device whose context came just before the end gets its note, or
+  // what little was sampled.
+  startSamplers();
   for (auto& [device, sampler] : samplers_) sampler->drain(sink);
   for (auto& profiler : profilers_) {
     if (profiler->running()) profiler->collect(!stopping_);

@@ -3,8 +3,12 @@
 // CUPTI's activity: PM sampling of every device the program creates a context on (kSampled), or
 // the range profiler on every context (kPerKernel).
 //
-// It hooks context creation (CUPTI's callback API) and starts there, on the program's thread,
-// since the range profiler works per context and PM sampling needs the driver up. What cannot be
+// It hooks context creation (CUPTI's callback API). The range profiler starts there, on the
+// program's thread, before the context's first kernel. PM sampling works per device and needs no
+// context: the writer thread starts it at its next cycle (at most one flush interval later), so
+// that no profiler call runs inside CUPTI's callback. All profiler calls are serialised by one
+// mutex; in per-kernel mode a context's creation or destruction on the program's thread waits for
+// a collection running on the writer thread. What cannot be
 // had never stops the recording: a device or context the driver refuses (profiling restricted to
 // administrators), a chip without the counters, another tool holding CUPTI's callbacks, each
 // leaves a note in the profile (ActivitySink::lost with a "hardware counters: ..." reason) and in
@@ -69,6 +73,7 @@ class HardwareMetricsSource final : public ActivitySource {
                         std::int64_t pid);
   void refused(const CounterCall& call, const std::string& message, const std::string& where);
   bool initialize();  // cuptiProfilerInitialize, once, at the first context
+  void startSamplers();  // PM sampling of the devices whose first context came since the last drain
 
   std::unique_ptr<CounterProfilerApi> api_;
   const MetricsMode mode_;
@@ -80,6 +85,7 @@ class HardwareMetricsSource final : public ActivitySource {
   bool initialized_ = false;
   bool initialize_failed_ = false;
   std::set<std::uint32_t> refused_devices_;  // not tried again for their next context
+  std::set<std::uint32_t> pending_devices_;  // with a context, not yet sampled
   std::map<std::uint32_t, std::unique_ptr<DeviceSampler>> samplers_;  // by device
   std::vector<std::unique_ptr<ContextRangeProfiler>> profilers_;     // running or holding ranges
   std::vector<std::string> recorded_;     // what is recorded where, for describe()

@@ -49,6 +49,8 @@ TEST_F(HardwareMetricsSourceTest, SamplesAreStampedOnTheCollectorClockAndStoredO
   auto source = start(MetricsMode::kSampled);
   ASSERT_NE(source, nullptr);
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
+  EXPECT_TRUE(fake_.pm_setups.empty());  // started by the writer thread, not in CUPTI's callback
+  source->drain(sink_);
   ASSERT_EQ(fake_.pm_setups.size(), 1u);
   EXPECT_EQ(fake_.pm_setups[0].metrics, (std::vector<std::string>{kTensorShare, kSmShare}));
   const std::int64_t t = collectorNowNs();
@@ -76,6 +78,7 @@ TEST_F(HardwareMetricsSourceTest, SamplesOnAnotherClockAreMovedOntoTheCollectorC
   auto source = start(MetricsMode::kSampled);
   ASSERT_NE(source, nullptr);
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
+  source->drain(sink_);
   const std::int64_t cupti_now = static_cast<std::int64_t>(fake_.timestamp());
   fake_.decodes.push_back({{sample(cupti_now - 200'000, 1, 1), sample(cupti_now, 40.0, 80.0)}});
   source->drain(sink_);
@@ -91,6 +94,7 @@ TEST_F(HardwareMetricsSourceTest, SamplesStampedOutsideTheRecordingOrWithoutValu
   auto source = start(MetricsMode::kSampled);
   ASSERT_NE(source, nullptr);
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
+  source->drain(sink_);
   const std::int64_t t = collectorNowNs();
   PmDecode decoded;
   decoded.samples = {sample(t, 1, 1), sample(t - 3'600'000'000'000, 50, 50), sample(t, NAN, 1), sample(t, 30, 60)};
@@ -109,6 +113,7 @@ TEST_F(HardwareMetricsSourceTest, DecodesUntilCuptiSaysItsBufferIsDrained) {
   auto source = start(MetricsMode::kSampled);
   ASSERT_NE(source, nullptr);
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
+  source->drain(sink_);
   const std::int64_t t = collectorNowNs();
   fake_.decodes.push_back({{sample(t, 1, 1), sample(t, 2, 2)}, false});
   fake_.decodes.push_back({{sample(t + 100'000, 3, 3)}, true});
@@ -126,6 +131,9 @@ TEST_F(HardwareMetricsSourceTest, SamplesEachDeviceOnceWhateverItsContexts) {
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
   fake_.createContext(FakeCounterProfilerApi::context(2), 0);
   fake_.createContext(FakeCounterProfilerApi::context(3), 1);
+  source->drain(sink_);
+  fake_.createContext(FakeCounterProfilerApi::context(4), 1);
+  source->drain(sink_);
   ASSERT_EQ(fake_.pm_setups.size(), 2u);
   EXPECT_EQ(fake_.pm_setups[1].device, 1u);
   EXPECT_EQ(fake_.pm_setups[1].chip, "GA102");
@@ -138,6 +146,7 @@ TEST_F(HardwareMetricsSourceTest, ChipsWithoutTheTimeTriggerSampleOnTheSystemClo
   auto source = start(MetricsMode::kSampled);
   ASSERT_NE(source, nullptr);
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
+  source->drain(sink_);
   ASSERT_EQ(fake_.pm_setups.size(), 1u);
   EXPECT_FALSE(fake_.pm_setups[0].time_trigger);
   EXPECT_EQ(fake_.pm_setups[0].interval, PmSamplingOptions{}.interval_sysclk_cycles);
@@ -151,6 +160,7 @@ TEST_F(HardwareMetricsSourceTest, RecordsWhatTheChipOffersInOnePassAndSaysWhatIt
   auto source = start(MetricsMode::kSampled);
   ASSERT_NE(source, nullptr);
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
+  source->drain(sink_);
   ASSERT_EQ(fake_.pm_setups.size(), 1u);
   EXPECT_EQ(fake_.pm_setups[0].metrics, (std::vector<std::string>{kTensorShare}));
 }
@@ -160,6 +170,7 @@ TEST_F(HardwareMetricsSourceTest, DriverRefusalLeavesTheNoteAndNoSampler) {
   auto source = start(MetricsMode::kSampled);
   ASSERT_NE(source, nullptr);
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
+  source->drain(sink_);
   fake_.createContext(FakeCounterProfilerApi::context(2), 0);  // not asked again
   source->drain(sink_);
 
@@ -196,19 +207,21 @@ TEST_F(HardwareMetricsSourceTest, StopDecodesWhatIsLeftThenReleasesTheSampler) {
   auto source = start(MetricsMode::kSampled);
   ASSERT_NE(source, nullptr);
   fake_.createContext(FakeCounterProfilerApi::context(1), 0);
+  source->drain(sink_);
   const std::int64_t t = collectorNowNs();
   fake_.decodes.push_back({{sample(t, 1, 1), sample(t, 2, 2)}});
   source->stop();
   source->drain(sink_);
   EXPECT_EQ(sink_.trace.metric_samples.size(), 2u);
   const auto stop = std::find(fake_.calls.begin(), fake_.calls.end(), "pmStop");
-  const auto decode = std::find(fake_.calls.begin(), fake_.calls.end(), "pmDecode");
+  const auto decode = std::find(stop, fake_.calls.end(), "pmDecode");
   const auto release = std::find(fake_.calls.begin(), fake_.calls.end(), "pmRelease");
   ASSERT_NE(release, fake_.calls.end());
   EXPECT_LT(stop, decode);
   EXPECT_LT(decode, release);
   EXPECT_TRUE(fake_.live.empty());
-  fake_.createContext(FakeCounterProfilerApi::context(2), 0);  // too late: nothing new starts
+  fake_.createContext(FakeCounterProfilerApi::context(2), 1);  // too late: nothing new starts
+  source->drain(sink_);
   EXPECT_EQ(fake_.pm_setups.size(), 1u);
 }
 
