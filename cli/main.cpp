@@ -37,12 +37,16 @@ int main(int argc, char** argv) {
   RecordOptions record;
   CLI::App* record_cmd = app.add_subcommand(
       "record", "Run a program with ampscope's collector injected and write its profile database "
-                "(usage: ampscope record [-o FILE] [--kinds LIST] -- COMMAND ARGS...)");
+                "(usage: ampscope record [-o FILE] [--kinds LIST] [--metrics tensor[:per-kernel]] -- COMMAND ARGS...)");
   record_cmd->add_option("-o,--output", record.output,
                          "Profile database to write (default record.sqlite); other processes of the program that "
                          "use NVTX or CUDA write FILE with their pid before the extension");
   record_cmd->add_option("--kinds", record.kinds,
                          "What to record: a comma-separated list of kernel, memcpy, memset, memory, runtime, driver, sync, nvtx, or all");
+  record_cmd->add_option("--metrics", record.metrics,
+                         "Hardware counters to record as well: tensor (the tensor pipe's and the SMs' activity sampled "
+                         "over time, CUPTI PM sampling) or tensor:per-kernel (the same per kernel with CUPTI's range "
+                         "profiler, which runs kernels one at a time); docs/collector.md");
   record_cmd->add_option("command", record.command, "The program and its arguments (after --)")->required();
   // Everything after the program's name belongs to the program, options included.
   record_cmd->prefix_command();

@@ -68,6 +68,7 @@ std::string readAll(const std::string& path) {
   setenv(collector::kPidVariable, std::to_string(getpid()).c_str(), 1);
   setenv(collector::kCommandVariable, joinCommand(options.command).c_str(), 1);
   if (!options.kinds.empty()) setenv(collector::kKindsVariable, options.kinds.c_str(), 1);
+  if (!options.metrics.empty()) setenv(collector::kMetricsVariable, options.metrics.c_str(), 1);
   std::vector<char*> argv;
   for (const std::string& word : options.command) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);
@@ -99,6 +100,11 @@ std::string metaValue(trace::db::SqliteDatabase& db, std::string_view key) {
   return statement->step() ? std::string(statement->text(0)) : std::string();
 }
 
+collector::MetricsMode metricsMode(const RecordOptions& options) {
+  auto mode = collector::parseMetricsMode(options.metrics);
+  return mode ? *mode : collector::MetricsMode::kNone;
+}
+
 // Folds a log left by a program that died into the profile, so it is one readable file.
 void foldLog(const std::string& path) {
   auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kCreate);
@@ -115,7 +121,25 @@ void writeEmptyProfile(const std::string& path, const std::string& command) {
   (void)db->execute("PRAGMA journal_mode=DELETE");
 }
 
-void describeProfile(const std::string& path, std::ostream& out, std::ostream& err) {
+// What the hardware counters (--metrics) of a profile hold, or why they hold nothing.
+void describeMetrics(const trace::Trace& profile, const std::string& path, std::string meta, std::ostream& out,
+                     std::ostream& err) {
+  // The meta value says "recorded: WHAT" or "unavailable: WHY"; the line below says which.
+  for (std::string_view state : {"recorded: ", "unavailable: "}) {
+    if (meta.starts_with(state)) meta.erase(0, state.size());
+  }
+  if (!profile.metric_samples.empty() || !profile.kernel_metrics.empty()) {
+    out << fmt::format("ampscope record: {}: hardware counters: {} metric samples, {} kernel ranges ({})\n", path,
+                       profile.metric_samples.size(), profile.kernel_metrics.size(), meta);
+  } else if (meta.empty()) {
+    err << "ampscope record: " << path << ": no hardware counters were recorded: the program did not initialise "
+        << "CUDA, or no GPU activity could be recorded\n";
+  } else {
+    err << "ampscope record: " << path << ": no hardware counters were recorded: " << meta << "\n";
+  }
+}
+
+void describeProfile(const std::string& path, bool metrics, std::ostream& out, std::ostream& err) {
   auto trace = trace::db::readProfile(path);
   if (!trace) {
     err << "ampscope record: the profile could not be read: " << trace.error().message << "\n";
@@ -135,6 +159,7 @@ void describeProfile(const std::string& path, std::ostream& out, std::ostream& e
   } else if (gpu != "recorded") {
     err << "ampscope record: " << path << ": no GPU activity could be recorded: " << gpu << "\n";
   }
+  if (metrics) describeMetrics(*trace, path, db ? metaValue(*db, collector::kHardwareMetricsMeta) : std::string(), out, err);
 }
 
 // Profiles that other processes of the program's tree wrote beside output during this run, by
@@ -221,6 +246,12 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
       return kExitBadInput;
     }
   }
+  if (auto metrics = collector::parseMetricsMode(options.metrics); !metrics) {
+    err << "ampscope record: " << metrics.error().message << "\n";
+    return kExitBadInput;
+  } else if (*metrics == collector::MetricsMode::kPerKernel) {
+    err << "ampscope record: --metrics tensor:per-kernel: " << collector::kPerKernelCost << "\n";
+  }
   const std::string library = findInjectLibrary(options.inject_library);
   if (!fs::exists(library)) {
     err << "ampscope record: the injection library " << library << " is missing (build the ampscope_inject target, or set AMPSCOPE_INJECT_LIBRARY)\n";
@@ -279,8 +310,9 @@ int runRecord(const RecordOptions& options, std::ostream& out, std::ostream& err
   if (fs::exists(output)) foldLog(output);
   for (const auto& [pid, path] : others) foldLog(path);
   others = settleProcessProfiles(output, std::move(others), still_running > 0, joinCommand(options.command), err);
-  if (fs::exists(output)) describeProfile(output, out, err);
-  for (const auto& [pid, path] : others) describeProfile(path, out, err);
+  const bool metrics = metricsMode(options) != collector::MetricsMode::kNone;
+  if (fs::exists(output)) describeProfile(output, metrics, out, err);
+  for (const auto& [pid, path] : others) describeProfile(path, metrics, out, err);
   return exit_code;
 }
 

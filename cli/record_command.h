@@ -1,5 +1,5 @@
 #pragma once
-// `ampscope record [-o FILE] [--kinds LIST] -- COMMAND ARGS...`: runs a program with ampscope's
+// `ampscope record [-o FILE] [--kinds LIST] [--metrics tensor[:per-kernel]] -- COMMAND ARGS...`: runs a program with ampscope's
 // collector injected (NVTX and CUDA injection variables), passes its exit status through, and
 // says what the profile holds, including why GPU activity is missing where it is.
 
@@ -12,6 +12,7 @@ namespace ampscope::cli {
 struct RecordOptions {
   std::string output = "record.sqlite";
   std::string kinds;  // empty: the collector's defaults
+  std::string metrics;  // --metrics: "", none, tensor or tensor:per-kernel (collector/hardware_metrics.h)
   std::vector<std::string> command;
   std::string inject_library;  // empty: found beside the ampscope executable
 };

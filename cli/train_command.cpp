@@ -11,6 +11,7 @@
 #include "cli/exit_codes.h"
 #include "cli/train_profile.h"
 #include "cli/train_progress.h"
+#include "collector/hardware_metrics.h"
 #include "trainer/backend/fault_injecting_backend.h"
 #include "trainer/engine/device_selection.h"
 
@@ -51,6 +52,11 @@ trace::Status resolveOptions(TrainOptions& o) {
   c.data.augment = o.augment.value_or(c.model.kind == "cnn");
   c.model.activation = o.activation == "gelu" ? trainer::Activation::kGelu : trainer::Activation::kRelu;
   if (!(c.optimizer.lr > 0) || c.optimizer.lr > 10) return trace::Error{fmt::format("--lr: {} out of range (0, 10]", c.optimizer.lr)};
+  if (auto metrics = collector::parseMetricsMode(o.metrics); !metrics) return metrics.error();
+  if (!o.metrics.empty() && o.metrics != "none" && o.profile_path.empty()) {
+    return trace::Error{fmt::format("--metrics {} records hardware counters into the profile: give --profile FILE too",
+                                    o.metrics)};
+  }
   return {};
 }
 
@@ -98,7 +104,8 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
   // Recording starts before the backend is chosen, so that CUPTI sees every GPU call.
   std::unique_ptr<TrainProfile> profile;
   if (!options.profile_path.empty()) {
-    auto started = TrainProfile::start(options.profile_path, options.command_line, options.device != "cpu");
+    auto started = TrainProfile::start(options.profile_path, options.command_line, options.device != "cpu",
+                                       *collector::parseMetricsMode(options.metrics));
     if (!started) {
       err << "ampscope train: --profile: " << started.error().message << "\n";
       return kExitBadInput;
@@ -157,6 +164,7 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
     if (backend.device() != trainer::DeviceKind::kCpu && !profile->gpuNote().empty()) {
       err << "ampscope train: no GPU activity was recorded: " << profile->gpuNote() << "\n";
     }
+    if (!profile->metricsNote().empty()) err << "ampscope train: --metrics: " << profile->metricsNote() << "\n";
   }
   if (!summary) {
     err << "ampscope train: " << summary.error().message << "\n";
@@ -217,6 +225,10 @@ CLI::App* addTrainCommand(CLI::App& app, TrainOptions& train) {
   train_cmd->add_flag("--json", train.json, "Print a JSON summary on stdout");
   train_cmd->add_option("--profile", train.profile_path,
                         "Record the run (NVTX ranges, GPU or host activity, per-step counters) into this profile database");
+  train_cmd->add_option("--metrics", train.metrics,
+                        "With --profile on a GPU, also record hardware counters: tensor (the tensor pipe's and the SMs' "
+                        "activity sampled over time) or tensor:per-kernel (per kernel, running kernels one at a time); "
+                        "docs/collector.md");
   return train_cmd;
 }
 

@@ -28,6 +28,7 @@ struct TrainOptions {
   std::optional<bool> augment;  // unset: the model's default
   bool json = false;
   std::string profile_path;  // --profile: record the run into this profile database
+  std::string metrics;       // --metrics: hardware counters for the profile (collector/hardware_metrics.h)
   std::string command_line;  // stored in the profile as what was recorded
 };
 

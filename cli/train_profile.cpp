@@ -13,7 +13,7 @@
 namespace ampscope::cli {
 
 trace::Result<std::unique_ptr<TrainProfile>> TrainProfile::start(const std::string& path, const std::string& command,
-                                                                 bool want_gpu) {
+                                                                 bool want_gpu, collector::MetricsMode metrics) {
   collector::RecorderOptions options;
   options.path = path;
   options.source_detail = command;
@@ -33,7 +33,25 @@ trace::Result<std::unique_ptr<TrainProfile>> TrainProfile::start(const std::stri
     profile->gpu_note_ = "the run was on the CPU (--device cpu)";
     profile->recorder_->meta(std::string(collector::kGpuActivityMeta), "unavailable: " + profile->gpu_note_);
   }
+  profile->startMetrics(metrics, want_gpu);
   return profile;
+}
+
+void TrainProfile::startMetrics(collector::MetricsMode metrics, bool want_gpu) {
+  if (metrics == collector::MetricsMode::kNone) return;
+  if (!gpu_note_.empty()) {
+    // Counters are read from the GPU that CUPTI's activity found; gpuNote() says why there is none.
+    metrics_note_ = want_gpu ? "no hardware counters were recorded: they need the GPU activity that was not recorded"
+                             : "hardware counters need a GPU (--device cpu)";
+    recorder_->meta(std::string(collector::kHardwareMetricsMeta), "unavailable: " + metrics_note_);
+    return;
+  }
+  // A failure is stored in the profile (meta and note) by startHardwareMetrics; the run goes on.
+  if (trace::Status started = collector::startHardwareMetrics(*recorder_, metrics); !started) {
+    metrics_note_ = started.error().message;
+  } else if (metrics == collector::MetricsMode::kPerKernel) {
+    metrics_note_ = std::string(collector::kPerKernelCost);
+  }
 }
 
 TrainProfile::~TrainProfile() {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "collector/hardware_metrics.h"
 #include "trace/result.h"
 
 namespace ampscope::collector {
@@ -38,5 +39,12 @@ GpuKinds gpuKindsFromEnvironment();
 trace::Status startGpuRecording(ProfileRecorder& recorder, const GpuKinds& kinds);
 
 inline constexpr std::string_view kGpuActivityMeta = "gpu_activity";
+
+// Starts recording hardware counters (--metrics) into recorder, after startGpuRecording: CUPTI PM
+// sampling of every device the program creates a context on (kSampled), or the range profiler on
+// every context (kPerKernel). Never fails the recording: where the driver refuses (profiling
+// restricted to administrators) or the chip offers no counter, the profile gets a note (an
+// import_stats "lost" reason) and meta kHardwareMetricsMeta says why; the returned error says it too.
+trace::Status startHardwareMetrics(ProfileRecorder& recorder, MetricsMode mode);
 
 }  // namespace ampscope::collector

@@ -12,4 +12,11 @@ trace::Status startGpuRecording(ProfileRecorder& recorder, const GpuKinds&) {
   return why;
 }
 
+trace::Status startHardwareMetrics(ProfileRecorder& recorder, MetricsMode mode) {
+  if (mode == MetricsMode::kNone) return {};
+  const std::string why = "this build of ampscope has no CUPTI (the CUDA toolkit was not found when it was configured)";
+  recorder.meta(std::string(kHardwareMetricsMeta), "unavailable: " + why);
+  return trace::Error{hardwareCounterNote(why)};
+}
+
 }  // namespace ampscope::collector

@@ -101,6 +101,11 @@ void ProfileRecorder::hostMemoryEvent(const trace::MemoryEvent& event, std::int6
   queued_memory_events_.push_back({event, pid, tid});
 }
 
+void ProfileRecorder::reportLost(std::string reason, std::uint64_t count) {
+  const std::lock_guard lock(queue_mutex_);
+  queued_lost_.emplace_back(std::move(reason), count);
+}
+
 trace::Status ProfileRecorder::stop() {
   if (stopped_) return error_;
   stopped_ = true;
@@ -131,8 +136,13 @@ void ProfileRecorder::flushForCrash(std::chrono::milliseconds timeout) {
 }
 
 RecorderCounts ProfileRecorder::counts() const {
-  return {ranges_written_.load(std::memory_order_relaxed), kernels_written_.load(std::memory_order_relaxed),
-          other_rows_written_.load(std::memory_order_relaxed), lost_total_.load(std::memory_order_relaxed)};
+  RecorderCounts out;
+  out.ranges = ranges_written_.load(std::memory_order_relaxed);
+  out.kernels = kernels_written_.load(std::memory_order_relaxed);
+  out.other_rows = other_rows_written_.load(std::memory_order_relaxed);
+  out.metric_rows = metric_rows_written_.load(std::memory_order_relaxed);
+  out.lost = lost_total_.load(std::memory_order_relaxed);
+  return out;
 }
 
 void ProfileRecorder::writerLoop() {
@@ -192,6 +202,7 @@ void ProfileRecorder::writeCycle(bool final) {
   ranges_written_.fetch_add(pending_.ranges, std::memory_order_relaxed);
   kernels_written_.fetch_add(pending_.kernels, std::memory_order_relaxed);
   other_rows_written_.fetch_add(pending_.other_rows, std::memory_order_relaxed);
+  metric_rows_written_.fetch_add(pending_.metric_rows, std::memory_order_relaxed);
   if (pending_.lost > 0) lost_total_.store(pending_.lost, std::memory_order_relaxed);
   pending_ = {};
 }
@@ -216,14 +227,17 @@ void ProfileRecorder::writeQueued() {
   std::vector<QueuedCounter> counters;
   std::vector<QueuedBin> bins;
   std::vector<QueuedMemoryEvent> memory_events;
+  std::vector<std::pair<std::string, std::uint64_t>> lost_reports;
   {
     const std::lock_guard lock(queue_mutex_);
+    lost_reports.swap(queued_lost_);
     meta.swap(queued_meta_);
     counters.swap(queued_counters_);
     bins.swap(queued_bins_);
     memory_events.swap(queued_memory_events_);
   }
   for (const auto& [key, value] : meta) check(appender_->meta(key, value));
+  for (const auto& [reason, count] : lost_reports) lost(reason, count);
   for (const QueuedCounter& c : counters) check(appender_->counter({c.time_ns, intern(c.name), c.step, c.value}));
   for (const QueuedBin& b : bins) check(appender_->gradientBin({b.step, b.time_ns, intern(b.tensor), b.exponent, b.count}));
   pending_.other_rows += counters.size() + bins.size();
@@ -250,8 +264,8 @@ void ProfileRecorder::writeLost() {
 void ProfileRecorder::writeTotals() {
   // Every row written is a recorded event kept; with what was lost, that is everything read.
   const RecorderCounts committed = counts();
-  const std::uint64_t imported = committed.ranges + committed.kernels + committed.other_rows + pending_.ranges +
-                                 pending_.kernels + pending_.other_rows;
+  const std::uint64_t imported = committed.ranges + committed.kernels + committed.other_rows + committed.metric_rows +
+                                 pending_.ranges + pending_.kernels + pending_.other_rows + pending_.metric_rows;
   std::uint64_t lost = 0;
   for (const auto& [reason, count] : lost_) lost += count;
   check(appender_->stat("totals", "events_imported", imported));
@@ -313,6 +327,16 @@ void ProfileRecorder::synchronization(const trace::Synchronization& sync) {
 void ProfileRecorder::memoryEvent(const trace::MemoryEvent& event) {
   check(appender_->memoryEvent(event));
   ++pending_.other_rows;
+}
+
+void ProfileRecorder::metricSample(const trace::MetricSample& sample) {
+  check(appender_->metricSample(sample));
+  ++pending_.metric_rows;
+}
+
+void ProfileRecorder::kernelMetrics(const trace::KernelMetrics& range) {
+  check(appender_->kernelMetrics(range));
+  ++pending_.metric_rows;
 }
 
 void ProfileRecorder::lost(std::string_view reason, std::uint64_t count) {

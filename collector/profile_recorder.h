@@ -38,6 +38,7 @@ struct RecorderCounts {
   std::uint64_t ranges = 0;
   std::uint64_t kernels = 0;
   std::uint64_t other_rows = 0;  // launches, copies, syncs, counters, bins, memory events
+  std::uint64_t metric_rows = 0;  // hardware metric samples and per-kernel ranges
   std::uint64_t lost = 0;
 };
 
@@ -60,6 +61,9 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   // event.time_ns on the collector's clock. event.thread is ignored: the writer fills it from
   // (pid, tid). A host (DeviceKind::kCpu) event is on device 0, the host device of host ops.
   void hostMemoryEvent(const trace::MemoryEvent& event, std::int64_t pid, std::int64_t tid);
+  // Thread-safe, queued: records lost or a note about what could not be recorded, by reason
+  // (import_stats "lost"), from outside the writer thread; lost() is the writer's own.
+  void reportLost(std::string reason, std::uint64_t count);
 
   // Stops capture, writes everything still queued, folds the log into the file. Returns the
   // first error the writer met (the file then holds what was committed before it).
@@ -82,6 +86,8 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   void memoryOp(const trace::MemoryOp& op) override;
   void synchronization(const trace::Synchronization& sync) override;
   void memoryEvent(const trace::MemoryEvent& event) override;
+  void metricSample(const trace::MetricSample& sample) override;
+  void kernelMetrics(const trace::KernelMetrics& range) override;
   void lost(std::string_view reason, std::uint64_t count) override;
 
  private:
@@ -136,7 +142,8 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   trace::Status error_;
   // Rows appended in the current cycle (writer thread), published after each commit.
   RecorderCounts pending_;
-  std::atomic<std::uint64_t> ranges_written_{0}, kernels_written_{0}, other_rows_written_{0}, lost_total_{0};
+  std::atomic<std::uint64_t> ranges_written_{0}, kernels_written_{0}, other_rows_written_{0}, metric_rows_written_{0},
+      lost_total_{0};
 
   // Shared with the program's threads.
   std::mutex queue_mutex_;
@@ -145,6 +152,7 @@ class ProfileRecorder final : public ActivitySink, private NvtxRangeAssembler::O
   std::vector<QueuedCounter> queued_counters_;
   std::vector<QueuedBin> queued_bins_;
   std::vector<QueuedMemoryEvent> queued_memory_events_;
+  std::vector<std::pair<std::string, std::uint64_t>> queued_lost_;
 
   std::mutex wake_mutex_;
   std::condition_variable wake_;

@@ -15,6 +15,7 @@ inline constexpr const char* kOutputVariable = "AMPSCOPE_RECORD_OUTPUT";   // pr
 inline constexpr const char* kPidVariable = "AMPSCOPE_RECORD_PID";         // the process record started
 inline constexpr const char* kKindsVariable = "AMPSCOPE_RECORD_KINDS";     // what to record
 inline constexpr const char* kCommandVariable = "AMPSCOPE_RECORD_COMMAND"; // the command line
+inline constexpr const char* kMetricsVariable = "AMPSCOPE_RECORD_METRICS"; // --metrics (hardware_metrics.h)
 
 // The recorder of this process, started on first call; nullptr outside `ampscope record` or when
 // the profile could not be created (the reason is written beside the profile, in PATH.error, for

@@ -22,7 +22,11 @@ __attribute__((visibility("default"))) int InitializeInjection() {
   ampscope::collector::ProfileRecorder* recorder = ampscope::collector::injectedRecording();
   if (recorder == nullptr) return 1;
   // A failure is stored in the profile (meta "gpu_activity"); the program runs on regardless.
-  (void)ampscope::collector::startGpuRecording(*recorder, ampscope::collector::gpuKindsFromEnvironment());
+  const ampscope::trace::Status gpu =
+      ampscope::collector::startGpuRecording(*recorder, ampscope::collector::gpuKindsFromEnvironment());
+  // Hardware counters (--metrics) after the activity, whose clock CUPTI then stamps samples with;
+  // without activity there is no GPU to count on, and meta "gpu_activity" already says why.
+  if (gpu) (void)ampscope::collector::startHardwareMetrics(*recorder, ampscope::collector::metricsModeFromEnvironment());
   return 1;
 }
 

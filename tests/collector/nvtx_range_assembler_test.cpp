@@ -31,6 +31,8 @@ class RecordingSink : public ActivitySink, public NvtxRangeAssembler::Output {
   void memoryOp(const trace::MemoryOp& m) override { trace.memory_ops.push_back(m); }
   void synchronization(const trace::Synchronization& s) override { trace.synchronizations.push_back(s); }
   void memoryEvent(const trace::MemoryEvent& e) override { trace.memory_events.push_back(e); }
+  void metricSample(const trace::MetricSample& m) override { trace.metric_samples.push_back(m); }
+  void kernelMetrics(const trace::KernelMetrics& k) override { trace.kernel_metrics.push_back(k); }
   void lost(std::string_view reason, std::uint64_t count) override { lost_counts[std::string(reason)] += count; }
   void range(const trace::Range& r) override { trace.ranges.push_back(r); }
   void hostOp(std::int64_t start_ns, std::int64_t end_ns, trace::Index thread, trace::StringId name) override {

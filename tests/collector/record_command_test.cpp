@@ -187,6 +187,34 @@ TEST(RecordCommandTest, RefusesAnOutputItCannotWriteBeforeRunningTheProgram) {
   EXPECT_NE(into_folder.output.find("is a directory"), std::string::npos) << into_folder.output;
 }
 
+TEST(RecordCommandTest, RefusesAnUnknownMetricsValueBeforeRunningTheProgram) {
+  test::ScratchDir dir;
+  const std::string command = std::string(AMPSCOPE_BINARY) + " record -o " + dir.file("p.sqlite") +
+                              " --metrics tensor:per_kernel -- touch " + dir.file("ran") + " > " + dir.file("log") + " 2>&1";
+  const int status = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string log = test::readFile(dir.file("log"));
+  EXPECT_NE(log.find("--metrics: unknown value 'tensor:per_kernel'"), std::string::npos) << log;
+  EXPECT_NE(log.find("tensor:per-kernel"), std::string::npos) << log;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("ran")));
+}
+
+// An NVTX program never initialises CUDA: its ranges are recorded, and record says why no counter was.
+TEST(RecordCommandTest, MetricsOfAProgramWithoutCudaLeaveItsRangesAndSayWhyNoCounterWasRecorded) {
+  test::ScratchDir dir;
+  const std::string profile = dir.file("metrics.sqlite");
+  const std::string command = std::string(AMPSCOPE_BINARY) + " record -o " + profile + " --metrics tensor:per-kernel -- " +
+                              NVTX_RANGES_PROGRAM + " 0 > " + dir.file("log") + " 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string log = test::readFile(dir.file("log"));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << log;
+  EXPECT_NE(log.find("kernels run one at a time"), std::string::npos) << log;
+  EXPECT_NE(log.find("no hardware counters were recorded"), std::string::npos) << log;
+  auto t = trace::db::readProfile(profile);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->ranges.size(), 604u);
+}
+
 TEST(RecordCommandTest, RefusesAnUnknownKind) {
   test::ScratchDir dir;
   const std::string command = std::string(AMPSCOPE_BINARY) + " record --kinds kernel,bogus -- true > " +

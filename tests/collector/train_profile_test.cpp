@@ -161,6 +161,41 @@ TEST(TrainProfileTest, AnAmpFp16RunsActivationsTakeHalfTheBytesOfTheFp32Runs) {
   EXPECT_EQ(activation_bytes["amp-fp16"] * 2, activation_bytes["fp32"]);
 }
 
+TEST(TrainProfileTest, RefusesAnUnknownMetricsValueOrMetricsWithoutAProfile) {
+  test::ScratchDir dir;
+  const auto run = [&](const std::string& options) {
+    const std::string command = std::string(AMPSCOPE_BINARY) + " train --device cpu --data synthetic --steps 2 " +
+                                options + " > " + dir.file("log") + " 2>&1";
+    const int status = std::system(command.c_str());
+    return std::pair{WEXITSTATUS(status), test::readFile(dir.file("log"))};
+  };
+  const auto [bad_status, bad_log] = run("--metrics tensors --profile " + dir.file("p.sqlite"));
+  EXPECT_EQ(bad_status, 2) << bad_log;
+  EXPECT_NE(bad_log.find("--metrics: unknown value 'tensors'"), std::string::npos) << bad_log;
+  EXPECT_NE(bad_log.find("tensor:per-kernel"), std::string::npos) << bad_log;
+  EXPECT_EQ(bad_log.find("test accuracy"), std::string::npos) << bad_log;
+  const auto [alone_status, alone_log] = run("--metrics tensor");
+  EXPECT_EQ(alone_status, 2) << alone_log;
+  EXPECT_NE(alone_log.find("give --profile FILE too"), std::string::npos) << alone_log;
+}
+
+// On the CPU there is no counter to read: the run and its profile go on, and both say so.
+TEST(TrainProfileTest, MetricsOnTheCpuLeaveTheProfileAndSayWhyNoCounterWasRecorded) {
+  test::ScratchDir dir;
+  const std::string profile = dir.file("cpu_metrics.sqlite");
+  const std::string command = std::string(AMPSCOPE_BINARY) +
+                              " train --device cpu --data synthetic --model mlp --hidden 16 --steps 3 --batch 16 "
+                              "--workers 0 --metrics tensor --profile " + profile + " > " + dir.file("log") + " 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string log = test::readFile(dir.file("log"));
+  ASSERT_EQ(WEXITSTATUS(status), 0) << log;
+  EXPECT_NE(log.find("--metrics: hardware counters need a GPU"), std::string::npos) << log;
+  auto t = trace::db::readProfile(profile);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_FALSE(t->ranges.empty());
+  EXPECT_TRUE(t->metric_samples.empty());
+}
+
 TEST(TrainProfileTest, RefusesAProfilePathThatCannotBeWrittenBeforeTraining) {
   test::ScratchDir dir;
   const std::string command = std::string(AMPSCOPE_BINARY) +

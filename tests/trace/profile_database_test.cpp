@@ -111,6 +111,25 @@ Trace makeSampleTrace() {
   free.bytes = -512;
   free.device_kind = DeviceKind::kCpu;
   trace.memory_events.push_back(free);
+  // A tensor-pipe sample and a range profiler's range with measured times and one without (a
+  // range matched to its launch by order), values of several magnitudes.
+  const StringId tensor_active = trace.strings.intern("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed");
+  trace.metric_samples.push_back({kernel.start_ns, kernel.start_ns + 100'000, 0, tensor_active, 87.25});
+  trace.metric_samples.push_back({kernel.start_ns + 100'000, kernel.start_ns + 200'000, 1,
+                                  trace.strings.intern("sm__cycles_active.avg.pct_of_peak_sustained_elapsed"), 0.0});
+  KernelMetrics measured;
+  measured.start_ns = kernel.start_ns;
+  measured.end_ns = kernel.end_ns;
+  measured.kernel_name = kernel.name;
+  measured.correlation_id = kernel.correlation_id;
+  measured.device = 0;
+  measured.pid = 4242;
+  measured.values = {{tensor_active, 91.5}, {trace.strings.intern("sm__inst_executed_pipe_tensor.sum"), 6.5e12}};
+  trace.kernel_metrics.push_back(measured);
+  KernelMetrics by_order;
+  by_order.times_measured = false;
+  by_order.values = {{tensor_active, 0.0}};
+  trace.kernel_metrics.push_back(by_order);
   trace.gradient_bins.push_back({3, 1000, trace.strings.intern("fc1.weight"), -27, 5000000000ULL});
   trace.counters.push_back({1000, trace.strings.intern("loss_scale"), 3, 65536.0});
   trace.import_stats.events_read = 10;
@@ -234,7 +253,7 @@ TEST(ProfileDatabaseTest, WritesTheRangesArgumentsAndItsSchemaVersion) {
   };
   EXPECT_EQ(text("SELECT value FROM ampscope_meta WHERE key = 'schema_version'"),
             std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
-  EXPECT_EQ(kSchemaMinor, 7);
+  EXPECT_EQ(kSchemaMinor, 8);
   // The column holds a string id, as shapes_id does.
   EXPECT_EQ(text("SELECT s.value FROM ranges r JOIN strings s ON s.id = r.arguments_id "
                  "JOIN strings n ON n.id = r.name_id WHERE n.value = 'aten::conv2d'"),
@@ -313,6 +332,78 @@ TEST(ProfileDatabaseTest, ReadsSchemaOneSixFilesWithoutMemoryEvents) {
   ASSERT_TRUE(read.ok()) << read.error().message;
   EXPECT_TRUE(read->memory_events.empty());
   EXPECT_EQ(read->kernels.size(), original.kernels.size());
+}
+
+TEST(ProfileDatabaseTest, ReadsSchemaOneSevenFilesWithoutHardwareMetrics) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("v17.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "DROP TABLE metric_samples; DROP TABLE kernel_metrics; DROP TABLE kernel_metric_values; "
+                "UPDATE ampscope_meta SET value = '1.7' WHERE key = 'schema_version'");
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_TRUE(read->metric_samples.empty());
+  EXPECT_TRUE(read->kernel_metrics.empty());
+  EXPECT_EQ(read->kernels.size(), 1u);
+}
+
+TEST(ProfileDatabaseTest, KernelMetricValuesOfEachRangeKeepTheirOrderAndRange) {
+  test::ScratchDir dir;
+  Trace original;
+  const StringId a = original.strings.intern("sm__cycles_elapsed.avg");
+  const StringId b = original.strings.intern("sm__pipe_tensor_cycles_active.avg");
+  for (int i = 0; i < 3; ++i) {
+    KernelMetrics range;
+    range.times_measured = false;
+    range.values = {{b, 10.0 * i}, {a, 100.0 + i}};
+    original.kernel_metrics.push_back(range);
+  }
+  original.kernel_metrics[1].values.clear();  // a range whose values were not evaluated
+  const std::string path = dir.file("ranges.sqlite");
+  ASSERT_TRUE(writeProfile(path, original).ok());
+  auto read = readProfile(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  test::expectSameTrace(original, *read);
+}
+
+TEST(ProfileDatabaseTest, MetricSampleOfAnUnknownMetricIsNamedWithItsRow) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("bad_sample.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE metric_samples SET metric_id = 9999 WHERE device = 1");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'metric_samples' row 2: metric_id = 9999 is not a string id"),
+            std::string::npos)
+      << read.error().message;
+}
+
+TEST(ProfileDatabaseTest, MetricValueOfAMissingRangeIsNamedWithItsRow) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("bad_value.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE kernel_metric_values SET range_id = 7 WHERE rowid = 3");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'kernel_metric_values' row 3: range_id = 7 is not a kernel_metrics id (0..1)"),
+            std::string::npos)
+      << read.error().message;
+}
+
+TEST(ProfileDatabaseTest, KernelMetricsOfAnUnknownKernelNameOrOutOfSequenceAreNamedWithTheirRow) {
+  test::ScratchDir dir;
+  const std::string path = dir.file("bad_range.sqlite");
+  ASSERT_TRUE(writeProfile(path, makeSampleTrace()).ok());
+  execute(path, "UPDATE kernel_metrics SET kernel_name_id = -3 WHERE id = 1");
+  auto read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'kernel_metrics' row 2: kernel_name_id = -3"), std::string::npos)
+      << read.error().message;
+  execute(path, "UPDATE kernel_metrics SET kernel_name_id = 0, id = 5 WHERE id = 1");
+  read = readProfile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("table 'kernel_metrics' row 2: id 5 out of sequence"), std::string::npos)
+      << read.error().message;
 }
 
 TEST(ProfileDatabaseTest, MemoryEventOfAnUnknownThreadIsNamedWithItsRow) {

@@ -19,7 +19,9 @@ std::int64_t id(T value) {
 }  // namespace
 
 // One prepared single-row insert per table, in this order.
-enum ProfileAppender::Insert : std::size_t { kMeta, kString, kDevice, kThread, kConfig, kCounter, kStat };
+enum ProfileAppender::Insert : std::size_t {
+  kMeta, kString, kDevice, kThread, kConfig, kCounter, kStat, kMetricSample, kKernelMetrics, kKernelMetricValue
+};
 
 // The batched tables, in this order, with their column counts.
 enum ProfileAppender::Batched : std::size_t { kLaunches, kKernels, kMemoryOps, kSyncs, kRanges, kGradientBins, kMemoryEvents };
@@ -45,6 +47,10 @@ Result<ProfileAppender> ProfileAppender::create(SqliteDatabase& db) {
       "INSERT INTO kernel_configs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       "INSERT INTO counters VALUES (?, ?, ?, ?)",
       "INSERT OR REPLACE INTO import_stats (section, key, value, place) VALUES (?, ?, ?, ?)",
+      // Hardware metrics carry REAL values, which BatchedInsert (integers only) does not take.
+      "INSERT INTO metric_samples VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO kernel_metrics VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO kernel_metric_values VALUES (?, ?, ?)",
   };
   std::vector<Statement> statements;
   for (std::string_view sql : kInserts) {
@@ -178,6 +184,39 @@ Status ProfileAppender::memoryEvent(const MemoryEvent& m) {
   return batched_[kMemoryEvents].add(std::array<std::int64_t, 9>{m.time_ns, m.bytes, i64(m.address), m.total_allocated,
                                                                   m.total_reserved, id(m.device_kind), id(m.device),
                                                                   id(m.thread), m.pid});
+}
+
+Status ProfileAppender::metricSample(const MetricSample& m) {
+  Statement& s = statements_[kMetricSample];
+  s.bind(1, m.start_ns);
+  s.bind(2, m.end_ns);
+  s.bind(3, id(m.device));
+  s.bind(4, id(m.metric));
+  s.bind(5, m.value);
+  return s.run();
+}
+
+Status ProfileAppender::kernelMetrics(const KernelMetrics& k) {
+  const std::int64_t range_id = next_kernel_metrics_id_;
+  Statement& s = statements_[kKernelMetrics];
+  s.bind(1, range_id);
+  s.bind(2, k.start_ns);
+  s.bind(3, k.end_ns);
+  s.bind(4, id(k.kernel_name));
+  s.bind(5, i64(k.correlation_id));
+  s.bind(6, id(k.device));
+  s.bind(7, k.pid);
+  s.bind(8, std::int64_t{k.times_measured ? 1 : 0});
+  if (Status stored = s.run(); !stored) return stored;
+  ++next_kernel_metrics_id_;
+  Statement& v = statements_[kKernelMetricValue];
+  for (const MetricValue& value : k.values) {
+    v.bind(1, range_id);
+    v.bind(2, id(value.metric));
+    v.bind(3, value.value);
+    if (Status stored = v.run(); !stored) return stored;
+  }
+  return {};
 }
 
 Status ProfileAppender::stat(std::string_view section, std::string_view key, std::uint64_t value,

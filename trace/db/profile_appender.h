@@ -43,6 +43,10 @@ class ProfileAppender {
   Status counter(const Counter& counter);
   Status gradientBin(const GradientBin& bin);
   Status memoryEvent(const MemoryEvent& event);
+  Status metricSample(const MetricSample& sample);
+  // Stores the range under the next kernel_metrics id (0, 1, ... in the order appended) and each
+  // of its values against that id, in their order.
+  Status kernelMetrics(const KernelMetrics& range);
   // Replaces the stored value of (section, key).
   // place: where a reason not understood was first met in the source file ("" where unknown).
   Status stat(std::string_view section, std::string_view key, std::uint64_t value, std::string_view place = {});
@@ -58,6 +62,7 @@ class ProfileAppender {
   std::vector<Statement> statements_;
   std::vector<BatchedInsert> batched_;
   std::unordered_map<KernelConfig, std::uint32_t, KernelConfigHash> configs_;
+  std::int64_t next_kernel_metrics_id_ = 0;
 
  public:
   ProfileAppender(ProfileAppender&&) noexcept;

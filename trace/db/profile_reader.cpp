@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "trace/db/kernel_rows.h"
+#include "trace/db/metric_rows.h"
 #include "trace/db/profile_schema.h"
 #include "trace/db/table_reader.h"
 #include "trace/db/sqlite_database.h"
@@ -318,6 +319,9 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                            });
     if (!status) return status.error();
   }
+
+  // Schema 1.8 adds hardware metrics; older profiles have none recorded.
+  if (Status metrics = readMetricRows(db, trace); !metrics) return metrics.error();
 
   const bool has_place = db.hasColumn("import_stats", "place");
   std::vector<std::string_view> stat_columns = {"section", "key", "value"};

@@ -54,6 +54,15 @@ CREATE TABLE IF NOT EXISTS memory_events (
   time_ns INTEGER NOT NULL, bytes INTEGER NOT NULL, address INTEGER NOT NULL,
   total_allocated INTEGER NOT NULL, total_reserved INTEGER NOT NULL, device_kind INTEGER NOT NULL,
   device INTEGER NOT NULL, thread_id INTEGER NOT NULL, pid INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS metric_samples (
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, device INTEGER NOT NULL,
+  metric_id INTEGER NOT NULL, value REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS kernel_metrics (
+  id INTEGER PRIMARY KEY, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  kernel_name_id INTEGER NOT NULL, correlation_id INTEGER NOT NULL, device INTEGER NOT NULL,
+  pid INTEGER NOT NULL, times_measured INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS kernel_metric_values (
+  range_id INTEGER NOT NULL, metric_id INTEGER NOT NULL, value REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS import_stats (
   section TEXT NOT NULL, key TEXT NOT NULL, value INTEGER NOT NULL, place TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (section, key));

@@ -19,7 +19,9 @@ inline constexpr int kSchemaMajor = 1;
 //      devices.sm_clock_khz, devices.memory_bandwidth_bytes_per_s (what the device peaks are
 //      derived from where the table has no row for the GPU).
 // 1.7: memory_events (allocations and frees, with the allocator's totals where recorded).
-inline constexpr int kSchemaMinor = 7;
+// 1.8: metric_samples (device-wide hardware metric samples), kernel_metrics and
+//      kernel_metric_values (a range profiler's metrics per kernel launch).
+inline constexpr int kSchemaMinor = 8;
 
 // The table that marks a file as an ampscope profile.
 inline constexpr std::string_view kMetaTable = "ampscope_meta";

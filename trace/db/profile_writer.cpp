@@ -72,6 +72,8 @@ Status appendTrace(ProfileAppender& out, const Trace& trace) {
   if (status) status = batch.rows(trace.synchronizations, [&](const Synchronization& y) { return out.synchronization(y); });
   if (status) status = batch.rows(trace.ranges, [&](const Range& r) { return out.range(r); });
   if (status) status = batch.rows(trace.memory_events, [&](const MemoryEvent& m) { return out.memoryEvent(m); });
+  if (status) status = batch.rows(trace.metric_samples, [&](const MetricSample& m) { return out.metricSample(m); });
+  if (status) status = batch.rows(trace.kernel_metrics, [&](const KernelMetrics& k) { return out.kernelMetrics(k); });
   if (status) status = batch.rows(trace.counters, [&](const Counter& c) { return out.counter(c); });
   if (status) status = batch.rows(trace.gradient_bins, [&](const GradientBin& b) { return out.gradientBin(b); });
   if (status) {

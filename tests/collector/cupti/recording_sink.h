@@ -20,6 +20,8 @@ class RecordingSink final : public ActivitySink {
   void memoryOp(const trace::MemoryOp& op) override { trace.memory_ops.push_back(op); }
   void synchronization(const trace::Synchronization& sync) override { trace.synchronizations.push_back(sync); }
   void memoryEvent(const trace::MemoryEvent& event) override { trace.memory_events.push_back(event); }
+  void metricSample(const trace::MetricSample& sample) override { trace.metric_samples.push_back(sample); }
+  void kernelMetrics(const trace::KernelMetrics& range) override { trace.kernel_metrics.push_back(range); }
   void lost(std::string_view reason, std::uint64_t count) override {
     trace.import_stats.lost[std::string(reason)] += count;
   }

@@ -1,5 +1,5 @@
 CREATE TABLE ampscope_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-INSERT INTO ampscope_meta VALUES ('schema_version', '1.7');
+INSERT INTO ampscope_meta VALUES ('schema_version', '1.8');
 INSERT INTO ampscope_meta VALUES ('source_format', 'ampscope');
 INSERT INTO ampscope_meta VALUES ('source_detail', 'ampscope profile (test)');
 CREATE TABLE counters (
@@ -143,6 +143,12 @@ INSERT INTO kernel_configs VALUES (5, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1);
 INSERT INTO kernel_configs VALUES (6, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1);
 INSERT INTO kernel_configs VALUES (7, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1);
 INSERT INTO kernel_configs VALUES (8, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1);
+CREATE TABLE kernel_metric_values (
+  range_id INTEGER NOT NULL, metric_id INTEGER NOT NULL, value REAL NOT NULL);
+CREATE TABLE kernel_metrics (
+  id INTEGER PRIMARY KEY, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  kernel_name_id INTEGER NOT NULL, correlation_id INTEGER NOT NULL, device INTEGER NOT NULL,
+  pid INTEGER NOT NULL, times_measured INTEGER NOT NULL);
 CREATE TABLE kernels (
   start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, correlation_id INTEGER NOT NULL,
   config_id INTEGER NOT NULL);
@@ -386,6 +392,9 @@ CREATE TABLE memory_ops (
   bytes INTEGER NOT NULL, device INTEGER NOT NULL, stream INTEGER NOT NULL, kind INTEGER NOT NULL,
   direction INTEGER NOT NULL, src_kind INTEGER NOT NULL, dst_kind INTEGER NOT NULL,
   pid INTEGER NOT NULL DEFAULT -1);
+CREATE TABLE metric_samples (
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, device INTEGER NOT NULL,
+  metric_id INTEGER NOT NULL, value REAL NOT NULL);
 CREATE TABLE ranges (
   start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, name_id INTEGER NOT NULL,
   thread_id INTEGER NOT NULL, kind INTEGER NOT NULL, phase INTEGER NOT NULL,
