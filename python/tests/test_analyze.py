@@ -48,9 +48,16 @@ def test_tables_without_pandas_are_lists_of_dicts(workers0):
 def test_every_table_reads(workers0):
     run = ampscope.analyze(workers0)
     for name in ("layers", "operators", "kernels", "recommendations", "iterations", "collectives", "memory",
-                 "memory_peak", "ranks"):
+                 "memory_peak", "counters", "ranks"):
         table = getattr(run, name)
         assert list(table.columns), name
+    # A trace without hardware counters: the fixed columns, no rows; the kernel and layer tables
+    # carry the measured share's columns, empty (not measured).
+    assert list(run.counters.columns)[:8] == ["kernel", "ranges", "matched", "gpu_time_ns", "tensor_active",
+                                              "measured_ns", "source", "basis"]
+    assert len(run.counters) == 0
+    assert run.kernels["measured_tensor_active"].isna().all()
+    assert run.kernels["measured_tensor_ns"].isna().all()
     assert list(run.memory.columns) == ["device_kind", "device", "time_ns", "allocated_bytes", "reserved_bytes"]
     assert len(run.iterations) > 0
     assert len(run.ranks) == 1
@@ -105,6 +112,8 @@ def test_job_has_ranks_and_a_rank_has_everything(dlrm_ranks, cli):
         job.iterations
     with pytest.raises(ValueError, match="run.rank"):
         job.memory
+    with pytest.raises(ValueError, match="run.rank"):
+        job.counters
     rank3 = job.rank(3)
     assert not rank3.is_job
     single = json.loads(run_cli(cli, "analyze", str(dlrm_ranks), "--rank", "3", "--json").stdout)
