@@ -64,14 +64,18 @@ std::string countersToText(const analyzer::TraceSummary& s, std::size_t top) {
     out += fmt::format("  DISAGREE    {}\n", reports::disagreementText(d, 80));
   }
   if (!counters.kernels.empty()) {
-    out += fmt::format("  {:>11} {:>11} {:>8} {:>9}  {:<19} {}\n", "GPU time", "measured", "active", "ranges", "source",
+    out += fmt::format("  {:>11} {:>11} {:>8} {:>9}  {:<20} {}\n", "GPU time", "measured", "active", "ranges", "source",
                        "kernel");
     for (const analyzer::KernelCounterRow& row : reports::firstN(counters.kernels, top)) {
       const std::string active = reports::measuredActiveCell(row.tensor_active);
-      out += fmt::format("  {:>11} {:>11} {:>8} {:>9}  {:<19} {}\n", formatDuration(row.time_ns),
+      out += fmt::format("  {:>11} {:>11} {:>8} {:>9}  {:<20} {}\n", formatDuration(row.time_ns),
                          formatDuration(row.measured_ns), active.empty() ? "-" : active,
                          fmt::format("{}/{}", row.matched, row.ranges), reports::measurementSourceWords(row.source),
                          row.kernel.empty() ? std::string("(kernel not named)") : shorten(row.kernel, 70));
+      // Instruction counts say what CUDA cores did, not Tensor Cores: under the kernel, apart.
+      if (row.cuda_core_ops) {
+        out += fmt::format("  {:>66}CUDA-core FP operations: {}\n", "", reports::cudaCoreOpsText(*row.cuda_core_ops));
+      }
     }
     if (counters.kernels.size() > top) {
       out += fmt::format("  ... {} more in --json and counters.csv\n", counters.kernels.size() - top);

@@ -31,7 +31,10 @@ std::string_view tensorCoreWords(analyzer::TensorCoreUse use) {
 
 std::string measuredCoverageText(const analyzer::MeasuredTensorCores& m) {
   if (m.covered_ns <= 0) {
-    return fmt::format("unknown: no kernel time was measured (0 ns of {})", formatDuration(m.kernel_time_ns));
+    return fmt::format("unknown: {} ({})",
+                       m.metrics.empty() ? "no tensor-pipe metric was recorded" : "no kernel's tensor pipe was measured",
+                       m.kernel_time_ns > 0 ? fmt::format("0 ns of {} kernel time covered", formatDuration(m.kernel_time_ns))
+                                            : std::string("the trace records no kernel time"));
   }
   const double covered = m.kernel_time_ns > 0 ? static_cast<double>(m.covered_ns) / static_cast<double>(m.kernel_time_ns)
                                               : 1.0;
@@ -59,7 +62,18 @@ std::string_view measurementSourceWords(analyzer::MeasurementSource source) {
     case analyzer::MeasurementSource::kSampled: return "device-wide samples";
     case analyzer::MeasurementSource::kNone: break;
   }
-  return "not measured";
+  return "no tensor pipe share";
+}
+
+std::string cudaCoreOpsText(const analyzer::CudaCoreOps& ops) {
+  std::string out;
+  const auto add = [&](const char* precision, double operations) {
+    if (operations > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", precision, formatFlops(operations));
+  };
+  add("FP32", ops.fp32);
+  add("FP16", ops.fp16);
+  add("FP64", ops.fp64);
+  return out.empty() ? std::string("none") : out;
 }
 
 std::string seriesTrackName(const analyzer::MetricSeries& series) {

@@ -26,8 +26,13 @@ std::string_view tensorCoreWords(analyzer::TensorCoreUse use);
 
 // The measured share and the time it covers: "tensor pipe active 62.3% over 1.20 ms of 1.50 ms
 // kernel time (80.0% covered): 1.10 ms on Tensor Cores, 100.0 us idle"; where no kernel time was
-// measured, "unknown: no kernel time was measured (0 ns of 1.50 ms)".
+// measured, "unknown: " and why, with the time that leaves unknown ("no tensor-pipe metric was
+// recorded (0 ns of 1.50 ms kernel time covered)").
 std::string measuredCoverageText(const analyzer::MeasuredTensorCores& measured);
+
+// The FP operations CUDA cores executed, by precision, those recorded non-zero: "FP32 30.16 GFLOP,
+// FP16 9.73 MFLOP"; "none" when every one is 0.
+std::string cudaCoreOpsText(const analyzer::CudaCoreOps& ops);
 
 // "ampere_sgemm_128x64_tn: the name says not on Tensor Cores (sgemm, high); the counters say on
 // Tensor Cores, tensor pipe 85.0% active (sm__pipe_...); 1.00 ms". `name_width` shortens the
@@ -36,7 +41,8 @@ std::string disagreementText(const analyzer::VerdictDisagreement& disagreement, 
 // The name's side alone: "not on Tensor Cores (sgemm, high confidence)".
 std::string verdictByNameText(const analyzer::TensorCoreVerdict& verdict);
 
-// "per-kernel ranges" / "device-wide samples" / "not measured".
+// "per-kernel ranges" / "device-wide samples" / "no tensor pipe share" (counters recorded, none of
+// them the tensor pipe's).
 std::string_view measurementSourceWords(analyzer::MeasurementSource source);
 
 // A sampled series' name on a timeline: "GPU 0 · Tensor Active [Throughput %]", with " (share)"

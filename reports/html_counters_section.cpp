@@ -40,14 +40,16 @@ std::string kernelsTable(const analyzer::CounterAnalysis& counters, std::size_t 
   if (counters.kernels.empty()) return {};
   std::string html = fmt::format(
       R"(<h3>Measured kernels</h3><table><tr><th>Kernel</th><th>Source</th><th class="n">Ranges (matched)</th>)"
-      R"(<th class="n">GPU time</th><th class="n">Measured time</th><th class="n">{}</th><th>Basis</th></tr>)",
+      R"(<th class="n">GPU time</th><th class="n">Measured time</th><th class="n">{}</th><th>Basis</th>)"
+      R"(<th>CUDA-core FP operations</th></tr>)",
       esc(kMeasuredActiveHeading));
   for (const analyzer::KernelCounterRow& row : firstN(counters.kernels, top)) {
     html += fmt::format(R"(<tr><td class="mono">{}</td><td>{}</td><td class="n">{} ({})</td><td class="n">{}</td>)"
-                        R"(<td class="n">{}</td><td class="n">{}</td><td class="mono">{}</td></tr>)",
+                        R"(<td class="n">{}</td><td class="n">{}</td><td class="mono">{}</td><td>{}</td></tr>)",
                         esc(row.kernel.empty() ? std::string("(kernel not named)") : row.kernel),
                         esc(measurementSourceWords(row.source)), row.ranges, row.matched, esc(formatDuration(row.time_ns)),
-                        esc(formatDuration(row.measured_ns)), esc(measuredActiveCell(row.tensor_active)), esc(row.basis));
+                        esc(formatDuration(row.measured_ns)), esc(measuredActiveCell(row.tensor_active)), esc(row.basis),
+                        row.cuda_core_ops ? esc(cudaCoreOpsText(*row.cuda_core_ops)) : std::string());
   }
   html += "</table>";
   if (counters.kernels.size() > top) {

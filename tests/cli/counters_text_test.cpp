@@ -33,7 +33,12 @@ TEST(CountersTextTest, SectionListsTheDisagreementsBeforeTheMeasuredKernels) {
   ASSERT_NE(disagree, std::string::npos) << text;
   ASSERT_NE(table, std::string::npos) << text;
   EXPECT_LT(disagree, table);
-  EXPECT_NE(text.find(std::string("    4.00 ms    85.0%       2/2  per-kernel ranges   ") + test::kCountedSimt, section),
+  EXPECT_NE(text.find(std::string("    4.00 ms    85.0%       2/2  per-kernel ranges    ") + test::kCountedSimt, section),
+            std::string::npos)
+      << text;
+  // The FP instruction counts of the Tensor Core GEMM, under it: CUDA-core work, not Tensor Core.
+  EXPECT_NE(text.find(std::string(test::kCountedTensorCore) + "\n" + std::string(68, ' ') +
+                      "CUDA-core FP operations: FP32 1024 FLOP\n", section),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  sampled     GPU 0 · Tensor Active [Throughput %] (share): 3 samples over 5.00 ms\n", section),

@@ -202,7 +202,13 @@ TEST(CounterViewsTest, HtmlWithoutCountersSaysNothingOfThem) {
 TEST(CounterViewsTest, WordsSayUnknownWithTheTimeItCoversAndBothSidesOfADisagreement) {
   analyzer::MeasuredTensorCores none;
   none.kernel_time_ns = 1'500'000;
-  EXPECT_EQ(measuredCoverageText(none), "unknown: no kernel time was measured (0 ns of 1.50 ms)");
+  EXPECT_EQ(measuredCoverageText(none), "unknown: no tensor-pipe metric was recorded (0 ns of 1.50 ms kernel time covered)");
+  none.metrics = {test::kTensorPipeMetric};
+  EXPECT_EQ(measuredCoverageText(none), "unknown: no kernel's tensor pipe was measured (0 ns of 1.50 ms kernel time covered)");
+  none.kernel_time_ns = 0;
+  EXPECT_EQ(measuredCoverageText(none), "unknown: no kernel's tensor pipe was measured (the trace records no kernel time)");
+  EXPECT_EQ(cudaCoreOpsText({.fp16 = 9.73e6, .fp32 = 3.016e10, .fp64 = 0}), "FP32 30.16 GFLOP, FP16 9.73 MFLOP");
+  EXPECT_EQ(cudaCoreOpsText({}), "none");
   const analyzer::TraceSummary s = test::summaryWithCounters();
   EXPECT_EQ(disagreementText(s.counters.disagreements[0], 0),
             std::string(test::kCountedSimt) + ": the name says not on Tensor Cores (sgemm, high confidence); the "
