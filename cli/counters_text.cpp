@@ -70,7 +70,9 @@ std::string countersToText(const analyzer::TraceSummary& s, std::size_t top) {
       const std::string active = reports::measuredActiveCell(row.tensor_active);
       out += fmt::format("  {:>11} {:>11} {:>8} {:>9}  {:<20} {}\n", formatDuration(row.time_ns),
                          formatDuration(row.measured_ns), active.empty() ? "-" : active,
-                         fmt::format("{}/{}", row.matched, row.ranges), reports::measurementSourceWords(row.source),
+                         // Samples are not ranges: "-" rather than "0/0".
+                         row.ranges > 0 ? fmt::format("{}/{}", row.matched, row.ranges) : std::string("-"),
+                         reports::measurementSourceWords(row.source),
                          row.kernel.empty() ? std::string("(kernel not named)") : shorten(row.kernel, 70));
       // Instruction counts say what CUDA cores did, not Tensor Cores: under the kernel, apart.
       if (row.cuda_core_ops) {

@@ -44,10 +44,11 @@ std::string kernelsTable(const analyzer::CounterAnalysis& counters, std::size_t 
       R"(<th>CUDA-core FP operations</th></tr>)",
       esc(kMeasuredActiveHeading));
   for (const analyzer::KernelCounterRow& row : firstN(counters.kernels, top)) {
-    html += fmt::format(R"(<tr><td class="mono">{}</td><td>{}</td><td class="n">{} ({})</td><td class="n">{}</td>)"
+    const std::string ranges = row.ranges > 0 ? fmt::format("{} ({})", row.ranges, row.matched) : std::string("–");
+    html += fmt::format(R"(<tr><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
                         R"(<td class="n">{}</td><td class="n">{}</td><td class="mono">{}</td><td>{}</td></tr>)",
                         esc(row.kernel.empty() ? std::string("(kernel not named)") : row.kernel),
-                        esc(measurementSourceWords(row.source)), row.ranges, row.matched, esc(formatDuration(row.time_ns)),
+                        esc(measurementSourceWords(row.source)), esc(ranges), esc(formatDuration(row.time_ns)),
                         esc(formatDuration(row.measured_ns)), esc(measuredActiveCell(row.tensor_active)), esc(row.basis),
                         row.cuda_core_ops ? esc(cudaCoreOpsText(*row.cuda_core_ops)) : std::string());
   }
