@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/counters_text.h"
 #include "cli/memory_text.h"
 #include "reports/job_rows.h"
 #include "reports/layer_pass_view.h"
@@ -293,9 +294,12 @@ std::string summaryToText(const analyzer::TraceSummary& s,
     const analyzer::TensorCoreTime& tc = s.tensor_cores;
     out += fmt::format("tensor core {} of kernel time ({:.1f}%){}\n", formatDuration(tc.time_ns),
                        100.0 * tc.fraction, precisions.empty() ? "" : ": " + precisions);
-    if (tc.medium_confidence_ns > 0 || tc.low_confidence_ns > 0) {
-      out += fmt::format("            by confidence: high {}, medium {}, low {}\n", formatDuration(tc.high_confidence_ns),
-                         formatDuration(tc.medium_confidence_ns), formatDuration(tc.low_confidence_ns));
+    // Measured first where counters decided some: they outrank every reading of a name.
+    if (tc.measured_ns > 0 || tc.medium_confidence_ns > 0 || tc.low_confidence_ns > 0) {
+      out += fmt::format("            by confidence: {}high {}, medium {}, low {}\n",
+                         tc.measured_ns > 0 ? fmt::format("measured {}, ", formatDuration(tc.measured_ns)) : std::string(),
+                         formatDuration(tc.high_confidence_ns), formatDuration(tc.medium_confidence_ns),
+                         formatDuration(tc.low_confidence_ns));
     }
     if (tc.unknown_time_ns > 0) {
       out += fmt::format("            unknown {} ({:.1f}%): {} (TC? below)\n", formatDuration(tc.unknown_time_ns),
@@ -304,6 +308,7 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                                                                           : "matrix kernels no rule or evidence places");
     }
   }
+  out += countersHeadlineText(s);
   const analyzer::IterationSummary& it = s.iterations;
   if (it.iterations.empty()) {
     out += fmt::format("iterations  {}\n", it.source);
@@ -375,6 +380,7 @@ std::string summaryToText(const analyzer::TraceSummary& s,
   out += recommendationsToText(recommendations);
   appendAmpNumerics(out, s.amp_numerics);
   out += memoryToText(s, top);
+  out += countersToText(s, top);
   appendGroups(out,
                on_cpu ? "Top operators by CPU time (host ops under each top-level operator)"
                       : "Top operators by GPU time (kernels under each top-level operator)",

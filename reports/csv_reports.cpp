@@ -1,5 +1,9 @@
 #include "reports/csv_reports.h"
 
+#include <algorithm>
+#include <optional>
+#include <set>
+
 #include "reports/csv_writer.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
@@ -49,15 +53,41 @@ void addCells(CsvWriter& csv, const std::vector<std::string>& cells) {
   for (const std::string& cell : cells) csv.add(cell);
 }
 
+// The tensor pipe's measured share of a kernel or layer row and the time it covers
+// (KernelRow/LayerRow::measured_tensor_active), the last columns of kernels.csv and layers.csv:
+// both empty where the row was not measured (and in a job's rows, whose ranks' compact results
+// do not carry them).
+struct MeasuredTensor {
+  std::optional<double> active;
+  std::optional<std::int64_t> ns;
+};
+const std::vector<std::string> kMeasuredColumns = {"measured_tensor_active", "measured_tensor_ns"};
+
+template <typename Row>
+MeasuredTensor measuredOf(const Row& row) {
+  if (!row.measured_tensor_active) return {};
+  return {row.measured_tensor_active, row.measured_tensor_ns};
+}
+
+void addMeasuredCells(CsvWriter& csv, const MeasuredTensor& measured) {
+  csv.add(rateCell(measured.active)).add(countCell(measured.ns));
+}
+
+std::vector<std::string> withMeasuredColumns(std::vector<std::string> header) {
+  header.insert(header.end(), kMeasuredColumns.begin(), kMeasuredColumns.end());
+  return header;
+}
+
 std::vector<std::string> layersHeader() {
   std::vector<std::string> header = withPerformanceColumns({"layer", "op", "phase", "calls", "gpu_time_ns",
                                                             "tensor_core_time_ns", "eligible", "precision", "shapes",
                                                             "violations"});
   header.insert(header.end(), {"what_if_fp32_ns", "what_if_amp_ns", "what_if_padding_cost_ns"});
-  return header;
+  return withMeasuredColumns(std::move(header));
 }
 
-void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyzer::RankTables& tables) {
+void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyzer::RankTables& tables,
+                   const MeasuredTensor& measured) {
   const LayerCells cells = layerCellsOf(line, tables.layers_are_operators);
   csv.add(cells.layer).add(cells.op).add(cells.phase).add(line.calls).add(line.time_ns);
   // A CPU run has no Tensor Core time to give: empty (not known), not 0.
@@ -73,16 +103,17 @@ void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyz
   // device, or none of its ops' work is known), so a padding cost of 0 is a real 0.
   csv.add(countCell(line.what_if_fp32_ns)).add(countCell(line.what_if_amp_ns));
   csv.add(line.what_if_amp_ns ? countCell(std::optional<double>(line.what_if_padding_cost_ns)) : std::string());
+  addMeasuredCells(csv, measured);
 }
 
 std::vector<std::string> kernelsHeader() {
   std::vector<std::string> header = withPerformanceColumns({"name", "calls", "gpu_time_ns", "tensor_cores", "precision",
                                                             "rule", "confidence", "alignment"});
   header.emplace_back("verdict");
-  return header;
+  return withMeasuredColumns(std::move(header));
 }
 
-void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row) {
+void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row, const MeasuredTensor& measured) {
   csv.add(row.name).add(row.calls).add(row.time_ns);
   // An unknown verdict is not "false", and a host op has no Tensor Core to use: both empty, and
   // the verdict column tells them apart.
@@ -102,6 +133,7 @@ void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row) {
   }
   addCells(csv, performanceCells(row.performance));
   csv.add(analyzer::tensorCoreUseName(row.tensor_core));
+  addMeasuredCells(csv, measured);
 }
 
 std::vector<std::string> opsHeader() {
@@ -170,12 +202,22 @@ std::string layersCsv(const analyzer::TraceSummary& summary) {
                               .kernels = {},
                               .layers = analyzer::layerLines(summary),
                               .ops = {}};
-  return tableCsv(layersHeader(), tables.layers,
-                  [&](CsvWriter& csv, const analyzer::LayerLine& line) { addLayerCells(csv, line, tables); });
+  // layerLines keeps the layer table's rows one for one, in order: the measured share is its row's.
+  const std::vector<analyzer::LayerRow>& rows = summary.layer_table.rows;
+  std::size_t i = 0;
+  return tableCsv(layersHeader(), tables.layers, [&](CsvWriter& csv, const analyzer::LayerLine& line) {
+    addLayerCells(csv, line, tables, i < rows.size() ? measuredOf(rows[i]) : MeasuredTensor{});
+    ++i;
+  });
 }
 
 std::string kernelsCsv(const analyzer::TraceSummary& summary) {
-  return tableCsv(kernelsHeader(), analyzer::kernelLines(summary), addKernelCells);
+  const std::vector<analyzer::KernelRow>& rows = summary.kernels;
+  std::size_t i = 0;
+  return tableCsv(kernelsHeader(), analyzer::kernelLines(summary), [&](CsvWriter& csv, const analyzer::KernelLine& line) {
+    addKernelCells(csv, line, i < rows.size() ? measuredOf(rows[i]) : MeasuredTensor{});
+    ++i;
+  });
 }
 
 std::string opsCsv(const analyzer::TraceSummary& summary) {
@@ -183,14 +225,18 @@ std::string opsCsv(const analyzer::TraceSummary& summary) {
 }
 
 std::string layersCsv(const std::vector<analyzer::RankResult>& ranks) {
+  // A rank's compact result does not carry the measured share (analyzer/job/rank_tables.h): empty.
   return rankedTableCsv(
-      layersHeader(), ranks, [](const analyzer::RankTables& t) -> const auto& { return t.layers; }, addLayerCells);
+      layersHeader(), ranks, [](const analyzer::RankTables& t) -> const auto& { return t.layers; },
+      [](CsvWriter& csv, const analyzer::LayerLine& line, const analyzer::RankTables& tables) {
+        addLayerCells(csv, line, tables, {});
+      });
 }
 
 std::string kernelsCsv(const std::vector<analyzer::RankResult>& ranks) {
   return rankedTableCsv(
       kernelsHeader(), ranks, [](const analyzer::RankTables& t) -> const auto& { return t.kernels; },
-      [](CsvWriter& csv, const analyzer::KernelLine& row, const analyzer::RankTables&) { addKernelCells(csv, row); });
+      [](CsvWriter& csv, const analyzer::KernelLine& row, const analyzer::RankTables&) { addKernelCells(csv, row, {}); });
 }
 
 std::string opsCsv(const std::vector<analyzer::RankResult>& ranks) {
@@ -258,6 +304,42 @@ std::string memoryPeakCsv(const analyzer::MemoryAnalysis& memory) {
   return csv.text();
 }
 
+std::string countersCsv(const analyzer::CounterAnalysis& counters) {
+  // The metrics recorded, by name, one column each after the fixed ones: which metrics a trace
+  // has depends on its tool and its settings.
+  std::set<std::string> metrics;
+  for (const analyzer::KernelCounterRow& row : counters.kernels) {
+    for (const analyzer::MetricTotal& total : row.totals) metrics.insert(total.metric);
+  }
+  std::vector<std::string> header = {"kernel", "ranges", "matched", "gpu_time_ns", "tensor_active", "measured_ns",
+                                     "source", "basis", "cuda_core_fp16_ops", "cuda_core_fp32_ops",
+                                     "cuda_core_fp64_ops"};
+  header.insert(header.end(), metrics.begin(), metrics.end());
+  CsvWriter csv(std::move(header));
+  for (const analyzer::KernelCounterRow& row : counters.kernels) {
+    csv.add(row.kernel).add(row.ranges).add(row.matched).add(row.time_ns);
+    csv.add(rateCell(row.tensor_active)).add(row.measured_ns);
+    csv.add(analyzer::measurementSourceName(row.source)).add(row.basis);
+    if (row.cuda_core_ops) {
+      csv.add(row.cuda_core_ops->fp16).add(row.cuda_core_ops->fp32).add(row.cuda_core_ops->fp64);
+    } else {
+      for (int i = 0; i < 3; ++i) csv.add(std::string_view());
+    }
+    // Empty where this kernel's ranges did not record the metric: not recorded is not 0.
+    for (const std::string& metric : metrics) {
+      const auto total = std::find_if(row.totals.begin(), row.totals.end(),
+                                      [&](const analyzer::MetricTotal& t) { return t.metric == metric; });
+      if (total == row.totals.end()) {
+        csv.add(std::string_view());
+      } else {
+        csv.add(total->total);
+      }
+    }
+    csv.endRow();
+  }
+  return csv.text();
+}
+
 std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows) {
   CsvWriter csv({"name", "kind", "element", "group_size", "calls", "gpu_time_ns", "calls_with_bytes", "bytes", "algbw_gbps",
                  "busbw_gbps"});
@@ -293,6 +375,9 @@ trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const st
 trace::Status writeMemoryCsvs(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
   if (trace::Status written = writeReportFile(dir, "memory.csv", memoryCsv(summary.memory)); !written.ok()) return written;
   return writeReportFile(dir, "memory_peak.csv", memoryPeakCsv(summary.memory));
+}
+trace::Status writeCountersCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
+  return writeReportFile(dir, "counters.csv", countersCsv(summary.counters));
 }
 trace::Status writeCollectivesCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir) {
   return writeReportFile(dir, "collectives.csv", collectivesCsv(summary.communication.collectives));

@@ -26,6 +26,9 @@ std::string iterationsCsv(const analyzer::TraceSummary& summary);
 std::string memoryCsv(const analyzer::MemoryAnalysis& memory);
 std::string memoryPeakCsv(const analyzer::MemoryAnalysis& memory);
 std::string collectivesCsv(const std::vector<analyzer::CollectiveRow>& rows);  // a rank's or a job's collectives
+// counters.csv: per kernel name its hardware counters (analyzer/counters/): the measured tensor pipe
+// share, CUDA-core FP operations, then one column per metric recorded (its total), by name.
+std::string countersCsv(const analyzer::CounterAnalysis& counters);
 // A job's tables: every rank's rows (RankResult::tables), in rank order, each row as that rank's
 // own CSV writes it, after a leading `rank` column.
 std::string layersCsv(const std::vector<analyzer::RankResult>& ranks);
@@ -40,5 +43,6 @@ trace::Status writeOpsCsv(const analyzer::TraceSummary& summary, const std::file
 trace::Status writeIterationsCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeMemoryCsvs(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 trace::Status writeCollectivesCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
+trace::Status writeCountersCsv(const analyzer::TraceSummary& summary, const std::filesystem::path& dir);
 
 }  // namespace ampscope::reports

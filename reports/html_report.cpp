@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/counter_words.h"
+#include "reports/html_counters_section.h"
 #include "reports/html_memory_section.h"
 #include "reports/html_performance_sections.h"
 #include "reports/job_rows.h"
@@ -310,16 +312,26 @@ std::string shapeChecksSection(std::span<const analyzer::ShapeCheck> checks, boo
 std::string layerPassesSection(const analyzer::TraceSummary& s, std::size_t top) {
   const LayerPassView view = layerPassView(s, top);
   if (view.rows.empty()) return {};
+  // With counters, the Tensor Core share the verdicts give and the tensor pipe's measured share
+  // side by side; without, the table is as it always was.
+  const bool measured = s.counters.recorded();
   std::string html = fmt::format(R"(<section><h2>Layers by pass</h2><p class="note">{} of the ops {} ran, )"
                                  R"(in model order.</p><table><tr><th>Layer</th><th>Pass</th>)"
-                                 R"(<th class="n">Calls</th><th class="n">Time</th><th class="n">Per call</th></tr>)",
-                                 s.recorded_on_cpu ? "Host time" : "GPU time", esc(view.scope));
+                                 R"(<th class="n">Calls</th><th class="n">Time</th><th class="n">Per call</th>{}</tr>)",
+                                 s.recorded_on_cpu ? "Host time" : "GPU time", esc(view.scope),
+                                 measured ? fmt::format(R"(<th class="n">Tensor Cores (verdicts)</th><th class="n">{}</th>)",
+                                                        esc(kMeasuredActiveHeading))
+                                          : std::string());
   for (const analyzer::LayerRow* p : view.rows) {
     const std::int64_t per_call = p->calls > 0 ? p->time_ns / static_cast<std::int64_t>(p->calls) : 0;
     html += fmt::format(R"(<tr><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
-                        R"(<td class="n">{}</td></tr>)",
+                        R"(<td class="n">{}</td>{}</tr>)",
                         esc(p->layer), esc(trace::phaseName(p->pass)), p->calls, esc(formatDuration(p->time_ns)),
-                        esc(formatDuration(per_call)));
+                        esc(formatDuration(per_call)),
+                        measured ? fmt::format(R"(<td class="n">{}</td><td class="n">{}</td>)",
+                                               esc(formatPercent(p->tensorCoreShare())),
+                                               esc(measuredActiveCell(p->measured_tensor_active)))
+                                 : std::string());
   }
   return html + "</table></section>";
 }
@@ -372,24 +384,47 @@ std::string lostRecordsNotes(const trace::ImportStats& stats) {
   return html;
 }
 
+// The kernel table's measured share of each GPU kernel name (KernelRow::measured_tensor_active):
+// the same name under any operator has the one measurement, over all its calls.
+std::map<std::string_view, std::optional<double>> measuredByKernelName(const analyzer::TraceSummary& s) {
+  std::map<std::string_view, std::optional<double>> out;
+  for (const analyzer::KernelRow& row : s.kernels) {
+    if (row.verdict.tensor_core != analyzer::TensorCoreUse::kHost) out.emplace(row.name, row.measured_tensor_active);
+  }
+  return out;
+}
+
 std::string operatorsSection(const analyzer::TraceSummary& s, std::size_t top) {
   const bool cpu = s.recorded_on_cpu;
+  // The measured column only where the trace recorded counters: blank where a kernel was not measured.
+  const bool measured = s.counters.recorded();
+  const std::map<std::string_view, std::optional<double>> measured_by_name =
+      measured ? measuredByKernelName(s) : std::map<std::string_view, std::optional<double>>();
   std::string html = fmt::format(
       R"(<section><h2>Top operators and their {}</h2><table><tr><th>Operator / {}</th>)"
-      R"(<th>Phase</th><th class="n">Calls</th><th class="n">{}</th><th class="n">Tensor Cores</th>)"
+      R"(<th>Phase</th><th class="n">Calls</th><th class="n">{}</th><th class="n">Tensor Cores</th>{})"
       R"(<th>Precision</th><th>Rule</th></tr>)",
-      cpu ? "host ops" : "kernels", cpu ? "host op" : "kernel", cpu ? "Host time" : "GPU time");
+      cpu ? "host ops" : "kernels", cpu ? "host op" : "kernel", cpu ? "Host time" : "GPU time",
+      measured ? fmt::format(R"(<th class="n">{}</th>)", esc(kMeasuredActiveHeading)) : std::string());
+  const std::string blank_measured = measured ? "<td></td>" : "";
   for (const analyzer::GroupTime& op : firstN(s.operators, top)) {
     html += fmt::format(R"(<tr class="op"><td class="mono">{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>)"
-                        R"(<td class="n">{}</td><td></td><td></td></tr>)",
+                        R"(<td class="n">{}</td>{}<td></td><td></td></tr>)",
                         esc(op.name), esc(op.phase), op.op_calls, esc(formatDuration(op.gpu_time_ns)),
                         // Host ops have no Tensor Core question: "n/a", not a share of 0%.
-                        cpu ? std::string("n/a") : esc(formatPercent(ratio(op.tensor_core_time_ns, op.gpu_time_ns))));
+                        cpu ? std::string("n/a") : esc(formatPercent(ratio(op.tensor_core_time_ns, op.gpu_time_ns))),
+                        blank_measured);
     for (const analyzer::KernelTime& k : firstN(op.kernel_times, top)) {
+      std::string measured_cell;
+      if (measured) {
+        const auto found = measured_by_name.find(k.name);
+        measured_cell = fmt::format(R"(<td class="n">{}</td>)",
+                                    found == measured_by_name.end() ? std::string() : esc(measuredActiveCell(found->second)));
+      }
       html += fmt::format(R"(<tr class="kern"><td class="mono">{}</td><td></td><td class="n">{}</td><td class="n">{}</td>)"
-                          R"(<td class="n {}">{}</td><td class="nowrap">{}</td><td class="mono nowrap">{}</td></tr>)",
+                          R"(<td class="n {}">{}</td>{}<td class="nowrap">{}</td><td class="mono nowrap">{}</td></tr>)",
                           esc(k.name), k.calls, esc(formatDuration(k.time_ns)),
-                          verdictClass(k.verdict.tensor_core), tensorCoreCell(k.verdict.tensor_core),
+                          verdictClass(k.verdict.tensor_core), tensorCoreCell(k.verdict.tensor_core), measured_cell,
                           analyzer::precisionName(k.verdict.precision),
                           esc(k.verdict.rule_id));
     }
@@ -458,6 +493,7 @@ std::string htmlReport(const analyzer::TraceSummary& summary,
   html += ampNumericsSection(summary.amp_numerics);
   html += memorySection(summary, top);
   html += tensorCoreShareSection(summary, top);
+  html += countersSection(summary, top);
   html += layerPassesSection(summary, top);
   html += shapeChecksSection(firstN(summary.shape_checks, top), summary.recorded_on_cpu);
   html += operatorsSection(summary, top);

@@ -1,6 +1,7 @@
 #include "reports/perfetto_export.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/steps/amp_numerics.h"
+#include "reports/counter_words.h"
 #include "reports/verdict_words.h"
 
 namespace ampscope::reports {
@@ -241,9 +243,19 @@ class RankWriter {
         e.field("precision", analyzer::precisionName(row->verdict.precision));
         e.field("confidence", analyzer::confidenceName(row->verdict.confidence));
         e.field("rule", row->verdict.rule_id);
+        // The hardware counters' word on its name, over all its measured calls (analyzer/counters/).
+        if (row->measured_tensor_active) {
+          e.field("name_measured_tensor_active", *row->measured_tensor_active);
+          e.field("name_measured_tensor_ns", row->measured_tensor_ns);
+        }
       } else {
         // Not in the kernel table: the analysis has no verdict.
         e.field("tensor_cores", tensorCoreCell(analyzer::TensorCoreUse::kUnknown));
+      }
+      // This launch's own measurement, where the counters measured it (NaN: not measured).
+      const std::vector<float>& measured = run_.summary.counters.tensor_active_by_kernel;
+      if (i < measured.size() && std::isfinite(measured[i])) {
+        e.field("measured_tensor_active", static_cast<double>(measured[i]));
       }
       if (attributed && attribution.kernels[i].op_row >= 0) {
         const analyzer::OpRow& op = model.rows[static_cast<std::size_t>(attribution.kernels[i].op_row)];
@@ -319,6 +331,25 @@ class RankWriter {
       if (trace_.str(c.name) == analyzer::kLossScaleCounter) counter("loss scale", "scale", c.time_ns, c.value);
     }
     writeMemoryCounters();
+    writeMetricSeries();
+  }
+
+  // Each sampled hardware metric of each device (analyzer/counters/), sample for sample: the 0..1
+  // share where the analysis knows the metric's unit, the recorded value otherwise. A sample holds
+  // its value over [start, end); where the next sample does not follow at once (and after the
+  // last), the track returns to 0, as Chrome's counters hold a value until the next one.
+  void writeMetricSeries() {
+    for (const analyzer::MetricSeries& series : run_.summary.counters.series) {
+      const std::string name = seriesTrackName(series);
+      const std::string_view key = series.share ? "share" : "value";
+      for (std::size_t i = 0; i < series.points.size(); ++i) {
+        const analyzer::SeriesPoint& point = series.points[i];
+        counter(name, key, point.start_ns, point.value);
+        if (i + 1 == series.points.size() || series.points[i + 1].start_ns != point.end_ns) {
+          counter(name, key, point.end_ns, 0.0);
+        }
+      }
+    }
   }
 
   // Each device's memory timeline (analyzer/memory/), sample for sample: allocated, and reserved
@@ -369,6 +400,9 @@ std::optional<std::int64_t> earliestExportedNs(const analyzer::RunAnalysis& run)
   }
   for (const auto& d : run.summary.memory.devices) {
     if (!d.timeline.empty()) see(d.timeline.front().time_ns);
+  }
+  for (const auto& series : run.summary.counters.series) {
+    if (!series.points.empty()) see(series.points.front().start_ns);
   }
   return first;
 }

@@ -4,8 +4,8 @@
 // (docs/perfetto.md). One process per rank; every event is written as it is produced
 // (trace_event_writer.h), so the export holds the analysis once and never a document of it.
 // Every figure comes from the analysis (RunAnalysis): verdicts from its kernel table, layers and
-// ops from its per-kernel table (kernel_attribution.h), rates from its per-op model, counters from its launch queue, step split and
-// AMP numerics; this file only places them on tracks.
+// ops from its per-kernel table (kernel_attribution.h), rates from its per-op model, counters from its launch queue, step split,
+// AMP numerics, memory timeline and sampled hardware metrics; this file only places them on tracks.
 
 #include <cstdint>
 #include <optional>

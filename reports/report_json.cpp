@@ -3,6 +3,7 @@
 #include <limits>
 #include <optional>
 
+#include "reports/counters_json.h"
 #include "reports/job_json.h"
 #include "reports/memory_json.h"
 #include "reports/report_file.h"
@@ -298,6 +299,8 @@ ordered_json layersJson(const analyzer::TraceSummary& summary) {
                    {"eligible", cells.eligible}, {"precision", cells.precision}, {"shapes", cells.shapes},
                    {"violations", cells.violations}, {"state", analyzer::layerStateName(row.state)}});
     out.back().update(rowPerformanceJson(row.performance));
+    out.back()["measured_tensor_active"] = measuredShareJson(row.measured_tensor_active);
+    out.back()["measured_tensor_ns"] = row.measured_tensor_ns;
     out.back()["what_if_fp32_ns"] = orNull(row.what_if_fp32_ns);
     out.back()["what_if_amp_ns"] = orNull(row.what_if_amp_ns);
     out.back()["what_if_padding_cost_ns"] = row.what_if_padding_cost_ns;
@@ -312,6 +315,8 @@ ordered_json kernelsJson(const analyzer::TraceSummary& summary, std::size_t top)
     if (!row.mangled_name.empty()) entry["mangled_name"] = row.mangled_name;
     entry.update(verdictFields(row.verdict));
     entry.update(rowPerformanceJson(row.performance));
+    entry["measured_tensor_active"] = measuredShareJson(row.measured_tensor_active);
+    entry["measured_tensor_ns"] = row.measured_tensor_ns;
     out.push_back(std::move(entry));
   }
   return out;
@@ -364,13 +369,15 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                          {"by_precision", mapJson(summary.tensor_cores.by_precision)},
                          {"by_confidence", {{"high", tensorCoreNs(summary, summary.tensor_cores.high_confidence_ns)},
                                             {"medium", tensorCoreNs(summary, summary.tensor_cores.medium_confidence_ns)},
-                                            {"low", tensorCoreNs(summary, summary.tensor_cores.low_confidence_ns)}}},
+                                            {"low", tensorCoreNs(summary, summary.tensor_cores.low_confidence_ns)},
+                                            {"measured", tensorCoreNs(summary, summary.tensor_cores.measured_ns)}}},
                          {"unknown_time_ns", tensorCoreNs(summary, summary.tensor_cores.unknown_time_ns)},
                          {"unknown_fraction", summary.recorded_on_cpu ? ordered_json(nullptr)
                                                                       : ordered_json(summary.tensor_cores.unknown_fraction)},
                          {"rules_version", summary.tensor_cores.rules_version},
                          {"applicable", !summary.recorded_on_cpu},
-                         {"note", summary.recorded_on_cpu ? std::string("recorded on ") + kCpuRunNote : std::string()}};
+                         {"note", summary.recorded_on_cpu ? std::string("recorded on ") + kCpuRunNote : std::string()},
+                         {"measured", measuredTensorCoresJson(summary.counters.tensor_cores)}};
   doc["shape_checks"] = shapeChecksJson(firstN(summary.shape_checks, top));
   doc["iterations"] = iterationsJson(summary);
   doc["data_pipeline"] = {{"exposed_ns_per_iteration", dp.exposed_ns_per_iteration},
@@ -415,6 +422,7 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
                         {"counted_steps", numerics.counted_steps}};
   doc["amp_numerics"] = ampNumericsJson(numerics);
   doc["memory"] = memoryJson(summary.memory, top);
+  doc["counters"] = countersJson(summary.counters, top);
   doc["top_operators"] = groupsJson(summary, summary.operators, top);
   doc["top_layers"] = groupsJson(summary, summary.layers, top);
   doc["layer_passes"] = layerPassesJson(summary);

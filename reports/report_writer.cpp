@@ -33,6 +33,7 @@ trace::Status writeReport(const analyzer::TraceSummary& summary,
       [&] { return writeIterationsCsv(summary, dir); },
       [&] { return writeCollectivesCsv(summary, dir); },
       [&] { return writeMemoryCsvs(summary, dir); },
+      [&] { return writeCountersCsv(summary, dir); },
       [&] { return writeJsonReport(summary, recommendations, dir); },
       [&] { return writeMarkdownReport(summary, recommendations, dir, top); },
       [&] { return writeHtmlReport(summary, recommendations, dir, top); }};

@@ -14,10 +14,9 @@ namespace ampscope::reports {
 // The files writeReport writes, as the CLI lists them.
 inline constexpr const char* kReportFiles =
     "report.html, report.md, report.json, recommendations.csv, layers.csv, kernels.csv, ops.csv, iterations.csv, "
-    "collectives.csv, memory.csv, memory_peak.csv";
+    "collectives.csv, memory.csv, memory_peak.csv, counters.csv";
 
-// Creates dir (and its parents) and writes recommendations.csv, layers.csv, kernels.csv, ops.csv,
-// iterations.csv, report.json, report.md and report.html into it, replacing older ones. Stops
+// Creates dir (and its parents) and writes the files of kReportFiles into it, replacing older ones. Stops
 // at the first failure; the error names the file. The CSVs and report.json hold every row;
 // report.md and report.html show the top entries of each ranked list.
 trace::Status writeReport(const analyzer::TraceSummary& summary,

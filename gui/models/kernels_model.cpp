@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "analyzer/core/tensor_core_verdict.h"
+#include "reports/counter_words.h"
 #include "reports/report_file.h"
 #include "reports/verdict_words.h"
 
@@ -28,10 +29,12 @@ void KernelsModel::setRun(const analyzer::RunAnalysis* run) {
   pass_filter_.reset();
   by_operator_ = false;
   on_cpu_ = false;
+  has_counters_ = false;
   if (run) {
     const analyzer::TraceSummary& summary = run->summary;
     by_operator_ = summary.layer_table.groups_operators;
     on_cpu_ = summary.recorded_on_cpu;
+    has_counters_ = summary.counters.recorded();
     kernels_.reserve(summary.kernels.size());
     for (const analyzer::KernelRow& row : summary.kernels) {
       const analyzer::TensorCoreVerdict& v = row.verdict;
@@ -41,6 +44,8 @@ void KernelsModel::setRun(const analyzer::RunAnalysis* run) {
       kernel.precision = analyzer::precisionName(v.precision);
       kernel.rule = text(v.rule_id);
       kernel.evidence = text(row.evidence);
+      kernel.measured_active = row.measured_tensor_active;
+      kernel.measured_ns = row.measured_tensor_ns;
       kernel.calls = row.calls;
       kernel.time_ns = row.time_ns;
       kernel.uses.reserve(row.uses.size());
@@ -91,6 +96,8 @@ void KernelsModel::rebuildRows() {
     row.precision = kernel.precision;
     row.rule = kernel.rule;
     row.evidence = kernel.evidence;
+    row.measured_active = kernel.measured_active;
+    row.measured_ns = kernel.measured_ns;
     total_ns_ += row.time_ns;
     rows_.push_back(std::move(row));
   }
@@ -112,6 +119,14 @@ int KernelsModel::rowOfKernel(const QString& name) const {
     if (rows_[i].name == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+QString KernelsModel::measuredExplanation(const Row& row) const {
+  if (!has_counters_) return QStringLiteral("The trace recorded no hardware counters");
+  if (!row.measured_active) return QStringLiteral("This kernel was not measured by the hardware counters");
+  return QStringLiteral("The tensor pipe was busy %1 of the cycles over %2 of this kernel's time (hardware counters, "
+                        "all its calls)")
+      .arg(text(reports::formatPercent(*row.measured_active)), text(reports::formatDuration(row.measured_ns)));
 }
 
 QColor KernelsModel::verdictColor(Verdict verdict) {
@@ -146,9 +161,12 @@ QVariant KernelsModel::data(const QModelIndex& index, int role) const {
       if (column == kKernel) return row->name;
       if (column == kLayer && !row->layer.isEmpty()) return row->layer;
       if (column == kEvidence || column == kVerdict || column == kRule) return row->evidence;
+      if (column == kMeasuredActive) return measuredExplanation(*row);
       return {};
     case Qt::TextAlignmentRole:
-      if (column >= kCalls && column <= kShare) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      if ((column >= kCalls && column <= kShare) || column == kMeasuredActive) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      }
       return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     default: return {};
   }
@@ -163,6 +181,8 @@ QVariant KernelsModel::display(const Row& row, Column column) const {
     case kTime: return text(reports::formatDuration(row.time_ns));
     case kShare: return text(reports::formatPercent(row.share));
     case kVerdict: return text(reports::tensorCoreCell(row.verdict));
+    // Blank where the kernel was not measured: not measured is not 0%.
+    case kMeasuredActive: return text(reports::measuredActiveCell(row.measured_active));
     case kPrecision: return row.precision;
     case kRule: return row.rule;
     case kEvidence: return row.evidence;
@@ -178,6 +198,7 @@ QVariant KernelsModel::sortValue(const Row& row, Column column) const {
     case kCalls: return static_cast<qulonglong>(row.calls);
     case kTime: return static_cast<qlonglong>(row.time_ns);
     case kShare: return row.share;
+    case kMeasuredActive: return row.measured_active.value_or(-1.0);  // unmeasured below every share
     default: return display(row, column);
   }
 }
@@ -190,6 +211,9 @@ QVariant KernelsModel::headerData(int section, Qt::Orientation orientation, int 
       case kLayer: return QStringLiteral("The layer most of its time ran for (and how many more ran it)");
       case kShare: return QStringLiteral("Of the kernel time shown: the run's, or the selected layer's");
       case kRule: return QStringLiteral("The row of the Tensor Core rules (docs/tensor_core_rules.md) that decided");
+      case kMeasuredActive:
+        return QStringLiteral("The tensor pipe's busy share the hardware counters measured over the kernel's measured "
+                              "calls (all its calls, whatever layer is selected); blank where it was not measured");
       default: return {};
     }
   }
@@ -201,6 +225,7 @@ QVariant KernelsModel::headerData(int section, Qt::Orientation orientation, int 
     case kTime: return QStringLiteral("Time");
     case kShare: return QStringLiteral("Share");
     case kVerdict: return QStringLiteral("Tensor Cores");
+    case kMeasuredActive: return QString::fromUtf8(reports::kMeasuredActiveHeading);
     case kPrecision: return QStringLiteral("Precision");
     case kRule: return QStringLiteral("Rule");
     case kEvidence: return QStringLiteral("Evidence");

@@ -1,8 +1,8 @@
 #pragma once
 // The run's kernels grouped by name, as the analyzer's kernel table (TraceSummary::kernels) has
 // them: calls, time, share, the Tensor Core verdict (yes, no, unknown, or host work of a CPU run,
-// in the words every view uses: reports/verdict_words.h), its precision, the rule that decided
-// and the evidence. setLayerFilter restricts the rows
+// in the words every view uses: reports/verdict_words.h), beside it the tensor pipe's measured share
+// where hardware counters measured the kernel, its precision, the rule that decided and the evidence. setLayerFilter restricts the rows
 // to the kernels one layer (and pass) ran, the Layers tab's detail: the model then sums each
 // kernel's uses (KernelRow::uses) by that layer and pass, a cut of the table, not a new analysis.
 // A TableFilterProxy on kVerdictRole filters by verdict. Display text is formatted with units;
@@ -25,7 +25,7 @@ class KernelsModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kKernel, kLayer, kCalls, kTime, kShare, kVerdict, kPrecision, kRule, kEvidence, kColumnCount };
+  enum Column { kKernel, kLayer, kCalls, kTime, kShare, kVerdict, kMeasuredActive, kPrecision, kRule, kEvidence, kColumnCount };
   using Verdict = analyzer::TensorCoreUse;
 
   static constexpr int kSortRole = Qt::UserRole;         // raw value of any column
@@ -43,6 +43,10 @@ class KernelsModel : public QAbstractTableModel {
     QString precision;     // "unknown" when nothing says
     QString rule;          // the rule row that decided; empty when none matched
     QString evidence;
+    // The tensor pipe's measured busy share of the kernel's name over all its measured calls
+    // (hardware counters), and the time that covers; nullopt: not measured.
+    std::optional<double> measured_active;
+    std::int64_t measured_ns = 0;
   };
 
   explicit KernelsModel(QObject* parent = nullptr);
@@ -64,6 +68,8 @@ class KernelsModel : public QAbstractTableModel {
   std::int64_t totalTimeNs() const { return total_ns_; }
   // The trace names no layers: the Layer column names top-level operators.
   bool groupsOperators() const { return by_operator_; }
+  // The run recorded hardware counters (kMeasuredActive is blank throughout without them).
+  bool hasCounters() const { return has_counters_; }
 
   static QColor verdictColor(Verdict verdict);
 
@@ -87,6 +93,8 @@ class KernelsModel : public QAbstractTableModel {
     QString precision;
     QString rule;
     QString evidence;
+    std::optional<double> measured_active;
+    std::int64_t measured_ns = 0;
     std::uint64_t calls = 0;  // all of the kernel's calls, every layer's
     std::int64_t time_ns = 0;
     std::vector<Use> uses;
@@ -97,6 +105,7 @@ class KernelsModel : public QAbstractTableModel {
   void rebuildRows();
   QVariant display(const Row& row, Column column) const;
   QVariant sortValue(const Row& row, Column column) const;
+  QString measuredExplanation(const Row& row) const;
 
   std::vector<Kernel> kernels_;  // heaviest first, as the analyzer orders them
   QString layer_filter_;
@@ -105,6 +114,7 @@ class KernelsModel : public QAbstractTableModel {
   std::int64_t total_ns_ = 0;
   bool by_operator_ = false;
   bool on_cpu_ = false;  // a CPU run: its rows are host ops
+  bool has_counters_ = false;
 };
 
 }  // namespace ampscope::gui

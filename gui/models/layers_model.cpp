@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "analyzer/core/tensor_core_verdict.h"
+#include "reports/counter_words.h"
 #include "reports/report_file.h"
 #include "reports/report_rows.h"
 
@@ -64,12 +65,14 @@ void LayersModel::setRun(const analyzer::RunAnalysis* run) {
   rows_.clear();
   by_operator_ = false;
   on_cpu_ = false;
+  has_counters_ = false;
   what_if_device_.clear();
   what_if_reason_.clear();
   if (run) {
     const analyzer::TraceSummary& summary = run->summary;
     by_operator_ = summary.layer_table.groups_operators;
     on_cpu_ = summary.recorded_on_cpu;
+    has_counters_ = summary.counters.recorded();
     if (const analyzer::DeviceSpec* target = summary.what_if.device.spec.get()) {
       what_if_device_ = text(target->name);
       what_if_reason_ = text(summary.what_if.device.reason);
@@ -147,6 +150,7 @@ QVariant LayersModel::data(const QModelIndex& index, int role) const {
       if (column == kShapes && !row->shapes.isEmpty()) return row->shapes;
       if (column == kViolations && !row->violations.isEmpty()) return row->violations;
       if ((column == kWhatIfFp32 || column == kWhatIfAmp) && hasWhatIf()) return whatIfExplanation(*row);
+      if (column == kMeasuredActive) return measuredExplanation(*row);
       return stateExplanation(*row);
     case Qt::TextAlignmentRole:
       if (column >= kCalls && column <= kWhatIfAmp && column != kBound) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -165,6 +169,8 @@ QVariant LayersModel::display(const Row& row, Column column) const {
     // A CPU run has no Tensor Core figures: a dash, not a zero that reads as "missed them".
     case kTensorCoreTime: return on_cpu_ ? QStringLiteral("–") : text(reports::formatDuration(row.analysis.tensor_core_time_ns));
     case kTensorCoreShare: return on_cpu_ ? QStringLiteral("–") : text(reports::formatPercent(row.analysis.tensorCoreShare()));
+    // Blank where none of its kernels was measured: not measured is not 0%.
+    case kMeasuredActive: return text(reports::measuredActiveCell(row.analysis.measured_tensor_active));
     case kEligible: return row.analysis.eligible ? QStringLiteral("yes") : QStringLiteral("no");
     case kPrecision: return row.precision;
     case kShapes: return joined(row.shapes.split("; ", Qt::SkipEmptyParts));
@@ -199,6 +205,7 @@ QVariant LayersModel::sortValue(const Row& row, Column column) const {
     case kTime: return static_cast<qlonglong>(row.analysis.time_ns);
     case kTensorCoreTime: return static_cast<qlonglong>(row.analysis.tensor_core_time_ns);
     case kTensorCoreShare: return row.analysis.tensorCoreShare();
+    case kMeasuredActive: return row.analysis.measured_tensor_active.value_or(kUnknownSort);
     case kEligible: return row.analysis.eligible ? 1 : 0;
     case kViolations: return row.analysis.violation_count;
     case kShapes: return row.shapes;
@@ -234,6 +241,15 @@ QString LayersModel::stateExplanation(const Row& row) const {
                       : QStringLiteral("No Tensor-Core-eligible op: nothing to change here for Tensor Cores");
 }
 
+QString LayersModel::measuredExplanation(const Row& row) const {
+  if (!has_counters_) return QStringLiteral("The trace recorded no hardware counters");
+  const std::optional<double>& active = row.analysis.measured_tensor_active;
+  if (!active) return QStringLiteral("None of its kernels was measured by the hardware counters");
+  return QStringLiteral("The tensor pipe was busy %1 of the cycles over %2 of its %3 kernel time (hardware counters)")
+      .arg(text(reports::formatPercent(*active)), text(reports::formatDuration(row.analysis.measured_tensor_ns)),
+           text(reports::formatDuration(row.analysis.time_ns)));
+}
+
 QString LayersModel::whatIfExplanation(const Row& row) const {
   if (!row.analysis.what_if_fp32_ns && !row.analysis.what_if_amp_ns) {
     return QStringLiteral("No estimate on the %1: the work of its ops is not known").arg(what_if_device_);
@@ -263,6 +279,9 @@ QVariant LayersModel::headerData(int section, Qt::Orientation orientation, int r
                                             "(the per-op model; unknown without shapes or a device)");
       case kPeak: return QStringLiteral("The recorded device's dense peak in the precision its math ran");
       case kBound: return QStringLiteral("Which roof of the roofline limits it: compute or memory");
+      case kMeasuredActive:
+        return QStringLiteral("The tensor pipe's busy share measured by the hardware counters over its measured kernel "
+                              "time; blank where none of its kernels was measured");
       case kPredictedAmp: return QStringLiteral("The per-op model's time for all its calls under AMP on the recorded "
                                                 "device (compare with the time column)");
       case kWhatIfFp32:
@@ -283,6 +302,7 @@ QVariant LayersModel::headerData(int section, Qt::Orientation orientation, int r
     case kTime: return on_cpu_ ? QStringLiteral("Host time") : QStringLiteral("GPU time");
     case kTensorCoreTime: return QStringLiteral("Tensor Core time");
     case kTensorCoreShare: return QStringLiteral("Tensor Core share");
+    case kMeasuredActive: return QString::fromUtf8(reports::kMeasuredActiveHeading);
     case kEligible: return QStringLiteral("Eligible");
     case kPrecision: return QStringLiteral("Precision");
     case kShapes: return QStringLiteral("Shapes");

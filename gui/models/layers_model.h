@@ -5,7 +5,8 @@
 // Cores, the precision its matrix kernels ran in, its recorded GEMM shapes and the dimensions that
 // break the precision's multiple (the analyzer's shape checks, as text); the per-op model's
 // figures summed per row by the analyzer (achieved TFLOP/s, the peak in its precision, the roofline
-// bound, the predicted time under AMP on the recorded device) and, when the run has a what-if
+// bound, the predicted time under AMP on the recorded device), beside the Tensor Core share the
+// tensor pipe's measured share where hardware counters measured its kernels, and, when the run has a what-if
 // projection (a CPU run, or --gpu naming another GPU), the estimated FP32 and AMP time per step on
 // that GPU, marked as estimates. The model computes nothing: it formats what the analysis holds.
 //
@@ -33,8 +34,8 @@ class LayersModel : public QAbstractTableModel {
   enum Column {
     // The figures first, the words after: the model's rates and estimates stay in view beside the
     // time they explain.
-    kLayer, kOp, kPass, kCalls, kTime, kTensorCoreTime, kTensorCoreShare, kAchieved, kPeak, kBound, kPredictedAmp,
-    kWhatIfFp32, kWhatIfAmp, kEligible, kPrecision, kShapes, kViolations, kColumnCount
+    kLayer, kOp, kPass, kCalls, kTime, kTensorCoreTime, kTensorCoreShare, kMeasuredActive, kAchieved, kPeak, kBound,
+    kPredictedAmp, kWhatIfFp32, kWhatIfAmp, kEligible, kPrecision, kShapes, kViolations, kColumnCount
   };
   // The analysis's verdict on the row (analyzer/tables/layer_table.h), which picks the row's colours.
   using State = analyzer::LayerState;
@@ -70,6 +71,9 @@ class LayersModel : public QAbstractTableModel {
   // The run has a what-if projection: the kWhatIf columns hold its estimates on this GPU (the
   // device table's row name); empty when it has none, and those columns are empty.
   bool hasWhatIf() const { return !what_if_device_.isEmpty(); }
+  // The run recorded hardware counters: kMeasuredActive holds the tensor pipe's measured share
+  // where the row's kernels were measured (blank where not); without counters it is blank throughout.
+  bool hasCounters() const { return has_counters_; }
   QString whatIfDevice() const { return what_if_device_; }
 
   static QString stateName(State state);     // "eligible, not on Tensor Cores", ...
@@ -86,10 +90,12 @@ class LayersModel : public QAbstractTableModel {
   QVariant sortValue(const Row& row, Column column) const;
   QString stateExplanation(const Row& row) const;
   QString whatIfExplanation(const Row& row) const;
+  QString measuredExplanation(const Row& row) const;
 
   std::vector<Row> rows_;
   bool by_operator_ = false;
   bool on_cpu_ = false;
+  bool has_counters_ = false;
   QString what_if_device_;
   QString what_if_reason_;
 };

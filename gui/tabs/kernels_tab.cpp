@@ -99,6 +99,8 @@ void KernelsTab::showRun(RunPtr run) {
                           .arg(durationText(model_->totalTimeNs()))
                           .arg(on_cpu ? " (a CPU run: no Tensor Core verdicts)" : ""));
   }
+  // Without hardware counters the measured column would be blank throughout.
+  table_->setColumnHidden(KernelsModel::kMeasuredActive, !model_->hasCounters());
   table_->resizeColumnsToContents();
   // Kernel and operator names run to hundreds of characters: cut the columns, the tooltip and the
   // detail below have them whole.

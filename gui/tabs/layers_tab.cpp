@@ -163,6 +163,9 @@ void LayersTab::showRun(RunPtr run) {
   for (const int column : {LayersModel::kWhatIfFp32, LayersModel::kWhatIfAmp}) {
     table_->setColumnHidden(column, !model_->hasWhatIf());
   }
+  // The tensor pipe's measured share only where the trace recorded hardware counters.
+  table_->setColumnHidden(LayersModel::kMeasuredActive, !model_->hasCounters());
+  kernel_table_->setColumnHidden(KernelsModel::kMeasuredActive, !kernels_->hasCounters());
   table_->resizeColumnsToContents();
   // Operator names of traces without layers run long: the tooltip has them whole.
   table_->setColumnWidth(LayersModel::kLayer, std::min(table_->columnWidth(LayersModel::kLayer), 300));

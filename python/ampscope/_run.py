@@ -31,7 +31,7 @@ class Run:
 
     * ``summary``: the ``ampscope analyze --json`` document as a dict (docs/analyze_json.md).
     * ``layers``, ``operators``, ``kernels``, ``recommendations``, ``iterations``, ``collectives``,
-      ``memory``, ``memory_peak``, ``ranks``: the report's CSV tables (docs/reports.md) as pandas DataFrames when pandas is
+      ``memory``, ``memory_peak``, ``counters``, ``ranks``: the report's CSV tables (docs/reports.md) as pandas DataFrames when pandas is
       installed, else lists of dicts. An empty cell is unknown (NaN or None), never 0. A job has
       ``ranks`` (with each rank's Tensor Core share and AMP projection), ``collectives``,
       ``recommendations`` (merged across ranks, with the ``ranks`` each applies to), and every rank's
@@ -62,7 +62,7 @@ class Run:
 
     def table(self, name: str, use_pandas: Optional[bool] = None) -> Table:
         """The report's table of that name (layers, operators, kernels, recommendations, iterations,
-        ranks, collectives, memory, memory_peak); ``use_pandas=False`` gives a list of dicts even where pandas is installed."""
+        ranks, collectives, memory, memory_peak, counters); ``use_pandas=False`` gives a list of dicts even where pandas is installed."""
         return read_table(self._analysis.table_csv(name), use_pandas)
 
     @property
@@ -104,6 +104,14 @@ class Run:
     def memory_peak(self) -> Table:
         """memory_peak.csv: what is live at each device's peak by category and by layer, and what was saved for backward."""
         return self.table("memory_peak")
+
+    @property
+    def counters(self) -> Table:
+        """counters.csv: per kernel name its hardware counters: ranges and how many matched a launch, GPU time,
+        ``tensor_active`` (the tensor pipe's measured busy share over ``measured_ns``; empty: not measured),
+        ``source`` and ``basis``, CUDA-core FP operations, then one column per metric recorded (its total).
+        Empty (header only) when the trace recorded no counters."""
+        return self.table("counters")
 
     @property
     def ranks(self) -> Table:

@@ -21,7 +21,7 @@ namespace ampscope::python {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Table>, 9> kTables{{
+constexpr std::array<std::pair<std::string_view, Table>, 10> kTables{{
     {"layers", Table::kLayers},
     {"operators", Table::kOperators},
     {"kernels", Table::kKernels},
@@ -31,6 +31,7 @@ constexpr std::array<std::pair<std::string_view, Table>, 9> kTables{{
     {"collectives", Table::kCollectives},
     {"memory", Table::kMemory},
     {"memory_peak", Table::kMemoryPeak},
+    {"counters", Table::kCounters},
 }};
 
 // The CLI writes "ampscope: MESSAGE\n" to its error stream; Python gets MESSAGE.
@@ -104,6 +105,9 @@ std::string Analysis::tableCsv(Table table) const {
       case Table::kMemoryPeak:
         throw std::invalid_argument("a job of " + std::to_string(job.ranks.size()) +
                                     " ranks has no memory table of its own: a rank's memory is in run.rank(N)");
+      case Table::kCounters:
+        throw std::invalid_argument("a job of " + std::to_string(job.ranks.size()) +
+                                    " ranks has no counters table of its own: a rank's counters are in run.rank(N)");
     }
   }
   const analyzer::RunAnalysis& run = *analysis_.run;
@@ -116,6 +120,7 @@ std::string Analysis::tableCsv(Table table) const {
     case Table::kCollectives: return reports::collectivesCsv(run.summary.communication.collectives);
     case Table::kMemory: return reports::memoryCsv(run.summary.memory);
     case Table::kMemoryPeak: return reports::memoryPeakCsv(run.summary.memory);
+    case Table::kCounters: return reports::countersCsv(run.summary.counters);
     case Table::kRanks: {
       // One run is a job of one rank.
       auto job = analyzer::analyzeJob({analysis_.rank_result});

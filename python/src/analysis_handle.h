@@ -25,7 +25,9 @@ class InputError : public std::runtime_error {
 };
 
 // The tables of an analysis, each the CSV of the same name that `report` writes (docs/reports.md).
-enum class Table { kLayers, kOperators, kKernels, kRecommendations, kIterations, kRanks, kCollectives, kMemory, kMemoryPeak };
+enum class Table {
+  kLayers, kOperators, kKernels, kRecommendations, kIterations, kRanks, kCollectives, kMemory, kMemoryPeak, kCounters
+};
 std::optional<Table> tableNamed(std::string_view name);
 // "layers, operators, ..." for errors.
 std::string tableNames();

@@ -48,9 +48,16 @@ def test_tables_without_pandas_are_lists_of_dicts(workers0):
 def test_every_table_reads(workers0):
     run = ampscope.analyze(workers0)
     for name in ("layers", "operators", "kernels", "recommendations", "iterations", "collectives", "memory",
-                 "memory_peak", "ranks"):
+                 "memory_peak", "counters", "ranks"):
         table = getattr(run, name)
         assert list(table.columns), name
+    # A trace without hardware counters: the fixed columns, no rows; the kernel and layer tables
+    # carry the measured share's columns, empty (not measured).
+    assert list(run.counters.columns)[:8] == ["kernel", "ranges", "matched", "gpu_time_ns", "tensor_active",
+                                              "measured_ns", "source", "basis"]
+    assert len(run.counters) == 0
+    assert run.kernels["measured_tensor_active"].isna().all()
+    assert run.kernels["measured_tensor_ns"].isna().all()
     assert list(run.memory.columns) == ["device_kind", "device", "time_ns", "allocated_bytes", "reserved_bytes"]
     assert len(run.iterations) > 0
     assert len(run.ranks) == 1
@@ -105,6 +112,8 @@ def test_job_has_ranks_and_a_rank_has_everything(dlrm_ranks, cli):
         job.iterations
     with pytest.raises(ValueError, match="run.rank"):
         job.memory
+    with pytest.raises(ValueError, match="run.rank"):
+        job.counters
     rank3 = job.rank(3)
     assert not rank3.is_job
     single = json.loads(run_cli(cli, "analyze", str(dlrm_ranks), "--rank", "3", "--json").stdout)
@@ -143,3 +152,44 @@ def test_read_table_keeps_names_and_unknowns():
     frame = read_table(text, use_pandas=True)
     assert list(frame["name"]) == ["NA", "null"]
     assert pandas.isna(frame["rate"][0]) and frame["rate"][1] == 1.5
+
+
+def _sampled_counters_trace(path):
+    """A Kineto trace written here: two kernels of 3 ms on an A100 and CUPTI PM-sampling counters of the
+    tensor pipe every 1 ms (60% busy under the first, 0% under the second)."""
+    events = []
+    for i, (name, pct) in enumerate((("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn", 60.0),
+                                     ("ampere_sgemm_128x64_tn", 0.0))):
+        start = 1000.0 + 3000.0 * i
+        events.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 100.0 + 50 * i, "dur": 40})
+        events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                       "ts": 110.0 + 50 * i, "dur": 10, "args": {"correlation": i + 1}})
+        events.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": start, "dur": 3000,
+                       "args": {"device": 0, "stream": 7, "correlation": i + 1}})
+        for sample in range(3):
+            events.append({"ph": "C", "cat": "hardware_counters", "pid": "GPU 0 Counters", "tid": 0,
+                           "name": "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+                           "ts": start + 1000.0 * sample, "args": {"": pct}})
+    document = {"schemaVersion": 1, "traceEvents": events,
+                "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-40GB", "computeMajor": 8, "computeMinor": 0,
+                                      "numSms": 108}]}
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_counters_table_equals_counters_csv_and_kernels_carry_the_measured_share(tmp_path, cli):
+    trace = _sampled_counters_trace(tmp_path / "counters.pt.trace.json")
+    run = ampscope.analyze(trace)
+    counters = run.table("counters", use_pandas=False)
+    completed = run_cli(cli, "report", str(trace), "--out", str(tmp_path / "r"))
+    assert completed.returncode == 0, completed.stderr
+    assert counters == read_table((tmp_path / "r" / "counters.csv").read_text(), use_pandas=False)
+    by_kernel = {row["kernel"]: row for row in counters}
+    assert by_kernel["ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn"]["tensor_active"] == pytest.approx(0.6)
+    assert by_kernel["ampere_sgemm_128x64_tn"]["tensor_active"] == 0.0
+    assert all(row["source"] == "sampled" for row in counters)
+    kernels = {row["name"]: row for row in run.table("kernels", use_pandas=False)}
+    assert kernels["ampere_sgemm_128x64_tn"]["measured_tensor_active"] == 0.0
+    assert kernels["ampere_sgemm_128x64_tn"]["measured_tensor_ns"] == 3_000_000
+    assert run.summary["counters"]["series"][0]["samples"] == 6
+    assert run.summary["tensor_cores"]["measured"]["covered_ns"] == 6_000_000

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <regex>
+#include <string_view>
 
 #include "analyzer/core/device_table.h"
 #include "analyzer/correlate/correlator.h"
@@ -48,7 +49,7 @@ analyzer::TraceSummary hostileSummary() {
   // The analysis's kernel and layer tables of the same run (no layer names: rows are operators).
   for (const analyzer::KernelTime& k : op.kernel_times) {
     s.kernels.push_back({k.name, "", k.verdict, "evidence", k.calls, k.time_ns,
-                         {{op.name, trace::Phase::kForward, k.calls, k.time_ns}}, op.name, 1, {}});
+                         {{op.name, trace::Phase::kForward, k.calls, k.time_ns}}, op.name, 1, {}, std::nullopt, 0});
   }
   std::swap(s.kernels[0], s.kernels[1]);  // heaviest first, as the analysis orders them
   s.layer_table.groups_operators = true;
@@ -110,6 +111,11 @@ std::vector<Recommendation> hostileRecommendations() {
            "use torch.autocast(\"cuda\", dtype=torch.float16)", 3'000'000, 30.0, {}, {}}};
 }
 
+// Where a column is in a CSV's header (its size when absent).
+std::size_t columnOf(const std::vector<std::string>& header, std::string_view name) {
+  return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+}
+
 std::vector<std::string> headerOf(const std::string& path) {
   const auto table = test::parseCsv(test::readFile(path));
   return table && !table->empty() ? table->front() : std::vector<std::string>{};
@@ -121,7 +127,7 @@ TEST(ReportWriterTest, WritesEveryFileWithTheDocumentedCsvHeaders) {
   const trace::Status status = writeReport(hostileSummary(), hostileRecommendations(), out);
   ASSERT_TRUE(status.ok()) << status.error().message;
   for (const char* name : {"recommendations.csv", "layers.csv", "kernels.csv", "ops.csv", "iterations.csv", "collectives.csv",
-                           "report.json", "report.md", "report.html"}) {
+                           "counters.csv", "report.json", "report.md", "report.html"}) {
     EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::path(out) / name)) << name;
   }
   using Header = std::vector<std::string>;
@@ -132,10 +138,12 @@ TEST(ReportWriterTest, WritesEveryFileWithTheDocumentedCsvHeaders) {
   EXPECT_EQ(headerOf(out + "/layers.csv"),
             (Header{"layer", "op", "phase", "calls", "gpu_time_ns", "tensor_core_time_ns", "eligible", "precision",
                     "shapes", "violations", "flops", "bytes", "achieved_tflops", "peak_tflops", "bound",
-                    "predicted_amp_ns", "what_if_fp32_ns", "what_if_amp_ns", "what_if_padding_cost_ns"}));
+                    "predicted_amp_ns", "what_if_fp32_ns", "what_if_amp_ns", "what_if_padding_cost_ns",
+                    "measured_tensor_active", "measured_tensor_ns"}));
   EXPECT_EQ(headerOf(out + "/kernels.csv"),
             (Header{"name", "calls", "gpu_time_ns", "tensor_cores", "precision", "rule", "confidence", "alignment",
-                    "flops", "bytes", "achieved_tflops", "peak_tflops", "bound", "predicted_amp_ns", "verdict"}));
+                    "flops", "bytes", "achieved_tflops", "peak_tflops", "bound", "predicted_amp_ns", "verdict",
+                    "measured_tensor_active", "measured_tensor_ns"}));
   // ops.csv: the fields of report.json's ops[], the GEMM's dimensions flattened.
   EXPECT_EQ(headerOf(out + "/ops.csv"),
             (Header{"op", "shapes", "arguments", "layer", "phase", "class", "calls", "kernels", "gpu_time_ns",
@@ -155,19 +163,22 @@ TEST(ReportWriterTest, CsvRowsCarryQuotedNamesAndTheShapeViolations) {
   EXPECT_EQ((*kernels)[1][0], "volta_sgemm_128x64_nn\nsecond line");  // the larger total comes first
   EXPECT_EQ((*kernels)[2][0], "volta_h884gemm_64x64, \"nn\"");
   EXPECT_EQ((*kernels)[2][3], "true");
-  EXPECT_EQ((*kernels)[2].back(), "tensor_core");
+  const std::size_t verdict = columnOf((*kernels)[0], "verdict");
+  EXPECT_EQ((*kernels)[2][verdict], "tensor_core");
   const auto layers = test::parseCsv(test::readFile(dir.file("r/layers.csv")));
   ASSERT_TRUE(layers.has_value());
   ASSERT_EQ(layers->size(), 2U);  // no layer names: one row per operator
   EXPECT_EQ((*layers)[1][1], "aten::addmm<script>alert(1)</script>");
   EXPECT_EQ((*layers)[1][6], "true");  // a boolean, as every CSV writes one
   EXPECT_EQ((*layers)[1][9], "N=33278->33280, K=1023->1024 (x8)");
-  // The model's figures: a known value as a number, an unknown one (bytes, no what-if) empty.
+  // The model's figures: a known value as a number, an unknown one (bytes, no what-if) empty; no
+  // counters measured it: the measured share and its time empty.
   EXPECT_EQ((std::vector<std::string>((*layers)[1].begin() + 10, (*layers)[1].end())),
-            (std::vector<std::string>{"3000000000", "", "0.7500", "125.0000", "compute", "2500000", "", "", ""}));
+            (std::vector<std::string>{"3000000000", "", "0.7500", "125.0000", "compute", "2500000", "", "", "", "",
+                                      ""}));
   // The kernels carry no figures in this summary: every model number is empty, not 0, and the
   // bound, a word, says "unknown".
-  for (std::size_t i = 8; i < (*kernels)[1].size() - 1; ++i) {
+  for (std::size_t i = 8; i < verdict; ++i) {
     EXPECT_EQ((*kernels)[1][i], (*kernels)[0][i] == "bound" ? "unknown" : "") << (*kernels)[0][i];
   }
   const auto iterations = test::parseCsv(test::readFile(dir.file("r/iterations.csv")));
@@ -339,7 +350,7 @@ TEST(ReportWriterTest, CpuProfileReportsSayWhereItRanAndMakeNoTensorCoreClaims) 
   ASSERT_GT(kernels->size(), 1U);
   for (std::size_t row = 1; row < kernels->size(); ++row) {
     EXPECT_EQ((*kernels)[row][3], "") << (*kernels)[row][0];  // no Tensor Core to use for host ops
-    EXPECT_EQ((*kernels)[row].back(), "host") << (*kernels)[row][0];
+    EXPECT_EQ((*kernels)[row][columnOf((*kernels)[0], "verdict")], "host") << (*kernels)[row][0];
   }
 }
 

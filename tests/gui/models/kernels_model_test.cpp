@@ -209,3 +209,42 @@ TEST(KernelsModelTest, RealTf32TraceAccountsForEveryKernelAndFindsTf32TensorCore
 
 }  // namespace
 }  // namespace ampscope::gui
+
+namespace ampscope::gui {
+namespace {
+
+TEST(KernelsModelTest, MeasuredColumnSitsBesideTheVerdictBlankWhereNotMeasured) {
+  const analyzer::RunAnalysis run = test::gpuLayersRunWithCounters();
+  KernelsModel model;
+  QAbstractItemModelTester tester(&model, kFatal);
+  model.setRun(&run);
+  EXPECT_TRUE(model.hasCounters());
+  EXPECT_EQ(KernelsModel::kMeasuredActive, KernelsModel::kVerdict + 1);
+  EXPECT_EQ(model.headerData(KernelsModel::kMeasuredActive, Qt::Horizontal).toString(), "Tensor pipe active (measured)");
+  const auto cell = [&](const char* name, int role = Qt::DisplayRole) {
+    return model.index(model.rowOfKernel(QString::fromUtf8(name)), KernelsModel::kMeasuredActive).data(role);
+  };
+  EXPECT_EQ(cell(test::kTensorCoreGemm).toString(), "72.0%");
+  EXPECT_EQ(cell(test::kSimtGemm).toString(), "0.0%");  // measured idle: a figure, not a blank
+  EXPECT_EQ(cell(test::kRelu).toString(), "");           // not measured
+  EXPECT_TRUE(cell(test::kRelu, Qt::ToolTipRole).toString().contains("not measured"));
+  EXPECT_TRUE(cell(test::kTensorCoreGemm, Qt::ToolTipRole).toString().contains("72.0%"));
+  // Sorted as numbers, the unmeasured below a measured 0%.
+  EXPECT_LT(cell(test::kRelu, KernelsModel::kSortRole).toDouble(), cell(test::kSimtGemm, KernelsModel::kSortRole).toDouble());
+  // The name's measurement stays with it when a layer filters the rows.
+  model.setLayerFilter("embed", trace::Phase::kForward);
+  EXPECT_EQ(cell(test::kTensorCoreGemm).toString(), "72.0%");
+}
+
+TEST(KernelsModelTest, WithoutCountersTheMeasuredColumnIsBlank) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  KernelsModel model;
+  model.setRun(&run);
+  EXPECT_FALSE(model.hasCounters());
+  for (int row = 0; row < model.rowCount(); ++row) {
+    EXPECT_EQ(model.index(row, KernelsModel::kMeasuredActive).data().toString(), "");
+  }
+}
+
+}  // namespace
+}  // namespace ampscope::gui

@@ -331,3 +331,38 @@ TEST(LayersModelTest, RealFp32TraceWithoutLayerNamesShowsConvolutionsOffTensorCo
 
 }  // namespace
 }  // namespace ampscope::gui
+
+namespace ampscope::gui {
+namespace {
+
+TEST(LayersModelTest, MeasuredColumnSitsBesideTheTensorCoreShareBlankWhereNotMeasured) {
+  const analyzer::RunAnalysis run = test::gpuLayersRunWithCounters();
+  LayersModel model;
+  QAbstractItemModelTester tester(&model, kFatal);
+  model.setRun(&run);
+  EXPECT_TRUE(model.hasCounters());
+  EXPECT_EQ(LayersModel::kMeasuredActive, LayersModel::kTensorCoreShare + 1);
+  EXPECT_EQ(model.headerData(LayersModel::kMeasuredActive, Qt::Horizontal).toString(), "Tensor pipe active (measured)");
+  EXPECT_EQ(cell(model, "embed", "forward", LayersModel::kMeasuredActive).data().toString(), "65.0%");
+  EXPECT_EQ(cell(model, "head", "forward", LayersModel::kMeasuredActive).data().toString(), "0.0%");
+  EXPECT_EQ(cell(model, "head", "backward", LayersModel::kMeasuredActive).data().toString(), "");
+  EXPECT_TRUE(cell(model, "embed", "forward", LayersModel::kMeasuredActive)
+                  .data(Qt::ToolTipRole).toString().contains("over 2.00 ms"));
+  EXPECT_TRUE(cell(model, "head", "backward", LayersModel::kMeasuredActive)
+                  .data(Qt::ToolTipRole).toString().contains("None of its kernels was measured"));
+  TableFilterProxy proxy(LayersModel::kSortRole);
+  proxy.setSourceModel(&model);
+  proxy.sort(LayersModel::kMeasuredActive, Qt::DescendingOrder);
+  EXPECT_EQ(proxy.index(0, LayersModel::kLayer).data().toString(), "embed");
+}
+
+TEST(LayersModelTest, WithoutCountersTheMeasuredColumnIsBlank) {
+  const analyzer::RunAnalysis run = test::gpuLayersRun();
+  LayersModel model;
+  model.setRun(&run);
+  EXPECT_FALSE(model.hasCounters());
+  EXPECT_EQ(column(model, LayersModel::kMeasuredActive), QStringList(model.rowCount(), QString()));
+}
+
+}  // namespace
+}  // namespace ampscope::gui
