@@ -88,6 +88,18 @@ std::vector<MetricSeries> seriesOf(const trace::Trace& trace) {
   return out;
 }
 
+std::int64_t gpuKernelTime(const trace::Trace& trace) {
+  std::set<std::uint32_t> cpu_devices;
+  for (const trace::Device& d : trace.devices) {
+    if (d.kind == trace::DeviceKind::kCpu) cpu_devices.insert(d.id);
+  }
+  std::int64_t total = 0;
+  for (const trace::Kernel& kernel : trace.kernels) {
+    if (cpu_devices.count(kernel.device) == 0) total += kernel.end_ns - kernel.start_ns;
+  }
+  return total;
+}
+
 }  // namespace
 
 const char* measurementSourceName(MeasurementSource source) {
@@ -103,7 +115,11 @@ CounterMeasurement measureCounters(const trace::Trace& trace, const VerdictDevic
                                    const TensorCoreRules& rules) {
   CounterMeasurement out;
   CounterAnalysis& analysis = out.analysis;
-  if (trace.kernel_metrics.empty() && trace.metric_samples.empty()) return out;
+  if (trace.kernel_metrics.empty() && trace.metric_samples.empty()) {
+    // Nothing measured: all the kernel time is unknown to the counters, and says how much.
+    analysis.tensor_cores.kernel_time_ns = gpuKernelTime(trace);
+    return out;
+  }
   const float kNan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> per_kernel_share(trace.kernels.size(), kNan);
 

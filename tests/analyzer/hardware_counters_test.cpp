@@ -269,6 +269,9 @@ TEST(HardwareCounters, ATraceWithoutCountersHasNone) {
   EXPECT_FALSE(summary.counters.recorded());
   EXPECT_FALSE(summary.kernels.at(0).measured_tensor_active.has_value());
   EXPECT_NE(summary.kernels.at(0).verdict.confidence, Confidence::kMeasured);
+  // The kernel time none of it covers: what "unknown" is said of.
+  EXPECT_EQ(summary.counters.tensor_cores.kernel_time_ns, 95 * kUs);
+  EXPECT_EQ(summary.counters.tensor_cores.covered_ns, 0);
 }
 
 TEST(HardwareCounters, SampleIntervalsCloseAtTheNextSampleOrEndAtTheirTime) {
