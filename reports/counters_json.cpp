@@ -16,14 +16,36 @@ ordered_json cudaCoreOpsJson(const std::optional<analyzer::CudaCoreOps>& ops) {
   return {{"fp16", ops->fp16}, {"fp32", ops->fp32}, {"fp64", ops->fp64}};
 }
 
-ordered_json kernelRowJson(const analyzer::KernelCounterRow& row) {
-  // Two maps keyed by the metric's recorded name, so that a total is read as metrics[name].
+// Two maps keyed by the metric's recorded name, so that a total is read as metrics[name].
+struct MetricMaps {
   ordered_json metrics = ordered_json::object();
   ordered_json metric_ranges = ordered_json::object();
-  for (const analyzer::MetricTotal& total : row.totals) {
-    metrics[total.metric] = total.total;
-    metric_ranges[total.metric] = total.ranges;
+};
+
+MetricMaps metricMaps(const std::vector<analyzer::MetricTotal>& totals) {
+  MetricMaps out;
+  for (const analyzer::MetricTotal& total : totals) {
+    out.metrics[total.metric] = total.total;
+    out.metric_ranges[total.metric] = total.ranges;
   }
+  return out;
+}
+
+ordered_json groupRowJson(const analyzer::GroupCounterRow& row) {
+  MetricMaps maps = metricMaps(row.totals);
+  return {{"group", row.group},
+          {"pass", trace::phaseName(row.pass)},
+          {"ranges", row.ranges},
+          {"tensor_active", measuredShareJson(row.tensor_active)},
+          {"cuda_core_ops", cudaCoreOpsJson(row.cuda_core_ops)},
+          {"metrics", std::move(maps.metrics)},
+          {"metric_ranges", std::move(maps.metric_ranges)}};
+}
+
+ordered_json kernelRowJson(const analyzer::KernelCounterRow& row) {
+  MetricMaps maps = metricMaps(row.totals);
+  ordered_json& metrics = maps.metrics;
+  ordered_json& metric_ranges = maps.metric_ranges;
   return {{"kernel", row.kernel},
           {"ranges", row.ranges},
           {"matched", row.matched},
@@ -99,9 +121,13 @@ ordered_json countersJson(const analyzer::CounterAnalysis& counters, std::size_t
   for (const analyzer::MetricSeries& s : counters.series) series.push_back(seriesJson(s));
   ordered_json disagreements = ordered_json::array();
   for (const analyzer::VerdictDisagreement& d : counters.disagreements) disagreements.push_back(disagreementJson(d));
+  ordered_json groups = ordered_json::array();
+  for (const analyzer::GroupCounterRow& row : firstN(counters.groups, top)) groups.push_back(groupRowJson(row));
   return {{"recorded", counters.recorded()},
           {"kernel_names", counters.kernels.size()},
           {"kernels", std::move(kernels)},
+          {"groups_are_operators", counters.groups_operators},
+          {"groups", std::move(groups)},
           {"series", std::move(series)},
           {"disagreements", std::move(disagreements)},
           {"not_understood", mapJson(counters.not_understood)},
