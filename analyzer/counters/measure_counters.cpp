@@ -183,9 +183,10 @@ CounterMeasurement measureCounters(const trace::Trace& trace, const VerdictDevic
       row.measured_ns = sampled_name->second.second;
       if (row.measured_ns > 0) row.tensor_active = sampled_name->second.first / static_cast<double>(row.measured_ns);
       if (const auto pure = sampled.by_name.find(name); pure != sampled.by_name.end()) {
-        const double share = pure->second.share();
-        if (share >= kSampledBusyShare) busy = true;
-        else if (share < kSampledIdleShare) busy = false;
+        // Busy: the pipe's share of the name's own time; idle: the counter read no more than its
+        // smallest step over the name's samples (1e-9: a mean of readings of exactly 1%).
+        if (pure->second.share() >= kSampledBusyShare) busy = true;
+        else if (pure->second.reading() <= kSampledIdleShare + 1e-9) busy = false;
       }
     }
     if (busy && name != trace::StringTable::kEmpty) {

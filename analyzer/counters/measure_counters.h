@@ -6,9 +6,10 @@
 // A name's measured verdict:
 //  - per-kernel counters (exact): Tensor Core where any range of the name counted a busy tensor
 //    cycle or an MMA instruction; CUDA cores where none did;
-//  - samples: Tensor Core where the samples it alone filled show the pipe busy at least
-//    kSampledBusyShare of the time; not, under kSampledIdleShare; between the two, no verdict
-//    (what a neighbour in the sample adds cannot be told apart).
+//  - samples (sampled_activity.h): Tensor Core where, in the samples it had to itself, the pipe was
+//    busy at least kSampledBusyShare of its kernel time; not, where those samples read
+//    kSampledIdleShare or less (one step of Nsight Systems' integer percentages: a reading of 1%
+//    cannot be told from none); between, no verdict.
 // Why these numbers: docs/hardware_counters.md.
 
 #include <unordered_map>

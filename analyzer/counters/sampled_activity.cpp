@@ -136,15 +136,16 @@ SampledTensorActivity measureSampledTensorActivity(const trace::Trace& trace) {
         total += entry.second;
         if (!top || entry.second > top->second) top = &entry;
       }
-      if (!top || static_cast<double>(top->second) < kPureSampleShare * static_cast<double>(period) ||
-          static_cast<double>(total - top->second) > (1.0 - kPureSampleShare) * static_cast<double>(period)) {
+      if (!top || static_cast<double>(top->second) < kSampleNameAtLeast * static_cast<double>(period) ||
+          static_cast<double>(total - top->second) > kSampleOthersAtMost * static_cast<double>(period)) {
         continue;
       }
       std::int64_t covered = 0;
       const double share = shareOver(series, first[s].start_ns, first[s].end_ns, covered);
       SampledNameShare& name = out.by_name[top->first];
-      name.busy_weighted_ns += share * static_cast<double>(period);
-      name.pure_ns += period;
+      name.busy_ns += share * static_cast<double>(period);
+      name.name_ns += std::min(top->second, period);
+      name.period_ns += period;
     }
   }
   return out;

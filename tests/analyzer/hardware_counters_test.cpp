@@ -236,6 +236,15 @@ TEST(HardwareCounters, SamplesAKernelFilledAloneGiveItsNameAVerdict) {
   EXPECT_FLOAT_EQ(measured.analysis.tensor_active_by_kernel[1], 0.0f);
 }
 
+TEST(HardwareCounters, OneStepOfAnIntegerPercentageIsIdle) {
+  CounterTrace built;
+  built.kernel(kElementwise, 0, 400, "aten::add");
+  for (int s = 0; s < 4; ++s) built.sample(s * 100, (s + 1) * 100, 1.0);
+  const trace::Trace& trace = built.correlated();
+  const CounterMeasurement measured = measureCounters(trace, hopper());
+  EXPECT_EQ(measured.verdicts.at(idOf(trace, kElementwise)).tensor_core, TensorCoreUse::kNo);
+}
+
 TEST(HardwareCounters, SamplesSharedByTwoKernelsGiveNeitherAVerdict) {
   CounterTrace built;
   // Two kernels of 50 us each in every sample of 100 us: no sample is one kernel's.
