@@ -234,6 +234,15 @@ TEST(HardwareCounters, SamplesAKernelFilledAloneGiveItsNameAVerdict) {
   EXPECT_TRUE(measured.analysis.series[0].share);
   EXPECT_DOUBLE_EQ(measured.analysis.series[0].points[0].value, 0.5);
   EXPECT_FLOAT_EQ(measured.analysis.tensor_active_by_kernel[1], 0.0f);
+
+  // The ranges that launched them (top-level operators here: no layer is named) carry the share.
+  const TraceSummary summary = summarizeTrace(trace, {});
+  ASSERT_EQ(summary.layer_table.rows.size(), 2u);
+  for (const LayerRow& row : summary.layer_table.rows) {
+    ASSERT_TRUE(row.measured_tensor_active.has_value()) << row.layer;
+    EXPECT_NEAR(*row.measured_tensor_active, row.layer == "aten::mm" ? 0.5 : 0.0, 1e-6) << row.layer;
+    EXPECT_EQ(row.measured_tensor_ns, 395 * kUs) << row.layer;
+  }
 }
 
 TEST(HardwareCounters, OneStepOfAnIntegerPercentageIsIdle) {
