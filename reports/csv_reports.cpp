@@ -55,22 +55,17 @@ void addCells(CsvWriter& csv, const std::vector<std::string>& cells) {
 
 // The tensor pipe's measured share of a kernel or layer row and the time it covers
 // (KernelRow/LayerRow::measured_tensor_active), the last columns of kernels.csv and layers.csv:
-// both empty where the row was not measured (and in a job's rows, whose ranks' compact results
-// do not carry them).
-struct MeasuredTensor {
-  std::optional<double> active;
-  std::optional<std::int64_t> ns;
-};
+// both empty where the row was not measured.
 const std::vector<std::string> kMeasuredColumns = {"measured_tensor_active", "measured_tensor_ns"};
 
-template <typename Row>
-MeasuredTensor measuredOf(const Row& row) {
-  if (!row.measured_tensor_active) return {};
-  return {row.measured_tensor_active, row.measured_tensor_ns};
-}
-
-void addMeasuredCells(CsvWriter& csv, const MeasuredTensor& measured) {
-  csv.add(rateCell(measured.active)).add(countCell(measured.ns));
+// Empty where nothing was measured: unknown, not 0.
+template <typename Line>
+void addMeasuredCells(CsvWriter& csv, const Line& line) {
+  if (!line.measured_tensor_active) {
+    csv.add(std::string_view()).add(std::string_view());
+    return;
+  }
+  csv.add(rateCell(line.measured_tensor_active)).add(line.measured_tensor_ns);
 }
 
 std::vector<std::string> withMeasuredColumns(std::vector<std::string> header) {
@@ -86,8 +81,7 @@ std::vector<std::string> layersHeader() {
   return withMeasuredColumns(std::move(header));
 }
 
-void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyzer::RankTables& tables,
-                   const MeasuredTensor& measured) {
+void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyzer::RankTables& tables) {
   const LayerCells cells = layerCellsOf(line, tables.layers_are_operators);
   csv.add(cells.layer).add(cells.op).add(cells.phase).add(line.calls).add(line.time_ns);
   // A CPU run has no Tensor Core time to give: empty (not known), not 0.
@@ -103,7 +97,7 @@ void addLayerCells(CsvWriter& csv, const analyzer::LayerLine& line, const analyz
   // device, or none of its ops' work is known), so a padding cost of 0 is a real 0.
   csv.add(countCell(line.what_if_fp32_ns)).add(countCell(line.what_if_amp_ns));
   csv.add(line.what_if_amp_ns ? countCell(std::optional<double>(line.what_if_padding_cost_ns)) : std::string());
-  addMeasuredCells(csv, measured);
+  addMeasuredCells(csv, line);
 }
 
 std::vector<std::string> kernelsHeader() {
@@ -113,7 +107,7 @@ std::vector<std::string> kernelsHeader() {
   return withMeasuredColumns(std::move(header));
 }
 
-void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row, const MeasuredTensor& measured) {
+void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row) {
   csv.add(row.name).add(row.calls).add(row.time_ns);
   // An unknown verdict is not "false", and a host op has no Tensor Core to use: both empty, and
   // the verdict column tells them apart.
@@ -133,7 +127,7 @@ void addKernelCells(CsvWriter& csv, const analyzer::KernelLine& row, const Measu
   }
   addCells(csv, performanceCells(row.performance));
   csv.add(analyzer::tensorCoreUseName(row.tensor_core));
-  addMeasuredCells(csv, measured);
+  addMeasuredCells(csv, row);
 }
 
 std::vector<std::string> opsHeader() {
@@ -202,22 +196,12 @@ std::string layersCsv(const analyzer::TraceSummary& summary) {
                               .kernels = {},
                               .layers = analyzer::layerLines(summary),
                               .ops = {}};
-  // layerLines keeps the layer table's rows one for one, in order: the measured share is its row's.
-  const std::vector<analyzer::LayerRow>& rows = summary.layer_table.rows;
-  std::size_t i = 0;
-  return tableCsv(layersHeader(), tables.layers, [&](CsvWriter& csv, const analyzer::LayerLine& line) {
-    addLayerCells(csv, line, tables, i < rows.size() ? measuredOf(rows[i]) : MeasuredTensor{});
-    ++i;
-  });
+  return tableCsv(layersHeader(), tables.layers,
+                  [&](CsvWriter& csv, const analyzer::LayerLine& line) { addLayerCells(csv, line, tables); });
 }
 
 std::string kernelsCsv(const analyzer::TraceSummary& summary) {
-  const std::vector<analyzer::KernelRow>& rows = summary.kernels;
-  std::size_t i = 0;
-  return tableCsv(kernelsHeader(), analyzer::kernelLines(summary), [&](CsvWriter& csv, const analyzer::KernelLine& line) {
-    addKernelCells(csv, line, i < rows.size() ? measuredOf(rows[i]) : MeasuredTensor{});
-    ++i;
-  });
+  return tableCsv(kernelsHeader(), analyzer::kernelLines(summary), addKernelCells);
 }
 
 std::string opsCsv(const analyzer::TraceSummary& summary) {
@@ -225,18 +209,17 @@ std::string opsCsv(const analyzer::TraceSummary& summary) {
 }
 
 std::string layersCsv(const std::vector<analyzer::RankResult>& ranks) {
-  // A rank's compact result does not carry the measured share (analyzer/job/rank_tables.h): empty.
   return rankedTableCsv(
       layersHeader(), ranks, [](const analyzer::RankTables& t) -> const auto& { return t.layers; },
       [](CsvWriter& csv, const analyzer::LayerLine& line, const analyzer::RankTables& tables) {
-        addLayerCells(csv, line, tables, {});
+        addLayerCells(csv, line, tables);
       });
 }
 
 std::string kernelsCsv(const std::vector<analyzer::RankResult>& ranks) {
   return rankedTableCsv(
       kernelsHeader(), ranks, [](const analyzer::RankTables& t) -> const auto& { return t.kernels; },
-      [](CsvWriter& csv, const analyzer::KernelLine& row, const analyzer::RankTables&) { addKernelCells(csv, row, {}); });
+      [](CsvWriter& csv, const analyzer::KernelLine& row, const analyzer::RankTables&) { addKernelCells(csv, row); });
 }
 
 std::string opsCsv(const std::vector<analyzer::RankResult>& ranks) {

@@ -108,6 +108,8 @@ void forEachField(T& k, Field&& field) {
   field("confidence", k.confidence);
   field("alignment", k.alignment);
   field("performance", k.performance);
+  field("measured_tensor_active", k.measured_tensor_active, kAddedLater);
+  field("measured_tensor_ns", k.measured_tensor_ns, kAddedLater);
 }
 
 template <FieldsOf<DimensionFinding> T, typename Field>
@@ -140,6 +142,8 @@ void forEachField(T& l, Field&& field) {
   field("what_if_fp32_ns", l.what_if_fp32_ns);
   field("what_if_amp_ns", l.what_if_amp_ns);
   field("what_if_padding_cost_ns", l.what_if_padding_cost_ns);
+  field("measured_tensor_active", l.measured_tensor_active, kAddedLater);
+  field("measured_tensor_ns", l.measured_tensor_ns, kAddedLater);
 }
 
 template <FieldsOf<GemmLine> T, typename Field>

@@ -37,7 +37,9 @@ std::vector<KernelLine> kernelLines(const TraceSummary& summary) {
                    .rule = row.verdict.rule_id,
                    .confidence = row.verdict.confidence,
                    .alignment = row.verdict.alignment,
-                   .performance = finitePerformance(row.performance)});
+                   .performance = finitePerformance(row.performance),
+                   .measured_tensor_active = finiteFigure(row.measured_tensor_active),
+                   .measured_tensor_ns = row.measured_tensor_ns});
   }
   return out;
 }
@@ -60,7 +62,9 @@ std::vector<LayerLine> layerLines(const TraceSummary& summary) {
                    .performance = finitePerformance(row.performance),
                    .what_if_fp32_ns = finiteFigure(row.what_if_fp32_ns),
                    .what_if_amp_ns = finiteFigure(row.what_if_amp_ns),
-                   .what_if_padding_cost_ns = finiteOr(row.what_if_padding_cost_ns, 0)};
+                   .what_if_padding_cost_ns = finiteOr(row.what_if_padding_cost_ns, 0),
+                   .measured_tensor_active = finiteFigure(row.measured_tensor_active),
+                   .measured_tensor_ns = row.measured_tensor_ns};
     for (std::size_t check : row.misaligned_checks) {
       const ShapeCheck& c = summary.shape_checks[check];
       line.violations.push_back({.misaligned = c.misaligned, .required_multiple = c.required_multiple});

@@ -37,6 +37,9 @@ struct KernelLine {
   Confidence confidence = Confidence::kLow;
   int alignment = 0;  // operand alignment in elements the name states; 0: none
   RowPerformance performance;
+  // The tensor pipe's measured busy share over measured_tensor_ns (KernelRow's); nullopt: not measured.
+  std::optional<double> measured_tensor_active;
+  std::int64_t measured_tensor_ns = 0;
 
   bool operator==(const KernelLine&) const = default;
 };
@@ -66,6 +69,9 @@ struct LayerLine {
   std::optional<double> what_if_fp32_ns;
   std::optional<double> what_if_amp_ns;
   double what_if_padding_cost_ns = 0;
+  // The tensor pipe's measured busy share over measured_tensor_ns (LayerRow's); nullopt: not measured.
+  std::optional<double> measured_tensor_active;
+  std::int64_t measured_tensor_ns = 0;
 
   bool operator==(const LayerLine&) const = default;
 };

@@ -12,11 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/job/rank_result.h"
 #include "analyzer/run_analysis.h"
 #include "reports/counter_words.h"
 #include "reports/csv_reports.h"
 #include "reports/html_report.h"
 #include "reports/perfetto_export.h"
+#include "reports/rank_result_json.h"
 #include "reports/report_json.h"
 #include "tests/reports/counter_fixture.h"
 #include "tests/reports/csv_reader.h"
@@ -153,6 +155,32 @@ TEST(CounterViewsTest, KernelAndLayerCsvsEndInTheMeasuredColumnsBlankWhereNotMea
   EXPECT_EQ(layers[0].at("measured_tensor_ns"), "6000000");
   const auto unmeasured = rowsOf(layersCsv(test::summaryWithoutCounters()));
   EXPECT_EQ(unmeasured[0].at("measured_tensor_active"), "");
+}
+
+TEST(CounterViewsTest, AJobsCsvsCarryEachRanksMeasuredShareThroughItsCompactResult) {
+  const analyzer::TraceSummary s = test::summaryWithCounters();
+  const analyzer::RankResult rank = analyzer::rankResultOf(s, {}, "rank0.json", "rank0.json");
+  // Written and read back, as `analyze --json` per rank and `merge` do.
+  auto read = rankResultFromJson(json::parse(rankResultToJson(rank).dump()), "rank0.json");
+  ASSERT_TRUE(read) << read.error().message;
+  const std::vector<analyzer::RankResult> ranks = {*read};
+  const auto kernels = rowsOf(kernelsCsv(ranks));
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].at("measured_tensor_active"), "0.8500");
+  EXPECT_EQ(kernels[0].at("measured_tensor_ns"), "4000000");
+  EXPECT_EQ(kernels[2].at("measured_tensor_active"), "");
+  const auto layers = rowsOf(layersCsv(ranks));
+  ASSERT_EQ(layers.size(), 1u);
+  EXPECT_EQ(layers[0].at("measured_tensor_active"), "0.8000");
+  // A result written before the fields existed reads as not measured.
+  json older = rankResultToJson(rank);
+  for (json& kernel : older["tables"]["kernels"]) {
+    kernel.erase("measured_tensor_active");
+    kernel.erase("measured_tensor_ns");
+  }
+  auto older_read = rankResultFromJson(json::parse(older.dump()), "older.json");
+  ASSERT_TRUE(older_read) << older_read.error().message;
+  EXPECT_FALSE(older_read->tables.kernels[0].measured_tensor_active.has_value());
 }
 
 TEST(CounterViewsTest, CountersCsvHasAColumnPerMetricEmptyWhereAKernelDidNotRecordIt) {
