@@ -14,6 +14,7 @@
 
 #include "analyzer/core/rule_ids.h"
 #include "analyzer/counters/metric_reading.h"
+#include "analyzer/counters/gpu_kernels.h"
 #include "analyzer/counters/group_counters.h"
 #include "analyzer/counters/range_tally.h"
 #include "analyzer/counters/sampled_activity.h"
@@ -89,13 +90,10 @@ std::vector<MetricSeries> seriesOf(const trace::Trace& trace) {
 }
 
 std::int64_t gpuKernelTime(const trace::Trace& trace) {
-  std::set<std::uint32_t> cpu_devices;
-  for (const trace::Device& d : trace.devices) {
-    if (d.kind == trace::DeviceKind::kCpu) cpu_devices.insert(d.id);
-  }
+  const GpuKernels gpu(trace);
   std::int64_t total = 0;
   for (const trace::Kernel& kernel : trace.kernels) {
-    if (cpu_devices.count(kernel.device) == 0) total += kernel.end_ns - kernel.start_ns;
+    if (gpu.onGpu(kernel)) total += kernel.end_ns - kernel.start_ns;
   }
   return total;
 }
@@ -132,20 +130,19 @@ CounterMeasurement measureCounters(const trace::Trace& trace, const VerdictDevic
   analysis.groups = tallyGroups(trace, analysis.groups_operators);
   SampledTensorActivity sampled = measureSampledTensorActivity(trace);
 
-  std::set<std::uint32_t> cpu_devices;
-  for (const trace::Device& d : trace.devices) {
-    if (d.kind == trace::DeviceKind::kCpu) cpu_devices.insert(d.id);
-  }
+  const GpuKernels gpu(trace);
   // Per kernel: the per-kernel counters' share where measured, else the samples'.
   analysis.tensor_active_by_kernel.assign(trace.kernels.size(), kNan);
   std::map<StringId, std::pair<double, std::int64_t>> sampled_by_name;  // share x time, time
   std::map<StringId, std::int64_t> time_by_name;
+  std::map<StringId, std::int64_t> per_kernel_time_by_name;  // the time its ranges measured
   for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
     const trace::Kernel& kernel = trace.kernels[k];
-    if (cpu_devices.count(kernel.device) != 0) continue;
+    if (!gpu.onGpu(kernel)) continue;
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     time_by_name[kernel.name] += duration;
     float share = per_kernel_share[k];
+    if (!std::isnan(share)) per_kernel_time_by_name[kernel.name] += duration;
     if (std::isnan(share) && !sampled.share_by_kernel.empty()) {
       share = sampled.share_by_kernel[k];
       if (!std::isnan(share)) {
@@ -172,10 +169,8 @@ CounterMeasurement measureCounters(const trace::Trace& trace, const VerdictDevic
       row.basis = tally.basis();
       row.tensor_active = tally.share();
       busy = tally.busy();
-      for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
-        if (trace.kernels[k].name == name && !std::isnan(per_kernel_share[k])) {
-          row.measured_ns += trace.kernels[k].end_ns - trace.kernels[k].start_ns;
-        }
+      if (const auto time = per_kernel_time_by_name.find(name); time != per_kernel_time_by_name.end()) {
+        row.measured_ns = time->second;
       }
     } else if (const auto sampled_name = sampled_by_name.find(name); sampled_name != sampled_by_name.end()) {
       row.source = MeasurementSource::kSampled;
@@ -218,7 +213,7 @@ CounterMeasurement measureCounters(const trace::Trace& trace, const VerdictDevic
   measured.metrics.assign(metrics.begin(), metrics.end());
   for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
     const trace::Kernel& kernel = trace.kernels[k];
-    if (cpu_devices.count(kernel.device) != 0) continue;
+    if (!gpu.onGpu(kernel)) continue;
     const std::int64_t duration = kernel.end_ns - kernel.start_ns;
     measured.kernel_time_ns += duration;
     const float share = analysis.tensor_active_by_kernel[k];

@@ -1,6 +1,7 @@
 #include "analyzer/counters/range_reading.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,7 @@ std::vector<ReadValue> readValues(const trace::Trace& trace, const trace::Kernel
   std::vector<ReadValue> out;
   out.reserve(range.values.size());
   for (const trace::MetricValue& v : range.values) {
+    if (!std::isfinite(v.value)) continue;  // counted by the stage (checkValues), read as absent
     const std::string_view name = trace.str(v.metric);
     out.push_back({name, readMetricName(name), v.value});
   }
@@ -104,7 +106,10 @@ std::optional<CudaCoreOps> readCudaCoreOps(const trace::Trace& trace, const trac
   std::optional<CudaCoreOps> ops;
   for (const trace::MetricValue& v : range.values) {
     const MetricReading reading = readMetricName(trace.str(v.metric));
-    if (reading.meaning != MetricMeaning::kCudaCoreFpInstructions || reading.rollup != MetricRollup::kSum) continue;
+    if (reading.meaning != MetricMeaning::kCudaCoreFpInstructions || reading.rollup != MetricRollup::kSum ||
+        !std::isfinite(v.value)) {
+      continue;
+    }
     if (!ops) ops.emplace();
     const double operations = v.value * reading.operations;
     switch (reading.precision) {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
 #include <utility>
 
+#include "analyzer/counters/gpu_kernels.h"
 #include "analyzer/counters/metric_reading.h"
 
 namespace ampscope::analyzer {
@@ -21,7 +21,8 @@ using Series = std::vector<SharePoint>;  // by start
 
 // The busy share a tensor-pipe sample records, in 0..1; nullopt for a sample that is not one.
 std::optional<double> tensorShare(const MetricReading& reading, double value) {
-  if (reading.meaning != MetricMeaning::kTensorPipeActive) return std::nullopt;
+  // A value that is no number says nothing (std::clamp would keep a NaN and spoil every sum).
+  if (reading.meaning != MetricMeaning::kTensorPipeActive || !std::isfinite(value)) return std::nullopt;
   if (reading.unit == MetricUnit::kPercent) return std::clamp(value / 100.0, 0.0, 1.0);
   if (reading.unit == MetricUnit::kRatio) return std::clamp(value, 0.0, 1.0);
   return std::nullopt;
@@ -96,16 +97,13 @@ SampledTensorActivity measureSampledTensorActivity(const trace::Trace& trace) {
   out.share_by_kernel.assign(trace.kernels.size(), std::numeric_limits<float>::quiet_NaN());
   const std::map<std::uint32_t, std::vector<Series>> by_device = tensorSeries(trace, out.metrics);
   if (by_device.empty()) return out;
-  std::set<std::uint32_t> cpu_devices;
-  for (const trace::Device& device : trace.devices) {
-    if (device.kind == trace::DeviceKind::kCpu) cpu_devices.insert(device.id);
-  }
+  const GpuKernels gpu(trace);
   // Per sample of each device's first series: the kernel time of each name in it.
   std::map<std::uint32_t, std::vector<std::vector<std::pair<trace::StringId, std::int64_t>>>> time_in_sample;
   for (const auto& [device, series] : by_device) time_in_sample[device].resize(series.front().size());
   for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
     const trace::Kernel& kernel = trace.kernels[k];
-    if (cpu_devices.count(kernel.device) != 0) continue;
+    if (!gpu.onGpu(kernel)) continue;
     const auto device = by_device.find(kernel.device);
     if (device == by_device.end() || kernel.end_ns <= kernel.start_ns) continue;
     std::int64_t covered = 0;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -277,6 +278,26 @@ TEST(HardwareCounters, APercentageOutsideZeroToHundredIsCounted) {
   EXPECT_EQ(measured.analysis.not_understood.at("hardware metric value outside what its unit allows"), 1u);
   EXPECT_NE(measured.analysis.first_place.at("hardware metric value outside what its unit allows").find("250"),
             std::string::npos);
+}
+
+TEST(HardwareCounters, AValueThatIsNoNumberIsCountedAndSpoilsNoFigure) {
+  // The importers leave such values out; a trace built otherwise (a profile written by hand)
+  // must still give finite figures.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  CounterTrace built;
+  built.kernel(kTensorGemm, 0, 100).kernel(kSgemm, 200, 300);
+  built.placeholderRange(kTensorGemm, {{kHmmaPercent, nan}, {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", nan}})
+      .placeholderRange(kSgemm, {{kHmmaPercent, 0.0}});
+  built.sample(0, 150, nan).sample(150, 300, 0.0);
+  const trace::Trace& trace = built.correlated();
+  const CounterMeasurement measured = measureCounters(trace, hopper());
+  EXPECT_EQ(measured.analysis.not_understood.at("hardware metric value outside what its unit allows"), 2u);
+  EXPECT_TRUE(std::isfinite(measured.analysis.tensor_cores.active_share));
+  for (const KernelCounterRow& row : measured.analysis.kernels) {
+    if (row.tensor_active) EXPECT_TRUE(std::isfinite(*row.tensor_active)) << row.kernel;
+    if (row.cuda_core_ops) EXPECT_TRUE(std::isfinite(row.cuda_core_ops->fp32)) << row.kernel;
+  }
+  for (float share : measured.analysis.tensor_active_by_kernel) EXPECT_FALSE(std::isinf(share));
 }
 
 TEST(HardwareCounters, ATraceWithoutCountersHasNone) {
