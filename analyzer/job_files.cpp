@@ -74,17 +74,12 @@ trace::Result<std::vector<std::string>> listTraceFiles(const std::vector<std::st
   return out;
 }
 
-std::vector<RankResult> rankResultsOfTrace(trace::Trace trace, const std::string& path, const AnalysisOptions& options) {
-  std::vector<ProcessTrace> parts = splitByProcess(trace);
+namespace {
+
+// Each process's rank, analyzed one after the other, each part's trace freed once analyzed.
+std::vector<RankResult> rankResultsOfParts(std::vector<ProcessTrace>&& parts, const std::string& path,
+                                           const AnalysisOptions& options) {
   std::vector<RankResult> out;
-  if (parts.empty()) {
-    const std::int64_t pid = trace.kernels.empty() ? trace::kUnknownPid : trace.kernels.front().pid;
-    const RunAnalysis run = analyzeTrace(std::move(trace), path, options);
-    out.push_back(rankResultOf(run.summary, run.recommendations, path, path));
-    out.back().pid = pid;
-    return out;
-  }
-  trace = trace::Trace{};  // the parts hold what the ranks need
   for (ProcessTrace& part : parts) {
     const RunAnalysis run = analyzeTrace(std::move(part.trace), path, options);
     RankResult rank = rankResultOf(run.summary, run.recommendations, path, fmt::format("{} (process {})", path, part.pid));
@@ -95,6 +90,22 @@ std::vector<RankResult> rankResultsOfTrace(trace::Trace trace, const std::string
     out.push_back(std::move(rank));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<RankResult> rankResultsOfTrace(trace::Trace trace, const std::string& path, const AnalysisOptions& options) {
+  std::vector<ProcessTrace> parts = splitByProcess(trace);
+  if (parts.empty()) {
+    const std::int64_t pid = trace.kernels.empty() ? trace::kUnknownPid : trace.kernels.front().pid;
+    const RunAnalysis run = analyzeTrace(std::move(trace), path, options);
+    std::vector<RankResult> out;
+    out.push_back(rankResultOf(run.summary, run.recommendations, path, path));
+    out.back().pid = pid;
+    return out;
+  }
+  trace = trace::Trace{};  // the parts hold what the ranks need
+  return rankResultsOfParts(std::move(parts), path, options);
 }
 
 bool holdsSeveralRanks(const trace::Trace& trace) {
@@ -108,9 +119,10 @@ bool holdsSeveralRanks(const trace::Trace& trace) {
 }
 
 trace::Result<std::vector<RankResult>> rankResultsOfFile(const std::string& path, const AnalysisOptions& options) {
-  auto imported = import::importTrace(path, {.progress = {}, .threads = options.threads});
-  if (!imported) return imported.error();
-  return rankResultsOfTrace(std::move(imported).value(), path, options);
+  auto parts = import::importTraceByProcess(path, {.progress = {}, .threads = options.threads});
+  if (!parts) return parts.error();
+  if (parts->size() == 1) return rankResultsOfTrace(std::move(parts->front().trace), path, options);
+  return rankResultsOfParts(std::move(parts).value(), path, options);
 }
 
 trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files, const JobReadOptions& options) {
@@ -152,14 +164,22 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
 }
 
 trace::Result<RunAnalysis> analyzeRank(const RankResult& rank, const AnalysisOptions& options) {
-  auto imported = import::importTrace(rank.file, {.progress = {}, .threads = options.threads});
-  if (!imported) return imported.error();
-  if (rank.pid != trace::kUnknownPid) {
-    for (ProcessTrace& part : splitByProcess(*imported)) {
-      if (part.pid == rank.pid) return analyzeTrace(std::move(part.trace), rank.file, options);
+  auto parts = import::importTraceByProcess(rank.file, {.progress = {}, .threads = options.threads});
+  if (!parts) return parts.error();
+  if (parts->size() == 1) {
+    // Another format's file of several processes is cut here.
+    trace::Trace& whole = parts->front().trace;
+    if (rank.pid != trace::kUnknownPid) {
+      for (ProcessTrace& part : splitByProcess(whole)) {
+        if (part.pid == rank.pid) return analyzeTrace(std::move(part.trace), rank.file, options);
+      }
     }
+    return analyzeTrace(std::move(whole), rank.file, options);
   }
-  return analyzeTrace(std::move(imported).value(), rank.file, options);
+  for (ProcessTrace& part : *parts) {
+    if (part.pid == rank.pid) return analyzeTrace(std::move(part.trace), rank.file, options);
+  }
+  return trace::Error{fmt::format("{}: no process {} ran kernels in the file", rank.file, rank.pid)};
 }
 
 trace::Result<RunAnalysis> analyzeRankOfJob(const JobAnalysis& job, std::int32_t rank, const AnalysisOptions& options) {
@@ -171,32 +191,51 @@ trace::Result<RunAnalysis> analyzeRankOfJob(const JobAnalysis& job, std::int32_t
   return trace::Error{fmt::format("rank {} is not in the job: it has ranks {}", rank, ranks)};
 }
 
+namespace {
+
+trace::Result<RunOrJob> jobOf(std::vector<RankResult> ranks) {
+  auto job = analyzeJob(std::move(ranks));
+  if (!job) return job.error();
+  RunOrJob out;
+  out.job = std::move(job).value();
+  return out;
+}
+
+// One file's trace, analyzed as one run, or as a job where it holds several ranks.
+trace::Result<RunOrJob> runOrJobOfTrace(trace::Trace trace, const std::string& path, const AnalysisOptions& options) {
+  if (holdsSeveralRanks(trace)) return jobOf(rankResultsOfTrace(std::move(trace), path, options));
+  RunOrJob out;
+  out.run = analyzeTrace(std::move(trace), path, options);
+  return out;
+}
+
+}  // namespace
+
 trace::Result<RunOrJob> analyzeRunOrJob(const std::vector<std::string>& paths, const JobReadOptions& options,
                                         const import::ProgressCallback& import_progress,
                                         const std::function<trace::Status(const trace::Trace&)>& after_import) {
   auto files = listTraceFiles(paths);
   if (!files) return files.error();
-  RunOrJob out;
   if (files->size() > 1) {
     auto job = analyzeJobFiles(*files, options);
     if (!job) return job.error();
+    RunOrJob out;
     out.job = std::move(job).value();
     return out;
   }
   const std::string& path = files->front();
-  auto imported = import::importTrace(path, {.progress = import_progress, .threads = options.analysis.threads});
-  if (!imported) return imported.error();
+  const import::ImportOptions import_options{.progress = import_progress, .threads = options.analysis.threads};
   if (after_import) {
+    auto imported = import::importTrace(path, import_options);
+    if (!imported) return imported.error();
     if (trace::Status kept = after_import(*imported); !kept) return kept.error();
+    return runOrJobOfTrace(std::move(imported).value(), path, options.analysis);
   }
-  if (holdsSeveralRanks(*imported)) {
-    auto job = analyzeJob(rankResultsOfTrace(std::move(imported).value(), path, options.analysis));
-    if (!job) return job.error();
-    out.job = std::move(job).value();
-    return out;
-  }
-  out.run = analyzeTrace(std::move(imported).value(), path, options.analysis);
-  return out;
+  // Nothing needs the whole trace: a file of several processes is read straight into their parts.
+  auto parts = import::importTraceByProcess(path, import_options);
+  if (!parts) return parts.error();
+  if (parts->size() > 1) return jobOf(rankResultsOfParts(std::move(parts).value(), path, options.analysis));
+  return runOrJobOfTrace(std::move(parts->front().trace), path, options.analysis);
 }
 
 }  // namespace ampscope::analyzer

@@ -1,6 +1,7 @@
 #include "cli/job_input.h"
 
 #include <filesystem>
+#include <functional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -33,12 +34,16 @@ std::optional<CliAnalysis> analyzeInputsForCli(const std::vector<std::string>& p
   const analyzer::JobReadOptions read{.analysis = options.analysis,
                                       .progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); }};
   bool profile_failed = false;
-  const auto keep_profile = [&](const trace::Trace& trace) -> trace::Status {
-    if (options.save_profile.empty()) return {};
-    trace::Status saved = trace::db::writeProfile(options.save_profile, trace);
-    profile_failed = !saved;
-    return saved;
-  };
+  // Only a profile to keep needs the whole trace: without one, a file of several processes is read
+  // straight into each process's trace (analyzer::analyzeRunOrJob).
+  std::function<trace::Status(const trace::Trace&)> keep_profile;
+  if (!options.save_profile.empty()) {
+    keep_profile = [&](const trace::Trace& trace) -> trace::Status {
+      trace::Status saved = trace::db::writeProfile(options.save_profile, trace);
+      profile_failed = !saved;
+      return saved;
+    };
+  }
   auto analyzed = analyzer::analyzeRunOrJob(
       paths, read, [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); }, keep_profile);
   progress.finish();

@@ -7,6 +7,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include "base/permute.h"
+
 namespace ampscope::trace {
 
 const char* formatName(TraceFormat format) {
@@ -109,25 +111,6 @@ void sortStable(std::vector<Event>& events, Before before) {
 template <typename Event>
 void sortByStart(std::vector<Event>& events) {
   sortStable(events, [](const Event& a, const Event& b) { return a.start_ns < b.start_ns; });
-}
-
-// Puts events[i] where order says: order[k] is the index of the event that belongs at k. Follows
-// each cycle of the permutation, so every event moves once and no second vector is needed.
-template <typename Event>
-void permuteInPlace(std::vector<Event>& events, std::vector<std::uint32_t>& order) {
-  for (std::size_t start = 0; start < events.size(); ++start) {
-    if (order[start] == start) continue;
-    Event held = std::move(events[start]);
-    std::size_t at = start;
-    while (order[at] != start) {
-      const std::size_t from = order[at];
-      events[at] = std::move(events[from]);
-      order[at] = static_cast<std::uint32_t>(at);
-      at = from;
-    }
-    events[at] = std::move(held);
-    order[at] = static_cast<std::uint32_t>(at);
-  }
 }
 
 void sortRanges(std::vector<Range>& ranges) {

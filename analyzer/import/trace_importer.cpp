@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -29,7 +30,7 @@ constexpr std::string_view kExpected =
     "expected a PyTorch profiler (Kineto) JSON trace (plain or .gz), an Nsight Systems or nvprof "
     "SQLite export, or an ampscope profile";
 
-Result<Trace> importSqlite(const std::string& path) {
+Result<Trace> importSqlite(const std::string& path, const ImportOptions& options, const StageCallback& stage_done) {
   auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kReadOnly);
   if (!db) return db.error();
   if (trace::db::isProfileDatabase(*db)) {
@@ -45,7 +46,7 @@ Result<Trace> importSqlite(const std::string& path) {
     return profile;
   }
   if (isNvprofDatabase(*db)) return importNvprof(*db);
-  if (isNsightSystemsDatabase(*db)) return importNsightSystems(*db);
+  if (isNsightSystemsDatabase(*db)) return importNsightSystems(*db, options, stage_done);
   std::string tables;
   if (auto statement = db->prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 6")) {
     while (statement->step()) tables += fmt::format("{}'{}'", tables.empty() ? "" : ", ", statement->text(0));
@@ -90,7 +91,36 @@ FileForm formOf(const std::array<unsigned char, 64>& head, std::size_t got) {
 // Reads the file in whichever format its content says; importTrace then demangles its kernels.
 Result<Trace> importAnyFormat(const std::string& path, const ImportOptions& options, const StageCallback& stage_done);
 
+// An Nsight Systems export, opened: nullopt where the file is not one.
+std::optional<trace::db::SqliteDatabase> openNsightSystems(const std::string& path) {
+  std::array<unsigned char, 64> head{};
+  std::size_t got = 0;
+  if (!readHead(path, head, got) || formOf(head, got) != FileForm::kSqlite) return std::nullopt;
+  auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kReadOnly);
+  if (!db || trace::db::isProfileDatabase(*db) || isNvprofDatabase(*db) || !isNsightSystemsDatabase(*db)) {
+    return std::nullopt;
+  }
+  return std::move(db).value();
+}
+
 }  // namespace
+
+Result<std::vector<trace::ProcessTrace>> importTraceByProcess(const std::string& path, const ImportOptions& options,
+                                                              const StageCallback& stage_done) {
+  if (auto db = openNsightSystems(path)) {
+    auto parts = importNsightSystemsByProcess(*db, options, stage_done);
+    if (parts) {
+      for (trace::ProcessTrace& part : *parts) demangleKernelNames(part.trace);
+    }
+    return parts;
+  }
+  auto trace = importTrace(path, options, stage_done);
+  if (!trace) return trace.error();
+  std::vector<trace::ProcessTrace> whole(1);
+  whole.front().trace = std::move(trace).value();
+  if (!whole.front().trace.kernels.empty()) whole.front().pid = whole.front().trace.kernels.front().pid;
+  return whole;
+}
 
 bool looksLikeTraceFile(const std::string& path) {
   std::array<unsigned char, 64> head{};
@@ -120,7 +150,7 @@ Result<Trace> importAnyFormat(const std::string& path, const ImportOptions& opti
   if (!readHead(path, head, got)) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
   if (got == 0) return Error{fmt::format("{}: the file is empty; {}", path, kExpected)};
   const FileForm form = formOf(head, got);
-  if (form == FileForm::kSqlite) return importSqlite(path);
+  if (form == FileForm::kSqlite) return importSqlite(path, options, stage_done);
   if (form == FileForm::kOther) {
     return Error{fmt::format("{}: not a trace file (it starts with \"{}\"); {}", path,
                              printable(head.data(), std::min<std::size_t>(got, 16)), kExpected)};

@@ -62,7 +62,7 @@ std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace) {
     others += copyOwn(trace.launches, t.launches, pid, byThread);
     others += copyOwn(trace.ranges, t.ranges, pid, byThread);
     copyOwn(trace.communication_messages, t.communication_messages, pid, byThread);  // they go with their ranges
-    if (others > 0) t.import_stats.skipped["events of the file's other processes (other ranks)"] += others;
+    if (others > 0) t.import_stats.skipped[trace::kOtherProcessesSkipped] += others;
     out.push_back(std::move(part));
   }
   std::stable_sort(out.begin(), out.end(), [](const ProcessTrace& a, const ProcessTrace& b) {

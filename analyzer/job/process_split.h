@@ -7,15 +7,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "trace/process_trace.h"
 #include "trace/trace_model.h"
 
 namespace ampscope::analyzer {
 
-struct ProcessTrace {
-  std::int64_t pid = trace::kUnknownPid;
-  std::uint32_t first_device = 0;  // the lowest device id it ran kernels on
-  trace::Trace trace;
-};
+using trace::ProcessTrace;
 
 // The processes with kernels, ordered by their first device, then pid; empty when the trace has
 // fewer than two (it is one rank as it is). GPU records of no known process, and processes

@@ -1,9 +1,16 @@
 #pragma once
 // Imports Nsight Systems SQLite exports (nsys export --type sqlite): CUPTI kernel, runtime,
 // memcpy/memset and synchronisation tables, NVTX_EVENTS with inline text or textId, StringIds,
-// TARGET_INFO_GPU, CUDA memory usage events (nsys_memory_usage.h), and the thread ids packed
-// into globalTid.
+// TARGET_INFO_GPU, CUDA memory usage events (nsys_memory_usage.h), GPU metrics
+// (nsys_gpu_metrics.h), and the thread ids packed into globalTid. The event tables are read in
+// slices of rows on several threads (table_slices.h, nsys_event_tables.h) and put together in
+// file order (nsys_slice_assembly.h), in time order where the export is not (nsys_row_order.h).
 
+#include <vector>
+
+#include "analyzer/import/import_options.h"
+#include "base/stage_callback.h"
+#include "trace/process_trace.h"
 #include "trace/result.h"
 #include "trace/trace_model.h"
 
@@ -16,6 +23,20 @@ namespace ampscope::analyzer::import {
 // True when db has the tables of an Nsight Systems export (StringIds plus one of
 // CUPTI_ACTIVITY_KIND_KERNEL, NVTX_EVENTS or TARGET_INFO_GPU).
 bool isNsightSystemsDatabase(trace::db::SqliteDatabase& db);
+
+// The whole export as one trace. `stage_done` hears as each stage ends (base/stage_callback.h).
+trace::Result<trace::Trace> importNsightSystems(trace::db::SqliteDatabase& db, const ImportOptions& options,
+                                                const StageCallback& stage_done);
+// The same with every hardware thread and no stages heard.
 trace::Result<trace::Trace> importNsightSystems(trace::db::SqliteDatabase& db);
+
+// The export as one trace per process that ran kernels (ordered by the lowest device each used,
+// then pid), each with only its own rows and the file's strings, devices, threads and counts, as
+// analyzer::splitByProcess would cut the whole trace; the file's rows are never held twice. Where
+// fewer than two processes ran kernels, one part: the whole trace, its pid that of its first
+// kernel (or unknown).
+trace::Result<std::vector<trace::ProcessTrace>> importNsightSystemsByProcess(trace::db::SqliteDatabase& db,
+                                                                             const ImportOptions& options = {},
+                                                                             const StageCallback& stage_done = {});
 
 }  // namespace ampscope::analyzer::import

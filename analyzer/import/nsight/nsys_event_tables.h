@@ -1,0 +1,104 @@
+#pragma once
+// The readers of an Nsight Systems export's event tables: kernels, CUDA API calls, memory copies
+// and sets, synchronisations, NVTX events. Each is made once for its table (which columns this
+// export's version has) and then reads any slice of rowids (table_slices.h) into a TableSlice, on
+// whichever connection and thread it is given: a reader is not changed by reading.
+
+#include <string_view>
+#include <vector>
+
+#include "analyzer/import/nsight/foreign_strings.h"
+#include "analyzer/import/nsight/nsys_rows.h"
+#include "analyzer/import/nsight/nsys_table_slice.h"
+#include "analyzer/import/nsight/table_slices.h"
+#include "trace/db/sqlite_database.h"
+#include "trace/string_table.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer::import {
+
+inline constexpr const char* kNsysKernels = "CUPTI_ACTIVITY_KIND_KERNEL";
+inline constexpr const char* kNsysRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME";
+inline constexpr const char* kNsysDriver = "CUPTI_ACTIVITY_KIND_DRIVER";
+inline constexpr const char* kNsysMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
+inline constexpr const char* kNsysMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
+inline constexpr const char* kNsysSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+inline constexpr const char* kNsysNvtx = "NVTX_EVENTS";
+
+// What every table's reader knows besides its table: the export's string table, already read
+// into the trace's (`strings`, only looked at while slices are read).
+struct NsysStrings {
+  const ForeignStrings& ids;
+  const trace::StringTable& strings;
+};
+
+class KernelTable {
+ public:
+  // Fails naming the table when it has none of the columns that name a kernel.
+  static trace::Result<KernelTable> make(trace::db::SqliteDatabase& db, NsysStrings strings);
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Kernel>& out) const;
+
+ private:
+  KernelTable(trace::db::SqliteDatabase& db, NsysStrings strings);
+  NsysStrings strings_;
+  NsysColumns c_;
+  int device_, stream_, correlation_, registers_, static_shared_, dynamic_shared_, pid_;
+  int grid_[3], block_[3];
+  std::vector<std::pair<int, std::string_view>> name_columns_;  // (position, column), best first
+};
+
+// CUPTI_ACTIVITY_KIND_RUNTIME (runtime and driver calls, told apart by eventClass) or, in older
+// exports, CUPTI_ACTIVITY_KIND_DRIVER.
+class ApiTable {
+ public:
+  ApiTable(trace::db::SqliteDatabase& db, const char* table, NsysStrings strings);
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice,
+                     TableSlice<trace::LaunchCall>& out) const;
+
+ private:
+  const char* table_;
+  bool driver_table_;
+  NsysStrings strings_;
+  NsysColumns c_;
+  int name_, event_class_;
+};
+
+// CUPTI_ACTIVITY_KIND_MEMCPY or CUPTI_ACTIVITY_KIND_MEMSET.
+class MemoryOpTable {
+ public:
+  MemoryOpTable(trace::db::SqliteDatabase& db, const char* table);
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::MemoryOp>& out) const;
+
+ private:
+  const char* table_;
+  bool memcpy_;
+  NsysColumns c_;
+  int src_kind_, dst_kind_, mem_kind_, pid_;
+};
+
+class SyncTable {
+ public:
+  explicit SyncTable(trace::db::SqliteDatabase& db);
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice,
+                     TableSlice<trace::Synchronization>& out) const;
+
+ private:
+  NsysColumns c_;
+  int pid_;
+};
+
+class NvtxTable {
+ public:
+  NvtxTable(trace::db::SqliteDatabase& db, NsysStrings strings);
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Range>& out) const;
+
+  // Ranges pushed or started but never ended before recording stopped: counted under this reason.
+  static constexpr const char* kUnterminated = "ranges without an end (kept, closed at the end of the trace)";
+
+ private:
+  NsysStrings strings_;
+  NsysColumns c_;
+  int text_, text_id_, domain_, category_;
+};
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,253 @@
+#include "analyzer/import/nsight/nsys_slice_assembly.h"
+
+#include <algorithm>
+#include <map>
+#include <span>
+#include <tuple>
+#include <unordered_map>
+
+#include "analyzer/import/nsight/nsys_row_order.h"
+
+namespace ampscope::analyzer::import {
+
+namespace {
+
+// A slice's own ids, and the trace's ids for them.
+struct SliceIds {
+  std::vector<trace::StringId> names;  // by the slice's string id
+  std::vector<trace::Index> threads;   // by the slice's thread index
+};
+
+template <typename Record>
+std::vector<trace::StringId> internNames(const TableSlice<Record>& slice, trace::StringTable& strings) {
+  std::vector<trace::StringId> ids(slice.names.size(), trace::StringTable::kEmpty);
+  for (std::size_t i = 1; i < slice.names.size(); ++i) ids[i] = strings.intern(slice.names.view(static_cast<trace::StringId>(i)));
+  return ids;
+}
+
+trace::StringId resolvedName(trace::StringId name, const SliceIds& ids) {
+  return (name & kSliceName) != 0 ? ids.names[name & ~kSliceName] : name;
+}
+
+// Where a thread first appears: the rank of the table (API calls first), then its earliest start.
+using ThreadOrder = std::tuple<int, std::int64_t>;
+using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (pid, tid)
+
+template <typename Record>
+void noteThreads(const std::vector<TableSlice<Record>>& slices, int table_rank, std::map<ThreadKey, ThreadOrder>& seen) {
+  for (const TableSlice<Record>& slice : slices) {
+    for (const SliceThread& t : slice.threads) {
+      const ThreadOrder order{table_rank, t.first_start_ns};
+      const auto [at, fresh] = seen.try_emplace(ThreadKey{t.pid, t.tid}, order);
+      if (!fresh) at->second = std::min(at->second, order);
+    }
+  }
+}
+
+template <typename Record>
+std::vector<trace::Index> threadIndices(const TableSlice<Record>& slice, const std::map<ThreadKey, trace::Index>& index) {
+  std::vector<trace::Index> out;
+  out.reserve(slice.threads.size());
+  for (const SliceThread& t : slice.threads) out.push_back(index.at(ThreadKey{t.pid, t.tid}));
+  return out;
+}
+
+void addStats(trace::ImportStats& to, const auto& slices) {
+  for (const auto& slice : slices) to.add(slice.stats);
+}
+
+std::int64_t latest(std::int64_t last, const auto& slices) {
+  for (const auto& slice : slices) last = std::max(last, slice.last_ns);
+  return last;
+}
+
+// The process a row belongs to.
+std::int64_t pidOf(const trace::Kernel& r, const trace::Trace&) { return r.pid; }
+std::int64_t pidOf(const trace::MemoryOp& r, const trace::Trace&) { return r.pid; }
+std::int64_t pidOf(const trace::Synchronization& r, const trace::Trace&) { return r.pid; }
+std::int64_t pidOf(const trace::LaunchCall& r, const trace::Trace& t) { return t.pidOfThread(r.thread); }
+std::int64_t pidOf(const trace::Range& r, const trace::Trace& t) { return t.pidOfThread(r.thread); }
+
+// Appends one table's slices to `to`, freeing each slice once moved, and puts the table's rows
+// in time order.
+template <typename Record>
+void appendTable(std::vector<TableSlice<Record>>& slices, std::vector<Record>& to) {
+  const std::size_t first = to.size();
+  std::size_t rows = 0;
+  for (const TableSlice<Record>& slice : slices) rows += slice.rows.size();
+  to.reserve(first + rows);
+  for (TableSlice<Record>& slice : slices) {
+    to.insert(to.end(), slice.rows.begin(), slice.rows.end());
+    slice = {};
+  }
+  putInTimeOrder(std::span<Record>(to).subspan(first));
+}
+
+// The same, into each process's vector (part_of: a pid's part, or none); returns the rows of no part.
+template <typename Record>
+std::uint64_t appendTableByProcess(std::vector<TableSlice<Record>>& slices, std::vector<trace::ProcessTrace>& parts,
+                                   std::vector<Record> trace::Trace::*member, const trace::Trace& shared,
+                                   const std::unordered_map<std::int64_t, std::size_t>& part_of) {
+  std::vector<std::size_t> firsts;
+  std::vector<std::size_t> counts(parts.size(), 0);
+  std::uint64_t others = 0;
+  const auto partOf = [&](const Record& r) -> std::size_t {
+    const auto found = part_of.find(pidOf(r, shared));
+    return found == part_of.end() ? parts.size() : found->second;
+  };
+  for (const TableSlice<Record>& slice : slices) {
+    for (const Record& r : slice.rows) {
+      const std::size_t part = partOf(r);
+      if (part < parts.size()) ++counts[part];
+      else ++others;
+    }
+  }
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    std::vector<Record>& to = parts[p].trace.*member;
+    firsts.push_back(to.size());
+    to.reserve(to.size() + counts[p]);
+  }
+  for (TableSlice<Record>& slice : slices) {
+    for (const Record& r : slice.rows) {
+      const std::size_t part = partOf(r);
+      if (part < parts.size()) (parts[part].trace.*member).push_back(r);
+    }
+    slice = {};
+  }
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    std::vector<Record>& to = parts[p].trace.*member;
+    putInTimeOrder(std::span<Record>(to).subspan(firsts[p]));
+  }
+  return others;
+}
+
+}  // namespace
+
+void resolveSlices(NsysSlices& slices, trace::Trace& trace) {
+  // Strings: API names, then NVTX text, each in file order (as one reader going down the tables
+  // would intern them).
+  std::vector<SliceIds> runtime_ids;
+  std::vector<SliceIds> driver_ids;
+  std::vector<SliceIds> nvtx_ids;
+  for (const auto& slice : slices.runtime) runtime_ids.push_back({internNames(slice, trace.strings), {}});
+  for (const auto& slice : slices.driver) driver_ids.push_back({internNames(slice, trace.strings), {}});
+  for (const auto& slice : slices.nvtx) nvtx_ids.push_back({internNames(slice, trace.strings), {}});
+
+  // Threads: by the table they first appear in and their earliest start there, then pid and tid.
+  std::map<ThreadKey, ThreadOrder> seen;
+  noteThreads(slices.runtime, 0, seen);
+  noteThreads(slices.driver, 1, seen);
+  noteThreads(slices.nvtx, 2, seen);
+  std::vector<std::pair<ThreadOrder, ThreadKey>> order;
+  for (const auto& [key, first] : seen) order.emplace_back(first, key);
+  std::sort(order.begin(), order.end());
+  std::map<ThreadKey, trace::Index> index;
+  for (const auto& [first, key] : order) index.emplace(key, trace.threadIndex(key.first, key.second));
+  for (std::size_t i = 0; i < slices.runtime.size(); ++i) runtime_ids[i].threads = threadIndices(slices.runtime[i], index);
+  for (std::size_t i = 0; i < slices.driver.size(); ++i) driver_ids[i].threads = threadIndices(slices.driver[i], index);
+  for (std::size_t i = 0; i < slices.nvtx.size(); ++i) nvtx_ids[i].threads = threadIndices(slices.nvtx[i], index);
+
+  const auto renumberCalls = [](std::vector<TableSlice<trace::LaunchCall>>& calls, const std::vector<SliceIds>& ids) {
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      for (trace::LaunchCall& call : calls[i].rows) {
+        call.name = resolvedName(call.name, ids[i]);
+        call.thread = ids[i].threads[call.thread];
+      }
+    }
+  };
+  renumberCalls(slices.runtime, runtime_ids);
+  renumberCalls(slices.driver, driver_ids);
+
+  // Domains are named by their creation events (the last one of an id wins); ranges name them
+  // by id, 0 being the default domain.
+  std::unordered_map<std::int64_t, trace::StringId> domain_names;
+  for (std::size_t i = 0; i < slices.nvtx.size(); ++i) {
+    for (const auto& [domain_id, name] : slices.nvtx[i].domain_names) domain_names[domain_id] = resolvedName(name, nvtx_ids[i]);
+  }
+  // Counts in the order one reader would have met them: host tables, then the GPU's.
+  trace::ImportStats& stats = trace.import_stats;
+  addStats(stats, slices.runtime);
+  addStats(stats, slices.driver);
+  addStats(stats, slices.nvtx);
+  addStats(stats, slices.kernels);
+  addStats(stats, slices.memcpy);
+  addStats(stats, slices.memset);
+  addStats(stats, slices.syncs);
+  std::int64_t last_ns = 0;
+  last_ns = latest(last_ns, slices.runtime);
+  last_ns = latest(last_ns, slices.driver);
+  last_ns = latest(last_ns, slices.nvtx);
+  last_ns = latest(last_ns, slices.kernels);
+  last_ns = latest(last_ns, slices.memcpy);
+  last_ns = latest(last_ns, slices.memset);
+  last_ns = latest(last_ns, slices.syncs);
+  for (std::size_t i = 0; i < slices.nvtx.size(); ++i) {
+    TableSlice<trace::Range>& slice = slices.nvtx[i];
+    for (trace::Range& range : slice.rows) {
+      range.name = resolvedName(range.name, nvtx_ids[i]);
+      range.thread = nvtx_ids[i].threads[range.thread];
+    }
+    // Pushed or started but never ended: closed at the end of the whole trace.
+    for (std::uint32_t at : slice.unterminated) slice.rows[at].end_ns = std::max(slice.rows[at].start_ns, last_ns);
+    for (const auto& [at, domain_id] : slice.range_domains) {
+      const auto found = domain_names.find(domain_id);
+      if (found != domain_names.end()) slice.rows[at].domain = found->second;
+    }
+  }
+}
+
+std::vector<NsysProcess> processesWithKernels(const NsysSlices& slices) {
+  std::map<std::int64_t, std::uint32_t> first_device;  // pid -> lowest device
+  for (const TableSlice<trace::Kernel>& slice : slices.kernels) {
+    for (const trace::Kernel& k : slice.rows) {
+      if (k.pid == trace::kUnknownPid) continue;
+      const auto [at, fresh] = first_device.emplace(k.pid, k.device);
+      if (!fresh) at->second = std::min(at->second, k.device);
+    }
+  }
+  std::vector<NsysProcess> out;
+  if (first_device.size() < 2) return out;
+  for (const auto& [pid, device] : first_device) out.push_back({pid, device});
+  std::stable_sort(out.begin(), out.end(), [](const NsysProcess& a, const NsysProcess& b) {
+    return a.first_device != b.first_device ? a.first_device < b.first_device : a.pid < b.pid;
+  });
+  return out;
+}
+
+void moveSlicesInto(NsysSlices&& slices, trace::Trace& trace) {
+  appendTable(slices.kernels, trace.kernels);
+  appendTable(slices.runtime, trace.launches);
+  appendTable(slices.driver, trace.launches);
+  appendTable(slices.memcpy, trace.memory_ops);
+  appendTable(slices.memset, trace.memory_ops);
+  appendTable(slices.syncs, trace.synchronizations);
+  appendTable(slices.nvtx, trace.ranges);
+}
+
+std::vector<trace::ProcessTrace> moveSlicesIntoProcesses(NsysSlices&& slices, const trace::Trace& shared,
+                                                         const std::vector<NsysProcess>& processes) {
+  std::vector<trace::ProcessTrace> parts;
+  std::unordered_map<std::int64_t, std::size_t> part_of;
+  for (const NsysProcess& process : processes) {
+    part_of.emplace(process.pid, parts.size());
+    parts.push_back({.pid = process.pid, .first_device = process.first_device, .trace = shared});
+  }
+  std::uint64_t others = 0;
+  others += appendTableByProcess(slices.kernels, parts, &trace::Trace::kernels, shared, part_of);
+  others += appendTableByProcess(slices.runtime, parts, &trace::Trace::launches, shared, part_of);
+  others += appendTableByProcess(slices.driver, parts, &trace::Trace::launches, shared, part_of);
+  others += appendTableByProcess(slices.memcpy, parts, &trace::Trace::memory_ops, shared, part_of);
+  others += appendTableByProcess(slices.memset, parts, &trace::Trace::memory_ops, shared, part_of);
+  others += appendTableByProcess(slices.syncs, parts, &trace::Trace::synchronizations, shared, part_of);
+  others += appendTableByProcess(slices.nvtx, parts, &trace::Trace::ranges, shared, part_of);
+  // Each part also counts the other parts' rows.
+  std::uint64_t all_rows = others;
+  for (const trace::ProcessTrace& part : parts) all_rows += part.trace.eventCount();
+  for (trace::ProcessTrace& part : parts) {
+    const std::uint64_t not_its_own = all_rows - part.trace.eventCount();
+    if (not_its_own > 0) part.trace.import_stats.skipped[trace::kOtherProcessesSkipped] += not_its_own;
+  }
+  return parts;
+}
+
+}  // namespace ampscope::analyzer::import

@@ -1,0 +1,44 @@
+#pragma once
+// What one slice of one Nsight Systems table decodes into (table_slices.h): the rows as records of
+// the trace model, and what they name that the trace does not have yet, numbered within the slice.
+// Putting the slices together (nsys_slice_assembly.h) gives those their numbers in the trace.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "trace/string_table.h"
+#include "trace/trace_model.h"
+
+namespace ampscope::analyzer::import {
+
+// A name with this bit set is the slice's own: (name & ~kSliceName) in TableSlice::names. Names
+// without it are the trace's already (StringIds, read before the slices).
+inline constexpr trace::StringId kSliceName = 0x80000000u;
+
+// A thread the slice's rows ran on, and the earliest start among them (threads are numbered in
+// the trace by when they first appear, whatever order the export's rows are in).
+struct SliceThread {
+  std::int64_t pid = 0;
+  std::int64_t tid = 0;
+  std::int64_t first_start_ns = 0;
+};
+
+template <typename Record>
+struct TableSlice {
+  std::vector<Record> rows;
+  // Strings first met in this slice: NVTX text given inline, API names without their version.
+  trace::StringTable names;
+  // A row's `thread` is an index here until the slices are put together.
+  std::vector<SliceThread> threads;
+  std::size_t last_thread = 0;  // the index found last: a thread's rows come in runs
+  trace::ImportStats stats;
+  std::int64_t last_ns = 0;  // the latest time the slice's rows reach
+  // NVTX: ranges never ended (closed at the end of the whole trace), the domain id of each range
+  // in a domain other than the default one, and the domains created, by id, in row order.
+  std::vector<std::uint32_t> unterminated;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> range_domains;
+  std::vector<std::pair<std::int64_t, trace::StringId>> domain_names;
+};
+
+}  // namespace ampscope::analyzer::import

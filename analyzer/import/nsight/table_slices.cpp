@@ -1,0 +1,95 @@
+#include "analyzer/import/nsight/table_slices.h"
+
+#include <algorithm>
+#include <limits>
+#include <atomic>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "trace/db/sqlite_database.h"
+
+namespace ampscope::analyzer::import {
+
+using trace::Error;
+using trace::Status;
+using trace::db::SqliteDatabase;
+
+trace::Result<std::vector<RowidSlice>> rowidSlices(SqliteDatabase& db, std::string_view table) {
+  std::vector<RowidSlice> slices;
+  if (!db.hasTable(table)) return slices;
+  auto bounds = db.prepare(fmt::format("SELECT min(rowid), max(rowid) FROM {}", table));
+  if (!bounds) return bounds.error();
+  if (!bounds->step()) {
+    if (Status failed = bounds->status(); !failed) return failed.error();
+    return slices;
+  }
+  if (bounds->isNull(0)) return slices;  // no rows
+  const std::int64_t first = bounds->int64(0);
+  const std::int64_t last = bounds->int64(1);
+  // Unsigned: the span of rowids near both ends of the 64-bit range does not fit a signed one.
+  const std::uint64_t span = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) + 1;
+  if (span == 0 || span / kRowidsPerSlice >= kMaxSlices) {
+    slices.push_back(kEveryRowid);  // rowids spread too wide to cut (or all 2^64 of them)
+    return slices;
+  }
+  for (std::int64_t at = first; at <= last;) {
+    const std::int64_t end = last - at < kRowidsPerSlice ? last + 1 : at + kRowidsPerSlice;
+    slices.push_back({at, end});
+    if (end > last) break;
+    at = end;
+  }
+  return slices;
+}
+
+trace::Result<trace::db::Statement> selectSlice(SqliteDatabase& db, std::string_view table,
+                                                const std::vector<std::string_view>& columns, RowidSlice slice) {
+  const std::vector<std::string> present = db.columns(table);
+  if (present.empty()) return Error{fmt::format("{}: table '{}' is missing", db.path(), table)};
+  std::string select;
+  for (std::string_view column : columns) {
+    if (std::find(present.begin(), present.end(), column) == present.end()) {
+      return Error{fmt::format("{}: table '{}' has no column '{}'", db.path(), table, column)};
+    }
+    select += fmt::format("{}, ", column);
+  }
+  // Every rowid: the bound is inclusive, since no end past the largest rowid fits.
+  const bool whole = slice.end == kEveryRowid.end;
+  auto statement = db.prepare(fmt::format("SELECT {}rowid FROM {} WHERE rowid >= ?1 AND rowid {} ?2", select, table,
+                                          whole ? "<=" : "<"));
+  if (!statement) return statement.error();
+  statement->bind(1, slice.first);
+  statement->bind(2, slice.end);
+  return statement;
+}
+
+Status runSliceTasks(SqliteDatabase& db, unsigned threads, const std::vector<SliceTask>& tasks) {
+  std::vector<std::optional<Status>> results(tasks.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  const auto work = [&](SqliteDatabase& connection) {
+    for (std::size_t i = next++; i < tasks.size() && !failed; i = next++) {
+      results[i] = tasks[i](connection);
+      if (!*results[i]) failed = true;
+    }
+  };
+  std::vector<SqliteDatabase> connections;
+  const std::size_t wanted = std::min<std::size_t>(std::max(1u, threads), tasks.size());
+  for (std::size_t t = 1; t < wanted; ++t) {
+    auto connection = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
+    if (!connection) break;  // fewer threads: the tasks are the same
+    connections.push_back(std::move(connection).value());
+  }
+  {
+    std::vector<std::jthread> pool;
+    for (SqliteDatabase& connection : connections) pool.emplace_back([&work, &connection] { work(connection); });
+    work(db);
+  }  // joins
+  for (const std::optional<Status>& result : results) {
+    if (result && !*result) return *result;
+  }
+  return {};
+}
+
+}  // namespace ampscope::analyzer::import
