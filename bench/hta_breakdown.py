@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Times HTA (Holistic Trace Analysis, PyPI holistictraceanalysis) on a folder of Kineto traces:
-its trace load (TraceAnalysis) and its temporal breakdown (idle, compute, non-compute time per
-rank), the work closest to `ampscope analyze --json`'s step breakdown. Prints one JSON line.
+"""Times HTA (Holistic Trace Analysis) on a folder of Kineto traces: its trace load (TraceAnalysis)
+and its temporal breakdown (idle, compute, non-compute time per rank), the work closest to
+`ampscope analyze --json`'s step breakdown. Prints one JSON line.
 
-Used by bench/compare_hta.sh; run it with the venv's Python that has HTA installed.
+HTA is on PyPI as holistictraceanalysis (up to 0.5.0) and, renamed, as traceinsight (0.6.0 on);
+both install the module `hta`, with the same TraceAnalysis(trace_dir=...) and
+get_temporal_breakdown(visualize=...) as used here (read in 0.5.0 and 0.6.1).
+
+Used by bench/compare_hta.sh; run it with the Python of a venv that has one of them installed.
 """
 
 import json
