@@ -1,6 +1,7 @@
 // Import benchmark: how fast importTrace reads one trace file and how much memory it takes.
 //
 //   ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze] [--threads N] [--stages]
+//                        [--by-process]
 //
 // Prints the file's size, its uncompressed size, the import time and rate (MB/s of uncompressed
 // input, events/s), the correlator's time, and memory: the process's peak RSS (VmHWM, with
@@ -14,7 +15,10 @@
 // whole run. --threads N is the import's and the analysis' thread count (0, the default: every
 // hardware thread). --stages prints, for each run, when each stage of the import and the analysis
 // ended (base/stage_callback.h), in seconds from the import's start, and on which thread: the two
-// chains of the summary run side by side.
+// chains of the summary run side by side. --by-process reads the file as `ampscope analyze` does
+// when nothing keeps the whole trace (import::importTraceByProcess: an Nsight Systems export of
+// several processes straight into one trace per process) and, with --analyze, analyzes the parts
+// one after the other, as a job's ranks are; the figures are the parts' added up.
 // MB is 10^6 bytes throughout.
 
 #include <zlib.h>
@@ -61,6 +65,7 @@ struct Options {
   bool analyze = false;
   unsigned threads = 0;
   bool stages = false;
+  bool by_process = false;
 };
 
 // When each stage ended, in seconds from the run's start, and the thread that ended it (numbered
@@ -120,7 +125,7 @@ struct RunFigures {
 
 void usage() {
   std::fputs("usage: ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze]\n"
-             "                             [--threads N] [--stages]\n"
+             "                             [--threads N] [--stages] [--by-process]\n"
              "Times importTrace (and correlate, or with --analyze the whole analysis) on FILE;\n"
              "prints MB/s, events/s and peak RSS.\n",
              stderr);
@@ -140,6 +145,8 @@ bool parseOptions(int argc, char** argv, Options& options) {
       options.analyze = true;
     } else if (arg == "--stages") {
       options.stages = true;
+    } else if (arg == "--by-process") {
+      options.by_process = true;
     } else if (arg == "--threads" && i + 1 < argc) {
       const int threads = std::atoi(argv[++i]);
       if (threads < 0) return false;
@@ -204,41 +211,61 @@ double timeSplitOnly(const std::string& path, std::uint64_t& elements) {
   return watch.seconds();
 }
 
-bool runOnce(const Options& options, RunFigures& out) {
+// The file's traces: the whole trace, or with --by-process one per process that ran kernels.
+ampscope::trace::Result<std::vector<ampscope::trace::ProcessTrace>> importParts(
+    const Options& options, const ampscope::StageCallback& stage_done) {
   namespace import = ampscope::analyzer::import;
+  const import::ImportOptions import_options{.progress = {}, .threads = options.threads};
+  if (options.by_process) return import::importTraceByProcess(options.path, import_options, stage_done);
+  auto whole = import::importTrace(options.path, import_options, stage_done);
+  if (!whole.ok()) return whole.error();
+  std::vector<ampscope::trace::ProcessTrace> parts(1);
+  parts.front().trace = std::move(whole).value();
+  return parts;
+}
+
+bool runOnce(const Options& options, RunFigures& out) {
   StageTimeline timeline;
   const ampscope::StageCallback stage_done = options.stages ? timeline.callback() : ampscope::StageCallback();
   const Stopwatch import_watch;
-  auto result = import::importTrace(options.path, {.progress = {}, .threads = options.threads}, stage_done);
+  auto result = importParts(options, stage_done);
   out.import_seconds = import_watch.seconds();
   if (!result.ok()) {
     std::fprintf(stderr, "import failed: %s\n", result.error().message.c_str());
     return false;
   }
-  ampscope::trace::Trace& trace = *result;
   out.rss_after_import_bytes = currentRssBytes();
   out.peak_after_import_bytes = peakRssBytes();
   out.rusage_peak_after_import_bytes = rusagePeakRssBytes();
-  out.events_read = trace.import_stats.events_read;
-  out.events_imported = trace.eventCount();
-  out.kernels = trace.kernels.size();
-  out.launches = trace.launches.size();
-  out.ranges = trace.ranges.size();
-  out.memory_ops = trace.memory_ops.size();
-  out.trace_memory_bytes = trace.memoryBytes();
+  for (const ampscope::trace::ProcessTrace& part : *result) {
+    const ampscope::trace::Trace& trace = part.trace;
+    out.events_read += trace.import_stats.events_read;
+    out.events_imported += trace.eventCount();
+    out.kernels += trace.kernels.size();
+    out.launches += trace.launches.size();
+    out.ranges += trace.ranges.size();
+    out.memory_ops += trace.memory_ops.size();
+    out.trace_memory_bytes += trace.memoryBytes();
+  }
+  // Each part counts the whole file's records read.
+  out.events_read = result->front().trace.import_stats.events_read;
   if (options.analyze) {
     const Stopwatch analyze_watch;
-    const ampscope::analyzer::RunAnalysis run = ampscope::analyzer::analyzeTrace(
-        std::move(trace), options.path, {.gpu = {}, .threads = options.threads}, stage_done);
+    for (ampscope::trace::ProcessTrace& part : *result) {
+      const ampscope::analyzer::RunAnalysis run = ampscope::analyzer::analyzeTrace(
+          std::move(part.trace), options.path, {.gpu = {}, .threads = options.threads}, stage_done);
+      out.kernels_linked += run.summary.correlation.kernels_linked_to_launch;
+      out.recommendations += run.recommendations.size();
+    }
     out.analyze_seconds = analyze_watch.seconds();
     out.peak_after_analyze_bytes = peakRssBytes();
-    out.kernels_linked = run.summary.correlation.kernels_linked_to_launch;
-    out.recommendations = run.recommendations.size();
   } else if (options.correlate) {
     const Stopwatch correlate_watch;
-    const auto counts = ampscope::analyzer::correlate(trace, options.threads);
+    for (ampscope::trace::ProcessTrace& part : *result) {
+      const auto counts = ampscope::analyzer::correlate(part.trace, options.threads);
+      out.kernels_linked += counts.kernels_linked_to_launch;
+    }
     out.correlate_seconds = correlate_watch.seconds();
-    out.kernels_linked = counts.kernels_linked_to_launch;
   }
   if (options.stages) timeline.print();
   return true;

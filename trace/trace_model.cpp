@@ -126,10 +126,13 @@ void sortRanges(std::vector<Range>& ranges) {
     if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
     return a.index < b.index;
   };
+  const auto in_order = [](const Range& a, const Range& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+  };
+  // Importers mostly deliver ranges in order: checking them in place needs no keys.
+  if (std::is_sorted(ranges.begin(), ranges.end(), in_order)) return;
   if (ranges.size() > std::numeric_limits<std::uint32_t>::max()) {
-    std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) {
-      return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
-    });
+    std::stable_sort(ranges.begin(), ranges.end(), in_order);
     return;
   }
   // Ranges are the largest records: sorting small keys and then moving each range once beats a
@@ -139,7 +142,6 @@ void sortRanges(std::vector<Range>& ranges) {
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     keys.push_back(Key{ranges[i].start_ns, ranges[i].end_ns, static_cast<std::uint32_t>(i)});
   }
-  if (std::is_sorted(keys.begin(), keys.end(), before)) return;
   std::sort(keys.begin(), keys.end(), before);
   std::vector<std::uint32_t> order;
   order.reserve(keys.size());

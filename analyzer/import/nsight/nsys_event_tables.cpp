@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -162,8 +163,9 @@ Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlic
                                               valueOr(s, dynamic_shared_, 0), out.stats);
     k.pid = pidOf(s, pid_);
     for (const auto& [position, column] : name_columns_) {
-      if (!has(s, position)) continue;
-      k.name = stringId(strings_.ids, kNsysKernels, row, column, s.int64(position), out.stats);
+      const std::optional<std::int64_t> id = valueIfAny(s, position);
+      if (!id) continue;
+      k.name = stringId(strings_.ids, kNsysKernels, row, column, *id, out.stats);
       break;
     }
     out.rows.push_back(k);
@@ -206,8 +208,8 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<t
     std::int64_t end = 0;
     if (!interval(table_, row, s, out, start, end)) return {};
     trace::StringId name = trace::StringTable::kEmpty;
-    if (has(s, name_)) {
-      name = stringId(strings_.ids, table_, row, "nameId", s.int64(name_), out.stats);
+    if (const std::optional<std::int64_t> name_id = valueIfAny(s, name_)) {
+      name = stringId(strings_.ids, table_, row, "nameId", *name_id, out.stats);
       if (name != trace::StringTable::kEmpty) name = nameOf(name);
     }
     trace::ApiKind api = trace::ApiKind::kRuntime;
@@ -294,11 +296,13 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
   // The message of an NVTX event: inline text, or a registered string (nvtxDomainRegisterString)
   // through textId. Inline text wins because old exports wrote 0, not NULL, into unused columns.
   const auto message = [&](std::int64_t row, Statement& s) -> trace::StringId {
-    if (has(s, text_)) {
-      const std::string_view text = s.text(text_);
+    if (text_ >= 0) {
+      const std::string_view text = s.text(text_);  // NULL reads as empty
       if (!text.empty()) return kSliceName | out.names.intern(text);
     }
-    if (has(s, text_id_)) return stringId(strings_.ids, kNsysNvtx, row, "textId", s.int64(text_id_), out.stats);
+    if (const std::optional<std::int64_t> text_id = valueIfAny(s, text_id_)) {
+      return stringId(strings_.ids, kNsysNvtx, row, "textId", *text_id, out.stats);
+    }
     return trace::StringTable::kEmpty;
   };
   return forEachSliceRow(connection, kNsysNvtx, c_, slice, [&](std::int64_t row, Statement& s) -> Status {
@@ -321,13 +325,14 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
     }
     const trace::StringId name = message(row, s);
     const std::int64_t start = s.int64(0);
-    const bool ended = type != kNvtxMark && !s.isNull(1) && s.int64(1) >= start;
-    const std::int64_t end = ended ? s.int64(1) : start;  // a mark is a range of no length
+    const std::optional<std::int64_t> recorded_end = valueIfAny(s, 1);
+    const bool ended = type != kNvtxMark && recorded_end && *recorded_end >= start;
+    const std::int64_t end = ended ? *recorded_end : start;  // a mark is a range of no length
     out.rows.push_back({.start_ns = start, .end_ns = end, .name = name, .thread = sliceThread(out, s.int64(3), start),
                         .kind = trace::RangeKind::kAnnotation,
                         .category = static_cast<std::uint32_t>(valueOr(s, category_, 0))});
     const auto index = static_cast<std::uint32_t>(out.rows.size() - 1);
-    if (valueOr(s, domain_, 0) != 0) out.range_domains.emplace_back(index, s.int64(domain_));
+    if (const std::int64_t domain = valueOr(s, domain_, 0); domain != 0) out.range_domains.emplace_back(index, domain);
     out.last_ns = std::max(out.last_ns, end);
     if (type != kNvtxMark && !ended) {
       // Pushed or started but not ended before recording stopped: kept, closed at the trace's end.

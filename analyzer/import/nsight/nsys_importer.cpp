@@ -248,9 +248,14 @@ trace::Result<std::vector<trace::ProcessTrace>> importNsightSystemsByProcess(Sql
   parts = moveSlicesIntoProcesses(std::move(read.slices), read.shared, processes);
   read.shared = {};
   stageDone(stage_done, "rows put together");
+  // Each process's trace is its own: they are finished side by side, each on its own connection.
+  std::vector<SliceTask> finish;
   for (trace::ProcessTrace& part : parts) {
-    if (Status status = finishTrace(db, part.pid, stage_done, part.trace); !status) return status.error();
+    finish.push_back([&part, &stage_done](SqliteDatabase& connection) {
+      return finishTrace(connection, part.pid, stage_done, part.trace);
+    });
   }
+  if (Status status = runSliceTasks(db, threadsToUse(options.threads), finish); !status) return status.error();
   return parts;
 }
 

@@ -12,6 +12,11 @@ namespace ampscope::analyzer::import {
 
 namespace {
 
+template <typename Row>
+bool startsInOrder(const Row& a, const Row& b) {
+  return a.start_ns < b.start_ns;
+}
+
 // Rows in time order (`before`: by start; ranges also the longer first) stay as they are. Others
 // are ordered by keyOf(row, place), a tuple whose last member is the row's place in the file, so
 // that rows equal in everything else keep file order. Small keys are sorted and each row moved
@@ -20,9 +25,21 @@ namespace {
 template <typename Row, typename Before, typename KeyOf>
 bool sortUnlessInOrder(std::span<Row> rows, Before before, KeyOf keyOf) {
   if (std::is_sorted(rows.begin(), rows.end(), before)) return false;
+  // Without the place: a stable sort keeps it.
+  const auto byKey = [&](const Row& a, const Row& b) { return keyOf(a, 0) < keyOf(b, 0); };
+  if (std::is_sorted(rows.begin(), rows.end(), startsInOrder<Row>)) {
+    // In order of start but for rows that start together (ranges: a child before its parent):
+    // each run of equal starts is put in order alone.
+    for (auto run = rows.begin(); run != rows.end();) {
+      const auto end = std::find_if(run, rows.end(), [&](const Row& r) { return r.start_ns != run->start_ns; });
+      if (end - run > 1) std::stable_sort(run, end, byKey);
+      run = end;
+    }
+    return true;
+  }
   if (rows.size() > std::numeric_limits<std::uint32_t>::max()) {
     // Places do not fit the keys (no export that fits in memory has so many rows of one table).
-    std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) { return keyOf(a, 0) < keyOf(b, 0); });
+    std::stable_sort(rows.begin(), rows.end(), byKey);
     return true;
   }
   using Key = decltype(keyOf(rows[0], std::uint32_t{0}));
@@ -36,11 +53,6 @@ bool sortUnlessInOrder(std::span<Row> rows, Before before, KeyOf keyOf) {
   keys = {};
   permuteInPlace(rows, order);
   return true;
-}
-
-template <typename Row>
-bool startsInOrder(const Row& a, const Row& b) {
-  return a.start_ns < b.start_ns;
 }
 
 // Records of a device's stream: kernels, copies and sets, synchronisations.
