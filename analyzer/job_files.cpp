@@ -76,36 +76,32 @@ trace::Result<std::vector<std::string>> listTraceFiles(const std::vector<std::st
 
 namespace {
 
-// Each process's rank, analyzed one after the other, each part's trace freed once analyzed.
-std::vector<RankResult> rankResultsOfParts(std::vector<ProcessTrace>&& parts, const std::string& path,
-                                           const AnalysisOptions& options) {
-  std::vector<RankResult> out;
-  for (ProcessTrace& part : parts) {
-    const RunAnalysis run = analyzeTrace(std::move(part.trace), path, options);
-    RankResult rank = rankResultOf(run.summary, run.recommendations, path, fmt::format("{} (process {})", path, part.pid));
-    rank.pid = part.pid;
-    // A rank recorded for the whole file cannot be every process's: the processes are numbered.
-    rank.rank = -1;
-    rank.origin = RankOrigin::kProcess;
-    out.push_back(std::move(rank));
-  }
-  return out;
+// One process's rank of a file that holds several.
+RankResult rankResultOfPart(ProcessTrace&& part, const std::string& path, const AnalysisOptions& options) {
+  const RunAnalysis run = analyzeTrace(std::move(part.trace), path, options);
+  RankResult rank = rankResultOf(run.summary, run.recommendations, path, fmt::format("{} (process {})", path, part.pid));
+  rank.pid = part.pid;
+  // A rank recorded for the whole file cannot be every process's: the processes are numbered.
+  rank.rank = -1;
+  rank.origin = RankOrigin::kProcess;
+  return rank;
 }
 
 }  // namespace
 
 std::vector<RankResult> rankResultsOfTrace(trace::Trace trace, const std::string& path, const AnalysisOptions& options) {
   std::vector<ProcessTrace> parts = splitByProcess(trace);
+  std::vector<RankResult> out;
   if (parts.empty()) {
     const std::int64_t pid = trace.kernels.empty() ? trace::kUnknownPid : trace.kernels.front().pid;
     const RunAnalysis run = analyzeTrace(std::move(trace), path, options);
-    std::vector<RankResult> out;
     out.push_back(rankResultOf(run.summary, run.recommendations, path, path));
     out.back().pid = pid;
     return out;
   }
   trace = trace::Trace{};  // the parts hold what the ranks need
-  return rankResultsOfParts(std::move(parts), path, options);
+  for (ProcessTrace& part : parts) out.push_back(rankResultOfPart(std::move(part), path, options));
+  return out;
 }
 
 bool holdsSeveralRanks(const trace::Trace& trace) {
@@ -119,10 +115,20 @@ bool holdsSeveralRanks(const trace::Trace& trace) {
 }
 
 trace::Result<std::vector<RankResult>> rankResultsOfFile(const std::string& path, const AnalysisOptions& options) {
-  auto parts = import::importTraceByProcess(path, {.progress = {}, .threads = options.threads});
-  if (!parts) return parts.error();
-  if (parts->size() == 1) return rankResultsOfTrace(std::move(parts->front().trace), path, options);
-  return rankResultsOfParts(std::move(parts).value(), path, options);
+  // One process at a time where the file holds several (each process's trace analyzed and freed
+  // before the next is read); a whole trace is cut as rankResultsOfTrace cuts it.
+  std::vector<RankResult> out;
+  const trace::Status read = import::importTraceByProcess(
+      path, {.progress = {}, .threads = options.threads}, {}, std::nullopt, [&](ProcessTrace&& part) -> trace::Status {
+        if (part.one_of_several) {
+          out.push_back(rankResultOfPart(std::move(part), path, options));
+        } else {
+          for (RankResult& rank : rankResultsOfTrace(std::move(part.trace), path, options)) out.push_back(std::move(rank));
+        }
+        return {};
+      });
+  if (!read) return read.error();
+  return out;
 }
 
 trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files, const JobReadOptions& options) {
@@ -164,22 +170,26 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
 }
 
 trace::Result<RunAnalysis> analyzeRank(const RankResult& rank, const AnalysisOptions& options) {
-  auto parts = import::importTraceByProcess(rank.file, {.progress = {}, .threads = options.threads});
-  if (!parts) return parts.error();
-  if (parts->size() == 1) {
-    // Another format's file of several processes is cut here.
-    trace::Trace& whole = parts->front().trace;
-    if (rank.pid != trace::kUnknownPid) {
-      for (ProcessTrace& part : splitByProcess(whole)) {
-        if (part.pid == rank.pid) return analyzeTrace(std::move(part.trace), rank.file, options);
-      }
-    }
-    return analyzeTrace(std::move(whole), rank.file, options);
-  }
-  for (ProcessTrace& part : *parts) {
-    if (part.pid == rank.pid) return analyzeTrace(std::move(part.trace), rank.file, options);
-  }
-  return trace::Error{fmt::format("{}: no process {} ran kernels in the file", rank.file, rank.pid)};
+  std::optional<RunAnalysis> run;
+  const std::optional<std::int64_t> only =
+      rank.pid != trace::kUnknownPid ? std::optional<std::int64_t>(rank.pid) : std::nullopt;
+  const trace::Status read = import::importTraceByProcess(
+      rank.file, {.progress = {}, .threads = options.threads}, {}, only, [&](ProcessTrace&& part) -> trace::Status {
+        if (!part.one_of_several && only) {
+          // Another format's file of several processes is cut here.
+          for (ProcessTrace& own : splitByProcess(part.trace)) {
+            if (own.pid == *only) {
+              run = analyzeTrace(std::move(own.trace), rank.file, options);
+              return {};
+            }
+          }
+        }
+        run = analyzeTrace(std::move(part.trace), rank.file, options);
+        return {};
+      });
+  if (!read) return read.error();
+  if (!run) return trace::Error{fmt::format("{}: no process {} ran kernels in the file", rank.file, rank.pid)};
+  return std::move(run).value();
 }
 
 trace::Result<RunAnalysis> analyzeRankOfJob(const JobAnalysis& job, std::int32_t rank, const AnalysisOptions& options) {
@@ -231,11 +241,18 @@ trace::Result<RunOrJob> analyzeRunOrJob(const std::vector<std::string>& paths, c
     if (trace::Status kept = after_import(*imported); !kept) return kept.error();
     return runOrJobOfTrace(std::move(imported).value(), path, options.analysis);
   }
-  // Nothing needs the whole trace: a file of several processes is read straight into their parts.
-  auto parts = import::importTraceByProcess(path, import_options);
-  if (!parts) return parts.error();
-  if (parts->size() > 1) return jobOf(rankResultsOfParts(std::move(parts).value(), path, options.analysis));
-  return runOrJobOfTrace(std::move(parts->front().trace), path, options.analysis);
+  // Nothing needs the whole trace: a file of several processes is read one process at a time.
+  std::optional<trace::Trace> whole;
+  std::vector<RankResult> ranks;
+  const trace::Status read = import::importTraceByProcess(
+      path, import_options, {}, std::nullopt, [&](ProcessTrace&& part) -> trace::Status {
+        if (part.one_of_several) ranks.push_back(rankResultOfPart(std::move(part), path, options.analysis));
+        else whole = std::move(part.trace);
+        return {};
+      });
+  if (!read) return read.error();
+  if (whole) return runOrJobOfTrace(std::move(*whole), path, options.analysis);
+  return jobOf(std::move(ranks));
 }
 
 }  // namespace ampscope::analyzer

@@ -29,7 +29,8 @@ struct JobReadOptions {
   std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
-// The ranks one file holds: itself, or one per process that ran kernels (numbered by device).
+// The ranks one file holds: itself, or one per process that ran kernels (numbered by device); an
+// Nsight Systems export of several processes is read one process at a time.
 trace::Result<std::vector<RankResult>> rankResultsOfFile(const std::string& path, const AnalysisOptions& options);
 // The same for a trace already imported from path.
 std::vector<RankResult> rankResultsOfTrace(trace::Trace trace, const std::string& path, const AnalysisOptions& options);

@@ -17,8 +17,8 @@
 // ended (base/stage_callback.h), in seconds from the import's start, and on which thread: the two
 // chains of the summary run side by side. --by-process reads the file as `ampscope analyze` does
 // when nothing keeps the whole trace (import::importTraceByProcess: an Nsight Systems export of
-// several processes straight into one trace per process) and, with --analyze, analyzes the parts
-// one after the other, as a job's ranks are; the figures are the parts' added up.
+// several processes read one process at a time) and, with --analyze, analyzes each process's trace
+// before the next is read, as a job's ranks are; the figures are the parts' added up.
 // MB is 10^6 bytes throughout.
 
 #include <zlib.h>
@@ -211,61 +211,87 @@ double timeSplitOnly(const std::string& path, std::uint64_t& elements) {
   return watch.seconds();
 }
 
-// The file's traces: the whole trace, or with --by-process one per process that ran kernels.
-ampscope::trace::Result<std::vector<ampscope::trace::ProcessTrace>> importParts(
-    const Options& options, const ampscope::StageCallback& stage_done) {
+// Adds what one imported trace holds to the figures.
+void countTrace(const ampscope::trace::Trace& trace, RunFigures& out) {
+  out.events_read += trace.import_stats.events_read;
+  out.events_imported += trace.eventCount();
+  out.kernels += trace.kernels.size();
+  out.launches += trace.launches.size();
+  out.ranges += trace.ranges.size();
+  out.memory_ops += trace.memory_ops.size();
+  out.trace_memory_bytes += trace.memoryBytes();
+}
+
+// With --by-process: the file read one process at a time as `ampscope analyze` reads it, each
+// process's trace analyzed (or correlated) before the next is read. The import and analysis
+// times are each part's added up; memory figures are the whole run's.
+bool runByProcess(const Options& options, const ampscope::StageCallback& stage_done, RunFigures& out) {
   namespace import = ampscope::analyzer::import;
-  const import::ImportOptions import_options{.progress = {}, .threads = options.threads};
-  if (options.by_process) return import::importTraceByProcess(options.path, import_options, stage_done);
-  auto whole = import::importTrace(options.path, import_options, stage_done);
-  if (!whole.ok()) return whole.error();
-  std::vector<ampscope::trace::ProcessTrace> parts(1);
-  parts.front().trace = std::move(whole).value();
-  return parts;
+  double analysis_seconds = 0;
+  const Stopwatch watch;
+  const ampscope::trace::Status read = import::importTraceByProcess(
+      options.path, {.progress = {}, .threads = options.threads}, stage_done, std::nullopt,
+      [&](ampscope::trace::ProcessTrace&& part) -> ampscope::trace::Status {
+        countTrace(part.trace, out);
+        out.peak_after_import_bytes = std::max(out.peak_after_import_bytes, peakRssBytes());
+        const Stopwatch analysis_watch;
+        if (options.analyze) {
+          const ampscope::analyzer::RunAnalysis run = ampscope::analyzer::analyzeTrace(
+              std::move(part.trace), options.path, {.gpu = {}, .threads = options.threads}, stage_done);
+          out.kernels_linked += run.summary.correlation.kernels_linked_to_launch;
+          out.recommendations += run.recommendations.size();
+        } else if (options.correlate) {
+          out.kernels_linked += ampscope::analyzer::correlate(part.trace, options.threads).kernels_linked_to_launch;
+        }
+        analysis_seconds += analysis_watch.seconds();
+        return {};
+      });
+  if (!read.ok()) {
+    std::fprintf(stderr, "import failed: %s\n", read.error().message.c_str());
+    return false;
+  }
+  out.import_seconds = watch.seconds() - analysis_seconds;
+  (options.analyze ? out.analyze_seconds : out.correlate_seconds) = analysis_seconds;
+  out.peak_after_analyze_bytes = peakRssBytes();
+  out.rss_after_import_bytes = currentRssBytes();
+  out.rusage_peak_after_import_bytes = rusagePeakRssBytes();
+  return true;
 }
 
 bool runOnce(const Options& options, RunFigures& out) {
+  namespace import = ampscope::analyzer::import;
   StageTimeline timeline;
   const ampscope::StageCallback stage_done = options.stages ? timeline.callback() : ampscope::StageCallback();
+  if (options.by_process) {
+    const bool done = runByProcess(options, stage_done, out);
+    if (done && options.stages) timeline.print();
+    return done;
+  }
   const Stopwatch import_watch;
-  auto result = importParts(options, stage_done);
+  auto result = import::importTrace(options.path, {.progress = {}, .threads = options.threads}, stage_done);
   out.import_seconds = import_watch.seconds();
   if (!result.ok()) {
     std::fprintf(stderr, "import failed: %s\n", result.error().message.c_str());
     return false;
   }
+  ampscope::trace::Trace& trace = *result;
   out.rss_after_import_bytes = currentRssBytes();
   out.peak_after_import_bytes = peakRssBytes();
   out.rusage_peak_after_import_bytes = rusagePeakRssBytes();
-  for (const ampscope::trace::ProcessTrace& part : *result) {
-    const ampscope::trace::Trace& trace = part.trace;
-    out.events_read += trace.import_stats.events_read;
-    out.events_imported += trace.eventCount();
-    out.kernels += trace.kernels.size();
-    out.launches += trace.launches.size();
-    out.ranges += trace.ranges.size();
-    out.memory_ops += trace.memory_ops.size();
-    out.trace_memory_bytes += trace.memoryBytes();
-  }
-  // Each part counts the whole file's records read.
-  out.events_read = result->front().trace.import_stats.events_read;
+  countTrace(trace, out);
   if (options.analyze) {
     const Stopwatch analyze_watch;
-    for (ampscope::trace::ProcessTrace& part : *result) {
-      const ampscope::analyzer::RunAnalysis run = ampscope::analyzer::analyzeTrace(
-          std::move(part.trace), options.path, {.gpu = {}, .threads = options.threads}, stage_done);
-      out.kernels_linked += run.summary.correlation.kernels_linked_to_launch;
-      out.recommendations += run.recommendations.size();
-    }
+    const ampscope::analyzer::RunAnalysis run = ampscope::analyzer::analyzeTrace(
+        std::move(trace), options.path, {.gpu = {}, .threads = options.threads}, stage_done);
     out.analyze_seconds = analyze_watch.seconds();
     out.peak_after_analyze_bytes = peakRssBytes();
+    out.kernels_linked = run.summary.correlation.kernels_linked_to_launch;
+    out.recommendations = run.recommendations.size();
   } else if (options.correlate) {
     const Stopwatch correlate_watch;
-    for (ampscope::trace::ProcessTrace& part : *result) {
-      const auto counts = ampscope::analyzer::correlate(part.trace, options.threads);
-      out.kernels_linked += counts.kernels_linked_to_launch;
-    }
+    const auto counts = ampscope::analyzer::correlate(trace, options.threads);
     out.correlate_seconds = correlate_watch.seconds();
+    out.kernels_linked = counts.kernels_linked_to_launch;
   }
   if (options.stages) timeline.print();
   return true;

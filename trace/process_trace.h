@@ -12,6 +12,8 @@ struct ProcessTrace {
   std::int64_t pid = kUnknownPid;
   std::uint32_t first_device = 0;  // the lowest device id it ran kernels on
   Trace trace;
+  // False where `trace` is a whole file, read as it is (which may still hold several processes).
+  bool one_of_several = true;
 };
 
 // The reason a process's trace counts the records of the file's other processes under, in

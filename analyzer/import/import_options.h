@@ -6,11 +6,17 @@
 #include <functional>
 
 #include "base/thread_count.h"
+#include "trace/process_trace.h"
+#include "trace/result.h"
 
 namespace ampscope::analyzer::import {
 
 // Called now and then with (work done, total work), in the importer's own units.
 using ProgressCallback = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+// Takes one process's trace of a file read one process at a time; its error stops the reading
+// and is the result.
+using ProcessTraceSink = std::function<trace::Status(trace::ProcessTrace&&)>;
 
 struct ImportOptions {
   ProgressCallback progress;

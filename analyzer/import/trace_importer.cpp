@@ -105,21 +105,20 @@ std::optional<trace::db::SqliteDatabase> openNsightSystems(const std::string& pa
 
 }  // namespace
 
-Result<std::vector<trace::ProcessTrace>> importTraceByProcess(const std::string& path, const ImportOptions& options,
-                                                              const StageCallback& stage_done) {
+trace::Status importTraceByProcess(const std::string& path, const ImportOptions& options, const StageCallback& stage_done,
+                                   std::optional<std::int64_t> only, const ProcessTraceSink& each) {
   if (auto db = openNsightSystems(path)) {
-    auto parts = importNsightSystemsByProcess(*db, options, stage_done);
-    if (parts) {
-      for (trace::ProcessTrace& part : *parts) demangleKernelNames(part.trace);
-    }
-    return parts;
+    return importNsightSystemsByProcess(*db, options, stage_done, only, [&](trace::ProcessTrace&& part) {
+      demangleKernelNames(part.trace);
+      return each(std::move(part));
+    });
   }
   auto trace = importTrace(path, options, stage_done);
   if (!trace) return trace.error();
-  std::vector<trace::ProcessTrace> whole(1);
-  whole.front().trace = std::move(trace).value();
-  if (!whole.front().trace.kernels.empty()) whole.front().pid = whole.front().trace.kernels.front().pid;
-  return whole;
+  trace::ProcessTrace whole{
+      .pid = trace::kUnknownPid, .first_device = 0, .trace = std::move(trace).value(), .one_of_several = false};
+  if (!whole.trace.kernels.empty()) whole.pid = whole.trace.kernels.front().pid;
+  return each(std::move(whole));
 }
 
 bool looksLikeTraceFile(const std::string& path) {

@@ -2,8 +2,10 @@
 // The one entry point for reading any trace: picks the importer by the file's content (gzip or
 // JSON text, SQLite schema), never by its name.
 
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
-#include <vector>
 
 #include "analyzer/import/import_options.h"
 #include "base/stage_callback.h"
@@ -18,14 +20,15 @@ namespace ampscope::analyzer::import {
 trace::Result<trace::Trace> importTrace(const std::string& path, const ImportOptions& options = {},
                                         const StageCallback& stage_done = {});
 
-// The file as one trace per process that ran kernels, where the file holds several: an Nsight
-// Systems export is read straight into its processes' traces, so that its rows are never held
-// twice (nsys_importer.h). Every other file, and an export of one process, is one part: the whole
-// trace as importTrace reads it, its pid that of its first kernel (a Kineto trace of several
-// processes is cut by analyzer::splitByProcess, which copies).
-trace::Result<std::vector<trace::ProcessTrace>> importTraceByProcess(const std::string& path,
-                                                                     const ImportOptions& options = {},
-                                                                     const StageCallback& stage_done = {});
+// The file one process at a time, where it holds several that ran kernels (a job's ranks): an
+// Nsight Systems export is read process by process, each process's rows alone, and each trace
+// handed to `each` before the next is read (nsys_importer.h), so that memory holds one process's
+// trace, not the file's; `only`: that process alone. Every other file, and an export of one
+// process, goes to `each` once whole, as importTrace reads it, its pid that of its first kernel (a
+// Kineto trace of several processes is cut later by analyzer::splitByProcess).
+trace::Status importTraceByProcess(const std::string& path, const ImportOptions& options,
+                                   const StageCallback& stage_done, std::optional<std::int64_t> only,
+                                   const ProcessTraceSink& each);
 
 // Whether the file's first bytes are those of a format importTrace reads (SQLite, JSON, gzip):
 // how a job's folder tells its traces from other files, by content as importTrace does.

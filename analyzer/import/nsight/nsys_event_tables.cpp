@@ -54,11 +54,19 @@ std::string_view withoutVersionSuffix(std::string_view name) {
   return version ? name.substr(0, at) : name;
 }
 
+// The rows of one process: those whose `column` (globalPid or globalTid) packs its pid in bits
+// 24-47. A table without the column names no process: none of its rows is the process's.
+RowCondition processCondition(const NsysColumns& c, std::string_view column, std::optional<std::int64_t> pid) {
+  if (!pid) return {};
+  if (c[column] < 0) return {.sql = "0", .values = {}};
+  return {.sql = fmt::format("(({} >> 24) & 16777215) = ?3", column), .values = {*pid}};
+}
+
 // The rows of one slice, read in rowid order: readRow(rowid, statement) for each.
 template <typename ReadRow>
 Status forEachSliceRow(SqliteDatabase& connection, std::string_view table, const NsysColumns& c, RowidSlice slice,
-                       ReadRow readRow) {
-  auto statement = selectSlice(connection, table, c.names(), slice);
+                       const RowCondition& condition, ReadRow readRow) {
+  auto statement = selectSlice(connection, table, c.names(), slice, condition);
   if (!statement) return statement.error();
   const int rowid = static_cast<int>(c.names().size());
   while (statement->step()) {
@@ -126,9 +134,9 @@ KernelTable::KernelTable(SqliteDatabase& db, NsysStrings strings)
          {"deviceId", "streamId", "correlationId", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
           "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "demangledName", "shortName",
           "mangledName", "globalPid"}),
-      device_(c_["deviceId"]), stream_(c_["streamId"]), correlation_(c_["correlationId"]),
-      registers_(c_["registersPerThread"]), static_shared_(c_["staticSharedMemory"]),
-      dynamic_shared_(c_["dynamicSharedMemory"]), pid_(c_["globalPid"]),
+      condition_(processCondition(c_, "globalPid", strings.pid)), device_(c_["deviceId"]),
+      stream_(c_["streamId"]), correlation_(c_["correlationId"]), registers_(c_["registersPerThread"]),
+      static_shared_(c_["staticSharedMemory"]), dynamic_shared_(c_["dynamicSharedMemory"]), pid_(c_["globalPid"]),
       grid_{c_["gridX"], c_["gridY"], c_["gridZ"]}, block_{c_["blockX"], c_["blockY"], c_["blockZ"]} {
   // The full name tells template arguments (tile sizes, dtypes) apart; the others are fallbacks.
   for (std::string_view column : {"demangledName", "shortName", "mangledName"}) {
@@ -147,7 +155,7 @@ trace::Result<KernelTable> KernelTable::make(SqliteDatabase& db, NsysStrings str
 
 Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Kernel>& out) const {
   reserveFor(slice, out);
-  return forEachSliceRow(connection, kNsysKernels, c_, slice, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, kNsysKernels, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
     ++out.stats.events_read;
     trace::Kernel k;
     if (!interval(kNsysKernels, row, s, out, k.start_ns, k.end_ns)) return {};
@@ -177,7 +185,7 @@ Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlic
 ApiTable::ApiTable(SqliteDatabase& db, const char* table, NsysStrings strings)
     : table_(table), driver_table_(std::string_view(table) == kNsysDriver), strings_(strings),
       c_(db, table, {"start", "end", "globalTid", "correlationId"}, {"nameId", "eventClass"}),
-      name_(c_["nameId"]), event_class_(c_["eventClass"]) {}
+      condition_(processCondition(c_, "globalTid", strings.pid)), name_(c_["nameId"]), event_class_(c_["eventClass"]) {}
 
 Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::LaunchCall>& out) const {
   reserveFor(slice, out);
@@ -196,7 +204,7 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<t
   const auto text = [&](trace::StringId name) {
     return (name & kSliceName) != 0 ? out.names.view(name & ~kSliceName) : strings_.strings.view(name);
   };
-  return forEachSliceRow(connection, table_, c_, slice, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, table_, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
     ++out.stats.events_read;
     const std::int64_t event_class = valueOr(s, event_class_, -1);
     if (event_class == kClassCudaBacktrace) {
@@ -230,17 +238,18 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<t
   });
 }
 
-MemoryOpTable::MemoryOpTable(SqliteDatabase& db, const char* table)
+MemoryOpTable::MemoryOpTable(SqliteDatabase& db, const char* table, std::optional<std::int64_t> pid)
     : table_(table), memcpy_(std::string_view(table) == kNsysMemcpy),
       c_(memcpy_ ? NsysColumns(db, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind"},
                                {"srcKind", "dstKind", "globalPid"})
                  : NsysColumns(db, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes"},
                                {"memKind", "globalPid"})),
-      src_kind_(c_["srcKind"]), dst_kind_(c_["dstKind"]), mem_kind_(c_["memKind"]), pid_(c_["globalPid"]) {}
+      condition_(processCondition(c_, "globalPid", pid)), src_kind_(c_["srcKind"]), dst_kind_(c_["dstKind"]),
+      mem_kind_(c_["memKind"]), pid_(c_["globalPid"]) {}
 
 Status MemoryOpTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::MemoryOp>& out) const {
   reserveFor(slice, out);
-  return forEachSliceRow(connection, table_, c_, slice, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, table_, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
     ++out.stats.events_read;
     trace::MemoryOp m;
     if (!interval(table_, row, s, out, m.start_ns, m.end_ns)) return {};
@@ -265,13 +274,13 @@ Status MemoryOpTable::read(SqliteDatabase& connection, RowidSlice slice, TableSl
   });
 }
 
-SyncTable::SyncTable(SqliteDatabase& db)
+SyncTable::SyncTable(SqliteDatabase& db, std::optional<std::int64_t> pid)
     : c_(db, kNsysSync, {"start", "end", "deviceId", "streamId", "correlationId", "syncType"}, {"globalPid"}),
-      pid_(c_["globalPid"]) {}
+      condition_(processCondition(c_, "globalPid", pid)), pid_(c_["globalPid"]) {}
 
 Status SyncTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Synchronization>& out) const {
   reserveFor(slice, out);
-  return forEachSliceRow(connection, kNsysSync, c_, slice, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, kNsysSync, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
     ++out.stats.events_read;
     trace::Synchronization y;
     if (!interval(kNsysSync, row, s, out, y.start_ns, y.end_ns)) return {};
@@ -289,7 +298,7 @@ Status SyncTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
 NvtxTable::NvtxTable(SqliteDatabase& db, NsysStrings strings)
     : strings_(strings),
       c_(db, kNsysNvtx, {"start", "end", "eventType", "globalTid"}, {"text", "textId", "domainId", "category"}),
-      text_(c_["text"]), text_id_(c_["textId"]), domain_(c_["domainId"]), category_(c_["category"]) {}
+      condition_(processCondition(c_, "globalTid", strings.pid)), text_(c_["text"]), text_id_(c_["textId"]), domain_(c_["domainId"]), category_(c_["category"]) {}
 
 Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Range>& out) const {
   reserveFor(slice, out);
@@ -305,7 +314,7 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
     }
     return trace::StringTable::kEmpty;
   };
-  return forEachSliceRow(connection, kNsysNvtx, c_, slice, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, kNsysNvtx, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
     ++out.stats.events_read;
     const std::int64_t type = s.int64(2);
     switch (type) {

@@ -4,6 +4,7 @@
 // export's version has) and then reads any slice of rowids (table_slices.h) into a TableSlice, on
 // whichever connection and thread it is given: a reader is not changed by reading.
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -26,10 +27,13 @@ inline constexpr const char* kNsysSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
 inline constexpr const char* kNsysNvtx = "NVTX_EVENTS";
 
 // What every table's reader knows besides its table: the export's string table, already read
-// into the trace's (`strings`, only looked at while slices are read).
+// into the trace's (`strings`, only looked at while slices are read), and which rows to keep:
+// all, or one process's (`pid`: the pid packed into a row's globalPid or globalTid, which SQLite
+// compares before the row is decoded; a table that names no process then has no rows to keep).
 struct NsysStrings {
   const ForeignStrings& ids;
   const trace::StringTable& strings;
+  std::optional<std::int64_t> pid;
 };
 
 class KernelTable {
@@ -42,6 +46,7 @@ class KernelTable {
   KernelTable(trace::db::SqliteDatabase& db, NsysStrings strings);
   NsysStrings strings_;
   NsysColumns c_;
+  RowCondition condition_;
   int device_, stream_, correlation_, registers_, static_shared_, dynamic_shared_, pid_;
   int grid_[3], block_[3];
   std::vector<std::pair<int, std::string_view>> name_columns_;  // (position, column), best first
@@ -60,30 +65,33 @@ class ApiTable {
   bool driver_table_;
   NsysStrings strings_;
   NsysColumns c_;
+  RowCondition condition_;
   int name_, event_class_;
 };
 
 // CUPTI_ACTIVITY_KIND_MEMCPY or CUPTI_ACTIVITY_KIND_MEMSET.
 class MemoryOpTable {
  public:
-  MemoryOpTable(trace::db::SqliteDatabase& db, const char* table);
+  MemoryOpTable(trace::db::SqliteDatabase& db, const char* table, std::optional<std::int64_t> pid);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::MemoryOp>& out) const;
 
  private:
   const char* table_;
   bool memcpy_;
   NsysColumns c_;
+  RowCondition condition_;
   int src_kind_, dst_kind_, mem_kind_, pid_;
 };
 
 class SyncTable {
  public:
-  explicit SyncTable(trace::db::SqliteDatabase& db);
+  SyncTable(trace::db::SqliteDatabase& db, std::optional<std::int64_t> pid);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice,
                      TableSlice<trace::Synchronization>& out) const;
 
  private:
   NsysColumns c_;
+  RowCondition condition_;
   int pid_;
 };
 
@@ -98,6 +106,7 @@ class NvtxTable {
  private:
   NsysStrings strings_;
   NsysColumns c_;
+  RowCondition condition_;
   int text_, text_id_, domain_, category_;
 };
 

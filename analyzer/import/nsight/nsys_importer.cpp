@@ -1,6 +1,7 @@
 #include "analyzer/import/nsight/nsys_importer.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -115,8 +116,8 @@ Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
 
 // The event tables, read in slices on options.threads threads.
 trace::Result<NsysSlices> readEventTables(SqliteDatabase& db, const ForeignStrings& ids, const trace::Trace& out,
-                                          const ImportOptions& options) {
-  const NsysStrings strings{ids, out.strings};
+                                          const ImportOptions& options, std::optional<std::int64_t> pid) {
+  const NsysStrings strings{ids, out.strings, pid};
   NsysSlices slices;
   std::vector<SliceTask> tasks;
   // The largest tables first, so that no thread is left with a long one at the end.
@@ -144,31 +145,32 @@ trace::Result<NsysSlices> readEventTables(SqliteDatabase& db, const ForeignStrin
   }
   std::optional<MemoryOpTable> memcpy;
   if (db.hasTable(kNsysMemcpy)) {
-    memcpy.emplace(db, kNsysMemcpy);
+    memcpy.emplace(db, kNsysMemcpy, pid);
     if (Status added = addSliceTasks(db, kNsysMemcpy, *memcpy, slices.memcpy, tasks); !added) return added.error();
   }
   std::optional<MemoryOpTable> memset;
   if (db.hasTable(kNsysMemset)) {
-    memset.emplace(db, kNsysMemset);
+    memset.emplace(db, kNsysMemset, pid);
     if (Status added = addSliceTasks(db, kNsysMemset, *memset, slices.memset, tasks); !added) return added.error();
   }
   std::optional<SyncTable> syncs;
   if (db.hasTable(kNsysSync)) {
-    syncs.emplace(db);
+    syncs.emplace(db, pid);
     if (Status added = addSliceTasks(db, kNsysSync, *syncs, slices.syncs, tasks); !added) return added.error();
   }
   if (Status read = runSliceTasks(db, threadsToUse(options.threads), tasks); !read) return read.error();
   return slices;
 }
 
-// The export's header, strings, devices and threads, and its event tables read as slices whose
-// names and threads are the trace's: what both the whole trace and the per-process parts start from.
+// The export's header, strings, devices and threads, and its event tables (all their rows, or one
+// process's) read as slices whose names and threads are the trace's.
 struct ReadExport {
   trace::Trace shared;  // no rows
   NsysSlices slices;
 };
 
-Status readExport(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done, ReadExport& out) {
+Status readExport(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done,
+                  std::optional<std::int64_t> pid, ReadExport& out) {
   trace::Trace& shared = out.shared;
   shared.format = trace::TraceFormat::kNsightSystems;
   shared.source_format = trace::TraceFormat::kNsightSystems;
@@ -178,7 +180,7 @@ Status readExport(SqliteDatabase& db, const ImportOptions& options, const StageC
   if (Status read = ids.load(db, kStrings, "id", shared.strings); !read) return read;
   if (Status read = readDevices(db, shared); !read) return read;
   stageDone(stage_done, "strings and devices");
-  auto slices = readEventTables(db, ids, shared, options);
+  auto slices = readEventTables(db, ids, shared, options, pid);
   if (!slices) return slices.error();
   out.slices = std::move(slices).value();
   stageDone(stage_done, "event tables read");
@@ -188,7 +190,8 @@ Status readExport(SqliteDatabase& db, const ImportOptions& options, const StageC
 
 // What the small tables add to one trace (the whole export's, or one process's), its records put
 // in time order and its ranges' text read. `process`: the pid whose memory events it keeps, and
-// whose devices' metric samples (the others counted as other processes' records); none: all.
+// whose devices' metric samples (the other memory events counted as other processes' records);
+// none: all.
 Status finishTrace(SqliteDatabase& db, std::optional<std::int64_t> process, const StageCallback& stage_done,
                    trace::Trace& out) {
   // After the API calls: each allocation takes the thread of the call that made it.
@@ -210,6 +213,70 @@ Status finishTrace(SqliteDatabase& db, std::optional<std::int64_t> process, cons
   return {};
 }
 
+// The processes that ran kernels (a kernel that ends before it starts is no kernel), ordered by
+// the lowest device each used, then pid: as analyzer::splitByProcess numbers a whole trace's.
+// One scan of the kernel table's process and device columns (a few distinct pairs); empty
+// without a globalPid column.
+trace::Result<std::vector<trace::ProcessTrace>> processesWithKernels(SqliteDatabase& db) {
+  std::vector<trace::ProcessTrace> out;
+  if (!db.hasTable(kNsysKernels) || !db.hasColumn(kNsysKernels, "globalPid")) return out;
+  const bool devices = db.hasColumn(kNsysKernels, "deviceId");
+  auto statement = db.prepare(fmt::format(
+      "SELECT DISTINCT globalPid, {} FROM {} WHERE globalPid IS NOT NULL AND end >= start",
+      devices ? "deviceId" : "0", kNsysKernels));
+  if (!statement) return statement.error();
+  std::map<std::int64_t, std::uint32_t> first_device;  // pid -> lowest device
+  while (statement->step()) {
+    const std::int64_t pid = decodeGlobalTid(statement->int64(0)).pid;
+    const auto device = static_cast<std::uint32_t>(statement->int64(1));  // NULL: 0, as a kernel reads it
+    const auto [at, fresh] = first_device.emplace(pid, device);
+    if (!fresh) at->second = std::min(at->second, device);
+  }
+  if (Status failed = statement->status(); !failed) return failed.error();
+  for (const auto& [pid, device] : first_device) out.push_back({.pid = pid, .first_device = device, .trace = {}});
+  std::stable_sort(out.begin(), out.end(), [](const trace::ProcessTrace& a, const trace::ProcessTrace& b) {
+    return a.first_device != b.first_device ? a.first_device < b.first_device : a.pid < b.pid;
+  });
+  return out;
+}
+
+// Every row of the event tables: what a process's trace tells its own rows from.
+trace::Result<std::uint64_t> eventRows(SqliteDatabase& db) {
+  std::uint64_t rows = 0;
+  for (const char* table : {kNsysKernels, kNsysRuntime, kNsysDriver, kNsysMemcpy, kNsysMemset, kNsysSync, kNsysNvtx}) {
+    if (!db.hasTable(table)) continue;
+    auto statement = db.prepare(fmt::format("SELECT count(*) FROM {}", table));
+    if (!statement) return statement.error();
+    if (statement->step()) rows += static_cast<std::uint64_t>(statement->int64(0));
+    if (Status failed = statement->status(); !failed) return failed.error();
+  }
+  return rows;
+}
+
+// The whole export as one trace.
+trace::Result<trace::Trace> readWhole(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done) {
+  ReadExport read;
+  if (Status status = readExport(db, options, stage_done, std::nullopt, read); !status) return status.error();
+  trace::Trace out = std::move(read.shared);
+  moveSlicesInto(std::move(read.slices), out);
+  stageDone(stage_done, "rows put together");
+  if (Status status = finishTrace(db, std::nullopt, stage_done, out); !status) return status.error();
+  return out;
+}
+
+// One process's trace: its rows alone, read past the others'.
+Status readProcess(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done,
+                   std::uint64_t file_rows, trace::ProcessTrace& part) {
+  ReadExport read;
+  if (Status status = readExport(db, options, stage_done, part.pid, read); !status) return status;
+  part.trace = std::move(read.shared);
+  moveSlicesInto(std::move(read.slices), part.trace);
+  stageDone(stage_done, "rows put together");
+  const std::uint64_t own = part.trace.import_stats.events_read;
+  if (file_rows > own) part.trace.import_stats.skipped[trace::kOtherProcessesSkipped] += file_rows - own;
+  return finishTrace(db, part.pid, stage_done, part.trace);
+}
+
 }  // namespace
 
 bool isNsightSystemsDatabase(SqliteDatabase& db) {
@@ -218,45 +285,32 @@ bool isNsightSystemsDatabase(SqliteDatabase& db) {
 
 trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db, const ImportOptions& options,
                                                 const StageCallback& stage_done) {
-  ReadExport read;
-  if (Status status = readExport(db, options, stage_done, read); !status) return status.error();
-  trace::Trace out = std::move(read.shared);
-  moveSlicesInto(std::move(read.slices), out);
-  stageDone(stage_done, "rows put together");
-  if (Status status = finishTrace(db, std::nullopt, stage_done, out); !status) return status.error();
-  return out;
+  return readWhole(db, options, stage_done);
 }
 
 trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db) { return importNsightSystems(db, {}, {}); }
 
-trace::Result<std::vector<trace::ProcessTrace>> importNsightSystemsByProcess(SqliteDatabase& db,
-                                                                             const ImportOptions& options,
-                                                                             const StageCallback& stage_done) {
-  ReadExport read;
-  if (Status status = readExport(db, options, stage_done, read); !status) return status.error();
-  const std::vector<NsysProcess> processes = processesWithKernels(read.slices);
-  std::vector<trace::ProcessTrace> parts;
-  if (processes.empty()) {
-    trace::ProcessTrace& whole = parts.emplace_back();
-    whole.trace = std::move(read.shared);
-    moveSlicesInto(std::move(read.slices), whole.trace);
-    if (!whole.trace.kernels.empty()) whole.pid = whole.trace.kernels.front().pid;
-    stageDone(stage_done, "rows put together");
-    if (Status status = finishTrace(db, std::nullopt, stage_done, whole.trace); !status) return status.error();
-    return parts;
+Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done,
+                                    std::optional<std::int64_t> only, const ProcessTraceSink& each) {
+  auto processes = processesWithKernels(db);
+  if (!processes) return processes.error();
+  if (processes->size() < 2) {
+    auto whole = readWhole(db, options, stage_done);
+    if (!whole) return whole.error();
+    trace::ProcessTrace part{
+        .pid = trace::kUnknownPid, .first_device = 0, .trace = std::move(whole).value(), .one_of_several = false};
+    if (!part.trace.kernels.empty()) part.pid = part.trace.kernels.front().pid;
+    return each(std::move(part));
   }
-  parts = moveSlicesIntoProcesses(std::move(read.slices), read.shared, processes);
-  read.shared = {};
-  stageDone(stage_done, "rows put together");
-  // Each process's trace is its own: they are finished side by side, each on its own connection.
-  std::vector<SliceTask> finish;
-  for (trace::ProcessTrace& part : parts) {
-    finish.push_back([&part, &stage_done](SqliteDatabase& connection) {
-      return finishTrace(connection, part.pid, stage_done, part.trace);
-    });
+  auto file_rows = eventRows(db);
+  if (!file_rows) return file_rows.error();
+  for (trace::ProcessTrace& part : *processes) {
+    if (only && part.pid != *only) continue;
+    if (Status read = readProcess(db, options, stage_done, *file_rows, part); !read) return read;
+    if (Status taken = each(std::move(part)); !taken) return taken;
+    part.trace = {};  // what the sink left of it
   }
-  if (Status status = runSliceTasks(db, threadsToUse(options.threads), finish); !status) return status.error();
-  return parts;
+  return {};
 }
 
 }  // namespace ampscope::analyzer::import

@@ -6,7 +6,9 @@
 // slices of rows on several threads (table_slices.h, nsys_event_tables.h) and put together in
 // file order (nsys_slice_assembly.h), in time order where the export is not (nsys_row_order.h).
 
-#include <vector>
+#include <cstdint>
+#include <functional>
+#include <optional>
 
 #include "analyzer/import/import_options.h"
 #include "base/stage_callback.h"
@@ -30,13 +32,16 @@ trace::Result<trace::Trace> importNsightSystems(trace::db::SqliteDatabase& db, c
 // The same with every hardware thread and no stages heard.
 trace::Result<trace::Trace> importNsightSystems(trace::db::SqliteDatabase& db);
 
-// The export as one trace per process that ran kernels (ordered by the lowest device each used,
-// then pid), each with only its own rows and the file's strings, devices, threads and counts, as
-// analyzer::splitByProcess would cut the whole trace; the file's rows are never held twice. Where
-// fewer than two processes ran kernels, one part: the whole trace, its pid that of its first
-// kernel (or unknown).
-trace::Result<std::vector<trace::ProcessTrace>> importNsightSystemsByProcess(trace::db::SqliteDatabase& db,
-                                                                             const ImportOptions& options = {},
-                                                                             const StageCallback& stage_done = {});
+// The export one process at a time, for a file of several processes that ran kernels (a job's
+// ranks): each process's rows alone are read (SQLite passes the others by before they are
+// decoded), put in a trace of their own with the file's strings and devices, and handed to `each`
+// before the next process is read, so that memory holds one process's trace, not the file's.
+// Processes come ordered by the lowest device each used, then pid; `only`: that process alone.
+// Each trace counts its own rows read and, under trace::kOtherProcessesSkipped, the file's other
+// rows. Where fewer than two processes ran kernels, `each` gets the whole trace once, its pid
+// that of its first kernel (or unknown), whatever `only` says.
+trace::Status importNsightSystemsByProcess(trace::db::SqliteDatabase& db, const ImportOptions& options,
+                                           const StageCallback& stage_done, std::optional<std::int64_t> only,
+                                           const ProcessTraceSink& each);
 
 }  // namespace ampscope::analyzer::import

@@ -5,6 +5,7 @@
 #include <span>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "analyzer/import/nsight/nsys_row_order.h"
 
@@ -61,13 +62,6 @@ std::int64_t latest(std::int64_t last, const auto& slices) {
   return last;
 }
 
-// The process a row belongs to.
-std::int64_t pidOf(const trace::Kernel& r, const trace::Trace&) { return r.pid; }
-std::int64_t pidOf(const trace::MemoryOp& r, const trace::Trace&) { return r.pid; }
-std::int64_t pidOf(const trace::Synchronization& r, const trace::Trace&) { return r.pid; }
-std::int64_t pidOf(const trace::LaunchCall& r, const trace::Trace& t) { return t.pidOfThread(r.thread); }
-std::int64_t pidOf(const trace::Range& r, const trace::Trace& t) { return t.pidOfThread(r.thread); }
-
 // Appends one table's slices to `to`, freeing each slice once moved, and puts the table's rows
 // in time order.
 template <typename Record>
@@ -81,44 +75,6 @@ void appendTable(std::vector<TableSlice<Record>>& slices, std::vector<Record>& t
     slice = {};
   }
   putInTimeOrder(std::span<Record>(to).subspan(first));
-}
-
-// The same, into each process's vector (part_of: a pid's part, or none); returns the rows of no part.
-template <typename Record>
-std::uint64_t appendTableByProcess(std::vector<TableSlice<Record>>& slices, std::vector<trace::ProcessTrace>& parts,
-                                   std::vector<Record> trace::Trace::*member, const trace::Trace& shared,
-                                   const std::unordered_map<std::int64_t, std::size_t>& part_of) {
-  std::vector<std::size_t> firsts;
-  std::vector<std::size_t> counts(parts.size(), 0);
-  std::uint64_t others = 0;
-  const auto partOf = [&](const Record& r) -> std::size_t {
-    const auto found = part_of.find(pidOf(r, shared));
-    return found == part_of.end() ? parts.size() : found->second;
-  };
-  for (const TableSlice<Record>& slice : slices) {
-    for (const Record& r : slice.rows) {
-      const std::size_t part = partOf(r);
-      if (part < parts.size()) ++counts[part];
-      else ++others;
-    }
-  }
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    std::vector<Record>& to = parts[p].trace.*member;
-    firsts.push_back(to.size());
-    to.reserve(to.size() + counts[p]);
-  }
-  for (TableSlice<Record>& slice : slices) {
-    for (const Record& r : slice.rows) {
-      const std::size_t part = partOf(r);
-      if (part < parts.size()) (parts[part].trace.*member).push_back(r);
-    }
-    slice = {};
-  }
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    std::vector<Record>& to = parts[p].trace.*member;
-    putInTimeOrder(std::span<Record>(to).subspan(firsts[p]));
-  }
-  return others;
 }
 
 }  // namespace
@@ -196,24 +152,6 @@ void resolveSlices(NsysSlices& slices, trace::Trace& trace) {
   }
 }
 
-std::vector<NsysProcess> processesWithKernels(const NsysSlices& slices) {
-  std::map<std::int64_t, std::uint32_t> first_device;  // pid -> lowest device
-  for (const TableSlice<trace::Kernel>& slice : slices.kernels) {
-    for (const trace::Kernel& k : slice.rows) {
-      if (k.pid == trace::kUnknownPid) continue;
-      const auto [at, fresh] = first_device.emplace(k.pid, k.device);
-      if (!fresh) at->second = std::min(at->second, k.device);
-    }
-  }
-  std::vector<NsysProcess> out;
-  if (first_device.size() < 2) return out;
-  for (const auto& [pid, device] : first_device) out.push_back({pid, device});
-  std::stable_sort(out.begin(), out.end(), [](const NsysProcess& a, const NsysProcess& b) {
-    return a.first_device != b.first_device ? a.first_device < b.first_device : a.pid < b.pid;
-  });
-  return out;
-}
-
 void moveSlicesInto(NsysSlices&& slices, trace::Trace& trace) {
   appendTable(slices.kernels, trace.kernels);
   appendTable(slices.runtime, trace.launches);
@@ -222,32 +160,6 @@ void moveSlicesInto(NsysSlices&& slices, trace::Trace& trace) {
   appendTable(slices.memset, trace.memory_ops);
   appendTable(slices.syncs, trace.synchronizations);
   appendTable(slices.nvtx, trace.ranges);
-}
-
-std::vector<trace::ProcessTrace> moveSlicesIntoProcesses(NsysSlices&& slices, const trace::Trace& shared,
-                                                         const std::vector<NsysProcess>& processes) {
-  std::vector<trace::ProcessTrace> parts;
-  std::unordered_map<std::int64_t, std::size_t> part_of;
-  for (const NsysProcess& process : processes) {
-    part_of.emplace(process.pid, parts.size());
-    parts.push_back({.pid = process.pid, .first_device = process.first_device, .trace = shared});
-  }
-  std::uint64_t others = 0;
-  others += appendTableByProcess(slices.kernels, parts, &trace::Trace::kernels, shared, part_of);
-  others += appendTableByProcess(slices.runtime, parts, &trace::Trace::launches, shared, part_of);
-  others += appendTableByProcess(slices.driver, parts, &trace::Trace::launches, shared, part_of);
-  others += appendTableByProcess(slices.memcpy, parts, &trace::Trace::memory_ops, shared, part_of);
-  others += appendTableByProcess(slices.memset, parts, &trace::Trace::memory_ops, shared, part_of);
-  others += appendTableByProcess(slices.syncs, parts, &trace::Trace::synchronizations, shared, part_of);
-  others += appendTableByProcess(slices.nvtx, parts, &trace::Trace::ranges, shared, part_of);
-  // Each part also counts the other parts' rows.
-  std::uint64_t all_rows = others;
-  for (const trace::ProcessTrace& part : parts) all_rows += part.trace.eventCount();
-  for (trace::ProcessTrace& part : parts) {
-    const std::uint64_t not_its_own = all_rows - part.trace.eventCount();
-    if (not_its_own > 0) part.trace.import_stats.skipped[trace::kOtherProcessesSkipped] += not_its_own;
-  }
-  return parts;
 }
 
 }  // namespace ampscope::analyzer::import

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/page_allocator.h"
 #include "trace/string_table.h"
 #include "trace/trace_model.h"
 
@@ -26,7 +27,9 @@ struct SliceThread {
 
 template <typename Record>
 struct TableSlice {
-  std::vector<Record> rows;
+  // Freed as soon as they are moved into the trace, while the import goes on: their memory goes
+  // back to the system then (base/page_allocator.h).
+  std::vector<Record, PageAllocator<Record>> rows;
   // Strings first met in this slice: NVTX text given inline, API names without their version.
   trace::StringTable names;
   // A row's `thread` is an index here until the slices are put together.

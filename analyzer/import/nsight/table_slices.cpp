@@ -44,7 +44,8 @@ trace::Result<std::vector<RowidSlice>> rowidSlices(SqliteDatabase& db, std::stri
 }
 
 trace::Result<trace::db::Statement> selectSlice(SqliteDatabase& db, std::string_view table,
-                                                const std::vector<std::string_view>& columns, RowidSlice slice) {
+                                                const std::vector<std::string_view>& columns, RowidSlice slice,
+                                                const RowCondition& condition) {
   const std::vector<std::string> present = db.columns(table);
   if (present.empty()) return Error{fmt::format("{}: table '{}' is missing", db.path(), table)};
   std::string select;
@@ -56,11 +57,13 @@ trace::Result<trace::db::Statement> selectSlice(SqliteDatabase& db, std::string_
   }
   // Every rowid: the bound is inclusive, since no end past the largest rowid fits.
   const bool whole = slice.end == kEveryRowid.end;
-  auto statement = db.prepare(fmt::format("SELECT {}rowid FROM {} WHERE rowid >= ?1 AND rowid {} ?2", select, table,
-                                          whole ? "<=" : "<"));
+  auto statement = db.prepare(fmt::format("SELECT {}rowid FROM {} WHERE rowid >= ?1 AND rowid {} ?2{}{}", select,
+                                          table, whole ? "<=" : "<", condition.sql.empty() ? "" : " AND ",
+                                          condition.sql));
   if (!statement) return statement.error();
   statement->bind(1, slice.first);
   statement->bind(2, slice.end);
+  for (std::size_t i = 0; i < condition.values.size(); ++i) statement->bind(static_cast<int>(i) + 3, condition.values[i]);
   return statement;
 }
 

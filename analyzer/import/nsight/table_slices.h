@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,11 +41,19 @@ inline constexpr std::int64_t kRowidsPerSlice = std::int64_t{1} << 17;
 inline constexpr std::size_t kMaxSlices = 4096;
 trace::Result<std::vector<RowidSlice>> rowidSlices(trace::db::SqliteDatabase& db, std::string_view table);
 
-// Prepares "SELECT columns..., rowid FROM table WHERE rowid >= first AND rowid < end": the rows of
-// one slice in rowid order, with the rowid last (where a row is, for messages). Fails naming the
-// file, the table and the column when a column is missing.
+// A condition on a slice's rows that SQLite applies before any is decoded: SQL text whose
+// parameters are ?3, ?4, ... (?1 and ?2 bound the rowids), and their values in that order.
+struct RowCondition {
+  std::string sql;  // empty: every row
+  std::vector<std::int64_t> values;
+};
+
+// Prepares "SELECT columns..., rowid FROM table WHERE rowid >= first AND rowid < end [AND
+// condition]": the rows of one slice in rowid order, with the rowid last (where a row is, for
+// messages). Fails naming the file, the table and the column when a column is missing.
 trace::Result<trace::db::Statement> selectSlice(trace::db::SqliteDatabase& db, std::string_view table,
-                                                const std::vector<std::string_view>& columns, RowidSlice slice);
+                                                const std::vector<std::string_view>& columns, RowidSlice slice,
+                                                const RowCondition& condition = {});
 
 using SliceTask = std::function<trace::Status(trace::db::SqliteDatabase& connection)>;
 
