@@ -17,19 +17,18 @@ bool startsInOrder(const Row& a, const Row& b) {
   return a.start_ns < b.start_ns;
 }
 
-// Rows in time order (`before`: by start; ranges also the longer first) stay as they are. Others
-// are ordered by keyOf(row, place), a tuple whose last member is the row's place in the file, so
-// that rows equal in everything else keep file order. Small keys are sorted and each row moved
-// once: rows are large, and a merge sort would move each about log2(n) times and need a buffer
-// of half of them.
-template <typename Row, typename Before, typename KeyOf>
-bool sortUnlessInOrder(std::span<Row> rows, Before before, KeyOf keyOf) {
-  if (std::is_sorted(rows.begin(), rows.end(), before)) return false;
+// Puts rows in the order of keyOf(row, place): a tuple of the start, what orders rows that start
+// together, and last the row's place in the file, so that rows equal in everything else keep
+// file order. Rows already in that order stay as they are (one pass); rows in order of start
+// but for some that start together are put in order run by run; others are sorted as small keys,
+// each row then moved once (rows are large: a merge sort would move each about log2(n) times and
+// need a buffer of half of them).
+template <typename Row, typename KeyOf>
+bool putInKeyOrder(std::span<Row> rows, KeyOf keyOf) {
   // Without the place: a stable sort keeps it.
   const auto byKey = [&](const Row& a, const Row& b) { return keyOf(a, 0) < keyOf(b, 0); };
+  if (std::is_sorted(rows.begin(), rows.end(), byKey)) return false;
   if (std::is_sorted(rows.begin(), rows.end(), startsInOrder<Row>)) {
-    // In order of start but for rows that start together (ranges: a child before its parent):
-    // each run of equal starts is put in order alone.
     for (auto run = rows.begin(); run != rows.end();) {
       const auto end = std::find_if(run, rows.end(), [&](const Row& r) { return r.start_ns != run->start_ns; });
       if (end - run > 1) std::stable_sort(run, end, byKey);
@@ -58,7 +57,7 @@ bool sortUnlessInOrder(std::span<Row> rows, Before before, KeyOf keyOf) {
 // Records of a device's stream: kernels, copies and sets, synchronisations.
 template <typename Row>
 bool putStreamRowsInOrder(std::span<Row> rows) {
-  return sortUnlessInOrder(rows, startsInOrder<Row>, [](const Row& r, std::uint32_t place) {
+  return putInKeyOrder(rows, [](const Row& r, std::uint32_t place) {
     return std::tuple(r.start_ns, r.device, r.stream, place);
   });
 }
@@ -70,17 +69,14 @@ bool putInTimeOrder(std::span<trace::MemoryOp> rows) { return putStreamRowsInOrd
 bool putInTimeOrder(std::span<trace::Synchronization> rows) { return putStreamRowsInOrder(rows); }
 
 bool putInTimeOrder(std::span<trace::LaunchCall> rows) {
-  return sortUnlessInOrder(rows, startsInOrder<trace::LaunchCall>, [](const trace::LaunchCall& r, std::uint32_t place) {
+  return putInKeyOrder(rows, [](const trace::LaunchCall& r, std::uint32_t place) {
     return std::tuple(r.start_ns, r.thread, place);
   });
 }
 
 bool putInTimeOrder(std::span<trace::Range> rows) {
-  // As Trace::sortByTime orders ranges: by start, the longer first.
-  const auto before = [](const trace::Range& a, const trace::Range& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
-  };
-  return sortUnlessInOrder(rows, before, [](const trace::Range& r, std::uint32_t place) {
+  // As Trace::sortByTime orders ranges: by start, the longer first; then by thread.
+  return putInKeyOrder(rows, [](const trace::Range& r, std::uint32_t place) {
     return std::tuple(r.start_ns, -r.end_ns, r.thread, place);
   });
 }

@@ -1,10 +1,11 @@
 #pragma once
 // Nsight Systems wrote each table's rows in time order until 2025.6, which stopped promising it
 // (rows come as each stream's or thread's buffer is flushed). Each table's rows are checked, in
-// one pass, and put in time order only where they are not. Equal starts on different streams or
-// threads are ordered by stream or thread, which does not depend on the order of the rows, and
-// on one stream or thread keep their order in the file: a sorted export and the same export with
-// its rows shuffled across streams read the same.
+// one pass, and put in time order only where they are not. Rows that start together on different
+// streams or threads are ordered by stream or thread, which does not depend on the order of the
+// rows in the file, and on one stream or thread keep their order in the file: a sorted export
+// and the same export with its rows in another order read the same, as long as each stream's and
+// thread's rows keep their order.
 
 #include <span>
 
