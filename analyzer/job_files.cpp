@@ -118,8 +118,9 @@ trace::Result<std::vector<RankResult>> rankResultsOfFile(const std::string& path
   // One process at a time where the file holds several (each process's trace analyzed and freed
   // before the next is read); a whole trace is cut as rankResultsOfTrace cuts it.
   std::vector<RankResult> out;
+  const import::ImportOptions import_options{.progress = {}, .threads = options.threads, .window = options.window};
   const trace::Status read = import::importTraceByProcess(
-      path, {.progress = {}, .threads = options.threads}, {}, std::nullopt, [&](ProcessTrace&& part) -> trace::Status {
+      path, import_options, {}, std::nullopt, [&](ProcessTrace&& part) -> trace::Status {
         if (part.one_of_several) {
           out.push_back(rankResultOfPart(std::move(part), path, options));
         } else {
@@ -173,8 +174,9 @@ trace::Result<RunAnalysis> analyzeRank(const RankResult& rank, const AnalysisOpt
   std::optional<RunAnalysis> run;
   const std::optional<std::int64_t> only =
       rank.pid != trace::kUnknownPid ? std::optional<std::int64_t>(rank.pid) : std::nullopt;
+  const import::ImportOptions import_options{.progress = {}, .threads = options.threads, .window = options.window};
   const trace::Status read = import::importTraceByProcess(
-      rank.file, {.progress = {}, .threads = options.threads}, {}, only, [&](ProcessTrace&& part) -> trace::Status {
+      rank.file, import_options, {}, only, [&](ProcessTrace&& part) -> trace::Status {
         if (!part.one_of_several && only) {
           // Another format's file of several processes is cut here.
           for (ProcessTrace& own : splitByProcess(part.trace)) {
@@ -234,7 +236,8 @@ trace::Result<RunOrJob> analyzeRunOrJob(const std::vector<std::string>& paths, c
     return out;
   }
   const std::string& path = files->front();
-  const import::ImportOptions import_options{.progress = import_progress, .threads = options.analysis.threads};
+  const import::ImportOptions import_options{
+      .progress = import_progress, .threads = options.analysis.threads, .window = options.analysis.window};
   if (after_import) {
     auto imported = import::importTrace(path, import_options);
     if (!imported) return imported.error();

@@ -20,7 +20,8 @@ RunAnalysis analyzeTrace(trace::Trace trace, std::string path, const AnalysisOpt
 
 trace::Result<RunAnalysis> analyzeFile(const std::string& path, const import::ProgressCallback& progress,
                                        const AnalysisOptions& options) {
-  auto imported = import::importTrace(path, {.progress = progress, .threads = options.threads});
+  auto imported =
+      import::importTrace(path, {.progress = progress, .threads = options.threads, .window = options.window});
   if (!imported) return imported.error();
   return analyzeTrace(std::move(imported).value(), path, options);
 }

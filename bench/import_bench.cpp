@@ -1,7 +1,7 @@
 // Import benchmark: how fast importTrace reads one trace file and how much memory it takes.
 //
 //   ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze] [--threads N] [--stages]
-//                        [--by-process]
+//                        [--by-process] [--window START:END|step:N-M]
 //
 // Prints the file's size, its uncompressed size, the import time and rate (MB/s of uncompressed
 // input, events/s), the correlator's time, and memory: the process's peak RSS (VmHWM, with
@@ -18,7 +18,8 @@
 // chains of the summary run side by side. --by-process reads the file as `ampscope analyze` does
 // when nothing keeps the whole trace (import::importTraceByProcess: an Nsight Systems export of
 // several processes read one process at a time) and, with --analyze, analyzes each process's trace
-// before the next is read, as a job's ranks are; the figures are the parts' added up.
+// before the next is read, as a job's ranks are; the figures are the parts' added up. --window
+// reads only that part of the recording (analyzer/core/read_window.h), as `analyze --window` does.
 // MB is 10^6 bytes throughout.
 
 #include <zlib.h>
@@ -29,6 +30,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -66,6 +68,7 @@ struct Options {
   unsigned threads = 0;
   bool stages = false;
   bool by_process = false;
+  std::optional<ampscope::analyzer::ReadWindow> window;
 };
 
 // When each stage ended, in seconds from the run's start, and the thread that ended it (numbered
@@ -125,7 +128,7 @@ struct RunFigures {
 
 void usage() {
   std::fputs("usage: ampscope_import_bench FILE [--repeat N] [--no-correlate] [--phases] [--analyze]\n"
-             "                             [--threads N] [--stages] [--by-process]\n"
+             "                             [--threads N] [--stages] [--by-process] [--window START:END|step:N-M]\n"
              "Times importTrace (and correlate, or with --analyze the whole analysis) on FILE;\n"
              "prints MB/s, events/s and peak RSS.\n",
              stderr);
@@ -147,6 +150,13 @@ bool parseOptions(int argc, char** argv, Options& options) {
       options.stages = true;
     } else if (arg == "--by-process") {
       options.by_process = true;
+    } else if (arg == "--window" && i + 1 < argc) {
+      auto window = ampscope::analyzer::parseReadWindow(argv[++i]);
+      if (!window) {
+        std::fprintf(stderr, "%s\n", window.error().message.c_str());
+        return false;
+      }
+      options.window = *window;
     } else if (arg == "--threads" && i + 1 < argc) {
       const int threads = std::atoi(argv[++i]);
       if (threads < 0) return false;
@@ -230,7 +240,7 @@ bool runByProcess(const Options& options, const ampscope::StageCallback& stage_d
   double analysis_seconds = 0;
   const Stopwatch watch;
   const ampscope::trace::Status read = import::importTraceByProcess(
-      options.path, {.progress = {}, .threads = options.threads}, stage_done, std::nullopt,
+      options.path, {.progress = {}, .threads = options.threads, .window = options.window}, stage_done, std::nullopt,
       [&](ampscope::trace::ProcessTrace&& part) -> ampscope::trace::Status {
         countTrace(part.trace, out);
         out.peak_after_import_bytes = std::max(out.peak_after_import_bytes, peakRssBytes());
@@ -268,7 +278,8 @@ bool runOnce(const Options& options, RunFigures& out) {
     return done;
   }
   const Stopwatch import_watch;
-  auto result = import::importTrace(options.path, {.progress = {}, .threads = options.threads}, stage_done);
+  auto result = import::importTrace(
+      options.path, {.progress = {}, .threads = options.threads, .window = options.window}, stage_done);
   out.import_seconds = import_watch.seconds();
   if (!result.ok()) {
     std::fprintf(stderr, "import failed: %s\n", result.error().message.c_str());

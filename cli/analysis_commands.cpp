@@ -9,11 +9,24 @@ namespace {
 // What analyze, report and export take alike: the traces (one run, or a job's ranks), --rank N of
 // a job (rank_help says what it gives), and --threads for reading a job's files.
 void addTraceInputs(CLI::App* command, std::vector<std::string>& paths, std::optional<std::int32_t>& rank,
-                    unsigned& threads, const char* rank_help) {
+                    unsigned& threads, std::optional<analyzer::ReadWindow>& window, const char* rank_help) {
   command->add_option("trace", paths, "Trace files or folders (several: one job, a rank each)")->required();
   command->add_option("--rank", rank, rank_help)->check(CLI::Range(0, 1 << 24));
   command->add_option("--threads", threads, "Threads to use: a job's traces read at once, one trace's events parsed at once (0: every hardware thread)")
       ->check(CLI::Range(0, 1024));
+  command
+      ->add_option_function<std::string>(
+          "--window",
+          [&window](const std::string& text) {
+            auto parsed = analyzer::parseReadWindow(text);
+            if (!parsed) throw CLI::ValidationError(parsed.error().message);
+            window = *parsed;
+          },
+          "Read only part of the recording: START:END in seconds from its start (an Nsight Systems export's "
+          "session start, as Nsight shows it; else the first record), or step:N-M, the steps numbered N to M by "
+          "their step ranges. Nsight Systems exports skip the rest in SQLite: a few steps of a large export read "
+          "in a fraction of the time and memory")
+      ->type_name("START:END|step:N-M");
 }
 
 }  // namespace
@@ -30,7 +43,7 @@ void addAnalysisCommands(CLI::App& app, AnalysisCommands& commands) {
       "analyze", "Read a trace (PyTorch profiler JSON/.gz, Nsight Systems or nvprof SQLite, "
                  "ampscope profile) and print a summary; several files or a folder are one distributed job");
   CLI::App* analyze_cmd = commands.analyze_cmd;
-  addTraceInputs(analyze_cmd, analyze.trace_paths, analyze.rank, analyze.threads,
+  addTraceInputs(analyze_cmd, analyze.trace_paths, analyze.rank, analyze.threads, analyze.window,
                  "Of a job: the full analysis of this rank");
   analyze_cmd->add_flag("--json", analyze.json, "Print the summary as JSON on stdout");
   analyze_cmd->add_option("--top", analyze.top, "How many operators, layers and kernels to list")
@@ -56,7 +69,8 @@ void addAnalysisCommands(CLI::App& app, AnalysisCommands& commands) {
   commands.report_cmd = app.add_subcommand(
       "report", "Write the analysis of a trace as report.html, report.md, report.json and CSV files");
   CLI::App* report_cmd = commands.report_cmd;
-  addTraceInputs(report_cmd, report.trace_paths, report.rank, report.threads, "Of a job: the full report of this rank");
+  addTraceInputs(report_cmd, report.trace_paths, report.rank, report.threads, report.window,
+                 "Of a job: the full report of this rank");
   report_cmd->add_option("--out", report.out_dir, "Folder to write the report into")->required();
   report_cmd->add_option("--top", report.top, "How many operators, layers and shapes to list")
       ->check(CLI::Range(1, 1000));
@@ -78,7 +92,7 @@ void addAnalysisCommands(CLI::App& app, AnalysisCommands& commands) {
                 "depth, per-step counters) as a Chrome JSON trace for ui.perfetto.dev or chrome://tracing; "
                 "a job gets one process per rank on its common clock");
   CLI::App* export_cmd = commands.export_cmd;
-  addTraceInputs(export_cmd, export_trace.trace_paths, export_trace.rank, export_trace.threads,
+  addTraceInputs(export_cmd, export_trace.trace_paths, export_trace.rank, export_trace.threads, export_trace.window,
                  "Of a job: only this rank");
   export_cmd->add_option("--perfetto", export_trace.perfetto, "The JSON trace to write (written whole or not at all)")
       ->required();

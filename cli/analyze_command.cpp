@@ -26,7 +26,8 @@ std::optional<analyzer::RunAnalysis> analyzeFileForCli(const std::string& path, 
   ProgressBar progress("reading " + path);
   auto imported = analyzer::import::importTrace(
       path, {.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); },
-             .threads = options.threads});
+             .threads = options.threads,
+             .window = options.window});
   progress.finish();
   if (!imported) {
     err << "ampscope: " << imported.error().message << "\n";
@@ -56,7 +57,7 @@ std::string analysisJson(const CliAnalysis& analysis, std::size_t top) {
 
 int runAnalyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const InputOptions input{.save_profile = options.save_profile, .analysis = {options.gpu, options.threads}, .rank = options.rank};
+  const InputOptions input{.save_profile = options.save_profile, .analysis = {options.gpu, options.threads, options.window}, .rank = options.rank};
   const auto analysis = analyzeInputsForCli(options.trace_paths, input, err, exit_code);
   if (!analysis) return exit_code;
   if (options.json) {

@@ -11,6 +11,7 @@
 
 #include "analyzer/run_analysis.h"
 #include "cli/exit_codes.h"
+#include "analyzer/core/read_window.h"
 
 namespace ampscope::cli {
 
@@ -21,6 +22,7 @@ struct AnalyzeOptions {
   std::string save_profile;  // also write the imported trace as an ampscope profile
   std::string gpu;  // --gpu NAME: the device when the trace names none; a what-if device otherwise
   std::optional<std::int32_t> rank;  // --rank N: one rank's complete analysis
+  std::optional<analyzer::ReadWindow> window;  // --window START:END or step:N-M
   unsigned threads = 0;              // --threads N: files read at once (0: every hardware thread)
 };
 

@@ -121,7 +121,7 @@ int runExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   TemporaryOutput output(options.perfetto);
   if (!output.opened()) return fail(err, kExitFailure, fmt::format("{}: cannot write: {}", options.perfetto, output.error()));
   int exit_code = kExitOk;
-  const InputOptions input{.save_profile = {}, .analysis = {options.gpu, options.threads}, .rank = options.rank};
+  const InputOptions input{.save_profile = {}, .analysis = {options.gpu, options.threads, options.window}, .rank = options.rank};
   const auto analysis = analyzeInputsForCli(options.trace_paths, input, err, exit_code);
   if (!analysis) return exit_code;
   reports::PerfettoCounts counts;

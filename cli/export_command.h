@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "analyzer/core/read_window.h"
 
 namespace ampscope::cli {
 
@@ -16,6 +17,7 @@ struct ExportOptions {
   std::string perfetto;                  // the JSON trace to write
   std::string gpu;                       // --gpu NAME, as analyze
   std::optional<std::int32_t> rank;      // --rank N: only this rank of a job
+  std::optional<analyzer::ReadWindow> window;  // --window START:END or step:N-M
   unsigned threads = 0;                  // --threads N: a job's files read at once (0: every hardware thread)
 };
 

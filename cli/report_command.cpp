@@ -11,7 +11,7 @@ namespace ampscope::cli {
 
 int runReport(const ReportOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const InputOptions input{.save_profile = {}, .analysis = {options.gpu, options.threads}, .rank = options.rank};
+  const InputOptions input{.save_profile = {}, .analysis = {options.gpu, options.threads, options.window}, .rank = options.rank};
   const auto analysis = analyzeInputsForCli(options.trace_paths, input, err, exit_code);
   if (!analysis) return exit_code;
   if (analysis->job) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "analyzer/core/read_window.h"
 
 namespace ampscope::cli {
 
@@ -17,6 +18,7 @@ struct ReportOptions {
   std::size_t top = 20;
   std::string gpu;                   // --gpu NAME
   std::optional<std::int32_t> rank;  // --rank N: one rank's complete report
+  std::optional<analyzer::ReadWindow> window;  // --window START:END or step:N-M
   unsigned threads = 0;              // --threads N
 };
 

@@ -263,6 +263,11 @@ std::string summaryToText(const analyzer::TraceSummary& s,
                        "import below); the rest of the trace is read\n",
                        not_understood, s.import_stats.not_understood.size());
   }
+  if (s.read_window) {
+    out += fmt::format("window      --window {}: {} of the recording read, what lies outside it left out (records "
+                       "that cross its edges are kept whole)\n",
+                       s.read_window->asked, formatDuration(s.read_window->end_ns - s.read_window->start_ns));
+  }
   if (on_cpu) {
     out += fmt::format("span        {} of trace; host ops busy {}, host op time {}\n", formatDuration(s.trace_span_ns),
                        formatDuration(s.gpu_busy_ns), formatDuration(s.gpu_kernel_time_ns));

@@ -426,6 +426,12 @@ ordered_json summaryToJsonDocument(const analyzer::TraceSummary& summary,
   doc["top_operators"] = groupsJson(summary, summary.operators, top);
   doc["top_layers"] = groupsJson(summary, summary.layers, top);
   doc["layer_passes"] = layerPassesJson(summary);
+  if (summary.read_window) {
+    // Only where part of the recording was read (--window): documents of whole traces keep their keys.
+    doc["read_window"] = {{"asked", summary.read_window->asked},
+                          {"start_ns", summary.read_window->start_ns},
+                          {"end_ns", summary.read_window->end_ns}};
+  }
   doc["import_stats"] = {{"events_read", stats.events_read},
                          {"events_imported", stats.events_imported},
                          {"gpu_records_without_launch", stats.gpu_records_without_launch},

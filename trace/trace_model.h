@@ -370,6 +370,16 @@ struct DistributedInfo {
   bool operator==(const DistributedInfo&) const = default;
 };
 
+// The part of a recording that was read where the user asked for one (ampscope --window): what
+// lies outside it was not read. Times on the trace's clock.
+struct ReadSpan {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::string asked;  // as the user wrote it: "2.5:4", "step:3-5"
+
+  bool operator==(const ReadSpan&) const = default;
+};
+
 struct Trace {
   TraceFormat format = TraceFormat::kUnknown;         // the file this Trace was read from
   TraceFormat source_format = TraceFormat::kUnknown;  // the tool that recorded the events
@@ -399,6 +409,8 @@ struct Trace {
   // (an Nsight Systems export: its session's start, TARGET_INFO_SESSION_START_TIME). nullopt where
   // the file does not say; Kineto and CUPTI timestamps already count from the epoch.
   std::optional<std::int64_t> epoch_offset_ns;
+  // Where only part of the recording was read (--window); nullopt: all of it.
+  std::optional<ReadSpan> read_window;
 
   std::string_view str(StringId id) const { return strings.view(id); }
   // The communication message recorded with a range; nullptr where it has none.

@@ -1,7 +1,11 @@
 #pragma once
-// What the user tells the analysis that the trace may not (the GPU), and how many threads it may use.
+// What the user tells the analysis that the trace may not (the GPU), which part of the recording
+// to read, and how many threads it may use.
 
+#include <optional>
 #include <string>
+
+#include "analyzer/core/read_window.h"
 
 namespace ampscope::analyzer {
 
@@ -14,6 +18,8 @@ struct AnalysisOptions {
   // --threads N: the threads one trace's import and analysis may use; 0: every hardware thread.
   // The result is the same whatever the number.
   unsigned threads = 0;
+  // --window: read only this part of the recording (read_window.h); none: all of it.
+  std::optional<ReadWindow> window;
 };
 
 }  // namespace ampscope::analyzer

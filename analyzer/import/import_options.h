@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
+#include "analyzer/core/read_window.h"
 #include "base/thread_count.h"
 #include "trace/process_trace.h"
 #include "trace/result.h"
@@ -23,6 +25,8 @@ struct ImportOptions {
   // Threads that may parse one file's events at once; 0: every hardware thread. The trace is the
   // same whatever the number.
   unsigned threads = 0;
+  // Only this part of the recording (analyzer/core/read_window.h); none: all of it.
+  std::optional<ReadWindow> window;
 };
 
 }  // namespace ampscope::analyzer::import

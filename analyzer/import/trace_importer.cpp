@@ -14,6 +14,7 @@
 #include "analyzer/import/kineto/kineto_importer.h"
 #include "analyzer/import/nsight/nsys_importer.h"
 #include "analyzer/import/nsight/nvprof_importer.h"
+#include "analyzer/import/read_window_filter.h"
 #include "analyzer/normalise/range_normaliser.h"
 #include "trace/db/profile_reader.h"
 #include "trace/db/sqlite_database.h"
@@ -129,7 +130,14 @@ bool looksLikeTraceFile(const std::string& path) {
 
 Result<Trace> importTrace(const std::string& path, const ImportOptions& options, const StageCallback& stage_done) {
   auto trace = importAnyFormat(path, options, stage_done);
-  if (trace) demangleKernelNames(*trace);
+  if (!trace) return trace;
+  demangleKernelNames(*trace);
+  // The Nsight Systems importer reads only the window; every other format is cut to it here.
+  if (options.window && !trace->read_window) {
+    auto span = windowSpan(*trace, *options.window, path);
+    if (!span) return span.error();
+    if (Status kept = keepWindowOfTrace(*trace, *span, path); !kept) return kept.error();
+  }
   return trace;
 }
 

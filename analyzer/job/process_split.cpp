@@ -43,6 +43,7 @@ std::vector<ProcessTrace> splitByProcess(const trace::Trace& trace) {
     t.import_stats = trace.import_stats;
     t.distributed = trace.distributed;
     t.epoch_offset_ns = trace.epoch_offset_ns;
+    t.read_window = trace.read_window;
     t.mangled_names = trace.mangled_names;
     t.range_values = trace.range_values;  // by string id, and the strings are the same
     const auto byPid = [](const auto& e) { return e.pid; };

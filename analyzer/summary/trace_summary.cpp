@@ -135,6 +135,7 @@ void summarizeContents(const trace::Trace& trace, const CorrelationCounts& count
   summary.import_stats = trace.import_stats;
   summary.distributed = trace.distributed;
   summary.epoch_offset_ns = trace.epoch_offset_ns;
+  summary.read_window = trace.read_window;
   for (const trace::MemoryOp& op : trace.memory_ops) {
     if (op.kind == trace::MemoryOpKind::kMemcpy) summary.memcpy_time_ns += op.end_ns - op.start_ns;
   }

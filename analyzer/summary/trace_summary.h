@@ -95,6 +95,7 @@ struct TraceSummary {
   trace::ImportStats import_stats;
   trace::DistributedInfo distributed;  // the rank and world size the trace records, if any
   std::optional<std::int64_t> epoch_offset_ns;  // trace::Trace::epoch_offset_ns: timestamps + it = Unix epoch
+  std::optional<trace::ReadSpan> read_window;   // trace::Trace::read_window: only this part was read (--window)
 };
 
 // `stage_done` hears as each stage ends (base/stage_callback.h), from the thread that ran it: the

@@ -57,6 +57,31 @@ TEST(CommandLineTest, AnUnknownOptionGetsTheClosestOne) {
   EXPECT_EQ(missing.err, "ampscope report: --out is required (ampscope report --help)\n");
 }
 
+TEST(CommandLineTest, AWindowThatIsNoWindowSaysWhatItExpects) {
+  test::ScratchDir dir;
+  const CommandRun run = ampscope(dir, "analyze --window 4:2 trace.json");
+  EXPECT_EQ(run.exit_code, kExitBadInput);
+  EXPECT_EQ(run.err,
+            "ampscope analyze: --window 4:2: the seconds must be 0 <= START < END; expected START:END in seconds "
+            "(2.5:4) or step:N-M (step:3-5) (ampscope analyze --help)\n");
+  const CommandRun steps = ampscope(dir, "report --out x --window step:5-3 trace.json");
+  EXPECT_EQ(steps.exit_code, kExitBadInput);
+  EXPECT_NE(steps.err.find("the steps must be 0 <= N <= M"), std::string::npos) << steps.err;
+}
+
+TEST(CommandLineTest, AWindowOfAnExportReadsOnlyThatPartAndSaysSo) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(path, "nsys-h100x2-fp32gemm-emitnvtx/h100_2gpu_1s.sqlite");
+  test::ScratchDir dir;
+  const CommandRun run = ampscope(dir, "analyze --rank 0 --window 155.5:155.7 " + path);
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+  EXPECT_NE(run.out.find("window      --window 155.5:155.7: 200.00 ms of the recording read"), std::string::npos)
+      << run.out;
+  const CommandRun outside = ampscope(dir, "analyze --window 0.5:0.6 " + path);
+  EXPECT_EQ(outside.exit_code, kExitBadInput);
+  EXPECT_NE(outside.err.find("no records in it; the recording runs from 155.358 s to 156.327 s"), std::string::npos)
+      << outside.err;
+}
+
 TEST(CommandLineTest, HelpShowsDefaults) {
   test::ScratchDir dir;
   const CommandRun run = ampscope(dir, "train --help");

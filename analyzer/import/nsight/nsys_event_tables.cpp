@@ -54,13 +54,30 @@ std::string_view withoutVersionSuffix(std::string_view name) {
   return version ? name.substr(0, at) : name;
 }
 
-// The rows of one process: those whose `column` (globalPid or globalTid) packs its pid in bits
-// 24-47. A table without the column names no process: none of its rows is the process's.
-RowCondition processCondition(const NsysColumns& c, std::string_view column, std::optional<std::int64_t> pid) {
-  if (!pid) return {};
-  if (c[column] < 0) return {.sql = "0", .values = {}};
-  return {.sql = fmt::format("(({} >> 24) & 16777215) = ?3", column), .values = {*pid}};
+// The rows a scope keeps: of its process, where it has one (those whose `pid_column`, globalPid
+// or globalTid, packs its pid in bits 24-47: a table without the column names no process, so none
+// of its rows is the process's), and overlapping its window, where it has one (`window_sql`: the
+// table's test, its parameters the window's end then start).
+RowCondition scopeCondition(const NsysReadScope& scope, const NsysColumns& c, std::string_view pid_column,
+                            std::string_view window_sql, int window_starts) {
+  RowCondition out;
+  const auto add = [&](const std::string& sql) { out.sql += (out.sql.empty() ? "" : " AND ") + sql; };
+  if (scope.pid) {
+    if (c[pid_column] < 0) return {.sql = "0", .values = {}};
+    add(fmt::format("(({} >> 24) & 16777215) = ?", pid_column));
+    out.values.push_back(*scope.pid);
+  }
+  if (scope.window) {
+    add(fmt::format("({})", window_sql));
+    out.values.push_back(scope.window->end_ns);
+    for (int i = 0; i < window_starts; ++i) out.values.push_back(scope.window->start_ns);
+  }
+  return out;
 }
+
+// A record with a start and an end overlaps the window: it starts before the window's end and
+// ends after its start, or is an instant inside it (read_window_filter.h keeps the same).
+constexpr std::string_view kOverlaps = "start < ? AND (end > ? OR (end = start AND start >= ?))";
 
 // The rows of one slice, read in rowid order: readRow(rowid, statement) for each.
 template <typename ReadRow>
@@ -127,14 +144,14 @@ bool interval(std::string_view table, std::int64_t row, const Statement& s, Tabl
 
 }  // namespace
 
-KernelTable::KernelTable(SqliteDatabase& db, NsysStrings strings)
-    : strings_(strings),
+KernelTable::KernelTable(SqliteDatabase& db, NsysReadScope scope)
+    : scope_(scope),
       // A kernel's launch configuration is optional: trimmed exports keep only times and names.
       c_(db, kNsysKernels, {"start", "end"},
          {"deviceId", "streamId", "correlationId", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
           "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "demangledName", "shortName",
           "mangledName", "globalPid"}),
-      condition_(processCondition(c_, "globalPid", strings.pid)), device_(c_["deviceId"]),
+      condition_(scopeCondition(scope, c_, "globalPid", kOverlaps, 2)), device_(c_["deviceId"]),
       stream_(c_["streamId"]), correlation_(c_["correlationId"]), registers_(c_["registersPerThread"]),
       static_shared_(c_["staticSharedMemory"]), dynamic_shared_(c_["dynamicSharedMemory"]), pid_(c_["globalPid"]),
       grid_{c_["gridX"], c_["gridY"], c_["gridZ"]}, block_{c_["blockX"], c_["blockY"], c_["blockZ"]} {
@@ -144,8 +161,8 @@ KernelTable::KernelTable(SqliteDatabase& db, NsysStrings strings)
   }
 }
 
-trace::Result<KernelTable> KernelTable::make(SqliteDatabase& db, NsysStrings strings) {
-  KernelTable table(db, strings);
+trace::Result<KernelTable> KernelTable::make(SqliteDatabase& db, NsysReadScope scope) {
+  KernelTable table(db, scope);
   if (table.name_columns_.empty()) {
     return Error{fmt::format("{}: table '{}' has no column 'demangledName' (nor 'shortName' or 'mangledName')",
                              db.path(), kNsysKernels)};
@@ -173,7 +190,7 @@ Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlic
     for (const auto& [position, column] : name_columns_) {
       const std::optional<std::int64_t> id = valueIfAny(s, position);
       if (!id) continue;
-      k.name = stringId(strings_.ids, kNsysKernels, row, column, *id, out.stats);
+      k.name = stringId(scope_.ids, kNsysKernels, row, column, *id, out.stats);
       break;
     }
     out.rows.push_back(k);
@@ -182,10 +199,11 @@ Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlic
   });
 }
 
-ApiTable::ApiTable(SqliteDatabase& db, const char* table, NsysStrings strings)
-    : table_(table), driver_table_(std::string_view(table) == kNsysDriver), strings_(strings),
+ApiTable::ApiTable(SqliteDatabase& db, const char* table, NsysReadScope scope)
+    : table_(table), driver_table_(std::string_view(table) == kNsysDriver), scope_(scope),
       c_(db, table, {"start", "end", "globalTid", "correlationId"}, {"nameId", "eventClass"}),
-      condition_(processCondition(c_, "globalTid", strings.pid)), name_(c_["nameId"]), event_class_(c_["eventClass"]) {}
+      condition_(scopeCondition(scope, c_, "globalTid", kOverlaps, 2)), name_(c_["nameId"]),
+      event_class_(c_["eventClass"]) {}
 
 Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::LaunchCall>& out) const {
   reserveFor(slice, out);
@@ -195,14 +213,14 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<t
   const auto nameOf = [&](trace::StringId versioned) {
     const auto [at, fresh] = unversioned.try_emplace(versioned, versioned);
     if (fresh) {
-      const std::string_view text = strings_.strings.view(versioned);
+      const std::string_view text = scope_.strings.view(versioned);
       const std::string_view bare = withoutVersionSuffix(text);
       if (bare.size() != text.size()) at->second = kSliceName | out.names.intern(bare);
     }
     return at->second;
   };
   const auto text = [&](trace::StringId name) {
-    return (name & kSliceName) != 0 ? out.names.view(name & ~kSliceName) : strings_.strings.view(name);
+    return (name & kSliceName) != 0 ? out.names.view(name & ~kSliceName) : scope_.strings.view(name);
   };
   return forEachSliceRow(connection, table_, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
     ++out.stats.events_read;
@@ -217,7 +235,7 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<t
     if (!interval(table_, row, s, out, start, end)) return {};
     trace::StringId name = trace::StringTable::kEmpty;
     if (const std::optional<std::int64_t> name_id = valueIfAny(s, name_)) {
-      name = stringId(strings_.ids, table_, row, "nameId", *name_id, out.stats);
+      name = stringId(scope_.ids, table_, row, "nameId", *name_id, out.stats);
       if (name != trace::StringTable::kEmpty) name = nameOf(name);
     }
     trace::ApiKind api = trace::ApiKind::kRuntime;
@@ -238,13 +256,14 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<t
   });
 }
 
-MemoryOpTable::MemoryOpTable(SqliteDatabase& db, const char* table, std::optional<std::int64_t> pid)
+MemoryOpTable::MemoryOpTable(SqliteDatabase& db, const char* table, const NsysReadScope& scope)
     : table_(table), memcpy_(std::string_view(table) == kNsysMemcpy),
       c_(memcpy_ ? NsysColumns(db, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind"},
                                {"srcKind", "dstKind", "globalPid"})
                  : NsysColumns(db, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes"},
                                {"memKind", "globalPid"})),
-      condition_(processCondition(c_, "globalPid", pid)), src_kind_(c_["srcKind"]), dst_kind_(c_["dstKind"]),
+      condition_(scopeCondition(scope, c_, "globalPid", kOverlaps, 2)), src_kind_(c_["srcKind"]),
+      dst_kind_(c_["dstKind"]),
       mem_kind_(c_["memKind"]), pid_(c_["globalPid"]) {}
 
 Status MemoryOpTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::MemoryOp>& out) const {
@@ -274,9 +293,9 @@ Status MemoryOpTable::read(SqliteDatabase& connection, RowidSlice slice, TableSl
   });
 }
 
-SyncTable::SyncTable(SqliteDatabase& db, std::optional<std::int64_t> pid)
+SyncTable::SyncTable(SqliteDatabase& db, const NsysReadScope& scope)
     : c_(db, kNsysSync, {"start", "end", "deviceId", "streamId", "correlationId", "syncType"}, {"globalPid"}),
-      condition_(processCondition(c_, "globalPid", pid)), pid_(c_["globalPid"]) {}
+      condition_(scopeCondition(scope, c_, "globalPid", kOverlaps, 2)), pid_(c_["globalPid"]) {}
 
 Status SyncTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Synchronization>& out) const {
   reserveFor(slice, out);
@@ -295,10 +314,20 @@ Status SyncTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
   });
 }
 
-NvtxTable::NvtxTable(SqliteDatabase& db, NsysStrings strings)
-    : strings_(strings),
+NvtxTable::NvtxTable(SqliteDatabase& db, NsysReadScope scope)
+    : scope_(scope),
       c_(db, kNsysNvtx, {"start", "end", "eventType", "globalTid"}, {"text", "textId", "domainId", "category"}),
-      condition_(processCondition(c_, "globalTid", strings.pid)), text_(c_["text"]), text_id_(c_["textId"]), domain_(c_["domainId"]), category_(c_["category"]) {}
+      // Names of categories, threads and domains hold whatever their time; a range never ended
+      // (no end) lasts to the end of the trace, a mark (no end either) is an instant.
+      condition_(scopeCondition(
+          scope, c_, "globalTid",
+          fmt::format("eventType IN ({}, {}, {}, {}) OR (start < ? AND (end > ? OR (end IS NULL AND eventType <> {}) "
+                      "OR ((end IS NULL OR end = start) AND start >= ?)))",
+                      static_cast<std::int64_t>(kNvtxCategory), static_cast<std::int64_t>(kNvtxThread),
+                      static_cast<std::int64_t>(kNvtxDomainCreate), static_cast<std::int64_t>(kNvtxDomainDestroy),
+                      static_cast<std::int64_t>(kNvtxMark)),
+          2)),
+      text_(c_["text"]), text_id_(c_["textId"]), domain_(c_["domainId"]), category_(c_["category"]) {}
 
 Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Range>& out) const {
   reserveFor(slice, out);
@@ -310,7 +339,7 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
       if (!text.empty()) return kSliceName | out.names.intern(text);
     }
     if (const std::optional<std::int64_t> text_id = valueIfAny(s, text_id_)) {
-      return stringId(strings_.ids, kNsysNvtx, row, "textId", *text_id, out.stats);
+      return stringId(scope_.ids, kNsysNvtx, row, "textId", *text_id, out.stats);
     }
     return trace::StringTable::kEmpty;
   };

@@ -27,24 +27,26 @@ inline constexpr const char* kNsysSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
 inline constexpr const char* kNsysNvtx = "NVTX_EVENTS";
 
 // What every table's reader knows besides its table: the export's string table, already read
-// into the trace's (`strings`, only looked at while slices are read), and which rows to keep:
-// all, or one process's (`pid`: the pid packed into a row's globalPid or globalTid, which SQLite
-// compares before the row is decoded; a table that names no process then has no rows to keep).
-struct NsysStrings {
+// into the trace's (`strings`, only looked at while slices are read), and which rows to keep, a
+// condition SQLite checks before a row is decoded: all rows, or one process's (`pid`: the pid
+// packed into a row's globalPid or globalTid; a table that names no process then has none to
+// keep), and only those that overlap `window` (the trace's clock), where one is given.
+struct NsysReadScope {
   const ForeignStrings& ids;
   const trace::StringTable& strings;
   std::optional<std::int64_t> pid;
+  std::optional<trace::ReadSpan> window;
 };
 
 class KernelTable {
  public:
   // Fails naming the table when it has none of the columns that name a kernel.
-  static trace::Result<KernelTable> make(trace::db::SqliteDatabase& db, NsysStrings strings);
+  static trace::Result<KernelTable> make(trace::db::SqliteDatabase& db, NsysReadScope scope);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Kernel>& out) const;
 
  private:
-  KernelTable(trace::db::SqliteDatabase& db, NsysStrings strings);
-  NsysStrings strings_;
+  KernelTable(trace::db::SqliteDatabase& db, NsysReadScope scope);
+  NsysReadScope scope_;
   NsysColumns c_;
   RowCondition condition_;
   int device_, stream_, correlation_, registers_, static_shared_, dynamic_shared_, pid_;
@@ -56,14 +58,14 @@ class KernelTable {
 // exports, CUPTI_ACTIVITY_KIND_DRIVER.
 class ApiTable {
  public:
-  ApiTable(trace::db::SqliteDatabase& db, const char* table, NsysStrings strings);
+  ApiTable(trace::db::SqliteDatabase& db, const char* table, NsysReadScope scope);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice,
                      TableSlice<trace::LaunchCall>& out) const;
 
  private:
   const char* table_;
   bool driver_table_;
-  NsysStrings strings_;
+  NsysReadScope scope_;
   NsysColumns c_;
   RowCondition condition_;
   int name_, event_class_;
@@ -72,7 +74,7 @@ class ApiTable {
 // CUPTI_ACTIVITY_KIND_MEMCPY or CUPTI_ACTIVITY_KIND_MEMSET.
 class MemoryOpTable {
  public:
-  MemoryOpTable(trace::db::SqliteDatabase& db, const char* table, std::optional<std::int64_t> pid);
+  MemoryOpTable(trace::db::SqliteDatabase& db, const char* table, const NsysReadScope& scope);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::MemoryOp>& out) const;
 
  private:
@@ -85,7 +87,7 @@ class MemoryOpTable {
 
 class SyncTable {
  public:
-  SyncTable(trace::db::SqliteDatabase& db, std::optional<std::int64_t> pid);
+  SyncTable(trace::db::SqliteDatabase& db, const NsysReadScope& scope);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice,
                      TableSlice<trace::Synchronization>& out) const;
 
@@ -97,14 +99,14 @@ class SyncTable {
 
 class NvtxTable {
  public:
-  NvtxTable(trace::db::SqliteDatabase& db, NsysStrings strings);
+  NvtxTable(trace::db::SqliteDatabase& db, NsysReadScope scope);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Range>& out) const;
 
   // Ranges pushed or started but never ended before recording stopped: counted under this reason.
   static constexpr const char* kUnterminated = "ranges without an end (kept, closed at the end of the trace)";
 
  private:
-  NsysStrings strings_;
+  NsysReadScope scope_;
   NsysColumns c_;
   RowCondition condition_;
   int text_, text_id_, domain_, category_;

@@ -1,11 +1,14 @@
 #include "analyzer/import/nsight/nsys_importer.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -17,6 +20,8 @@
 #include "analyzer/import/nsight/nsys_rows.h"
 #include "analyzer/import/nsight/nsys_slice_assembly.h"
 #include "analyzer/import/nsight/table_slices.h"
+#include "analyzer/import/read_window_filter.h"
+#include "analyzer/normalise/phase_rules.h"
 #include "analyzer/normalise/range_normaliser.h"
 #include "trace/db/sqlite_database.h"
 
@@ -115,62 +120,68 @@ Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
 }
 
 // The event tables, read in slices on options.threads threads.
-trace::Result<NsysSlices> readEventTables(SqliteDatabase& db, const ForeignStrings& ids, const trace::Trace& out,
-                                          const ImportOptions& options, std::optional<std::int64_t> pid) {
-  const NsysStrings strings{ids, out.strings, pid};
+trace::Result<NsysSlices> readEventTables(SqliteDatabase& db, const NsysReadScope& scope, unsigned threads) {
   NsysSlices slices;
   std::vector<SliceTask> tasks;
   // The largest tables first, so that no thread is left with a long one at the end.
   std::optional<NvtxTable> nvtx;
   if (db.hasTable(kNsysNvtx)) {
-    nvtx.emplace(db, strings);
+    nvtx.emplace(db, scope);
     if (Status added = addSliceTasks(db, kNsysNvtx, *nvtx, slices.nvtx, tasks); !added) return added.error();
   }
   std::optional<ApiTable> runtime;
   if (db.hasTable(kNsysRuntime)) {
-    runtime.emplace(db, kNsysRuntime, strings);
+    runtime.emplace(db, kNsysRuntime, scope);
     if (Status added = addSliceTasks(db, kNsysRuntime, *runtime, slices.runtime, tasks); !added) return added.error();
   }
   std::optional<KernelTable> kernels;
   if (db.hasTable(kNsysKernels)) {
-    auto made = KernelTable::make(db, strings);
+    auto made = KernelTable::make(db, scope);
     if (!made) return made.error();
     kernels.emplace(std::move(made).value());
     if (Status added = addSliceTasks(db, kNsysKernels, *kernels, slices.kernels, tasks); !added) return added.error();
   }
   std::optional<ApiTable> driver;
   if (db.hasTable(kNsysDriver)) {
-    driver.emplace(db, kNsysDriver, strings);
+    driver.emplace(db, kNsysDriver, scope);
     if (Status added = addSliceTasks(db, kNsysDriver, *driver, slices.driver, tasks); !added) return added.error();
   }
   std::optional<MemoryOpTable> memcpy;
   if (db.hasTable(kNsysMemcpy)) {
-    memcpy.emplace(db, kNsysMemcpy, pid);
+    memcpy.emplace(db, kNsysMemcpy, scope);
     if (Status added = addSliceTasks(db, kNsysMemcpy, *memcpy, slices.memcpy, tasks); !added) return added.error();
   }
   std::optional<MemoryOpTable> memset;
   if (db.hasTable(kNsysMemset)) {
-    memset.emplace(db, kNsysMemset, pid);
+    memset.emplace(db, kNsysMemset, scope);
     if (Status added = addSliceTasks(db, kNsysMemset, *memset, slices.memset, tasks); !added) return added.error();
   }
   std::optional<SyncTable> syncs;
   if (db.hasTable(kNsysSync)) {
-    syncs.emplace(db, pid);
+    syncs.emplace(db, scope);
     if (Status added = addSliceTasks(db, kNsysSync, *syncs, slices.syncs, tasks); !added) return added.error();
   }
-  if (Status read = runSliceTasks(db, threadsToUse(options.threads), tasks); !read) return read.error();
+  if (Status read = runSliceTasks(db, threads, tasks); !read) return read.error();
   return slices;
 }
 
+// How one reading goes: its options, who hears its stages, and the window it reads (resolved on
+// the export's clock), where one was asked for.
+struct NsysReading {
+  const ImportOptions& options;
+  const StageCallback& stage_done;
+  std::optional<trace::ReadSpan> window;
+};
+
 // The export's header, strings, devices and threads, and its event tables (all their rows, or one
-// process's) read as slices whose names and threads are the trace's.
+// process's, in the window where there is one) read as slices whose names and threads are the
+// trace's.
 struct ReadExport {
   trace::Trace shared;  // no rows
   NsysSlices slices;
 };
 
-Status readExport(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done,
-                  std::optional<std::int64_t> pid, ReadExport& out) {
+Status readExport(SqliteDatabase& db, const NsysReading& reading, std::optional<std::int64_t> pid, ReadExport& out) {
   trace::Trace& shared = out.shared;
   shared.format = trace::TraceFormat::kNsightSystems;
   shared.source_format = trace::TraceFormat::kNsightSystems;
@@ -179,11 +190,12 @@ Status readExport(SqliteDatabase& db, const ImportOptions& options, const StageC
   ForeignStrings ids;
   if (Status read = ids.load(db, kStrings, "id", shared.strings); !read) return read;
   if (Status read = readDevices(db, shared); !read) return read;
-  stageDone(stage_done, "strings and devices");
-  auto slices = readEventTables(db, ids, shared, options, pid);
+  stageDone(reading.stage_done, "strings and devices");
+  const NsysReadScope scope{.ids = ids, .strings = shared.strings, .pid = pid, .window = reading.window};
+  auto slices = readEventTables(db, scope, threadsToUse(reading.options.threads));
   if (!slices) return slices.error();
   out.slices = std::move(slices).value();
-  stageDone(stage_done, "event tables read");
+  stageDone(reading.stage_done, "event tables read");
   resolveSlices(out.slices, shared);
   return nameThreads(db, ids, shared);
 }
@@ -192,8 +204,9 @@ Status readExport(SqliteDatabase& db, const ImportOptions& options, const StageC
 // in time order and its ranges' text read. `process`: the pid whose memory events it keeps, and
 // whose devices' metric samples (the other memory events counted as other processes' records);
 // none: all.
-Status finishTrace(SqliteDatabase& db, std::optional<std::int64_t> process, const StageCallback& stage_done,
+Status finishTrace(SqliteDatabase& db, std::optional<std::int64_t> process, const NsysReading& reading,
                    trace::Trace& out) {
+  const StageCallback& stage_done = reading.stage_done;
   // After the API calls: each allocation takes the thread of the call that made it.
   if (Status read = readCudaMemoryUsage(db, out); !read) return read;
   if (Status read = readGpuMetrics(db, out); !read) return read;
@@ -205,6 +218,8 @@ Status finishTrace(SqliteDatabase& db, std::optional<std::int64_t> process, cons
     for (const trace::Kernel& k : out.kernels) devices_used.insert(k.device);
     std::erase_if(out.metric_samples, [&](const trace::MetricSample& m) { return devices_used.count(m.device) == 0; });
   }
+  // The event tables were read in the window; the small tables are cut to it here.
+  if (reading.window) keepWindow(out, *reading.window);
   stageDone(stage_done, "memory and metrics");
   out.sortByTime();
   stageDone(stage_done, "sorted");
@@ -254,27 +269,109 @@ trace::Result<std::uint64_t> eventRows(SqliteDatabase& db) {
 }
 
 // The whole export as one trace.
-trace::Result<trace::Trace> readWhole(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done) {
+trace::Result<trace::Trace> readWhole(SqliteDatabase& db, const NsysReading& reading) {
   ReadExport read;
-  if (Status status = readExport(db, options, stage_done, std::nullopt, read); !status) return status.error();
+  if (Status status = readExport(db, reading, std::nullopt, read); !status) return status.error();
   trace::Trace out = std::move(read.shared);
   moveSlicesInto(std::move(read.slices), out);
-  stageDone(stage_done, "rows put together");
-  if (Status status = finishTrace(db, std::nullopt, stage_done, out); !status) return status.error();
+  stageDone(reading.stage_done, "rows put together");
+  if (Status status = finishTrace(db, std::nullopt, reading, out); !status) return status.error();
   return out;
 }
 
 // One process's trace: its rows alone, read past the others'.
-Status readProcess(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done,
-                   std::uint64_t file_rows, trace::ProcessTrace& part) {
+Status readProcess(SqliteDatabase& db, const NsysReading& reading, std::uint64_t file_rows, trace::ProcessTrace& part) {
   ReadExport read;
-  if (Status status = readExport(db, options, stage_done, part.pid, read); !status) return status;
+  if (Status status = readExport(db, reading, part.pid, read); !status) return status;
   part.trace = std::move(read.shared);
   moveSlicesInto(std::move(read.slices), part.trace);
-  stageDone(stage_done, "rows put together");
+  stageDone(reading.stage_done, "rows put together");
   const std::uint64_t own = part.trace.import_stats.events_read;
-  if (file_rows > own) part.trace.import_stats.skipped[trace::kOtherProcessesSkipped] += file_rows - own;
-  return finishTrace(db, part.pid, stage_done, part.trace);
+  if (file_rows > own) {
+    // Outside a window, rows of this process are passed by too.
+    const std::string reason = reading.window ? fmt::format("rows of the file's other processes or outside --window {} "
+                                                            "(not read)", reading.window->asked)
+                                              : std::string(trace::kOtherProcessesSkipped);
+    part.trace.import_stats.skipped[reason] += file_rows - own;
+  }
+  return finishTrace(db, part.pid, reading, part.trace);
+}
+
+// The step ranges an export's NVTX events hold (ProfilerStep#N, the trainer's "step N"), inline
+// text or registered strings: SQLite picks the candidates by name, phaseFromName decides.
+trace::Result<std::vector<StepRange>> nsysStepRanges(SqliteDatabase& db) {
+  std::vector<StepRange> out;
+  if (!db.hasTable(kNsysNvtx)) return out;
+  const auto number = [](std::string_view name) {
+    return phaseFromName(name) == trace::Phase::kStep ? stepNumberFromName(name) : -1;
+  };
+  constexpr std::string_view kNamedLikeAStep = "(value LIKE 'ProfilerStep#%' OR value LIKE 'step %')";
+  std::unordered_map<std::int64_t, std::int64_t> registered;  // textId -> step number
+  if (db.hasTable(kStrings)) {
+    auto strings = db.prepare(fmt::format("SELECT id, value FROM {} WHERE {}", kStrings, kNamedLikeAStep));
+    if (!strings) return strings.error();
+    while (strings->step()) {
+      if (const std::int64_t n = number(strings->text(1)); n >= 0) registered.emplace(strings->int64(0), n);
+    }
+    if (Status failed = strings->status(); !failed) return failed.error();
+  }
+  const bool text = db.hasColumn(kNsysNvtx, "text");
+  const bool text_id = db.hasColumn(kNsysNvtx, "textId") && !registered.empty();
+  if (!text && !text_id) return out;
+  std::string named;
+  if (text) named = "text LIKE 'ProfilerStep#%' OR text LIKE 'step %'";
+  if (text_id) {
+    std::string ids;
+    for (const auto& [id, n] : registered) ids += fmt::format("{}{}", ids.empty() ? "" : ", ", id);
+    named += fmt::format("{}textId IN ({})", named.empty() ? "" : " OR ", ids);
+  }
+  auto ranges = db.prepare(fmt::format("SELECT start, end, {}, {} FROM {} WHERE eventType IN (59, 60) AND end > start "
+                                       "AND ({})",
+                                       text ? "text" : "NULL", text_id ? "textId" : "NULL", kNsysNvtx, named));
+  if (!ranges) return ranges.error();
+  while (ranges->step()) {
+    std::int64_t n = ranges->isNull(2) ? -1 : number(ranges->text(2));
+    if (n < 0 && !ranges->isNull(3)) {
+      const auto found = registered.find(ranges->int64(3));
+      if (found != registered.end()) n = found->second;
+    }
+    if (n >= 0) out.push_back({.number = n, .start_ns = ranges->int64(0), .end_ns = ranges->int64(1)});
+  }
+  if (Status failed = ranges->status(); !failed) return failed.error();
+  return out;
+}
+
+// The span a window names on an export's clock: its times count from the session's start, the
+// zero Nsight Systems shows, so seconds are read as they are; steps are found by their ranges.
+trace::Result<std::optional<trace::ReadSpan>> nsysWindow(SqliteDatabase& db, const ImportOptions& options) {
+  if (!options.window) return std::optional<trace::ReadSpan>();
+  if (const auto* steps = std::get_if<StepWindow>(&*options.window)) {
+    auto ranges = nsysStepRanges(db);
+    if (!ranges) return ranges.error();
+    auto span = spanOfSteps(*ranges, *steps, db.path());
+    if (!span) return span.error();
+    return std::optional<trace::ReadSpan>(std::move(span).value());
+  }
+  return std::optional<trace::ReadSpan>(spanOfSeconds(std::get<SecondsWindow>(*options.window), 0));
+}
+
+// The error for a window that holds none of the export's records, with the span the recording
+// covers (one scan of each event table's times, made only then).
+trace::Error emptyWindow(SqliteDatabase& db, const trace::ReadSpan& window) {
+  std::int64_t first = std::numeric_limits<std::int64_t>::max();
+  std::int64_t last = std::numeric_limits<std::int64_t>::min();
+  for (const char* table : {kNsysKernels, kNsysRuntime, kNsysDriver, kNsysMemcpy, kNsysMemset, kNsysSync, kNsysNvtx}) {
+    if (!db.hasTable(table)) continue;
+    auto statement = db.prepare(fmt::format("SELECT min(start), max(coalesce(end, start)) FROM {}", table));
+    if (!statement || !statement->step() || statement->isNull(0)) continue;
+    first = std::min(first, statement->int64(0));
+    last = std::max(last, statement->int64(1));
+  }
+  if (last < first) return trace::Error{fmt::format("{}: --window {}: the export holds no records", db.path(), window.asked)};
+  return trace::Error{fmt::format("{}: --window {}: no records in it; the recording runs from {:.3f} s to {:.3f} s "
+                                  "(Nsight Systems' clock, from the session's start)",
+                                  db.path(), window.asked, static_cast<double>(first) / 1e9,
+                                  static_cast<double>(last) / 1e9)};
 }
 
 }  // namespace
@@ -285,18 +382,26 @@ bool isNsightSystemsDatabase(SqliteDatabase& db) {
 
 trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db, const ImportOptions& options,
                                                 const StageCallback& stage_done) {
-  return readWhole(db, options, stage_done);
+  auto window = nsysWindow(db, options);
+  if (!window) return window.error();
+  auto whole = readWhole(db, NsysReading{options, stage_done, *window});
+  if (whole && *window && whole->eventCount() == 0) return emptyWindow(db, **window);
+  return whole;
 }
 
 trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db) { return importNsightSystems(db, {}, {}); }
 
 Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& options, const StageCallback& stage_done,
                                     std::optional<std::int64_t> only, const ProcessTraceSink& each) {
+  auto window = nsysWindow(db, options);
+  if (!window) return window.error();
+  const NsysReading reading{options, stage_done, *window};
   auto processes = processesWithKernels(db);
   if (!processes) return processes.error();
   if (processes->size() < 2) {
-    auto whole = readWhole(db, options, stage_done);
+    auto whole = readWhole(db, reading);
     if (!whole) return whole.error();
+    if (*window && whole->eventCount() == 0) return emptyWindow(db, **window);
     trace::ProcessTrace part{
         .pid = trace::kUnknownPid, .first_device = 0, .trace = std::move(whole).value(), .one_of_several = false};
     if (!part.trace.kernels.empty()) part.pid = part.trace.kernels.front().pid;
@@ -304,12 +409,15 @@ Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& opt
   }
   auto file_rows = eventRows(db);
   if (!file_rows) return file_rows.error();
+  bool any_records = false;
   for (trace::ProcessTrace& part : *processes) {
     if (only && part.pid != *only) continue;
-    if (Status read = readProcess(db, options, stage_done, *file_rows, part); !read) return read;
+    if (Status read = readProcess(db, reading, *file_rows, part); !read) return read;
+    any_records = any_records || part.trace.eventCount() > 0;
     if (Status taken = each(std::move(part)); !taken) return taken;
     part.trace = {};  // what the sink left of it
   }
+  if (*window && !any_records) return emptyWindow(db, **window);
   return {};
 }
 
