@@ -89,6 +89,7 @@ Result<Trace> readProfile(SqliteDatabase& db) {
                              db.path())};
   }
   if (Status version = readVersion(db); !version) return version.error();
+  db.mapPages(kProfileMappedBytes);
 
   Trace trace;
   trace.format = TraceFormat::kAmpscope;

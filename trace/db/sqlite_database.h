@@ -29,6 +29,11 @@ class SqliteDatabase {
   ~SqliteDatabase();
 
   Status execute(std::string_view sql);
+  // Reads the first `bytes` of the file through a memory mapping instead of SQLite's page cache:
+  // no copy per page, but every page read counts as the process's resident memory while the
+  // connection is open. Connections do not map unless asked (the importers of foreign exports of
+  // gigabytes do not: docs/formats/nsight_systems.md).
+  void mapPages(std::int64_t bytes);
   Result<Statement> prepare(std::string_view sql);
   bool hasTable(std::string_view table);
   // Column names of table, in declaration order (empty when the table does not exist).
