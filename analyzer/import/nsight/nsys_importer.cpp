@@ -119,48 +119,35 @@ Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
   return {};
 }
 
-// The event tables, read in slices on options.threads threads.
+// The event tables, read in slices on `threads` threads.
 trace::Result<NsysSlices> readEventTables(SqliteDatabase& db, const NsysReadScope& scope, unsigned threads) {
   NsysSlices slices;
   std::vector<SliceTask> tasks;
-  // The largest tables first, so that no thread is left with a long one at the end.
+  Status status;
+  const auto add = [&](const char* table, const auto& reader, auto& out) {
+    if (status) status = addSliceTasks(db, table, reader, out, tasks);
+  };
+  // The readers outlive the tasks that use them. The largest tables first, so that no thread is
+  // left with a long one at the end.
   std::optional<NvtxTable> nvtx;
-  if (db.hasTable(kNsysNvtx)) {
-    nvtx.emplace(db, scope);
-    if (Status added = addSliceTasks(db, kNsysNvtx, *nvtx, slices.nvtx, tasks); !added) return added.error();
-  }
   std::optional<ApiTable> runtime;
-  if (db.hasTable(kNsysRuntime)) {
-    runtime.emplace(db, kNsysRuntime, scope);
-    if (Status added = addSliceTasks(db, kNsysRuntime, *runtime, slices.runtime, tasks); !added) return added.error();
-  }
   std::optional<KernelTable> kernels;
+  std::optional<ApiTable> driver;
+  std::optional<MemoryOpTable> memcpy;
+  std::optional<MemoryOpTable> memset;
+  std::optional<SyncTable> syncs;
+  if (db.hasTable(kNsysNvtx)) add(kNsysNvtx, nvtx.emplace(db, scope), slices.nvtx);
+  if (db.hasTable(kNsysRuntime)) add(kNsysRuntime, runtime.emplace(db, kNsysRuntime, scope), slices.runtime);
   if (db.hasTable(kNsysKernels)) {
     auto made = KernelTable::make(db, scope);
     if (!made) return made.error();
-    kernels.emplace(std::move(made).value());
-    if (Status added = addSliceTasks(db, kNsysKernels, *kernels, slices.kernels, tasks); !added) return added.error();
+    add(kNsysKernels, kernels.emplace(std::move(made).value()), slices.kernels);
   }
-  std::optional<ApiTable> driver;
-  if (db.hasTable(kNsysDriver)) {
-    driver.emplace(db, kNsysDriver, scope);
-    if (Status added = addSliceTasks(db, kNsysDriver, *driver, slices.driver, tasks); !added) return added.error();
-  }
-  std::optional<MemoryOpTable> memcpy;
-  if (db.hasTable(kNsysMemcpy)) {
-    memcpy.emplace(db, kNsysMemcpy, scope);
-    if (Status added = addSliceTasks(db, kNsysMemcpy, *memcpy, slices.memcpy, tasks); !added) return added.error();
-  }
-  std::optional<MemoryOpTable> memset;
-  if (db.hasTable(kNsysMemset)) {
-    memset.emplace(db, kNsysMemset, scope);
-    if (Status added = addSliceTasks(db, kNsysMemset, *memset, slices.memset, tasks); !added) return added.error();
-  }
-  std::optional<SyncTable> syncs;
-  if (db.hasTable(kNsysSync)) {
-    syncs.emplace(db, scope);
-    if (Status added = addSliceTasks(db, kNsysSync, *syncs, slices.syncs, tasks); !added) return added.error();
-  }
+  if (db.hasTable(kNsysDriver)) add(kNsysDriver, driver.emplace(db, kNsysDriver, scope), slices.driver);
+  if (db.hasTable(kNsysMemcpy)) add(kNsysMemcpy, memcpy.emplace(db, kNsysMemcpy, scope), slices.memcpy);
+  if (db.hasTable(kNsysMemset)) add(kNsysMemset, memset.emplace(db, kNsysMemset, scope), slices.memset);
+  if (db.hasTable(kNsysSync)) add(kNsysSync, syncs.emplace(db, scope), slices.syncs);
+  if (!status) return status.error();
   if (Status read = runSliceTasks(db, threads, tasks); !read) return read.error();
   return slices;
 }
