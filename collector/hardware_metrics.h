@@ -4,6 +4,7 @@
 // API lists them), so it is tested without a GPU. docs/collector.md says why each metric is there.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <set>
 #include <span>
@@ -52,6 +53,22 @@ struct MetricChoice {
 using PassCount = std::function<trace::Result<std::size_t>(const std::vector<std::string>& metrics)>;
 MetricChoice chooseMetrics(CounterProfiler profiler, const std::set<std::string, std::less<>>& base_metrics,
                            const PassCount& passes);
+
+// How PM sampling samples a device (collector/cupti/device_sampler.h): here, free of CUDA headers,
+// for the options of code that does not include them.
+struct PmSamplingOptions {
+  // 10 kHz: a sample spans a few kernels of a training step rather than a whole step, and two
+  // metrics make 20,000 rows a second, which the writer stores at a small share of a core.
+  // (CUPTI's Python collector defaults to 10 us; Kineto to 1 ms.)
+  std::uint64_t interval_ns = 100'000;
+  // Turing and GA100 have no time trigger, only one on the system clock, whose rate varies; this
+  // many cycles are about 0.1 ms at 1 GHz. Each sample carries its own start and end either way.
+  std::uint64_t interval_sysclk_cycles = 100'000;
+  std::size_t hardware_buffer_bytes = std::size_t{64} << 20;
+  std::uint32_t samples_per_decode = 1024;
+  // Decodes per drain at most, so a flood of samples cannot hold the writer thread.
+  int max_decodes_per_drain = 64;
+};
 
 // The profile's notes, as import_stats "lost" reasons, so `record` and `analyze` show them.
 inline constexpr std::string_view kPrivilegeNote =

@@ -36,10 +36,7 @@ StringId nameOf(const trace::Trace& trace, const trace::KernelMetrics& range) {
 // Values that break what their unit allows are counted, and the range's other values are read.
 void checkValues(const trace::Trace& trace, const trace::KernelMetrics& range, CounterAnalysis& analysis) {
   for (const trace::MetricValue& v : range.values) {
-    const MetricReading reading = readMetricName(trace.str(v.metric));
-    const bool bad_percent = reading.unit == MetricUnit::kPercent && (v.value < 0.0 || v.value > 100.5);
-    const bool bad_count = reading.unit == MetricUnit::kCount && v.value < 0.0;
-    if (!bad_percent && !bad_count && std::isfinite(v.value)) continue;
+    if (valueFitsUnit(readMetricName(trace.str(v.metric)), v.value)) continue;
     const std::string reason = "hardware metric value outside what its unit allows";
     ++analysis.not_understood[reason];
     analysis.first_place.try_emplace(reason, fmt::format("{} = {} in the range of kernel '{}'", trace.str(v.metric),
@@ -76,8 +73,12 @@ std::vector<MetricSeries> seriesOf(const trace::Trace& trace) {
       series.share = series.reading.meaning != MetricMeaning::kOther &&
                      (series.reading.unit == MetricUnit::kPercent || series.reading.unit == MetricUnit::kRatio);
     }
+    // A value its unit does not allow (counted by the import, or below) is not drawn; a share a
+    // hair over the whole, as rounding gives, is drawn as the whole.
+    if (!valueFitsUnit(series.reading, sample.value)) continue;
     double value = sample.value;
     if (series.share && series.reading.unit == MetricUnit::kPercent) value /= 100.0;
+    if (series.share) value = std::min(value, 1.0);
     series.points.push_back({sample.start_ns, sample.end_ns, value});
   }
   std::vector<MetricSeries> out;

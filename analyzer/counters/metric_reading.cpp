@@ -1,5 +1,7 @@
 #include "analyzer/counters/metric_reading.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -151,6 +153,17 @@ MetricReading readLabel(std::string_view name) {
 MetricReading readMetricName(std::string_view name) {
   if (name.find("__") != std::string_view::npos) return readPerfworksName(name);
   return readLabel(name);
+}
+
+bool valueFitsUnit(const MetricReading& reading, double value) {
+  if (!std::isfinite(value)) return false;
+  switch (reading.unit) {
+    case MetricUnit::kPercent: return value >= 0.0 && value <= 100.5;
+    case MetricUnit::kRatio: return value >= 0.0 && value <= 1.005;
+    case MetricUnit::kCount: return value >= 0.0;
+    case MetricUnit::kUnknown: return true;
+  }
+  return true;
 }
 
 const char* metricMeaningName(MetricMeaning meaning) {

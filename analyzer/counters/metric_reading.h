@@ -44,6 +44,11 @@ struct MetricReading {
 
 MetricReading readMetricName(std::string_view name);
 
+// Whether a value is one its unit allows: a number; a percentage within 0..100 and a ratio within
+// 0..1 (a hair over, as rounding gives, is allowed); a count not negative. Values that are not are
+// counted as not understood and never read.
+bool valueFitsUnit(const MetricReading& reading, double value);
+
 const char* metricMeaningName(MetricMeaning meaning);  // "tensor_pipe_active", ...
 
 }  // namespace ampscope::analyzer

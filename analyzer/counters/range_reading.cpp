@@ -20,9 +20,10 @@ std::vector<ReadValue> readValues(const trace::Trace& trace, const trace::Kernel
   std::vector<ReadValue> out;
   out.reserve(range.values.size());
   for (const trace::MetricValue& v : range.values) {
-    if (!std::isfinite(v.value)) continue;  // counted by the stage (checkValues), read as absent
     const std::string_view name = trace.str(v.metric);
-    out.push_back({name, readMetricName(name), v.value});
+    const MetricReading reading = readMetricName(name);
+    if (!valueFitsUnit(reading, v.value)) continue;  // counted by the stage (checkValues), read as absent
+    out.push_back({name, reading, v.value});
   }
   return out;
 }
@@ -107,7 +108,7 @@ std::optional<CudaCoreOps> readCudaCoreOps(const trace::Trace& trace, const trac
   for (const trace::MetricValue& v : range.values) {
     const MetricReading reading = readMetricName(trace.str(v.metric));
     if (reading.meaning != MetricMeaning::kCudaCoreFpInstructions || reading.rollup != MetricRollup::kSum ||
-        !std::isfinite(v.value)) {
+        !valueFitsUnit(reading, v.value)) {
       continue;
     }
     if (!ops) ops.emplace();

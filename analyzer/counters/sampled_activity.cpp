@@ -21,8 +21,9 @@ using Series = std::vector<SharePoint>;  // by start
 
 // The busy share a tensor-pipe sample records, in 0..1; nullopt for a sample that is not one.
 std::optional<double> tensorShare(const MetricReading& reading, double value) {
-  // A value that is no number says nothing (std::clamp would keep a NaN and spoil every sum).
-  if (reading.meaning != MetricMeaning::kTensorPipeActive || !std::isfinite(value)) return std::nullopt;
+  // A value that is no number, or not one its unit allows, says nothing (std::clamp would keep a
+  // NaN and spoil every sum, and make 250% a busy pipe).
+  if (reading.meaning != MetricMeaning::kTensorPipeActive || !valueFitsUnit(reading, value)) return std::nullopt;
   if (reading.unit == MetricUnit::kPercent) return std::clamp(value / 100.0, 0.0, 1.0);
   if (reading.unit == MetricUnit::kRatio) return std::clamp(value, 0.0, 1.0);
   return std::nullopt;

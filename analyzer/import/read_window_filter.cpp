@@ -96,8 +96,13 @@ trace::Result<trace::ReadSpan> windowSpan(const trace::Trace& trace, const ReadW
 }
 
 trace::ReadSpan spanOfSeconds(const SecondsWindow& window, std::int64_t zero_ns) {
-  return {.start_ns = zero_ns + secondsToNs(window.from_s), .end_ns = zero_ns + secondsToNs(window.to_s),
-          .asked = readWindowText(window)};
+  // Saturating: a clock that starts far from 0 (Kineto's, from the epoch) plus a large END.
+  constexpr std::int64_t kLatest = std::numeric_limits<std::int64_t>::max();
+  const auto at = [&](double seconds) {
+    const std::int64_t ns = secondsToNs(seconds);
+    return zero_ns > 0 && ns > kLatest - zero_ns ? kLatest : zero_ns + ns;
+  };
+  return {.start_ns = at(window.from_s), .end_ns = at(window.to_s), .asked = readWindowText(window)};
 }
 
 void keepWindow(trace::Trace& trace, const trace::ReadSpan& span) {

@@ -2,19 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "collector/activity_sink.h"
+#include "collector/cupti/chip_metrics.h"
 
 namespace ampscope::collector {
 
 namespace {
-
-std::string failureText(CounterProfilerApi& api, const CounterCall& call) {
-  return fmt::format("{} failed: {} ({})", call.call, api.resultString(call.result), static_cast<int>(call.result));
-}
 
 }  // namespace
 
@@ -36,26 +34,11 @@ std::unique_ptr<ContextRangeProfiler> ContextRangeProfiler::start(CounterProfile
   if (CounterCall call = api.chipName(device, &setup.chip); !call.ok()) return fail(call);
   profiler->chip_ = setup.chip;
   if (CounterCall call = api.rangeCounterAvailability(context, &setup.availability); !call.ok()) return fail(call);
-  std::vector<std::string> names;
-  if (CounterCall call = api.baseMetrics(CounterProfiler::kRangeProfiler, setup.chip, setup.availability, &names);
-      !call.ok()) {
-    return fail(call);
-  }
-  const std::set<std::string, std::less<>> base(names.begin(), names.end());
-  const MetricChoice choice = chooseMetrics(
-      CounterProfiler::kRangeProfiler, base, [&](const std::vector<std::string>& metrics) -> trace::Result<std::size_t> {
-        std::size_t passes = 0;
-        const CounterCall call = api.passes(CounterProfiler::kRangeProfiler, setup.chip, setup.availability, metrics, &passes);
-        if (!call.ok()) return trace::Error{failureText(api, call)};
-        return passes;
-      });
+  MetricChoice choice;
+  const bool chosen = chooseChipMetrics(api, CounterProfiler::kRangeProfiler, setup.chip, setup.availability,
+                                        "the range profiler", &choice, failure);
   profiler->left_out_ = choice.left_out;
-  if (choice.metrics.empty()) {
-    *failure = {{CUPTI_ERROR_NOT_SUPPORTED, "cuptiProfilerHostGetBaseMetrics"},
-                fmt::format("the {} offers none of the metrics the range profiler would record: {}", setup.chip,
-                            fmt::join(choice.left_out, "; "))};
-    return nullptr;
-  }
+  if (!chosen) return nullptr;
   setup.metrics = choice.metrics;
   profiler->metrics_ = choice.metrics;
   if (CounterCall call = api.rangeStart(setup, &profiler->handle_); !call.ok()) return fail(call);
@@ -92,9 +75,9 @@ void ContextRangeProfiler::drain(ActivitySink& sink) {
     row.device = device_;
     row.pid = pid_;
     if (rangeNameIsKernel(range.name)) row.kernel_name = sink.intern(range.name);
-    // A value CUPTI could not evaluate (NaN) is left out rather than stored as a number.
+    // A value CUPTI could not evaluate (NaN, inf) is left out rather than stored as a number.
     for (std::size_t i = 0; i < metric_ids.size() && i < range.values.size(); ++i) {
-      if (range.values[i] == range.values[i]) row.values.push_back({metric_ids[i], range.values[i]});
+      if (std::isfinite(range.values[i])) row.values.push_back({metric_ids[i], range.values[i]});
     }
     sink.kernelMetrics(row);
   }

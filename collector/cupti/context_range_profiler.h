@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/cupti/chip_metrics.h"
 #include "collector/cupti/counter_profiler_api.h"
 #include "trace/trace_model.h"
 
@@ -26,10 +27,8 @@ inline constexpr std::string_view kLostDroppedRanges =
 
 class ContextRangeProfiler {
  public:
-  struct Failure {
-    CounterCall call;
-    std::string message;
-  };
+  // Why it could not start: CUPTI's call, and the refusal in words.
+  using Failure = CounterFailure;
 
   // Chooses the chip's metrics and starts profiling the context's kernels. api must outlive the
   // profiler; cuptiProfilerInitialize has been called. On failure nothing is left running.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "collector/activity_sink.h"
+#include "collector/cupti/chip_metrics.h"
 #include "collector/collector_clock.h"
 
 namespace ampscope::collector {
@@ -19,10 +20,6 @@ constexpr std::int64_t kSameClockNs = 1'000'000;
 // How far outside the recording a sample may be stamped and still be kept: a sample opened just
 // before sampling started, or closed as the decode ran.
 constexpr std::int64_t kStampSlackNs = 1'000'000'000;
-
-std::string failureText(CounterProfilerApi& api, const CounterCall& call) {
-  return fmt::format("{} failed: {} ({})", call.call, api.resultString(call.result), static_cast<int>(call.result));
-}
 
 }  // namespace
 
@@ -43,26 +40,11 @@ std::unique_ptr<DeviceSampler> DeviceSampler::start(CounterProfilerApi& api, std
   // The counters the device gives to this process now: where profiling is restricted to
   // administrators, this is where the driver says so.
   if (CounterCall call = api.pmCounterAvailability(device, &setup.availability); !call.ok()) return fail(call);
-  std::vector<std::string> names;
-  if (CounterCall call = api.baseMetrics(CounterProfiler::kPmSampling, setup.chip, setup.availability, &names);
-      !call.ok()) {
-    return fail(call);
-  }
-  const std::set<std::string, std::less<>> base(names.begin(), names.end());
-  const MetricChoice choice =
-      chooseMetrics(CounterProfiler::kPmSampling, base, [&](const std::vector<std::string>& metrics) -> trace::Result<std::size_t> {
-        std::size_t passes = 0;
-        const CounterCall call = api.passes(CounterProfiler::kPmSampling, setup.chip, setup.availability, metrics, &passes);
-        if (!call.ok()) return trace::Error{failureText(api, call)};
-        return passes;
-      });
+  MetricChoice choice;
+  const bool chosen =
+      chooseChipMetrics(api, CounterProfiler::kPmSampling, setup.chip, setup.availability, "PM sampling", &choice, failure);
   sampler->left_out_ = choice.left_out;
-  if (choice.metrics.empty()) {
-    *failure = {{CUPTI_ERROR_NOT_SUPPORTED, "cuptiProfilerHostGetBaseMetrics"},
-                fmt::format("the {} offers none of the metrics PM sampling would record: {}", setup.chip,
-                            fmt::join(choice.left_out, "; "))};
-    return nullptr;
-  }
+  if (!chosen) return nullptr;
   setup.metrics = choice.metrics;
   sampler->metrics_ = choice.metrics;
   sampler->time_trigger_ = hasPmTimeTrigger(setup.chip);

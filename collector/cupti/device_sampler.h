@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/cupti/chip_metrics.h"
 #include "collector/cupti/counter_profiler_api.h"
 #include "trace/result.h"
 #include "trace/string_table.h"
@@ -21,33 +22,16 @@ namespace ampscope::collector {
 
 class ActivitySink;
 
-struct PmSamplingOptions {
-  // 10 kHz: a sample spans a few kernels of a training step rather than a whole step, and two
-  // metrics make 20,000 rows a second, which the writer stores at a small share of a core.
-  // (CUPTI's Python collector defaults to 10 us; Kineto to 1 ms.)
-  std::uint64_t interval_ns = 100'000;
-  // Turing and GA100 have no time trigger, only one on the system clock, whose rate varies; this
-  // many cycles are about 0.1 ms at 1 GHz. Each sample carries its own start and end either way.
-  std::uint64_t interval_sysclk_cycles = 100'000;
-  std::size_t hardware_buffer_bytes = std::size_t{64} << 20;
-  std::uint32_t samples_per_decode = 1024;
-  // Decodes per drain at most, so a flood of samples cannot hold the writer thread.
-  int max_decodes_per_drain = 64;
-};
-
 // Reasons under which samples are reported to ActivitySink::lost.
 inline constexpr std::string_view kLostSampleOverflow =
-    "PM sampling: hardware buffer overflowed (older samples overwritten)";
+    "PM sampling: hardware buffer overflowed (newer samples not recorded)";
 inline constexpr std::string_view kLostUnusableSamples = "PM sampling: samples without usable values or interval";
 inline constexpr std::string_view kLostOffClockSamples = "PM sampling: samples stamped outside the recording";
 
 class DeviceSampler {
  public:
-  // Why a device could not be sampled: CUPTI's call, and the refusal it is.
-  struct Failure {
-    CounterCall call;
-    std::string message;  // "cuptiPmSamplingEnable failed: CUPTI_ERROR_...": for the profile's note
-  };
+  // Why it could not start: CUPTI's call, and the refusal in words.
+  using Failure = CounterFailure;
 
   // Chooses the device's metrics and starts sampling. The api must outlive the sampler; cuptiProfilerInitialize
   // has been called. On failure nothing is left running.

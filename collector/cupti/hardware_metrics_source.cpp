@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include "collector/activity_sink.h"
+#include "collector/cupti/chip_metrics.h"
 #include "collector/cupti/context_range_profiler.h"
 #include "collector/cupti/counter_profiler_api.h"
+#include "collector/cupti/device_sampler.h"
 #include "collector/cupti/real_counter_profiler_api.h"
 
 namespace ampscope::collector {
@@ -42,8 +44,7 @@ trace::Result<std::unique_ptr<HardwareMetricsSource>> HardwareMetricsSource::sta
   std::unique_ptr<HardwareMetricsSource> source(new HardwareMetricsSource(std::move(api), mode, options, pid));
   const CounterCall subscribed = source->api_->subscribeContexts(&onContext, source.get());
   if (!subscribed.ok()) {
-    std::string why = fmt::format("{} failed: {} ({})", subscribed.call, source->api_->resultString(subscribed.result),
-                                  static_cast<int>(subscribed.result));
+    std::string why = failureText(*source->api_, subscribed);
     if (subscribed.result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
       why += ": another tool in the process (Nsight Systems, a PyTorch profiler) already holds CUPTI's callbacks";
     }
@@ -81,8 +82,7 @@ bool HardwareMetricsSource::initialize() {
   const CounterCall call = api_->initializeProfiler();
   if (!call.ok()) {
     initialize_failed_ = true;
-    refused(call, fmt::format("{} failed: {} ({})", call.call, api_->resultString(call.result), static_cast<int>(call.result)),
-            "CUPTI's profiler");
+    refused(call, failureText(*api_, call), "CUPTI's profiler");
     return false;
   }
   initialized_ = true;

@@ -25,7 +25,6 @@
 #include <vector>
 
 #include "collector/activity_source.h"
-#include "collector/cupti/device_sampler.h"
 #include "collector/hardware_metrics.h"
 #include "trace/result.h"
 
@@ -33,6 +32,8 @@ namespace ampscope::collector {
 
 class CounterProfilerApi;
 class ContextRangeProfiler;
+class DeviceSampler;
+struct CounterCall;
 
 struct HardwareMetricsOptions {
   PmSamplingOptions sampling;

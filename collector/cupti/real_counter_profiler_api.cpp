@@ -411,7 +411,7 @@ CounterCall RealCounterProfilerApi::rangeCollect(CounterHandle handle, bool rest
     info.counterDataImageSize = p.counter_data.size();
     AMPSCOPE_COUNTER_CALL(cuptiRangeProfilerGetCounterDataInfo, info);
     for (std::size_t index = 0; index < info.numTotalRanges; ++index) {
-      RawRange& range = collected->ranges.emplace_back();
+      RawRange range;
       AMPSCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_GetRangeName_Params, name);
       name.pCounterDataImage = p.counter_data.data();
       name.counterDataImageSize = p.counter_data.size();
@@ -422,8 +422,11 @@ CounterCall RealCounterProfilerApi::rangeCollect(CounterHandle handle, bool rest
         std::free(const_cast<char*>(name.pRangeName));  // the caller's to free, says cupti_profiler_host.h
       }
       if (CounterCall call = p.host.evaluate(p.counter_data, index, p.metrics.pointers, &range.values); !call.ok()) {
+        // Not evaluated, this range and those after it: counted as lost, never stored as zeros.
+        collected->dropped += info.numTotalRanges - index;
         return call;
       }
+      collected->ranges.push_back(std::move(range));
     }
   }
   if (!restart) return {};

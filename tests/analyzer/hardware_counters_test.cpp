@@ -278,6 +278,9 @@ TEST(HardwareCounters, APercentageOutsideZeroToHundredIsCounted) {
   EXPECT_EQ(measured.analysis.not_understood.at("hardware metric value outside what its unit allows"), 1u);
   EXPECT_NE(measured.analysis.first_place.at("hardware metric value outside what its unit allows").find("250"),
             std::string::npos);
+  // Counted, and never read: 250% measures nothing, so no verdict comes of it.
+  for (const KernelCounterRow& row : measured.analysis.kernels) EXPECT_FALSE(row.tensor_active) << row.kernel;
+  EXPECT_EQ(measured.analysis.tensor_cores.covered_ns, 0);
 }
 
 TEST(HardwareCounters, AValueThatIsNoNumberIsCountedAndSpoilsNoFigure) {

@@ -256,11 +256,33 @@ TEST_F(NsysSlicesTest, RowsThatStartTogetherOnTwoStreamsOrThreadsReadTheSameInEi
     const trace::Status ranges = db->execute(fmt::format("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES {}, {};",
                                                          swapped ? range_b : range_a, swapped ? range_a : range_b));
     EXPECT_TRUE(ranges) << ranges.error().message;
+    // Columns: start, end, eventClass, globalTid, correlationId, nameId, returnValue, callchainId.
+    const std::string call_a = "(1500000000, 1500001000, 0, " + main_thread + ", 911, 1, 0, NULL)";
+    const std::string call_b = "(1500000000, 1500003000, 0, " + loader_thread + ", 912, 2, 0, NULL)";
+    const trace::Status calls = db->execute(fmt::format("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES {}, {};",
+                                                        swapped ? call_b : call_a, swapped ? call_a : call_b));
+    EXPECT_TRUE(calls) << calls.error().message;
     return path;
   };
   const trace::Trace one = importWhole(make("one.sqlite", false), 1);
   const trace::Trace other = importWhole(make("other.sqlite", true), 1);
   EXPECT_EQ(records(one), records(other));
+}
+
+TEST_F(NsysSlicesTest, ATableReachingTheLargestRowidIsReadAsOneSlice) {
+  const std::string path = scratch_.file("far.sqlite");
+  auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kCreate);
+  ASSERT_TRUE(db);
+  ASSERT_TRUE(db->execute(test::readFile(test::testData("nsys_small.sql"))));
+  const std::vector<std::string> before = records(importWhole(path, 2));
+  // No slice can end past the largest rowid: cut naively, the slices would never end.
+  ASSERT_TRUE(db->execute("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 9223372036854775807 "
+                          "WHERE rowid = (SELECT max(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);"));
+  const auto slices = rowidSlices(*db, "CUPTI_ACTIVITY_KIND_KERNEL");
+  ASSERT_TRUE(slices) << slices.error().message;
+  ASSERT_EQ(slices->size(), 1u);
+  EXPECT_EQ(slices->front().first, kEveryRowid.first);
+  EXPECT_EQ(records(importWhole(path, 2)), before);
 }
 
 TEST_F(NsysSlicesTest, AnExportOfOneProcessComesWhole) {

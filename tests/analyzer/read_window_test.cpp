@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <variant>
 
@@ -104,6 +105,35 @@ TEST_F(NsysWindowTest, SecondsOnTheExportsClockKeepWhatOverlapsThem) {
   EXPECT_EQ(t.kernels.size(), overlapping);
 }
 
+TEST_F(NsysWindowTest, ReadingInTheWindowKeepsWhatReadingWholeAndCuttingKeeps) {
+  // A range that ends before it starts (read as never ended), a mark, a range ending exactly at
+  // the window's start, and a range of no length at it.
+  auto db = trace::db::SqliteDatabase::open(path_, trace::db::SqliteDatabase::Mode::kCreate);
+  ASSERT_TRUE(db);
+  ASSERT_TRUE(db->execute(
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES "
+      "(999900000, 5, 59, 'backwards', 281891336904945), "
+      "(1000100000, NULL, 34, 'mark inside', 281891336904945), "
+      "(1000000000, 1000050000, 59, 'ends at the start', 281891336904945), "
+      "(1000050000, 1000050000, 59, 'no length at the start', 281891336904945);"));
+  const trace::Trace windowed = read("1.00005:1.0002");
+  trace::Trace cut = importTrace(path_).value();
+  keepWindow(cut, *windowed.read_window);
+  std::vector<std::string> kept;
+  std::vector<std::string> expected;
+  for (const trace::Range& r : windowed.ranges) kept.push_back(std::string(windowed.str(r.name)));
+  for (const trace::Range& r : cut.ranges) expected.push_back(std::string(cut.str(r.name)));
+  EXPECT_EQ(kept, expected);
+  EXPECT_NE(std::find(kept.begin(), kept.end(), "backwards"), kept.end());
+  EXPECT_NE(std::find(kept.begin(), kept.end(), "mark inside"), kept.end());
+  EXPECT_NE(std::find(kept.begin(), kept.end(), "no length at the start"), kept.end());
+  EXPECT_EQ(std::find(kept.begin(), kept.end(), "ends at the start"), kept.end());
+  EXPECT_EQ(windowed.kernels, cut.kernels);
+  EXPECT_EQ(windowed.launches.size(), cut.launches.size());
+  EXPECT_EQ(windowed.memory_ops, cut.memory_ops);
+  EXPECT_EQ(windowed.synchronizations, cut.synchronizations);
+}
+
 TEST_F(NsysWindowTest, StepsAreFoundByTheirRanges) {
   const trace::Trace t = read("step:2-3");
   ASSERT_TRUE(t.read_window);
@@ -144,6 +174,10 @@ TEST(KinetoWindowTest, AnotherFormatIsCutAfterReading) {
     EXPECT_GE(k.end_ns, t->read_window->start_ns);
   }
   EXPECT_GT(t->import_stats.skipped.at("records outside --window 0.01:0.02 (left out)"), 0u);
+  // A clock that counts from the epoch plus a large END: everything from START on, no overflow.
+  auto all = importTrace(path, {.progress = {}, .threads = 2, .window = parseReadWindow("0:1e10").value()});
+  ASSERT_TRUE(all) << all.error().message;
+  EXPECT_EQ(all->kernels.size(), whole.kernels.size());
 }
 
 }  // namespace

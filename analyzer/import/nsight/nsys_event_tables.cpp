@@ -1,7 +1,6 @@
 #include "analyzer/import/nsight/nsys_event_tables.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <optional>
 #include <unordered_map>
@@ -318,11 +317,12 @@ NvtxTable::NvtxTable(SqliteDatabase& db, NsysReadScope scope)
     : scope_(scope),
       c_(db, kNsysNvtx, {"start", "end", "eventType", "globalTid"}, {"text", "textId", "domainId", "category"}),
       // Names of categories, threads and domains hold whatever their time; a range never ended
-      // (no end) lasts to the end of the trace, a mark (no end either) is an instant.
+      // (no end, or one before its start: read as never ended below) lasts to the end of the
+      // trace, a mark (no end either) is an instant.
       condition_(scopeCondition(
           scope, c_, "globalTid",
-          fmt::format("eventType IN ({}, {}, {}, {}) OR (start < ? AND (end > ? OR (end IS NULL AND eventType <> {}) "
-                      "OR ((end IS NULL OR end = start) AND start >= ?)))",
+          fmt::format("eventType IN ({}, {}, {}, {}) OR (start < ? AND (end > ? OR ((end IS NULL OR end < start) AND "
+                      "eventType <> {}) OR ((end IS NULL OR end <= start) AND start >= ?)))",
                       static_cast<std::int64_t>(kNvtxCategory), static_cast<std::int64_t>(kNvtxThread),
                       static_cast<std::int64_t>(kNvtxDomainCreate), static_cast<std::int64_t>(kNvtxDomainDestroy),
                       static_cast<std::int64_t>(kNvtxMark)),

@@ -77,7 +77,7 @@ bool putInTimeOrder(std::span<trace::LaunchCall> rows) {
 bool putInTimeOrder(std::span<trace::Range> rows) {
   // As Trace::sortByTime orders ranges: by start, the longer first; then by thread.
   return putInKeyOrder(rows, [](const trace::Range& r, std::uint32_t place) {
-    return std::tuple(r.start_ns, -r.end_ns, r.thread, place);
+    return std::tuple(r.start_ns, ~r.end_ns, r.thread, place);  // ~: the longer first, without overflow
   });
 }
 

@@ -1,9 +1,11 @@
 #include "analyzer/import/nsight/table_slices.h"
 
 #include <algorithm>
-#include <limits>
 #include <atomic>
+#include <exception>
+#include <limits>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -30,8 +32,10 @@ trace::Result<std::vector<RowidSlice>> rowidSlices(SqliteDatabase& db, std::stri
   const std::int64_t last = bounds->int64(1);
   // Unsigned: the span of rowids near both ends of the 64-bit range does not fit a signed one.
   const std::uint64_t span = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) + 1;
-  if (span == 0 || span / kRowidsPerSlice >= kMaxSlices) {
-    slices.push_back(kEveryRowid);  // rowids spread too wide to cut (or all 2^64 of them)
+  // Rowids spread too wide to cut (or all 2^64 of them), or reaching the largest rowid, past which
+  // no slice could end: one slice, every rowid.
+  if (span == 0 || span / kRowidsPerSlice >= kMaxSlices || last == std::numeric_limits<std::int64_t>::max()) {
+    slices.push_back(kEveryRowid);
     return slices;
   }
   for (std::int64_t at = first; at <= last;) {
@@ -70,11 +74,24 @@ trace::Result<trace::db::Statement> selectSlice(SqliteDatabase& db, std::string_
 Status runSliceTasks(SqliteDatabase& db, unsigned threads, const std::vector<SliceTask>& tasks) {
   std::vector<std::optional<Status>> results(tasks.size());
   std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};
+  // The first failed task in the order given: tasks after it need not run, tasks before it must
+  // (their error, if any, is the one to report, whatever the order they ran in).
+  std::atomic<std::size_t> first_failed{tasks.size()};
+  const auto run = [&](std::size_t i, SqliteDatabase& connection) -> Status {
+    try {
+      return tasks[i](connection);
+    } catch (const std::exception& e) {  // out of memory, above all: an error, not a terminate
+      return Error{fmt::format("{}: reading failed: {}", db.path(), e.what())};
+    }
+  };
   const auto work = [&](SqliteDatabase& connection) {
-    for (std::size_t i = next++; i < tasks.size() && !failed; i = next++) {
-      results[i] = tasks[i](connection);
-      if (!*results[i]) failed = true;
+    for (std::size_t i = next++; i < tasks.size(); i = next++) {
+      if (i > first_failed.load()) continue;
+      results[i] = run(i, connection);
+      if (*results[i]) continue;
+      std::size_t seen = first_failed.load();
+      while (i < seen && !first_failed.compare_exchange_weak(seen, i)) {
+      }
     }
   };
   std::vector<SqliteDatabase> connections;
@@ -86,7 +103,13 @@ Status runSliceTasks(SqliteDatabase& db, unsigned threads, const std::vector<Sli
   }
   {
     std::vector<std::jthread> pool;
-    for (SqliteDatabase& connection : connections) pool.emplace_back([&work, &connection] { work(connection); });
+    for (SqliteDatabase& connection : connections) {
+      try {
+        pool.emplace_back([&work, &connection] { work(connection); });
+      } catch (const std::system_error&) {
+        break;  // no more threads to be had: the ones started, and this one, do the rest
+      }
+    }
     work(db);
   }  // joins
   for (const std::optional<Status>& result : results) {

@@ -164,12 +164,12 @@ CounterCall FakeCounterProfilerApi::rangeStart(const RangeProfilerSetup& setup, 
 
 CounterCall FakeCounterProfilerApi::rangeCollect(CounterHandle, bool restart, RangeCollection* collected) {
   calls.push_back(restart ? "rangeCollect restart" : "rangeCollect last");
-  if (collections.empty()) {
-    *collected = {};
-    return {};
+  *collected = {};
+  if (!collections.empty()) {
+    *collected = std::move(collections.front());
+    collections.pop_front();
   }
-  *collected = std::move(collections.front());
-  collections.pop_front();
+  if (refuse_collect) return {*refuse_collect, "cuptiProfilerHostEvaluateToGpuValues"};
   return {};
 }
 

@@ -59,6 +59,8 @@ class FakeCounterProfilerApi final : public CounterProfilerApi {
   std::optional<CUptiResult> refuse_availability;  // as the driver does for non-administrators
   std::optional<CUptiResult> refuse_subscribe;
   std::optional<CUptiResult> refuse_decode;
+  // rangeCollect fails (after handing out its collection: the ranges evaluated before the failure).
+  std::optional<CUptiResult> refuse_collect;
   // Added to collectorNowNs for cuptiGetTimestamp: 0 when CUPTI uses the collector's clock.
   std::int64_t cupti_clock_offset_ns = 0;
   // Handed out by the decodes, in order: one entry per pmDecode / rangeCollect call; none left:

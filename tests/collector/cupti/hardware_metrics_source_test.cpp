@@ -9,6 +9,7 @@
 
 #include "collector/collector_clock.h"
 #include "collector/cupti/context_range_profiler.h"
+#include "collector/cupti/device_sampler.h"
 #include "tests/collector/cupti/fake_counter_profiler_api.h"
 #include "tests/collector/cupti/recording_sink.h"
 
@@ -269,6 +270,28 @@ TEST_F(HardwareMetricsSourceTest, RangesOfAContextAreCollectedBeforeItIsDestroye
   ASSERT_EQ(sink_.trace.kernel_metrics.size(), 1u);
   EXPECT_EQ(sink_.str(sink_.trace.kernel_metrics[0].kernel_name), "k");
   EXPECT_TRUE(fake_.live.empty());
+}
+
+TEST_F(HardwareMetricsSourceTest, ACollectThatFailsKeepsTheRangesEvaluatedBeforeItCountsTheRestAndStops) {
+  auto source = start(MetricsMode::kPerKernel);
+  ASSERT_NE(source, nullptr);
+  fake_.createContext(FakeCounterProfilerApi::context(7), 0);
+  // One range evaluated, then CUPTI failed on the next two (counted as dropped, not stored).
+  fake_.collections.push_back({{{"k", {1, 2, 3, 4, 5, 6}}}, 2});
+  fake_.refuse_collect = CUPTI_ERROR_UNKNOWN;
+  source->drain(sink_);
+  source->drain(sink_);
+  ASSERT_EQ(sink_.trace.kernel_metrics.size(), 1u);
+  EXPECT_EQ(sink_.str(sink_.trace.kernel_metrics[0].kernel_name), "k");
+  EXPECT_EQ(sink_.lostCount(kLostDroppedRanges), 2u);
+  std::size_t stopped_notes = 0;
+  for (const auto& [reason, count] : sink_.trace.import_stats.lost) {
+    if (reason.find("the range profiler of device 0 stopped: cuptiProfilerHostEvaluateToGpuValues") != std::string::npos) {
+      stopped_notes += count;
+    }
+  }
+  EXPECT_EQ(stopped_notes, 1u);  // told once, however often it is drained
+  EXPECT_TRUE(fake_.live.empty()) << "the profiler is released once it has failed";
 }
 
 TEST_F(HardwareMetricsSourceTest, RangeProfilerRefusedByTheDriverLeavesTheNote) {
