@@ -88,21 +88,21 @@ std::vector<HistoryCase> historyCases() {
   return cases;
 }
 
-// One line per step, then the summary; doubles as %.9g, which is enough to see a change.
+// One line per step, then the summary; doubles in full (%.17g), so that a regenerated copy shows any change.
 std::string historyText(const TrainConfig& config) {
   auto backend = makeCpuBackend();
   TrainingRun run(*backend, config, makeSyntheticDataset(768, 3), makeSyntheticDataset(128, 4));
   std::string text = "step\tloss\tbatch_accuracy\tloss_scale\tskipped\tgradient_norm\n";
   auto summary = run.run([&](const StepRecord& r, std::int64_t) {
-    text += fmt::format("{}\t{:.9g}\t{:.9g}\t{:.17g}\t{}\t{:.9g}\n", r.step, r.loss, r.batch_accuracy, r.loss_scale,
+    text += fmt::format("{}\t{:.17g}\t{:.17g}\t{:.17g}\t{}\t{:.17g}\n", r.step, r.loss, r.batch_accuracy, r.loss_scale,
                         r.skipped ? 1 : 0, r.gradient_norm);
     return true;
   });
   EXPECT_TRUE(summary.ok()) << summary.error().message;
   if (!summary.ok()) return text;
-  text += fmt::format("steps {}\nskipped_steps {}\nfinal_loss_scale {:.17g}\ntest_accuracy {:.9g}\n", summary->steps,
+  text += fmt::format("steps {}\nskipped_steps {}\nfinal_loss_scale {:.17g}\ntest_accuracy {:.17g}\n", summary->steps,
                       summary->skipped_steps, summary->final_loss_scale, summary->test_accuracy);
-  text += fmt::format("zero_gradient_share {:.9g}\nfp16_underflow_share {:.9g}\n", summary->zero_gradient_share,
+  text += fmt::format("zero_gradient_share {:.17g}\nfp16_underflow_share {:.17g}\n", summary->zero_gradient_share,
                       summary->fp16_underflow_share);
   return text;
 }
