@@ -10,11 +10,11 @@ namespace {
 TEST(FaultInjectingBackendTest, ParsesAnOpAndTheCallThatFails) {
   const auto plan = parseFaultPlan("gemm:13");
   ASSERT_TRUE(plan.ok()) << plan.error().message;
-  EXPECT_EQ(plan->op, "gemm");
+  EXPECT_EQ(plan->op, BackendOp::kGemm);
   EXPECT_EQ(plan->call, 13);
   const auto first = parseFaultPlan("allocate");
   ASSERT_TRUE(first.ok()) << first.error().message;
-  EXPECT_EQ(first->op, "allocate");
+  EXPECT_EQ(first->op, BackendOp::kAllocate);
   EXPECT_EQ(first->call, 1);
 }
 
@@ -31,7 +31,7 @@ TEST(FaultInjectingBackendTest, RefusesUnknownOpsAndCallsThatAreNotFromOne) {
 }
 
 TEST(FaultInjectingBackendTest, FailsOnlyThePlannedCallAndPassesTheOthersOn) {
-  FaultInjectingBackend backend(makeCpuBackend(), FaultPlan{"fill", 2});
+  FaultInjectingBackend backend(makeCpuBackend(), FaultPlan{BackendOp::kFill, 2});
   EXPECT_EQ(backend.device(), DeviceKind::kCpu);
   Tensor t = backend.allocate({2}, DType::kFp32);
   backend.fill(t, 3.0f);

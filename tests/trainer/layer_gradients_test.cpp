@@ -4,6 +4,8 @@
 // stays well below the tolerance.
 #include <gtest/gtest.h>
 
+#include "trainer/amp/loss_scaler.h"
+
 #include <cmath>
 #include <functional>
 
@@ -146,14 +148,27 @@ TEST(LayerGradientsTest, SoftmaxCrossEntropyMatchesFiniteDifferences) {
   backend.upload(std::vector<float>{0, 3, 4, 1}, labels);
   Tensor dlogits = backend.allocate({4, 5}, DType::kFp32);
   const float loss_scale = 8.0f;  // the gradient comes back scaled
-  backend.softmaxCrossEntropy(logits, labels, loss_scale, dlogits);
-  Tensor scratch = backend.allocate({4, 5}, DType::kFp32);
+  LossScalerConfig scaled;
+  scaled.mode = LossScaling::kConstant;
+  scaled.initial_scale = loss_scale;
+  StepStateMemory at_scale = backend.allocateStepState({1, 4}, initialScalerState(scaled, 1));
+  backend.softmaxCrossEntropy(logits, labels, at_scale, dlogits);
+  StepStateMemory unscaled = backend.allocateStepState({1, 4}, initialScalerState({LossScaling::kNone}, 1));
+  // The mean loss as the training run reads it from the step's log entry.
+  const auto loss = [&] {
+    Tensor scratch = backend.allocate({4, 5}, DType::kFp32);
+    backend.softmaxCrossEntropy(logits, labels, unscaled, scratch);
+    const StepLogRead log = backend.readStepLog(unscaled, 0, 1);
+    double sum = 0;
+    for (float row : log.row_losses[0]) sum += row;
+    return sum / log.entries[0].rows;
+  };
   for (std::int64_t i = 0; i < logits.numel(); ++i) {
     const float original = logits.cpuData()[i];
     logits.cpuData()[i] = original + static_cast<float>(kStep);
-    const double plus = backend.softmaxCrossEntropy(logits, labels, 1.0f, scratch).loss;
+    const double plus = loss();
     logits.cpuData()[i] = original - static_cast<float>(kStep);
-    const double minus = backend.softmaxCrossEntropy(logits, labels, 1.0f, scratch).loss;
+    const double minus = loss();
     logits.cpuData()[i] = original;
     const double numeric = (plus - minus) / (2 * kStep);
     EXPECT_NEAR(dlogits.cpuData()[i] / loss_scale, numeric, 1e-3 + 1e-2 * std::fabs(numeric)) << i;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "trainer/backend/fault_injecting_backend.h"
 
 namespace ampscope::trainer {
@@ -110,6 +112,52 @@ TEST(TrainingRunTest, BadModelSizesAreRefusedWithTheOption) {
   EXPECT_NE(result.error().message.find("--hidden"), std::string::npos);
 }
 
+TEST(TrainingRunTest, SteadyStepsBetweenLogReadsNeverWaitForTheDevice) {
+  TrainConfig config = smallRun(PrecisionMode::kAmpFp16);
+  config.log_every = 5;
+  config.numerics_every = 10;
+  const RunResult r = train(config);
+  ASSERT_EQ(r.steps.size(), 64u);
+  for (const StepRecord& step : r.steps) {
+    const bool reads = step.step % 5 == 0 || step.step == 63;
+    EXPECT_EQ(step.read_log, reads) << "step " << step.step;
+    if (reads || step.step % 10 == 0) {
+      EXPECT_GE(step.demand.host_reads, 1) << "step " << step.step;
+    } else {
+      EXPECT_EQ(step.demand.host_reads, 0) << "step " << step.step;
+    }
+    EXPECT_EQ(step.gradients.empty(), step.step % 10 != 0) << "step " << step.step;
+  }
+  EXPECT_EQ(r.summary.demand.steady.host_reads_per_step, 0.0);
+  EXPECT_GT(r.summary.demand.steady.steps, 40);
+  EXPECT_GE(r.summary.demand.reading.host_reads_per_step, 1.0);
+}
+
+TEST(TrainingRunTest, TheOptimizerLaunchesAsManyTimesForTwoParameterTensorsAsForEight) {
+  // One linear layer (weight and bias), then four: in fp16-master mode, with its master copies.
+  std::array<DeviceDemand, 2> demand;
+  const std::array<std::vector<std::int64_t>, 2> hidden = {std::vector<std::int64_t>{},
+                                                           std::vector<std::int64_t>{32, 32, 32}};
+  for (std::size_t i = 0; i < 2; ++i) {
+    for (OptimizerKind kind : {OptimizerKind::kSgd, OptimizerKind::kAdamW}) {
+      TrainConfig config = smallRun(PrecisionMode::kFp16Master);
+      config.model.hidden = hidden[i];
+      config.optimizer.kind = kind;
+      config.optimizer.clip_grad_norm = 1.0f;
+      config.max_steps = 4;
+      const RunResult r = train(config);
+      ASSERT_EQ(r.steps.size(), 4u);
+      demand[i] = r.steps[2].demand;
+    }
+  }
+  const auto launches = [](const DeviceDemand& d, RunPhase phase) { return d.launches[static_cast<std::size_t>(phase)]; };
+  EXPECT_EQ(launches(demand[0], RunPhase::kOptimizer), launches(demand[1], RunPhase::kOptimizer));
+  EXPECT_EQ(launches(demand[0], RunPhase::kLossScale), launches(demand[1], RunPhase::kLossScale));
+  EXPECT_GT(launches(demand[0], RunPhase::kOptimizer), 0);
+  // The layers' own work does grow with the layers: the count sees it.
+  EXPECT_GT(launches(demand[1], RunPhase::kForward), launches(demand[0], RunPhase::kForward));
+}
+
 // A run whose backend fails the planned call: the error, and how many steps finished before it.
 struct FailedRun {
   std::string message;
@@ -147,11 +195,11 @@ TEST(TrainingRunTest, BackendFailureInABackwardPassNamesTheLayersBackward) {
 TEST(TrainingRunTest, BackendFailureBetweenLayersNamesThePhase) {
   EXPECT_EQ(trainWithFault(smallRun(PrecisionMode::kFp32), "softmaxCrossEntropy:4").message,
             "step 3, loss: fault injection: softmaxCrossEntropy call 4 failed as planned");
-  // Four parameters, one SGD update each per step.
-  EXPECT_EQ(trainWithFault(smallRun(PrecisionMode::kFp32), "sgdStep:5").message,
-            "step 1, optimizer: fault injection: sgdStep call 5 failed as planned");
-  EXPECT_EQ(trainWithFault(smallRun(PrecisionMode::kAmpFp16), "unscaleAndCheck:1").message,
-            "step 0, loss_scale: fault injection: unscaleAndCheck call 1 failed as planned");
+  // One SGD update over all four parameters per step.
+  EXPECT_EQ(trainWithFault(smallRun(PrecisionMode::kFp32), "sgdStep:2").message,
+            "step 1, optimizer: fault injection: sgdStep call 2 failed as planned");
+  EXPECT_EQ(trainWithFault(smallRun(PrecisionMode::kAmpFp16), "unscaleGradients:1").message,
+            "step 0, loss_scale: fault injection: unscaleGradients call 1 failed as planned");
 }
 
 TEST(TrainingRunTest, BackendFailureBeforeOrAfterTheStepsNamesSetupOrEvaluation) {

@@ -1,23 +1,20 @@
 #include "trainer/amp/loss_scaler.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace ampscope::trainer {
 
-LossScaler::LossScaler(const LossScalerConfig& config)
-    : config_(config), scale_(config.mode == LossScaling::kNone ? 1.0 : config.initial_scale) {}
-
-bool LossScaler::update(bool found_non_finite) {
-  if (config_.mode == LossScaling::kNone) return true;
-  if (found_non_finite) {
-    ++skipped_steps_;
-    clean_steps_ = 0;
-    if (config_.mode == LossScaling::kDynamic) scale_ *= config_.backoff_factor;
-    return false;
-  }
-  if (config_.mode == LossScaling::kDynamic && ++clean_steps_ >= config_.growth_interval) {
-    scale_ *= config_.growth_factor;
-    clean_steps_ = 0;
-  }
-  return true;
+ScalerState initialScalerState(const LossScalerConfig& config, std::int32_t slots) {
+  ScalerState s;
+  s.mode = config.mode;
+  s.scale = config.mode == LossScaling::kNone ? 1.0f : static_cast<float>(config.initial_scale);
+  s.growth_factor = static_cast<float>(config.growth_factor);
+  s.backoff_factor = static_cast<float>(config.backoff_factor);
+  s.growth_interval = static_cast<std::int32_t>(
+      std::clamp<std::int64_t>(config.growth_interval, 1, std::numeric_limits<std::int32_t>::max()));
+  s.slots = std::max<std::int32_t>(1, slots);
+  return s;
 }
 
 }  // namespace ampscope::trainer

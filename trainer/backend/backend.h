@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "trainer/backend/allocation_observer.h"
+#include "trainer/numerics/step_state.h"
 #include "trainer/tensor/tensor.h"
 
 namespace ampscope::trainer {
@@ -79,6 +80,33 @@ struct AdamWSettings {
   float weight_decay = 0.01f;  // decoupled
 };
 
+// What an optimizer update touches of one parameter: the tensor it updates (the FP32 master where
+// there is one), its gradient, the optimizer's state (state2: AdamW only), and, where the update
+// goes to a master, the low-precision weights the forward reads, written from it in the same pass.
+struct ParameterTensors {
+  Tensor* param = nullptr;
+  const Tensor* grad = nullptr;
+  Tensor* state1 = nullptr;
+  Tensor* state2 = nullptr;
+  Tensor* low_precision_copy = nullptr;
+};
+
+// A run's StepState block (trainer/numerics/step_state.h) in a backend's memory.
+struct StepStateMemory {
+  StepStateLayout layout;
+  DeviceKind device = DeviceKind::kCpu;
+  std::shared_ptr<void> memory;
+  bool defined() const { return memory != nullptr; }
+  StepStateView view() const { return stepStateView(memory.get(), layout); }
+};
+
+// What the host reads of it.
+struct StepLogRead {
+  ScalerState scaler;
+  std::vector<StepLogEntry> entries;
+  std::vector<std::vector<float>> row_losses;  // per entry, its rows' losses
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -132,26 +160,45 @@ class Backend {
   virtual void poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) = 0;
   virtual void poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) = 0;
 
+  // The run's loss scaling and step log (trainer/numerics/step_state.h) in the backend's memory,
+  // starting from `initial`; its log entries and row losses zeroed.
+  virtual StepStateMemory allocateStepState(const StepStateLayout& layout, const ScalerState& initial) = 0;
+  // A host read: waits for the queued work, then copies the scaler state and `count` log entries
+  // from slot `first` on (wrapping around), each with its rows' losses.
+  virtual StepLogRead readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) = 0;
+
   // Softmax cross-entropy over logits [batch, classes] (computed in FP32) against labels (class
-  // indices held as floats). Writes d(mean loss * loss_scale)/dlogits into dlogits (in its
-  // dtype), and returns the mean loss and how many rows the argmax got right.
-  struct LossResult {
-    double loss = 0.0;
-    std::int64_t correct = 0;
-  };
-  virtual LossResult softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
-                                         Tensor& dlogits) = 0;
-  // Only the prediction (evaluation): how many rows the argmax got right.
+  // indices held as floats). Writes d(mean loss * scale)/dlogits into dlogits (in its dtype) at
+  // the state's scale, and each row's loss and how many rows the argmax got right into the
+  // state's current log entry; nothing comes back to the host.
+  virtual void softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, StepStateMemory& state,
+                                   Tensor& dlogits) = 0;
+  // Only the prediction (evaluation): how many rows the argmax got right. A host read.
   virtual std::int64_t countCorrect(const Tensor& logits, const Tensor& labels) = 0;
 
-  // Multiplies each gradient by inv_scale in place; true when any value is Inf or NaN.
-  virtual bool unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) = 0;
-  virtual double squaredNorm(const Tensor& x) = 0;
-  virtual GradientHistogram gradientHistogram(const Tensor& gradient, float scale) = 0;
-
-  virtual void sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) = 0;
-  virtual void adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad,
-                         Tensor& first_moment, Tensor& second_moment) = 0;
+  // The multi-tensor ops of a step's end (trainer/numerics/multi_tensor.h): one op over all
+  // gradients or parameters, whatever their number.
+  // dst[i] = src[i] converted to dst[i]'s dtype (FP16 gradients into FP32 master gradients).
+  virtual void copyAll(std::span<const Tensor* const> sources, std::span<Tensor* const> destinations) = 0;
+  // Multiplies each gradient by 1/scale in place; sets the state's found_inf when any value was
+  // Inf or NaN.
+  virtual void unscaleGradients(std::span<Tensor* const> gradients, StepStateMemory& state) = 0;
+  // Unless the step is skipped: the gradients' global norm (summed in FP64, tensor by tensor, in
+  // order) into the current log entry, and, when max_norm > 0 and the norm exceeds it, every
+  // gradient scaled down to it (torch.nn.utils.clip_grad_norm_).
+  virtual void clipGradients(std::span<Tensor* const> gradients, float max_norm, StepStateMemory& state) = 0;
+  // A host read: each gradient's histogram, with underflow judged at the state's scale.
+  virtual std::vector<GradientHistogram> gradientHistograms(std::span<const Tensor* const> gradients,
+                                                            const StepStateMemory& state) = 0;
+  // The optimizer's update of every parameter, masked out when the step is skipped; AdamW counts
+  // its step from the state's applied steps.
+  virtual void sgdStep(const SgdSettings& s, std::span<const ParameterTensors> parameters,
+                       const StepStateMemory& state) = 0;
+  virtual void adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
+                         const StepStateMemory& state) = 0;
+  // The step's end (math::finishStep): its scale and skip into its log entry, the scale updated
+  // by the rule, the next slot.
+  virtual void finishStep(StepStateMemory& state) = 0;
 };
 
 // x in dtype: x itself when it already is, else a converted copy (autocast's cast).

@@ -1,6 +1,7 @@
 #include "trainer/engine/training_run.h"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <new>
@@ -24,7 +25,9 @@ LossScalerConfig scalerConfigFor(const TrainConfig& config) {
 // A phase of a step: its name, which is its range's text (docs/trainer_ranges.md) and names it in
 // a failure's message, and the range's handle, registered once.
 struct Phase {
-  explicit Phase(RunPhase phase) : name(runPhaseRangeText(phase)), text(RangeMarker::registerText(name)) {}
+  explicit Phase(RunPhase phase)
+      : which(phase), name(runPhaseRangeText(phase)), text(RangeMarker::registerText(name)) {}
+  RunPhase which;
   const char* name;
   RangeMarker::Handle text;
 };
@@ -43,14 +46,27 @@ const Phases& phases() {
   return all;
 }
 
-// Opens a phase's range and tells the tracker the run is in it.
+// Opens a phase's range, tells the tracker the run is in it and the counter what to count it as.
 class PhaseScope {
  public:
-  PhaseScope(OpTracker& ops, const Phase& phase) : range_(phase.text) { ops.enterPhase(phase.name); }
+  PhaseScope(OpTracker& ops, CountingBackend& counter, const Phase& phase) : range_(phase.text) {
+    ops.enterPhase(phase.name);
+    counter.setPhase(phase.which);
+  }
 
  private:
   ScopedRange range_;
 };
+
+void addDemand(StepDemandSummary& sum, const DeviceDemand& demand) {
+  // Running means, so that a long run's sums stay exact enough.
+  ++sum.steps;
+  const double weight = 1.0 / static_cast<double>(sum.steps);
+  sum.host_reads_per_step += (static_cast<double>(demand.host_reads) - sum.host_reads_per_step) * weight;
+  for (std::size_t i = 0; i < sum.launches_per_step.size(); ++i) {
+    sum.launches_per_step[i] += (static_cast<double>(demand.launches[i]) - sum.launches_per_step[i]) * weight;
+  }
+}
 
 // Keeps the first count images of a dataset (quick runs on part of the training set).
 void keepFirst(Dataset& data, std::int64_t count) {
@@ -62,13 +78,18 @@ void keepFirst(Dataset& data, std::int64_t count) {
 
 }  // namespace
 
+double StepDemandSummary::totalLaunchesPerStep() const {
+  double total = 0;
+  for (double launches : launches_per_step) total += launches;
+  return total;
+}
+
 TrainingRun::TrainingRun(Backend& backend, TrainConfig config, Dataset train, Dataset test)
     : backend_(backend),
       config_(std::move(config)),
       plan_(planFor(config_.precision)),
       train_(std::move(train)),
-      test_(std::move(test)),
-      scaler_(scalerConfigFor(config_)) {
+      test_(std::move(test)) {
   for (const std::string& op : config_.autocast_allow) policy_.allow(op);
   for (const std::string& op : config_.autocast_deny) policy_.deny(op);
 }
@@ -80,17 +101,26 @@ Tensor TrainingRun::toDevice(const std::vector<float>& values, const Shape& shap
 }
 
 Result<TrainSummary> TrainingRun::run(const StepCallback& on_step) {
+  on_step_ = &on_step;
   // The trainer's entry point: nothing thrown below it (BackendError from the backends, bad_alloc,
   // a data worker's failure) goes further.
+  std::string failure;
   try {
-    return runStages(on_step);
+    return runStages();
   } catch (const std::bad_alloc& error) {
-    return Error{failureText(fmt::format("out of host memory ({})", error.what()))};
+    failure = failureText(fmt::format("out of host memory ({})", error.what()));
   } catch (const std::exception& error) {
-    return Error{failureText(error.what())};
+    failure = failureText(error.what());
   } catch (...) {
-    return Error{failureText("an exception of unknown type")};
+    failure = failureText("an exception of unknown type");
   }
+  // The steps trained before the failure are handed on if the device can still say what they
+  // were; on a GPU whose context the failure broke it cannot, and the message above stands alone.
+  try {
+    if (stage_ == Stage::kTraining || stage_ == Stage::kFinishing) readLog();
+  } catch (...) {
+  }
+  return Error{failure};
 }
 
 std::string TrainingRun::failureText(std::string_view failure) const {
@@ -110,7 +140,7 @@ std::int64_t trainingImagesUsed(const TrainConfig& config, std::int64_t availabl
   return config.train_limit > 0 && config.train_limit < available ? config.train_limit : available;
 }
 
-Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
+Result<TrainSummary> TrainingRun::runStages() {
   stage_ = Stage::kSetup;
   backend_.setTf32(plan_.tf32);
   auto model = buildModel(backend_, config_.model, plan_.parameters);
@@ -120,6 +150,13 @@ Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
   ranges_ = std::make_unique<LayerRanges>(policy_, plan_.autocast);
   ops_.forwardTo(ranges_.get());
   optimizer_ = std::make_unique<Optimizer>(backend_, config_.optimizer, model_->parameters(), plan_.master_weights);
+  config_.log_every = std::max<std::int64_t>(1, config_.log_every);
+  config_.numerics_every = std::max<std::int64_t>(1, config_.numerics_every);
+  // A log read takes the steps since the last one: at most log_every of them.
+  const StepStateLayout layout{static_cast<std::int32_t>(std::min<std::int64_t>(config_.log_every, 1 << 20)),
+                               static_cast<std::int32_t>(config_.data.batch_size)};
+  step_state_ = backend_.allocateStepState(layout, initialScalerState(scalerConfigFor(config_), layout.slots));
+  last_read_ = initialScalerState(scalerConfigFor(config_), layout.slots);
   summary_.device = backend_.description();
   summary_.precision = precisionModeName(config_.precision);
   summary_.model = describeModel(config_.model);
@@ -143,19 +180,20 @@ Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
   const auto started = std::chrono::steady_clock::now();
   stage_ = Stage::kTraining;
   for (std::int64_t epoch = 0; epoch < config_.epochs; ++epoch) {
-    if (auto status = trainEpoch(epoch, pipeline, on_step); !status) return status.error();
+    if (auto status = trainEpoch(epoch, pipeline); !status) return status.error();
     if (config_.max_steps > 0 && step_ >= config_.max_steps) break;
   }
   stage_ = Stage::kFinishing;
   ops_.enterPhase("");
+  if (!readLog()) return Error{"train: stopped"};
   backend_.synchronize();
   const auto finished = std::chrono::steady_clock::now();
   const bool after_first = first_step_done_ && step_ > 1;
   const double seconds = std::chrono::duration<double>(finished - (after_first ? *first_step_done_ : started)).count();
   const std::int64_t timed_steps = after_first ? step_ - 1 : step_;
   summary_.steps = step_;
-  summary_.skipped_steps = scaler_.skippedSteps();
-  summary_.final_loss_scale = scaler_.scale();
+  summary_.skipped_steps = last_read_.skipped_steps;
+  summary_.final_loss_scale = last_read_.scale;
   summary_.images_per_second = seconds > 0 ? static_cast<double>(timed_steps * data.batch_size) / seconds : 0.0;
   if (gradient_values_ > 0) {
     summary_.zero_gradient_share = static_cast<double>(zero_values_) / static_cast<double>(gradient_values_);
@@ -165,27 +203,25 @@ Result<TrainSummary> TrainingRun::runStages(const StepCallback& on_step) {
   return summary_;
 }
 
-Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, const StepCallback& on_step) {
+Status TrainingRun::trainEpoch(std::int64_t epoch, BatchPipeline& pipeline) {
   ops_.enterPhase(phases().data.name);
+  backend_.setPhase(RunPhase::kData);
   pipeline.startEpoch(epoch);
-  const std::int64_t total = config_.max_steps > 0 ? config_.max_steps : pipeline.batchesPerEpoch() * config_.epochs;
+  total_steps_ = config_.max_steps > 0 ? config_.max_steps : pipeline.batchesPerEpoch() * config_.epochs;
   // The pipeline says how many batches an epoch has, so no step range is opened for the epoch's
   // end: a profile has exactly as many step ranges as steps were trained.
   for (std::int64_t b = 0; b < pipeline.batchesPerEpoch() && (config_.max_steps == 0 || step_ < config_.max_steps); ++b) {
     const ScopedRange step_range(stepRangeText(step_));
     std::optional<Batch> batch;
     {
-      const PhaseScope phase(ops_, phases().data);
+      const PhaseScope phase(ops_, backend_, phases().data);
       batch = pipeline.next();
     }
     if (!batch) return Error{fmt::format("train: the data pipeline ended epoch {} after {} of its {} batches",
                                          epoch, b, pipeline.batchesPerEpoch())};
-    scheduleLearningRate(total);
-    const StepRecord record = trainStep(*batch, epoch);
-    summary_.final_loss = record.loss;
-    ++step_;
-    if (step_ == 1) first_step_done_ = std::chrono::steady_clock::now();
-    if (on_step && !on_step(record, total)) return Error{"train: stopped"};
+    scheduleLearningRate(total_steps_);
+    trainStep(*batch, epoch);
+    if (stopped_) return Error{"train: stopped"};
   }
   return {};
 }
@@ -197,11 +233,15 @@ void TrainingRun::scheduleLearningRate(std::int64_t total_steps) {
   optimizer_->setLearningRate(static_cast<float>(config_.optimizer.lr * 0.5 * (1.0 + std::cos(kPi * progress))));
 }
 
-StepRecord TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
-  StepRecord record;
-  record.step = step_;
-  record.epoch = epoch;
-  record.loss_scale = scaler_.scale();
+void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
+  const DeviceDemand before = backend_.counted();
+  PendingStep pending;
+  pending.record.step = step_;
+  pending.record.epoch = epoch;
+  pending.slot = static_cast<std::int32_t>(step_ % step_state_.layout.slots);
+  const bool take_histograms = config_.gradient_histograms && step_ % config_.numerics_every == 0;
+  pending.record.read_log = step_ % config_.log_every == 0 || step_ + 1 >= total_steps_;
+
   LayerContext ctx{backend_, policy_, plan_.autocast, true};
   const Shape image_shape = {batch.size, train_.channels, train_.height, train_.width};
   const Tensor x = toDevice(batch.images, image_shape, plan_.input);
@@ -209,52 +249,101 @@ StepRecord TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
 
   Tensor dlogits;
   {
-    const PhaseScope phase(ops_, phases().forward);
+    const PhaseScope phase(ops_, backend_, phases().forward);
     const Tensor logits = model_->forward(ctx, x, &ops_);
     ops_.enterPhase("loss");
     // The loss is on autocast's FP32 list: logits are cast up, and its gradient cast back down.
     const Tensor logits32 = castTensor(backend_, logits, DType::kFp32);
     Tensor dlogits32 = backend_.allocate(logits32.shape(), DType::kFp32);
-    const Backend::LossResult loss =
-        backend_.softmaxCrossEntropy(logits32, labels, static_cast<float>(scaler_.scale()), dlogits32);
-    record.loss = loss.loss;
-    record.batch_accuracy = static_cast<double>(loss.correct) / static_cast<double>(batch.size);
+    backend_.softmaxCrossEntropy(logits32, labels, step_state_, dlogits32);
     dlogits = castTensor(backend_, dlogits32, logits.dtype());
   }
   {
-    const PhaseScope phase(ops_, phases().backward);
+    const PhaseScope phase(ops_, backend_, phases().backward);
     model_->backward(ctx, dlogits, &ops_);
   }
-  bool apply = false;
+  std::span<Tensor* const> grads;
   {
-    const PhaseScope phase(ops_, phases().loss_scale);
-    const std::vector<Tensor*> grads = optimizer_->prepareGradients();
-    const bool found_non_finite = backend_.unscaleAndCheck(grads, static_cast<float>(scaler_.inverseScale()));
-    if (config_.gradient_histograms) {
-      const std::vector<Parameter*> params = model_->parameters();
-      for (std::size_t i = 0; i < params.size(); ++i) {
-        LayerGradients g{params[i]->name, backend_.gradientHistogram(*grads[i], static_cast<float>(record.loss_scale))};
-        gradient_values_ += g.histogram.count;
-        zero_values_ += g.histogram.zeros;
-        underflow_values_ += g.histogram.underflow_at_scale;
-        record.gradients.push_back(std::move(g));
-      }
-    }
-    apply = scaler_.update(found_non_finite);
-    record.skipped = !apply;
+    const PhaseScope phase(ops_, backend_, phases().loss_scale);
+    grads = optimizer_->prepareGradients();
+    backend_.unscaleGradients(grads, step_state_);
+    if (take_histograms) pending.record.gradients = gradientHistograms(grads);
   }
-  if (apply) {
-    const PhaseScope phase(ops_, phases().optimizer);
-    record.gradient_norm = optimizer_->clipGradients();
-    optimizer_->step();
+  {
+    // Masked on the device when the step is skipped; the scaler's update ends the step.
+    const PhaseScope phase(ops_, backend_, phases().optimizer);
+    optimizer_->clipGradients(step_state_);
+    optimizer_->step(step_state_);
+    backend_.finishStep(step_state_);
   }
-  return record;
+  const bool read = pending.record.read_log;
+  pending_.push_back(std::move(pending));
+  ++step_;
+  std::optional<StepLogRead> log;
+  if (read) log = readPending();
+  // The step's record carries what it asked, its log read included.
+  pending_.back().record.demand = backend_.counted() - before;
+  if (log) stopped_ = !handOn(*log);
+  if (step_ == 1) first_step_done_ = std::chrono::steady_clock::now();
+}
+
+StepLogRead TrainingRun::readPending() {
+  return backend_.readStepLog(step_state_, pending_.front().slot, static_cast<std::int32_t>(pending_.size()));
+}
+
+bool TrainingRun::readLog() { return pending_.empty() || handOn(readPending()); }
+
+bool TrainingRun::handOn(const StepLogRead& log) {
+  last_read_ = log.scaler;
+  std::vector<PendingStep> steps = std::move(pending_);
+  pending_.clear();
+  bool go_on = true;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    StepRecord& record = steps[i].record;
+    const StepLogEntry& entry = log.entries[i];
+    // Summed in row order and in double, the same on every backend.
+    double loss_sum = 0.0;
+    for (float loss : log.row_losses[i]) loss_sum += loss;
+    const double rows = entry.rows > 0 ? static_cast<double>(entry.rows) : 1.0;
+    record.loss = loss_sum / rows;
+    record.batch_accuracy = static_cast<double>(entry.correct) / rows;
+    record.loss_scale = entry.loss_scale;
+    record.skipped = entry.skipped != 0;
+    record.gradient_norm = record.skipped ? 0.0 : std::sqrt(entry.gradient_norm_squared);
+    summary_.final_loss = record.loss;
+    countDemand(record);
+    if (go_on && *on_step_ && !(*on_step_)(record, total_steps_)) go_on = false;
+  }
+  return go_on;
+}
+
+void TrainingRun::countDemand(const StepRecord& record) {
+  // The first step pays for plans, handles and the allocator's growth: it is no one's steady step.
+  if (record.step == 0) return;
+  addDemand(record.read_log || !record.gradients.empty() ? summary_.demand.reading : summary_.demand.steady,
+            record.demand);
+}
+
+std::vector<LayerGradients> TrainingRun::gradientHistograms(std::span<Tensor* const> grads) {
+  const std::vector<Parameter*> params = model_->parameters();
+  const std::vector<GradientHistogram> histograms =
+      backend_.gradientHistograms(std::span<const Tensor* const>(grads.data(), grads.size()), step_state_);
+  std::vector<LayerGradients> out;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const GradientHistogram& h = histograms[i];
+    gradient_values_ += h.count;
+    zero_values_ += h.zeros;
+    underflow_values_ += h.underflow_at_scale;
+    out.push_back({params[i]->name, h});
+  }
+  return out;
 }
 
 double TrainingRun::evaluate() {
   const ScopedRange range(phases().evaluate.text);
   // Evaluation has no layer ranges; the tracker still names a failing layer.
   stage_ = Stage::kEvaluation;
+  backend_.setPhase(RunPhase::kEvaluate);
   ops_.forwardTo(nullptr);
   ops_.enterPhase("");
   PipelineConfig config;

@@ -3,10 +3,18 @@
 // applies autocast, loss scaling and the optimizer step by step, records per-step figures (loss,
 // loss scale, skipped steps, per-layer gradient histograms) and ends with the test accuracy.
 // Every step, phase and layer op is an NVTX range (trainer/instrumentation).
+//
+// A steady step never waits for the device: the loss scale, the skip and the step's figures stay
+// in device memory (trainer/numerics/step_state.h) and the host reads them every log_every steps,
+// handing the steps' records on then, in order. Gradient histograms, which read back, are taken
+// every numerics_every steps. The run counts what each step asks of the device
+// (CountingBackend) and sums it up in TrainSummary::demand.
 
+#include <array>
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +24,7 @@
 #include "trainer/amp/precision_mode.h"
 #include "trainer/data/batch_pipeline.h"
 #include "trainer/data/dataset.h"
+#include "trainer/engine/counting_backend.h"
 #include "trainer/engine/op_tracker.h"
 #include "trainer/model/model_builder.h"
 #include "trainer/optim/optimizer.h"
@@ -36,6 +45,11 @@ struct TrainConfig {
   std::vector<std::string> autocast_allow;  // extra ops for autocast's lists
   std::vector<std::string> autocast_deny;
   bool gradient_histograms = true;
+  // The host reads the steps' figures at step 0, every log_every steps and at the last step.
+  std::int64_t log_every = 10;
+  // Gradient histograms at step 0 and every numerics_every steps (a host read each time). The
+  // default keeps their cost near 1% of a step where they cost half a millisecond (docs/trainer.md).
+  std::int64_t numerics_every = 50;
   bool cosine_schedule = true;  // the learning rate decays to 0 along half a cosine over the run
 };
 
@@ -52,7 +66,22 @@ struct StepRecord {
   double loss_scale = 1.0;  // the scale this step's loss was multiplied by
   bool skipped = false;     // Inf/NaN gradients: the update was not applied
   double gradient_norm = 0.0;
-  std::vector<LayerGradients> gradients;  // empty unless histograms are on
+  std::vector<LayerGradients> gradients;  // empty but on the steps that take histograms
+  DeviceDemand demand;                    // what this step asked of the device
+  bool read_log = false;                  // the host waited for the device at this step's end
+};
+
+// What the steps of one kind asked of the device, on average.
+struct StepDemandSummary {
+  std::int64_t steps = 0;
+  double host_reads_per_step = 0.0;
+  std::array<double, kRunPhases.size()> launches_per_step{};  // by RunPhase
+  double totalLaunchesPerStep() const;
+};
+
+struct RunDemand {
+  StepDemandSummary steady;    // steps after the first that neither read the log nor took histograms
+  StepDemandSummary reading;   // steps after the first that did either
 };
 
 struct TrainSummary {
@@ -71,6 +100,7 @@ struct TrainSummary {
   // round to zero in FP16 at the step's loss scale.
   double zero_gradient_share = 0.0;
   double fp16_underflow_share = 0.0;
+  RunDemand demand;
 };
 
 // Called after every step; a sink may stop the run by returning false.
@@ -93,15 +123,30 @@ class TrainingRun {
   // What the run is doing, for a failure's message.
   enum class Stage { kSetup, kTraining, kFinishing, kEvaluation };
 
-  Result<TrainSummary> runStages(const StepCallback& on_step);
+  // A step trained whose figures are still in device memory.
+  struct PendingStep {
+    StepRecord record;  // all but what the log holds
+    std::int32_t slot = 0;
+  };
+
+  Result<TrainSummary> runStages();
   std::string failureText(std::string_view failure) const;
-  Status trainEpoch(std::int64_t epoch, BatchPipeline& pipeline, const StepCallback& on_step);
+  Status trainEpoch(std::int64_t epoch, BatchPipeline& pipeline);
   void scheduleLearningRate(std::int64_t total_steps);
-  StepRecord trainStep(const Batch& batch, std::int64_t epoch);
+  void trainStep(const Batch& batch, std::int64_t epoch);
+  std::vector<LayerGradients> gradientHistograms(std::span<Tensor* const> grads);
+  // The pending steps' figures, read from the device (a host read).
+  StepLogRead readPending();
+  // Completes the pending steps' records from what was read and hands them on in order; false
+  // when the step callback stopped the run.
+  bool handOn(const StepLogRead& log);
+  // readPending and handOn, when a step is pending.
+  bool readLog();
+  void countDemand(const StepRecord& record);
   double evaluate();
   Tensor toDevice(const std::vector<float>& values, const Shape& shape, DType dtype);
 
-  Backend& backend_;
+  CountingBackend backend_;  // every op of the run goes through it
   TrainConfig config_;
   PrecisionPlan plan_;
   Dataset train_;
@@ -112,11 +157,15 @@ class TrainingRun {
   std::unique_ptr<LayerObserver> ranges_;  // the NVTX ranges of the layers
   OpTracker ops_;                          // the layer op or phase under way; passes on to ranges_
   Stage stage_ = Stage::kSetup;
-  LossScaler scaler_;
+  StepStateMemory step_state_;
+  ScalerState last_read_;                  // the scaler as the last log read found it
+  std::vector<PendingStep> pending_;
+  const StepCallback* on_step_ = nullptr;
+  bool stopped_ = false;                   // the callback asked to stop
   TrainSummary summary_;
   std::int64_t step_ = 0;
-  // When the first step's host work ended. Each step reads its loss back, so what it leaves queued
-  // on the GPU is less than a step.
+  std::int64_t total_steps_ = 0;
+  // When the first step's host work ended; it reads the log, so its GPU work had ended too.
   std::optional<std::chrono::steady_clock::time_point> first_step_done_;
   std::uint64_t gradient_values_ = 0, zero_values_ = 0, underflow_values_ = 0;
 };

@@ -13,8 +13,8 @@ constexpr std::array<const char*, static_cast<std::size_t>(HostOp::kCount)> kOpN
     "gemm", "conv2d forward", "conv2d backward data", "conv2d backward filter", "add bias", "bias gradient",
     "activation forward", "activation backward", "batch norm forward", "batch norm backward",
     "layer norm forward", "layer norm backward", "pool forward", "pool backward", "softmax cross entropy",
-    "count correct", "unscale and check", "squared norm", "gradient histogram", "sgd step", "adamw step",
-    "copy", "fill", "scale", "upload", "download",
+    "count correct", "unscale gradients", "clip gradients", "gradient histograms", "sgd step", "adamw step",
+    "loss scale update", "copy", "copy all", "fill", "scale", "upload", "download",
 };
 constexpr DType kDtypes[] = {DType::kFp32, DType::kFp16, DType::kBf16};
 

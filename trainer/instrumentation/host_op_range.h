@@ -12,8 +12,8 @@ enum class HostOp {
   kGemm, kConvForward, kConvBackwardData, kConvBackwardFilter, kAddBias, kBiasGradient,
   kActivationForward, kActivationBackward, kBatchNormForward, kBatchNormBackward,
   kLayerNormForward, kLayerNormBackward, kPoolForward, kPoolBackward, kSoftmaxCrossEntropy,
-  kCountCorrect, kUnscaleAndCheck, kSquaredNorm, kGradientHistogram, kSgdStep, kAdamWStep,
-  kCopy, kFill, kScale, kUpload, kDownload,
+  kCountCorrect, kUnscaleGradients, kClipGradients, kGradientHistograms, kSgdStep, kAdamWStep,
+  kFinishStep, kCopy, kCopyAll, kFill, kScale, kUpload, kDownload,
   kCount  // not an op: the number of them
 };
 

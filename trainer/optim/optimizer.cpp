@@ -1,7 +1,5 @@
 #include "trainer/optim/optimizer.h"
 
-#include <cmath>
-
 namespace ampscope::trainer {
 
 std::optional<OptimizerKind> parseOptimizerKind(std::string_view text) {
@@ -28,38 +26,29 @@ Optimizer::Optimizer(Backend& backend, const OptimizerConfig& config, std::vecto
       backend_.fill(p->state2, 0.0f);
     }
   }
-}
-
-std::vector<Tensor*> Optimizer::prepareGradients() {
-  std::vector<Tensor*> grads;
   for (Parameter* p : parameters_) {
-    if (p->master_grad.defined()) backend_.copy(p->grad, p->master_grad);
-    grads.push_back(&p->updatedGrad());
-  }
-  return grads;
-}
-
-double Optimizer::clipGradients() {
-  double squares = 0;
-  for (Parameter* p : parameters_) squares += backend_.squaredNorm(p->updatedGrad());
-  const double norm = std::sqrt(squares);
-  if (config_.clip_grad_norm > 0 && norm > config_.clip_grad_norm) {
-    const auto factor = static_cast<float>(config_.clip_grad_norm / (norm + 1e-6));
-    for (Parameter* p : parameters_) backend_.scale(p->updatedGrad(), factor);
-  }
-  return norm;
-}
-
-void Optimizer::step() {
-  ++steps_;
-  for (Parameter* p : parameters_) {
-    if (config_.kind == OptimizerKind::kSgd) {
-      backend_.sgdStep({config_.lr, config_.momentum, config_.weight_decay}, p->updated(), p->updatedGrad(), p->state1);
-    } else {
-      backend_.adamWStep({config_.lr, config_.beta1, config_.beta2, config_.eps, config_.weight_decay}, steps_,
-                         p->updated(), p->updatedGrad(), p->state1, p->state2);
+    if (p->master_grad.defined()) {
+      low_precision_grads_.push_back(&p->grad);
+      master_grads_.push_back(&p->master_grad);
     }
-    if (p->master.defined()) backend_.copy(p->master, p->value);
+    gradients_.push_back(&p->updatedGrad());
+    updates_.push_back({&p->updated(), &p->updatedGrad(), &p->state1, p->state2.defined() ? &p->state2 : nullptr,
+                        p->master.defined() ? &p->value : nullptr});
+  }
+}
+
+std::span<Tensor* const> Optimizer::prepareGradients() {
+  if (!master_grads_.empty()) backend_.copyAll(low_precision_grads_, master_grads_);
+  return gradients_;
+}
+
+void Optimizer::clipGradients(StepStateMemory& state) { backend_.clipGradients(gradients_, config_.clip_grad_norm, state); }
+
+void Optimizer::step(const StepStateMemory& state) {
+  if (config_.kind == OptimizerKind::kSgd) {
+    backend_.sgdStep({config_.lr, config_.momentum, config_.weight_decay}, updates_, state);
+  } else {
+    backend_.adamWStep({config_.lr, config_.beta1, config_.beta2, config_.eps, config_.weight_decay}, updates_, state);
   }
 }
 

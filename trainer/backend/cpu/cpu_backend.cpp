@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <new>
 
 #include <fmt/format.h>
@@ -15,6 +16,23 @@
 #include "trainer/numerics/low_precision.h"
 
 namespace ampscope::trainer {
+
+namespace {
+
+// dst = src rounded to dst's dtype.
+void convertInto(const Tensor& src, Tensor& dst) {
+  std::copy(src.cpuData(), src.cpuData() + src.numel(), dst.cpuData());
+  roundAll(dst.cpuData(), dst.numel(), dst.dtype());
+}
+
+// x *= factor, rounded to x's dtype.
+void scaleInPlace(Tensor& x, float factor) {
+  float* v = x.cpuData();
+  for (std::int64_t i = 0; i < x.numel(); ++i) v[i] *= factor;
+  roundAll(v, x.numel(), x.dtype());
+}
+
+}  // namespace
 
 CpuBackend::CpuBackend() = default;
 
@@ -57,15 +75,12 @@ void CpuBackend::fill(Tensor& dst, float value) {
 
 void CpuBackend::copy(const Tensor& src, Tensor& dst) {
   const ScopedHostOp host_op(HostOp::kCopy, src.dtype());
-  std::copy(src.cpuData(), src.cpuData() + src.numel(), dst.cpuData());
-  roundAll(dst.cpuData(), dst.numel(), dst.dtype());
+  convertInto(src, dst);
 }
 
 void CpuBackend::scale(Tensor& x, float factor) {
   const ScopedHostOp host_op(HostOp::kScale, x.dtype());
-  float* v = x.cpuData();
-  for (std::int64_t i = 0; i < x.numel(); ++i) v[i] *= factor;
-  roundAll(v, x.numel(), x.dtype());
+  scaleInPlace(x, factor);
 }
 
 void CpuBackend::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, std::int64_t inner) {
@@ -113,26 +128,52 @@ void CpuBackend::activationBackward(Activation kind, const Tensor& x, const Tens
   roundAll(out, dx.numel(), dx.dtype());
 }
 
-Backend::LossResult CpuBackend::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
-                                                    Tensor& dlogits) {
+StepStateMemory CpuBackend::allocateStepState(const StepStateLayout& layout, const ScalerState& initial) {
+  StepStateMemory state{layout, DeviceKind::kCpu,
+                        std::shared_ptr<void>(::operator new(layout.bytes(), std::align_val_t{StepStateLayout::kAlignment}),
+                                              [](void* p) { ::operator delete(p, std::align_val_t{StepStateLayout::kAlignment}); })};
+  std::memset(state.memory.get(), 0, layout.bytes());
+  const StepStateView view = state.view();
+  *view.scaler = initial;
+  for (std::int32_t i = 0; i < layout.slots; ++i) view.entries[i] = StepLogEntry{};
+  return state;
+}
+
+StepLogRead CpuBackend::readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) {
+  const StepStateView view = state.view();
+  StepLogRead read;
+  read.scaler = *view.scaler;
+  for (std::int32_t i = 0; i < count; ++i) {
+    const std::int32_t slot = (first + i) % state.layout.slots;
+    const StepLogEntry& entry = view.entries[slot];
+    read.entries.push_back(entry);
+    const float* losses = view.row_losses + static_cast<std::int64_t>(slot) * view.max_rows;
+    read.row_losses.emplace_back(losses, losses + entry.rows);
+  }
+  return read;
+}
+
+void CpuBackend::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, StepStateMemory& state,
+                                     Tensor& dlogits) {
   const ScopedHostOp host_op(HostOp::kSoftmaxCrossEntropy, logits.dtype());
+  const StepStateView view = state.view();
   const std::int64_t batch = logits.dim(0);
   const std::int64_t classes = logits.dim(1);
-  const float grad_factor = loss_scale / static_cast<float>(batch);
-  LossResult result;
+  const float grad_factor = view.scaler->scale / static_cast<float>(batch);
+  StepLogEntry& entry = view.current();
+  float* row_loss = view.currentLosses();
   std::vector<float> row_grad(static_cast<std::size_t>(classes));
-  double loss_sum = 0;
+  entry.correct = 0;
+  entry.rows = static_cast<std::int32_t>(batch);
   for (std::int64_t r = 0; r < batch; ++r) {
     const float* row = logits.cpuData() + r * classes;
     const auto label = static_cast<std::int64_t>(labels.cpuData()[r]);
-    loss_sum += math::softmaxCrossEntropyRow(row, classes, label, grad_factor, row_grad.data());
+    row_loss[r] = math::softmaxCrossEntropyRow(row, classes, label, grad_factor, row_grad.data());
     for (std::int64_t i = 0; i < classes; ++i) {
       dlogits.cpuData()[r * classes + i] = roundTo(dlogits.dtype(), row_grad[static_cast<std::size_t>(i)]);
     }
-    result.correct += math::argmaxRow(row, classes) == label ? 1 : 0;
+    entry.correct += math::argmaxRow(row, classes) == label ? 1 : 0;
   }
-  result.loss = loss_sum / static_cast<double>(batch);
-  return result;
 }
 
 std::int64_t CpuBackend::countCorrect(const Tensor& logits, const Tensor& labels) {
@@ -145,8 +186,16 @@ std::int64_t CpuBackend::countCorrect(const Tensor& logits, const Tensor& labels
   return correct;
 }
 
-bool CpuBackend::unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) {
-  const ScopedHostOp host_op(HostOp::kUnscaleAndCheck, (gradients.empty() ? DType::kFp32 : gradients.front()->dtype()));
+void CpuBackend::copyAll(std::span<const Tensor* const> sources, std::span<Tensor* const> destinations) {
+  if (sources.empty()) return;
+  const ScopedHostOp host_op(HostOp::kCopyAll, destinations.front()->dtype());
+  for (std::size_t i = 0; i < sources.size(); ++i) convertInto(*sources[i], *destinations[i]);
+}
+
+void CpuBackend::unscaleGradients(std::span<Tensor* const> gradients, StepStateMemory& state) {
+  const ScopedHostOp host_op(HostOp::kUnscaleGradients, gradients.empty() ? DType::kFp32 : gradients.front()->dtype());
+  ScalerState& scaler = *state.view().scaler;
+  const float inv_scale = math::inverseScale(scaler);
   bool found_non_finite = false;
   for (Tensor* gradient : gradients) {
     float* g = gradient->cpuData();
@@ -156,62 +205,99 @@ bool CpuBackend::unscaleAndCheck(std::span<Tensor* const> gradients, float inv_s
     }
     roundAll(g, gradient->numel(), gradient->dtype());
   }
-  return found_non_finite;
+  if (found_non_finite) scaler.found_inf = 1;
 }
 
-double CpuBackend::squaredNorm(const Tensor& x) {
-  const ScopedHostOp host_op(HostOp::kSquaredNorm, x.dtype());
-  double sum = 0;
-  for (std::int64_t i = 0; i < x.numel(); ++i) sum += static_cast<double>(x.cpuData()[i]) * x.cpuData()[i];
-  return sum;
+void CpuBackend::clipGradients(std::span<Tensor* const> gradients, float max_norm, StepStateMemory& state) {
+  const ScopedHostOp host_op(HostOp::kClipGradients, gradients.empty() ? DType::kFp32 : gradients.front()->dtype());
+  const StepStateView view = state.view();
+  view.current().gradient_norm_squared = 0.0;
+  if (math::skipsUpdate(*view.scaler)) return;
+  double squares = 0;
+  for (const Tensor* gradient : gradients) {
+    double sum = 0;
+    for (std::int64_t i = 0; i < gradient->numel(); ++i) {
+      sum += static_cast<double>(gradient->cpuData()[i]) * gradient->cpuData()[i];
+    }
+    squares += sum;
+  }
+  view.current().gradient_norm_squared = squares;
+  view.scaler->clip_factor = math::clipFactor(squares, max_norm);
+  if (view.scaler->clip_factor == 1.0f) return;
+  for (Tensor* gradient : gradients) scaleInPlace(*gradient, view.scaler->clip_factor);
 }
 
-GradientHistogram CpuBackend::gradientHistogram(const Tensor& gradient, float scale) {
-  const ScopedHostOp host_op(HostOp::kGradientHistogram, gradient.dtype());
-  GradientHistogram h;
-  for (std::int64_t i = 0; i < gradient.numel(); ++i) {
-    const float g = gradient.cpuData()[i];
-    ++h.count;
-    if (!math::isFinite(g)) {
-      ++h.non_finite;
-    } else if (g == 0.0f) {
-      ++h.zeros;
-    } else {
-      const int bin = std::clamp(math::binaryExponent(g) - kHistogramMinExponent, 0, kHistogramBins - 1);
-      ++h.bins[static_cast<std::size_t>(bin)];
-      h.underflow_at_scale += math::underflowsHalf(g * scale) ? 1 : 0;
+std::vector<GradientHistogram> CpuBackend::gradientHistograms(std::span<const Tensor* const> gradients,
+                                                              const StepStateMemory& state) {
+  const ScopedHostOp host_op(HostOp::kGradientHistograms, gradients.empty() ? DType::kFp32 : gradients.front()->dtype());
+  const float scale = state.view().scaler->scale;
+  std::vector<GradientHistogram> out;
+  for (const Tensor* gradient : gradients) {
+    GradientHistogram& h = out.emplace_back();
+    for (std::int64_t i = 0; i < gradient->numel(); ++i) {
+      const float g = gradient->cpuData()[i];
+      ++h.count;
+      if (!math::isFinite(g)) {
+        ++h.non_finite;
+      } else if (g == 0.0f) {
+        ++h.zeros;
+      } else {
+        const int bin = std::clamp(math::binaryExponent(g) - kHistogramMinExponent, 0, kHistogramBins - 1);
+        ++h.bins[static_cast<std::size_t>(bin)];
+        h.underflow_at_scale += math::underflowsHalf(g * scale) ? 1 : 0;
+      }
     }
   }
-  return h;
+  return out;
 }
 
-void CpuBackend::sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) {
-  const ScopedHostOp host_op(HostOp::kSgdStep, param.dtype());
-  float* p = param.cpuData();
-  float* buf = momentum.cpuData();
-  // Each element's update reads only its own values, so rounding after the loop is the same.
-  for (std::int64_t i = 0; i < param.numel(); ++i) {
-    p[i] = math::sgdUpdate(p[i], grad.cpuData()[i], buf[i], s.lr, s.momentum, s.weight_decay);
+void CpuBackend::sgdStep(const SgdSettings& s, std::span<const ParameterTensors> parameters,
+                         const StepStateMemory& state) {
+  if (parameters.empty()) return;
+  const ScopedHostOp host_op(HostOp::kSgdStep, parameters.front().param->dtype());
+  if (math::skipsUpdate(*state.view().scaler)) return;
+  for (const ParameterTensors& t : parameters) {
+    float* p = t.param->cpuData();
+    float* buf = t.state1->cpuData();
+    const float* grad = t.grad->cpuData();
+    // Each element's update reads only its own values, so rounding after the loop is the same.
+    for (std::int64_t i = 0; i < t.param->numel(); ++i) {
+      p[i] = math::sgdUpdate(p[i], grad[i], buf[i], s.lr, s.momentum, s.weight_decay);
+    }
+    roundAll(p, t.param->numel(), t.param->dtype());
+    roundAll(buf, t.state1->numel(), t.state1->dtype());
+    if (t.low_precision_copy != nullptr) convertInto(*t.param, *t.low_precision_copy);
   }
-  roundAll(p, param.numel(), param.dtype());
-  roundAll(buf, momentum.numel(), momentum.dtype());
 }
 
-void CpuBackend::adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad,
-                           Tensor& first_moment, Tensor& second_moment) {
-  const ScopedHostOp host_op(HostOp::kAdamWStep, param.dtype());
-  const auto correction1 = static_cast<float>(1.0 - std::pow(static_cast<double>(s.beta1), static_cast<double>(step)));
-  const auto correction2 = static_cast<float>(1.0 - std::pow(static_cast<double>(s.beta2), static_cast<double>(step)));
-  float* p = param.cpuData();
-  float* m = first_moment.cpuData();
-  float* v = second_moment.cpuData();
-  for (std::int64_t i = 0; i < param.numel(); ++i) {
-    p[i] = math::adamWUpdate(p[i], grad.cpuData()[i], m[i], v[i], s.lr, s.beta1, s.beta2, s.eps, s.weight_decay,
-                             correction1, correction2);
+void CpuBackend::adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
+                           const StepStateMemory& state) {
+  if (parameters.empty()) return;
+  const ScopedHostOp host_op(HostOp::kAdamWStep, parameters.front().param->dtype());
+  const ScalerState& scaler = *state.view().scaler;
+  if (math::skipsUpdate(scaler)) return;
+  const float correction1 = math::biasCorrection(s.beta1, scaler.applied_steps + 1);
+  const float correction2 = math::biasCorrection(s.beta2, scaler.applied_steps + 1);
+  for (const ParameterTensors& t : parameters) {
+    float* p = t.param->cpuData();
+    float* m = t.state1->cpuData();
+    float* v = t.state2->cpuData();
+    const float* grad = t.grad->cpuData();
+    for (std::int64_t i = 0; i < t.param->numel(); ++i) {
+      p[i] = math::adamWUpdate(p[i], grad[i], m[i], v[i], s.lr, s.beta1, s.beta2, s.eps, s.weight_decay, correction1,
+                               correction2);
+    }
+    roundAll(p, t.param->numel(), t.param->dtype());
+    roundAll(m, t.state1->numel(), t.state1->dtype());
+    roundAll(v, t.state2->numel(), t.state2->dtype());
+    if (t.low_precision_copy != nullptr) convertInto(*t.param, *t.low_precision_copy);
   }
-  roundAll(p, param.numel(), param.dtype());
-  roundAll(m, first_moment.numel(), first_moment.dtype());
-  roundAll(v, second_moment.numel(), second_moment.dtype());
+}
+
+void CpuBackend::finishStep(StepStateMemory& state) {
+  const ScopedHostOp host_op(HostOp::kFinishStep, DType::kFp32);
+  const StepStateView view = state.view();
+  math::finishStep(*view.scaler, view.current());
 }
 
 std::unique_ptr<Backend> makeCpuBackend() { return std::make_unique<CpuBackend>(); }

@@ -54,16 +54,21 @@ class CpuBackend final : public Backend {
   void poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) override;
   void poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) override;
 
-  LossResult softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
-                                 Tensor& dlogits) override;
+  StepStateMemory allocateStepState(const StepStateLayout& layout, const ScalerState& initial) override;
+  StepLogRead readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) override;
+  void softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, StepStateMemory& state,
+                           Tensor& dlogits) override;
   std::int64_t countCorrect(const Tensor& logits, const Tensor& labels) override;
-
-  bool unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) override;
-  double squaredNorm(const Tensor& x) override;
-  GradientHistogram gradientHistogram(const Tensor& gradient, float scale) override;
-  void sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) override;
-  void adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad, Tensor& first_moment,
-                 Tensor& second_moment) override;
+  void copyAll(std::span<const Tensor* const> sources, std::span<Tensor* const> destinations) override;
+  void unscaleGradients(std::span<Tensor* const> gradients, StepStateMemory& state) override;
+  void clipGradients(std::span<Tensor* const> gradients, float max_norm, StepStateMemory& state) override;
+  std::vector<GradientHistogram> gradientHistograms(std::span<const Tensor* const> gradients,
+                                                    const StepStateMemory& state) override;
+  void sgdStep(const SgdSettings& s, std::span<const ParameterTensors> parameters,
+               const StepStateMemory& state) override;
+  void adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
+                 const StepStateMemory& state) override;
+  void finishStep(StepStateMemory& state) override;
 
  private:
   // FP32 SGEMM on values rounded as the GPU would read them (TF32 for FP32 inputs in tf32 mode),

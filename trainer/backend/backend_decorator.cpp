@@ -1,0 +1,201 @@
+#include "trainer/backend/backend_decorator.h"
+
+#include <vector>
+
+#include "trainer/numerics/multi_tensor.h"
+
+namespace ampscope::trainer {
+
+std::int64_t multiTensorOpLaunches(std::span<const Tensor* const> tensors) {
+  std::vector<std::int64_t> counts;
+  for (const Tensor* t : tensors) counts.push_back(t->numel());
+  return multiTensorLaunches(counts);
+}
+
+std::int64_t multiTensorOpLaunches(std::span<const ParameterTensors> parameters) {
+  std::vector<std::int64_t> counts;
+  for (const ParameterTensors& p : parameters) counts.push_back(p.param->numel());
+  return multiTensorLaunches(counts);
+}
+
+std::int64_t clipGradientsLaunches(std::span<Tensor* const> gradients, float max_norm) {
+  const std::int64_t pass = multiTensorOpLaunches(std::span<const Tensor* const>(gradients.data(), gradients.size()));
+  return pass + 1 + (max_norm > 0.0f ? pass : 0);
+}
+
+void BackendDecorator::arriveSingle(BackendOp op) {
+  arrive(op, backendOpInfo(op).demand == OpDemand::kLaunch ? 1 : 0);
+}
+
+Tensor BackendDecorator::allocate(const Shape& shape, DType dtype) {
+  arriveSingle(BackendOp::kAllocate);
+  return inner_.allocate(shape, dtype);
+}
+
+void BackendDecorator::upload(std::span<const float> values, Tensor& dst) {
+  arriveSingle(BackendOp::kUpload);
+  inner_.upload(values, dst);
+}
+
+std::vector<float> BackendDecorator::download(const Tensor& src) {
+  arriveSingle(BackendOp::kDownload);
+  return inner_.download(src);
+}
+
+void BackendDecorator::fill(Tensor& dst, float value) {
+  arriveSingle(BackendOp::kFill);
+  inner_.fill(dst, value);
+}
+
+void BackendDecorator::copy(const Tensor& src, Tensor& dst) {
+  arriveSingle(BackendOp::kCopy);
+  inner_.copy(src, dst);
+}
+
+void BackendDecorator::scale(Tensor& x, float factor) {
+  arriveSingle(BackendOp::kScale);
+  inner_.scale(x, factor);
+}
+
+void BackendDecorator::synchronize() {
+  arriveSingle(BackendOp::kSynchronize);
+  inner_.synchronize();
+}
+
+void BackendDecorator::gemm(const GemmCall& call, const Tensor& a, const Tensor& b, Tensor& c) {
+  arriveSingle(BackendOp::kGemm);
+  inner_.gemm(call, a, b, c);
+}
+
+void BackendDecorator::convForward(const ConvGeometry& g, const Tensor& x, const Tensor& filter, Tensor& y) {
+  arriveSingle(BackendOp::kConvForward);
+  inner_.convForward(g, x, filter, y);
+}
+
+void BackendDecorator::convBackwardData(const ConvGeometry& g, const Tensor& dy, const Tensor& filter, Tensor& dx) {
+  arriveSingle(BackendOp::kConvBackwardData);
+  inner_.convBackwardData(g, dy, filter, dx);
+}
+
+void BackendDecorator::convBackwardFilter(const ConvGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dfilter) {
+  arriveSingle(BackendOp::kConvBackwardFilter);
+  inner_.convBackwardFilter(g, x, dy, dfilter);
+}
+
+void BackendDecorator::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, std::int64_t inner) {
+  arriveSingle(BackendOp::kAddBias);
+  inner_.addBias(y, bias, channels, inner);
+}
+
+void BackendDecorator::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t channels, std::int64_t inner) {
+  arriveSingle(BackendOp::kBiasGradient);
+  inner_.biasGradient(dy, dbias, channels, inner);
+}
+
+void BackendDecorator::activationForward(Activation kind, const Tensor& x, Tensor& y) {
+  arriveSingle(BackendOp::kActivationForward);
+  inner_.activationForward(kind, x, y);
+}
+
+void BackendDecorator::activationBackward(Activation kind, const Tensor& x, const Tensor& dy, Tensor& dx) {
+  arriveSingle(BackendOp::kActivationBackward);
+  inner_.activationBackward(kind, x, dy, dx);
+}
+
+void BackendDecorator::batchNormForward(const Tensor& x, std::int64_t channels, std::int64_t inner, const Tensor& gamma,
+                        const Tensor& beta, Tensor& running_mean, Tensor& running_var, float momentum, float eps,
+                        bool training, Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) {
+  arriveSingle(BackendOp::kBatchNormForward);
+  inner_.batchNormForward(x, channels, inner, gamma, beta, running_mean, running_var, momentum, eps, training, y, saved_mean, saved_inv_std);
+}
+
+void BackendDecorator::batchNormBackward(const Tensor& x, const Tensor& dy, std::int64_t channels, std::int64_t inner,
+                         const Tensor& gamma, const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                         Tensor& dgamma, Tensor& dbeta) {
+  arriveSingle(BackendOp::kBatchNormBackward);
+  inner_.batchNormBackward(x, dy, channels, inner, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta);
+}
+
+void BackendDecorator::layerNormForward(const Tensor& x, std::int64_t features, const Tensor& gamma, const Tensor& beta, float eps,
+                        Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) {
+  arriveSingle(BackendOp::kLayerNormForward);
+  inner_.layerNormForward(x, features, gamma, beta, eps, y, saved_mean, saved_inv_std);
+}
+
+void BackendDecorator::layerNormBackward(const Tensor& x, const Tensor& dy, std::int64_t features, const Tensor& gamma,
+                         const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx, Tensor& dgamma,
+                         Tensor& dbeta) {
+  arriveSingle(BackendOp::kLayerNormBackward);
+  inner_.layerNormBackward(x, dy, features, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta);
+}
+
+void BackendDecorator::poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) {
+  arriveSingle(BackendOp::kPoolForward);
+  inner_.poolForward(kind, g, x, y);
+}
+
+void BackendDecorator::poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) {
+  arriveSingle(BackendOp::kPoolBackward);
+  inner_.poolBackward(kind, g, x, dy, dx);
+}
+
+StepStateMemory BackendDecorator::allocateStepState(const StepStateLayout& layout, const ScalerState& initial) {
+  arriveSingle(BackendOp::kAllocateStepState);
+  return inner_.allocateStepState(layout, initial);
+}
+
+StepLogRead BackendDecorator::readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) {
+  arriveSingle(BackendOp::kReadStepLog);
+  return inner_.readStepLog(state, first, count);
+}
+
+void BackendDecorator::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, StepStateMemory& state,
+                           Tensor& dlogits) {
+  arriveSingle(BackendOp::kSoftmaxCrossEntropy);
+  inner_.softmaxCrossEntropy(logits, labels, state, dlogits);
+}
+
+std::int64_t BackendDecorator::countCorrect(const Tensor& logits, const Tensor& labels) {
+  arriveSingle(BackendOp::kCountCorrect);
+  return inner_.countCorrect(logits, labels);
+}
+
+void BackendDecorator::copyAll(std::span<const Tensor* const> sources, std::span<Tensor* const> destinations) {
+  arrive(BackendOp::kCopyAll, multiTensorOpLaunches(std::span<const Tensor* const>(sources.data(), sources.size())));
+  inner_.copyAll(sources, destinations);
+}
+
+void BackendDecorator::unscaleGradients(std::span<Tensor* const> gradients, StepStateMemory& state) {
+  arrive(BackendOp::kUnscaleGradients, multiTensorOpLaunches(std::span<const Tensor* const>(gradients.data(), gradients.size())));
+  inner_.unscaleGradients(gradients, state);
+}
+
+void BackendDecorator::clipGradients(std::span<Tensor* const> gradients, float max_norm, StepStateMemory& state) {
+  arrive(BackendOp::kClipGradients, clipGradientsLaunches(gradients, max_norm));
+  inner_.clipGradients(gradients, max_norm, state);
+}
+
+std::vector<GradientHistogram> BackendDecorator::gradientHistograms(std::span<const Tensor* const> gradients,
+                                                    const StepStateMemory& state) {
+  arriveSingle(BackendOp::kGradientHistograms);
+  return inner_.gradientHistograms(gradients, state);
+}
+
+void BackendDecorator::sgdStep(const SgdSettings& s, std::span<const ParameterTensors> parameters,
+               const StepStateMemory& state) {
+  arrive(BackendOp::kSgdStep, multiTensorOpLaunches(parameters));
+  inner_.sgdStep(s, parameters, state);
+}
+
+void BackendDecorator::adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
+                 const StepStateMemory& state) {
+  arrive(BackendOp::kAdamWStep, multiTensorOpLaunches(parameters));
+  inner_.adamWStep(s, parameters, state);
+}
+
+void BackendDecorator::finishStep(StepStateMemory& state) {
+  arriveSingle(BackendOp::kFinishStep);
+  inner_.finishStep(state);
+}
+
+}  // namespace ampscope::trainer
