@@ -14,6 +14,7 @@
 #include "collector/hardware_metrics.h"
 #include "trainer/backend/fault_injecting_backend.h"
 #include "trainer/engine/device_selection.h"
+#include "trainer/instrumentation/run_range_texts.h"
 
 namespace ampscope::cli {
 
@@ -75,8 +76,40 @@ trace::Result<std::pair<trainer::Dataset, trainer::Dataset>> loadData(const Trai
   return std::pair{std::move(*train), std::move(*test)};
 }
 
-nlohmann::ordered_json summaryJson(const trainer::TrainSummary& s) {
-  return {{"test_accuracy", s.test_accuracy},
+// Launches per step by phase, as `train --json` names the phases, and their total.
+nlohmann::ordered_json launchesJson(const trainer::StepDemandSummary& d) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const trainer::RunPhase phase : trainer::kRunPhases) {
+    if (phase == trainer::RunPhase::kEvaluate) continue;  // not part of a step
+    out[trainer::runPhaseRangeText(phase)] = d.launches_per_step[static_cast<std::size_t>(phase)];
+  }
+  out["total"] = d.totalLaunchesPerStep();
+  return out;
+}
+
+// What a step asks of the device (trainer::CountingBackend): the steady steps' figures at the top,
+// the steps that read the log or took histograms apart. Steps after the first only.
+nlohmann::ordered_json demandJson(const trainer::TrainConfig& config, const trainer::RunDemand& d) {
+  const auto phase = [](const trainer::StepDemandSummary& s, trainer::RunPhase p) {
+    return s.launches_per_step[static_cast<std::size_t>(p)];
+  };
+  const bool any_steady = d.steady.steps > 0;
+  const nlohmann::ordered_json unknown;  // null: no such step was trained
+  return {{"steady_steps", d.steady.steps},
+          {"host_reads_per_step", any_steady ? nlohmann::ordered_json(d.steady.host_reads_per_step) : unknown},
+          {"launches_per_step", any_steady ? launchesJson(d.steady) : unknown},
+          {"optimizer_launches_per_step",
+           any_steady ? nlohmann::ordered_json(phase(d.steady, trainer::RunPhase::kOptimizer)) : unknown},
+          {"log_every", config.log_every},
+          {"numerics_every", config.gradient_histograms ? nlohmann::ordered_json(config.numerics_every) : unknown},
+          {"reading_steps",
+           {{"steps", d.reading.steps},
+            {"host_reads_per_step", d.reading.steps > 0 ? nlohmann::ordered_json(d.reading.host_reads_per_step) : unknown},
+            {"launches_per_step", d.reading.steps > 0 ? launchesJson(d.reading) : unknown}}}};
+}
+
+nlohmann::ordered_json summaryJson(const trainer::TrainConfig& config, const trainer::TrainSummary& s) {
+  nlohmann::ordered_json out = {{"test_accuracy", s.test_accuracy},
           {"final_loss", s.final_loss},
           {"final_loss_scale", s.final_loss_scale},
           {"skipped_steps", s.skipped_steps},
@@ -87,6 +120,8 @@ nlohmann::ordered_json summaryJson(const trainer::TrainSummary& s) {
           {"model", s.model},
           {"zero_gradient_share", s.zero_gradient_share},
           {"fp16_underflow_share", s.fp16_underflow_share}};
+  out.update(demandJson(config, s.demand));
+  return out;
 }
 
 }  // namespace
@@ -171,7 +206,7 @@ int runTrain(TrainOptions options, std::ostream& out, std::ostream& err) {
     return kExitFailure;
   }
   if (options.json) {
-    out << summaryJson(*summary).dump(2) << "\n";
+    out << summaryJson(options.config, *summary).dump(2) << "\n";
     return kExitOk;
   }
   out << fmt::format("test accuracy {:.2f}% after {} steps; final loss {:.4f}, loss scale {:g}, {} skipped steps, "
@@ -210,6 +245,12 @@ CLI::App* addTrainCommand(CLI::App& app, TrainOptions& train) {
   train_cmd->add_option("--weight-decay", tc.optimizer.weight_decay, "Weight decay")->check(CLI::Range(0.0, 1.0));
   train_cmd->add_option("--clip-grad-norm", tc.optimizer.clip_grad_norm, "Clip the unscaled gradients' global norm (0: off)")
       ->check(CLI::Range(0.0, 1e9));
+  train_cmd->add_option("--log-every", tc.log_every,
+                        "Read the loss and the step's figures back from the device every N steps (the steps between "
+                        "never wait for it)")->check(CLI::Range(1, 1000000));
+  train_cmd->add_option("--numerics-every", tc.numerics_every,
+                        "Gradient histograms and underflow shares every N steps (each a wait for the device)")
+      ->check(CLI::Range(1, 1000000000));
   train_cmd->add_option("--workers", tc.data.workers, "Data loading threads (0: load in the training thread)")
       ->check(CLI::Range(0, 64));
   train_cmd->add_option("--prefetch", tc.data.prefetch, "Batches queued per worker")->check(CLI::Range(1, 64));

@@ -5,8 +5,10 @@
 //   cuda_gemm.cpp          gemm (cuBLAS)
 //   cuda_conv.cpp          convolutions (cuDNN), with conv_plan.* caching descriptors
 //   cuda_layer_ops.cpp     bias, activations, normalisation, pooling (our kernels)
-//   cuda_training_ops.cpp  loss, gradient checks, optimizers (our kernels)
-// All work is queued on one stream; only calls that return host values wait for it.
+//   cuda_step_state.cpp    the step state (loss scaling, step log) in device memory, finishStep
+//   cuda_training_ops.cpp  loss, the multi-tensor ops of a step's end, histograms (our kernels)
+// All work is queued on one stream; only calls that return host values wait for it, and a steady
+// training step returns none (the host reads the step log every few steps).
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -72,16 +74,22 @@ class CudaBackend final : public Backend {
   void poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) override;
   void poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) override;
 
-  LossResult softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
-                                 Tensor& dlogits) override;
+  StepStateMemory allocateStepState(const StepStateLayout& layout, const ScalerState& initial) override;
+  StepLogRead readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) override;
+  void softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, StepStateMemory& state,
+                           Tensor& dlogits) override;
   std::int64_t countCorrect(const Tensor& logits, const Tensor& labels) override;
 
-  bool unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) override;
-  double squaredNorm(const Tensor& x) override;
-  GradientHistogram gradientHistogram(const Tensor& gradient, float scale) override;
-  void sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) override;
-  void adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad, Tensor& first_moment,
-                 Tensor& second_moment) override;
+  void copyAll(std::span<const Tensor* const> sources, std::span<Tensor* const> destinations) override;
+  void unscaleGradients(std::span<Tensor* const> gradients, StepStateMemory& state) override;
+  void clipGradients(std::span<Tensor* const> gradients, float max_norm, StepStateMemory& state) override;
+  std::vector<GradientHistogram> gradientHistograms(std::span<const Tensor* const> gradients,
+                                                    const StepStateMemory& state) override;
+  void sgdStep(const SgdSettings& s, std::span<const ParameterTensors> parameters,
+               const StepStateMemory& state) override;
+  void adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
+                 const StepStateMemory& state) override;
+  void finishStep(StepStateMemory& state) override;
 
  private:
   // A CPU tensor here is a programming error that would otherwise fault on the device.
@@ -95,9 +103,8 @@ class CudaBackend final : public Backend {
   void* staging(std::size_t bytes);
   // Copies `bytes` of device memory to `host` (any host memory) and waits for it.
   void fetch(void* host, const void* device, std::size_t bytes);
-  // The logits as FP32 rows for the shared loss math: the tensor itself or a converted copy in
-  // the scratch region at `offset`.
-  const float* fp32Rows(const Tensor& logits, void* scratch_base, std::size_t offset);
+  // The view of a step state this backend allocated; another backend's is a programming error.
+  static StepStateView deviceState(const StepStateMemory& state);
 
   int device_ = 0;
   bool tf32_ = false;

@@ -1,127 +1,185 @@
-// The loss, the gradient checks and the optimizer steps. Ops that return host values queue their
-// kernels, copy the few results back through pinned staging and wait for them.
+// The loss, the multi-tensor ops of a step's end and the gradient histograms. The loss and the
+// step's-end ops read the loss scale and the skip flag from the step state in device memory and
+// write their figures into it, so a steady step queues its work and never waits; countCorrect
+// and gradientHistograms return host values and wait.
 #include <array>
-#include <cmath>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "trainer/backend/backend_error.h"
 #include "trainer/cuda/cuda_backend_impl.h"
 #include "trainer/cuda/cuda_check.h"
-#include "trainer/cuda/elementwise_kernels.h"
 #include "trainer/cuda/loss_kernels.h"
-#include "trainer/cuda/optimizer_kernels.h"
+#include "trainer/cuda/multi_tensor_kernels.h"
 #include "trainer/cuda/reduction_kernels.h"
 
 namespace ampscope::trainer::cuda {
 
-const float* CudaBackend::fp32Rows(const Tensor& logits, void* scratch_base, std::size_t offset) {
-  if (logits.dtype() == DType::kFp32) return static_cast<const float*>(readView(logits).data);
-  float* rows = ScratchLayout::at<float>(scratch_base, offset);
-  launchConvert(readView(logits), WriteView{rows, DType::kFp32}, logits.numel(), stream());
-  return rows;
+namespace {
+
+// A tensor a multi-tensor kernel only reads, in the list's one operand type.
+WriteView readOperand(ReadView view) { return {const_cast<void*>(view.data), view.dtype}; }
+
+void requireSameElements(const Tensor& a, const Tensor& b, const char* what) {
+  if (a.numel() != b.numel()) {
+    throw BackendError("CUDA backend", fmt::format("{}: tensors of {} and {} elements", what, a.numel(), b.numel()));
+  }
 }
 
-Backend::LossResult CudaBackend::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, float loss_scale,
-                                                     Tensor& dlogits) {
+// Logits and gradients of 16 bits go through FP32 rows in scratch; FP32 ones are used in place.
+std::size_t fp32RowsFor(const Tensor& t) { return t.dtype() == DType::kFp32 ? 0 : static_cast<std::size_t>(t.numel()); }
+
+}  // namespace
+
+void CudaBackend::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, StepStateMemory& state,
+                                      Tensor& dlogits) {
+  const StepStateView view = deviceState(state);
   const std::int64_t batch = logits.dim(0);
   const std::int64_t classes = logits.dim(1);
-  const auto values = static_cast<std::size_t>(logits.numel());
-  const bool grad_in_place = dlogits.dtype() == DType::kFp32;
+  requireSameElements(logits, dlogits, "softmaxCrossEntropy");
+  if (batch > state.layout.max_rows) {
+    throw BackendError("CUDA backend", fmt::format("softmaxCrossEntropy: a batch of {} rows for a step log of {} rows",
+                                                   batch, state.layout.max_rows));
+  }
   ScratchLayout layout;
-  const std::size_t logits_at = layout.add<float>(logits.dtype() == DType::kFp32 ? 0 : values);
-  const std::size_t grad_at = layout.add<float>(grad_in_place ? 0 : values);
-  const std::size_t loss_at = layout.add<float>(static_cast<std::size_t>(batch));
-  const std::size_t correct_at = layout.add<int>(1);
+  const std::size_t logits_at = layout.add<float>(fp32RowsFor(logits));
+  const std::size_t grad_at = layout.add<float>(fp32RowsFor(dlogits));
   void* base = scratch(layout);
-
-  const float* rows = fp32Rows(logits, base, logits_at);
-  float* grad = grad_in_place ? static_cast<float*>(writeView(dlogits).data) : ScratchLayout::at<float>(base, grad_at);
-  float* row_loss = ScratchLayout::at<float>(base, loss_at);
-  int* correct = ScratchLayout::at<int>(base, correct_at);
-  AMPSCOPE_CUDA_CHECK(cudaMemsetAsync(correct, 0, sizeof(int), stream()));
-  launchSoftmaxCrossEntropy(rows, readView(labels), batch, classes, loss_scale / static_cast<float>(batch), grad,
-                            row_loss, correct, stream());
-  if (!grad_in_place) launchConvert(ReadView{grad, DType::kFp32}, writeView(dlogits), logits.numel(), stream());
-
-  std::vector<float> losses(static_cast<std::size_t>(batch));
-  fetch(losses.data(), row_loss, losses.size() * sizeof(float));
-  int correct_rows = 0;
-  fetch(&correct_rows, correct, sizeof(int));
-  // Summed on the host in row order and in double, exactly as the CPU backend sums.
-  double loss_sum = 0.0;
-  for (float loss : losses) loss_sum += loss;
-  LossResult result;
-  result.loss = batch == 0 ? 0.0 : loss_sum / static_cast<double>(batch);
-  result.correct = correct_rows;
-  return result;
+  float* logits_rows = fp32RowsFor(logits) == 0 ? nullptr : ScratchLayout::at<float>(base, logits_at);
+  float* grad_rows = fp32RowsFor(dlogits) == 0 ? nullptr : ScratchLayout::at<float>(base, grad_at);
+  launchSoftmaxCrossEntropy(readView(logits), readView(labels), batch, classes, logits_rows, grad_rows,
+                            writeView(dlogits), view, stream());
 }
 
 std::int64_t CudaBackend::countCorrect(const Tensor& logits, const Tensor& labels) {
   ScratchLayout layout;
-  const std::size_t logits_at =
-      layout.add<float>(logits.dtype() == DType::kFp32 ? 0 : static_cast<std::size_t>(logits.numel()));
+  const std::size_t logits_at = layout.add<float>(fp32RowsFor(logits));
   const std::size_t correct_at = layout.add<int>(1);
   void* base = scratch(layout);
-  const float* rows = fp32Rows(logits, base, logits_at);
+  float* logits_rows = fp32RowsFor(logits) == 0 ? nullptr : ScratchLayout::at<float>(base, logits_at);
   int* correct = ScratchLayout::at<int>(base, correct_at);
-  AMPSCOPE_CUDA_CHECK(cudaMemsetAsync(correct, 0, sizeof(int), stream()));
-  launchCountCorrect(rows, readView(labels), logits.dim(0), logits.dim(1), correct, stream());
+  launchCountCorrect(readView(logits), readView(labels), logits.dim(0), logits.dim(1), logits_rows, correct, stream());
   int correct_rows = 0;
   fetch(&correct_rows, correct, sizeof(int));
   return correct_rows;
 }
 
-bool CudaBackend::unscaleAndCheck(std::span<Tensor* const> gradients, float inv_scale) {
-  ScratchLayout layout;
-  const std::size_t flag_at = layout.add<int>(1);
-  int* found = ScratchLayout::at<int>(scratch(layout), flag_at);
-  AMPSCOPE_CUDA_CHECK(cudaMemsetAsync(found, 0, sizeof(int), stream()));
-  for (Tensor* gradient : gradients) {
-    launchUnscaleAndCheck(writeView(*gradient), gradient->numel(), inv_scale, found, stream());
+void CudaBackend::copyAll(std::span<const Tensor* const> sources, std::span<Tensor* const> destinations) {
+  if (sources.size() != destinations.size()) {
+    throw BackendError("CUDA backend",
+                       fmt::format("copyAll: {} sources for {} destinations", sources.size(), destinations.size()));
   }
-  int found_non_finite = 0;
-  fetch(&found_non_finite, found, sizeof(int));
-  return found_non_finite != 0;
+  std::vector<TensorGroup<2>> tensors;
+  tensors.reserve(sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    requireSameElements(*sources[i], *destinations[i], "copyAll");
+    tensors.push_back({{readOperand(readView(*sources[i])), writeView(*destinations[i])}, sources[i]->numel()});
+  }
+  launchCopyAll(tensors, stream());
 }
 
-double CudaBackend::squaredNorm(const Tensor& x) {
+namespace {
+
+std::vector<TensorGroup<1>> gradientGroups(std::span<Tensor* const> gradients, WriteView (*view)(Tensor&)) {
+  std::vector<TensorGroup<1>> groups;
+  groups.reserve(gradients.size());
+  for (Tensor* gradient : gradients) groups.push_back({{view(*gradient)}, gradient->numel()});
+  return groups;
+}
+
+}  // namespace
+
+void CudaBackend::unscaleGradients(std::span<Tensor* const> gradients, StepStateMemory& state) {
+  launchUnscaleGradients(gradientGroups(gradients, &CudaBackend::writeView), deviceState(state), stream());
+}
+
+void CudaBackend::clipGradients(std::span<Tensor* const> gradients, float max_norm, StepStateMemory& state) {
+  const StepStateView view = deviceState(state);
+  const std::vector<TensorGroup<1>> groups = gradientGroups(gradients, &CudaBackend::writeView);
+  const auto chunks = static_cast<std::size_t>(multiTensorChunkCount<1>(groups));
+  const auto tensors = static_cast<std::size_t>(nonEmptyTensorCount<1>(groups));
   ScratchLayout layout;
-  const std::size_t partials_at = layout.add<float>(kSquaredNormPartials);
-  const std::size_t result_at = layout.add<double>(1);
+  const std::size_t chunk_sums_at = layout.add<double>(chunks);
+  const std::size_t starts_at = layout.add<std::int32_t>(tensors);
+  const std::size_t tensor_sums_at = layout.add<double>(tensors);
   void* base = scratch(layout);
-  double* result = ScratchLayout::at<double>(base, result_at);
-  launchSquaredNorm(readView(x), x.numel(), ScratchLayout::at<float>(base, partials_at), result, stream());
-  double sum = 0.0;
-  fetch(&sum, result, sizeof(double));
-  return sum;
+  const ClipScratch clip{ScratchLayout::at<double>(base, chunk_sums_at),
+                         ScratchLayout::at<std::int32_t>(base, starts_at),
+                         ScratchLayout::at<double>(base, tensor_sums_at)};
+  launchClipGradients(groups, max_norm, view, clip, stream());
 }
 
-GradientHistogram CudaBackend::gradientHistogram(const Tensor& gradient, float scale) {
+std::vector<GradientHistogram> CudaBackend::gradientHistograms(std::span<const Tensor* const> gradients,
+                                                               const StepStateMemory& state) {
+  const StepStateView view = deviceState(state);
+  std::vector<GradientHistogram> histograms(gradients.size());
+  if (gradients.empty()) return histograms;
+  // Every tensor's counters in one block, so one copy brings them all back.
+  const std::size_t counter_count = gradients.size() * kHistogramCounters;
   ScratchLayout layout;
-  const std::size_t counters_at = layout.add<unsigned long long>(kHistogramCounters);
+  const std::size_t counters_at = layout.add<unsigned long long>(counter_count);
   auto* counters = ScratchLayout::at<unsigned long long>(scratch(layout), counters_at);
-  AMPSCOPE_CUDA_CHECK(cudaMemsetAsync(counters, 0, kHistogramCounters * sizeof(unsigned long long), stream()));
-  launchGradientHistogram(readView(gradient), gradient.numel(), scale, counters, stream());
-  std::array<unsigned long long, kHistogramCounters> counts{};
-  fetch(counts.data(), counters, sizeof(counts));
-  GradientHistogram histogram;
-  for (std::size_t i = 0; i < histogram.bins.size(); ++i) histogram.bins[i] = counts[i];
-  histogram.zeros = counts[kHistogramZerosAt];
-  histogram.non_finite = counts[kHistogramNonFiniteAt];
-  histogram.underflow_at_scale = counts[kHistogramUnderflowAt];
-  histogram.count = static_cast<std::uint64_t>(gradient.numel());
-  return histogram;
+  AMPSCOPE_CUDA_CHECK(cudaMemsetAsync(counters, 0, counter_count * sizeof(unsigned long long), stream()));
+  // A launch per tensor: the histograms are an instrument run every few steps, not the step.
+  for (std::size_t t = 0; t < gradients.size(); ++t) {
+    launchGradientHistogram(readView(*gradients[t]), gradients[t]->numel(), view, counters + t * kHistogramCounters,
+                            stream());
+  }
+  std::vector<unsigned long long> counts(counter_count);
+  fetch(counts.data(), counters, counter_count * sizeof(unsigned long long));
+  for (std::size_t t = 0; t < gradients.size(); ++t) {
+    const unsigned long long* c = counts.data() + t * kHistogramCounters;
+    GradientHistogram& histogram = histograms[t];
+    for (std::size_t i = 0; i < histogram.bins.size(); ++i) histogram.bins[i] = c[i];
+    histogram.zeros = c[kHistogramZerosAt];
+    histogram.non_finite = c[kHistogramNonFiniteAt];
+    histogram.underflow_at_scale = c[kHistogramUnderflowAt];
+    histogram.count = static_cast<std::uint64_t>(gradients[t]->numel());
+  }
+  return histograms;
 }
 
-void CudaBackend::sgdStep(const SgdSettings& s, Tensor& param, const Tensor& grad, Tensor& momentum) {
-  launchSgdStep(s, writeView(param), readView(grad), writeView(momentum), param.numel(), stream());
+namespace {
+
+// The low-precision copy of a parameter, or a null operand the kernels skip.
+WriteView optionalOperand(Tensor* t, WriteView (*view)(Tensor&)) {
+  return t == nullptr ? WriteView{nullptr, DType::kFp32} : view(*t);
 }
 
-void CudaBackend::adamWStep(const AdamWSettings& s, std::int64_t step, Tensor& param, const Tensor& grad,
-                            Tensor& first_moment, Tensor& second_moment) {
-  // In double and then rounded, as the CPU backend computes them.
-  const auto correction1 = static_cast<float>(1.0 - std::pow(static_cast<double>(s.beta1), static_cast<double>(step)));
-  const auto correction2 = static_cast<float>(1.0 - std::pow(static_cast<double>(s.beta2), static_cast<double>(step)));
-  launchAdamWStep(s, correction1, correction2, writeView(param), readView(grad), writeView(first_moment),
-                  writeView(second_moment), param.numel(), stream());
+}  // namespace
+
+void CudaBackend::sgdStep(const SgdSettings& s, std::span<const ParameterTensors> parameters,
+                          const StepStateMemory& state) {
+  const StepStateView view = deviceState(state);
+  std::vector<TensorGroup<4>> groups;
+  groups.reserve(parameters.size());
+  for (const ParameterTensors& p : parameters) {
+    requireSameElements(*p.param, *p.grad, "sgdStep gradient");
+    requireSameElements(*p.param, *p.state1, "sgdStep momentum");
+    if (p.low_precision_copy != nullptr) requireSameElements(*p.param, *p.low_precision_copy, "sgdStep copy");
+    groups.push_back({{writeView(*p.param), readOperand(readView(*p.grad)), writeView(*p.state1),
+                       optionalOperand(p.low_precision_copy, &CudaBackend::writeView)},
+                      p.param->numel()});
+  }
+  launchSgdStep(s, groups, view, stream());
+}
+
+void CudaBackend::adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
+                            const StepStateMemory& state) {
+  const StepStateView view = deviceState(state);
+  std::vector<TensorGroup<5>> groups;
+  groups.reserve(parameters.size());
+  for (const ParameterTensors& p : parameters) {
+    requireSameElements(*p.param, *p.grad, "adamWStep gradient");
+    requireSameElements(*p.param, *p.state1, "adamWStep first moment");
+    requireSameElements(*p.param, *p.state2, "adamWStep second moment");
+    if (p.low_precision_copy != nullptr) requireSameElements(*p.param, *p.low_precision_copy, "adamWStep copy");
+    groups.push_back({{writeView(*p.param), readOperand(readView(*p.grad)), writeView(*p.state1), writeView(*p.state2),
+                       optionalOperand(p.low_precision_copy, &CudaBackend::writeView)},
+                      p.param->numel()});
+  }
+  launchAdamWStep(s, groups, view, stream());
 }
 
 }  // namespace ampscope::trainer::cuda

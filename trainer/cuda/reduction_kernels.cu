@@ -20,35 +20,9 @@ __global__ void biasGradientKernel(ReadView dy, WriteView dbias, std::int64_t ou
   if (threadIdx.x == 0) store(dbias, c, sum);
 }
 
-__global__ void unscaleAndCheckKernel(WriteView gradient, std::int64_t count, float inv_scale,
-                                      int* found_non_finite) {
-  for (std::int64_t i = firstIndex(); i < count; i += gridStride()) {
-    const float g = load(gradient, i);
-    // Every writer stores the same 1, so the race between them is harmless.
-    if (!math::isFinite(g)) *found_non_finite = 1;
-    store(gradient, i, g * inv_scale);
-  }
-}
-
-__global__ void squaredNormPartialsKernel(ReadView x, std::int64_t count, float* partials) {
-  float sum = 0.0f;
-  for (std::int64_t i = firstIndex(); i < count; i += gridStride()) {
-    const float v = load(x, i);
-    sum += v * v;
-  }
-  sum = blockSum(sum);
-  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
-}
-
-__global__ void sumPartialsKernel(const float* partials, int count, double* result) {
-  double sum = 0.0;
-  for (int i = static_cast<int>(threadIdx.x); i < count; i += static_cast<int>(blockDim.x)) sum += partials[i];
-  sum = blockSum(sum);
-  if (threadIdx.x == 0) *result = sum;
-}
-
-__global__ void gradientHistogramKernel(ReadView gradient, std::int64_t count, float scale,
+__global__ void gradientHistogramKernel(ReadView gradient, std::int64_t count, StepStateView state,
                                         unsigned long long* counters) {
+  const float scale = state.scaler->scale;
   // Per-block counts in shared memory first: global atomics on 59 hot addresses would serialise.
   __shared__ unsigned long long local[kHistogramCounters];
   for (int i = static_cast<int>(threadIdx.x); i < kHistogramCounters; i += static_cast<int>(blockDim.x)) local[i] = 0;
@@ -82,26 +56,10 @@ void launchBiasGradient(ReadView dy, WriteView dbias, std::int64_t outer, std::i
   AMPSCOPE_CUDA_CHECK(cudaGetLastError());
 }
 
-void launchUnscaleAndCheck(WriteView gradient, std::int64_t count, float inv_scale, int* found_non_finite,
-                           cudaStream_t stream) {
-  if (count == 0) return;
-  unscaleAndCheckKernel<<<blocksFor(count), kThreadsPerBlock, 0, stream>>>(gradient, count, inv_scale,
-                                                                           found_non_finite);
-  AMPSCOPE_CUDA_CHECK(cudaGetLastError());
-}
-
-void launchSquaredNorm(ReadView x, std::int64_t count, float* partials, double* result, cudaStream_t stream) {
-  const unsigned int blocks = blocksFor(count) < kSquaredNormPartials ? blocksFor(count) : kSquaredNormPartials;
-  squaredNormPartialsKernel<<<blocks, kThreadsPerBlock, 0, stream>>>(x, count, partials);
-  AMPSCOPE_CUDA_CHECK(cudaGetLastError());
-  sumPartialsKernel<<<1, kThreadsPerBlock, 0, stream>>>(partials, static_cast<int>(blocks), result);
-  AMPSCOPE_CUDA_CHECK(cudaGetLastError());
-}
-
-void launchGradientHistogram(ReadView gradient, std::int64_t count, float scale, unsigned long long* counters,
+void launchGradientHistogram(ReadView gradient, std::int64_t count, StepStateView state, unsigned long long* counters,
                              cudaStream_t stream) {
   if (count == 0) return;
-  gradientHistogramKernel<<<blocksFor(count), kThreadsPerBlock, 0, stream>>>(gradient, count, scale, counters);
+  gradientHistogramKernel<<<blocksFor(count), kThreadsPerBlock, 0, stream>>>(gradient, count, state, counters);
   AMPSCOPE_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -41,16 +41,37 @@ TEST_F(CudaBackendTest, ReportsTheSameTensorBytesAsTheCpuBackendAndTheirRelease)
 }
 
 TEST_F(CudaBackendTest, CountsItsScratchAsReservedBeyondTheTensors) {
+  const TensorPair x = random({256, 256}, DType::kFp16, 7);
+  const TensorPair labels = zeros({256}, DType::kFp32);
   RecordingObserver observer;
   gpu_->setAllocationObserver(&observer);
-  const TensorPair x = random({256, 256}, DType::kFp16, 7);
-  // The norm needs scratch on the device for its partial sums.
-  (void)gpu_->squaredNorm(x.gpu);
+  // The count converts FP16 logits into FP32 rows in scratch on the device.
+  (void)gpu_->countCorrect(x.gpu, labels.gpu);
   const Tensor after = gpu_->allocate({1}, DType::kFp32);
   gpu_->setAllocationObserver(nullptr);
   ASSERT_FALSE(observer.events.empty());
   const AllocationEvent& last = observer.events.back();
-  EXPECT_GT(last.total_reserved_bytes, last.total_allocated_bytes);
+  EXPECT_GE(last.total_reserved_bytes, last.total_allocated_bytes + 256 * 256 * 4);
+}
+
+TEST_F(CudaBackendTest, CountsItsStepStateAsReservedUntilItIsReleased) {
+  RecordingObserver observer;
+  gpu_->setAllocationObserver(&observer);
+  const StepStateLayout layout{8, 1000};
+  ScalerState initial;
+  initial.slots = 8;
+  const Tensor before = gpu_->allocate({1}, DType::kFp32);
+  {
+    const StepStateMemory state = gpu_->allocateStepState(layout, initial);
+    const Tensor during = gpu_->allocate({1}, DType::kFp32);
+  }
+  const Tensor after = gpu_->allocate({1}, DType::kFp32);
+  gpu_->setAllocationObserver(nullptr);
+  // before, during, its release (the state still held: it goes last at the end of the block), after.
+  ASSERT_EQ(observer.events.size(), 4u);
+  const auto held = [](const AllocationEvent& e) { return e.total_reserved_bytes - e.total_allocated_bytes; };
+  EXPECT_EQ(held(observer.events[1]) - held(observer.events[0]), static_cast<std::int64_t>(layout.bytes()));
+  EXPECT_EQ(held(observer.events[3]), held(observer.events[0]));
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
-// The loss, the gradient checks the loss scaler relies on, and the optimizer steps of the CUDA
-// backend against the CPU reference. Overflow detection and the histogram count and compare
-// without arithmetic of their own, so they must agree exactly.
+// The loss, the gradient checks the loss scaler relies on, the clipping and the histograms of the
+// CUDA backend against the CPU reference, each reading the scale from, and writing its figures
+// into, the step state in the backend's memory. Overflow detection and the histogram count and
+// compare without arithmetic of their own, so they must agree exactly.
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "tests/trainer/cuda/cuda_backend_fixture.h"
+#include "tests/trainer/cuda/cuda_step_fixture.h"
 
 namespace ampscope::trainer::cuda_test {
 namespace {
@@ -18,29 +19,40 @@ std::vector<float> labelValues(std::int64_t batch, std::int64_t classes, std::ui
   return labels;
 }
 
-TEST_F(CudaBackendTest, SoftmaxCrossEntropyMatchesTheCpu) {
+std::string planted(float value) { return std::isnan(value) ? "NaN" : std::to_string(value); }
+
+// Two steps, so the second writes into the next slot at the scale the first step's end left.
+TEST_F(CudaStepTest, SoftmaxCrossEntropyWritesItsLossAtTheDeviceScaleIntoTheStepLog) {
   const std::int64_t batch = 67;
   const std::int64_t classes = 10;
-  const float loss_scale = 1024.0f;
   for (DType logits_dtype : kDtypes) {
     for (DType grad_dtype : {DType::kFp32, logits_dtype}) {
       const std::string what = std::string("logits ") + dtypeName(logits_dtype) + " dlogits " + dtypeName(grad_dtype);
-      const TensorPair logits = random({batch, classes}, logits_dtype, 1000, -5.0f, 5.0f);
-      const TensorPair labels = upload({batch}, DType::kFp32, labelValues(batch, classes, 1001));
-      TensorPair dlogits = zeros({batch, classes}, grad_dtype);
-      const Backend::LossResult expected = cpu_->softmaxCrossEntropy(logits.cpu, labels.cpu, loss_scale, dlogits.cpu);
-      const Backend::LossResult actual = gpu_->softmaxCrossEntropy(logits.gpu, labels.gpu, loss_scale, dlogits.gpu);
-      // expf/logf of the two math libraries differ by an ulp or two.
-      EXPECT_NEAR(actual.loss, expected.loss, 1e-5 * expected.loss) << what;
-      EXPECT_EQ(actual.correct, expected.correct) << what;
-      const double grad_factor = loss_scale / static_cast<double>(batch);
-      expectClose(gpuValues(dlogits), cpuValues(dlogits), unitSpacing(grad_dtype) + 1e-5, 1e-6 * grad_factor,
-                  what + " dlogits");
+      ScalerState initial = dynamicScaler(1024.0f, 3);
+      initial.growth_interval = 1;  // every clean step doubles the scale
+      StatePair state = states(initial, static_cast<std::int32_t>(batch));
+      for (std::uint32_t step = 0; step < 2; ++step) {
+        const TensorPair logits = random({batch, classes}, logits_dtype, 1000 + step, -5.0f, 5.0f);
+        const TensorPair labels = upload({batch}, DType::kFp32, labelValues(batch, classes, 1010 + step));
+        TensorPair dlogits = zeros({batch, classes}, grad_dtype);
+        cpu_->softmaxCrossEntropy(logits.cpu, labels.cpu, state.cpu, dlogits.cpu);
+        gpu_->softmaxCrossEntropy(logits.gpu, labels.gpu, state.gpu, dlogits.gpu);
+        const double grad_factor = 1024.0 * std::exp2(step) / static_cast<double>(batch);
+        expectClose(gpuValues(dlogits), cpuValues(dlogits), unitSpacing(grad_dtype) + 1e-5, 1e-6 * grad_factor,
+                    what + " dlogits of step " + std::to_string(step));
+        finishStep(state);
+      }
+      const StepLogRead log = expectSameLog(state, 0, 2, what);
+      ASSERT_EQ(log.entries.size(), 2u);
+      EXPECT_EQ(log.entries[0].rows, batch) << what;
+      EXPECT_GT(log.entries[0].correct, 0) << what;
+      EXPECT_EQ(log.entries[1].loss_scale, 2048.0f) << what;
+      EXPECT_EQ(log.row_losses[1].size(), static_cast<std::size_t>(batch)) << what;
     }
   }
 }
 
-TEST_F(CudaBackendTest, CountCorrectMatchesTheCpu) {
+TEST_F(CudaStepTest, CountCorrectMatchesTheCpu) {
   for (DType dtype : kDtypes) {
     const TensorPair logits = random({300, 7}, dtype, 1010);
     const TensorPair labels = upload({300}, DType::kFp32, labelValues(300, 7, 1011));
@@ -50,42 +62,91 @@ TEST_F(CudaBackendTest, CountCorrectMatchesTheCpu) {
   }
 }
 
-TEST_F(CudaBackendTest, UnscaleAndCheckFindsAPlantedInfinity) {
+// Gradients of mixed dtypes in one op; the planted value lies in the second chunk of a tensor.
+TEST_F(CudaStepTest, UnscaleGradientsFindsAPlantedInfinityOrNaNAndKeepsTheFlag) {
   for (DType dtype : kDtypes) {
-    for (float planted : {0.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
-      const std::string what = std::string(dtypeName(dtype)) + " planted " + std::to_string(planted);
+    for (float value : {0.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+      const std::string what = std::string(dtypeName(dtype)) + " planted " + planted(value);
+      StatePair state = states(dynamicScaler(512.0f));
       std::vector<TensorPair> grads;
       grads.push_back(random({100}, dtype, 1020, -1000.0f, 1000.0f));
-      std::vector<float> middle = randomValues(5000, -1000.0f, 1000.0f, 1021);
-      middle[4321] = planted;
-      grads.push_back(upload({5000}, dtype, middle));
-      grads.push_back(random({7}, dtype, 1022, -1000.0f, 1000.0f));
-      std::vector<Tensor*> cpu_grads;
-      std::vector<Tensor*> gpu_grads;
-      for (TensorPair& g : grads) {
-        cpu_grads.push_back(&g.cpu);
-        gpu_grads.push_back(&g.gpu);
-      }
-      const bool expected = cpu_->unscaleAndCheck(cpu_grads, 1.0f / 512.0f);
-      EXPECT_EQ(expected, planted != 0.0f) << what;
-      EXPECT_EQ(gpu_->unscaleAndCheck(gpu_grads, 1.0f / 512.0f), expected) << what;
+      std::vector<float> middle = randomValues(70000, -1000.0f, 1000.0f, 1021);
+      middle[66000] = value;
+      grads.push_back(upload({70000}, dtype, middle));
+      grads.push_back(zeros({0}, dtype));
+      grads.push_back(random({7}, DType::kFp32, 1022, -1000.0f, 1000.0f));
+      cpu_->unscaleGradients(cpuTensors(grads), state.cpu);
+      gpu_->unscaleGradients(gpuTensors(grads), state.gpu);
+      const StepLogRead log = expectSameLog(state, 0, 0, what);
+      EXPECT_EQ(log.scaler.found_inf, value != 0.0f ? 1 : 0) << what;
       for (const TensorPair& g : grads) expectBitEqual(gpuValues(g), cpuValues(g), what + " unscaled values");
+
+      // Clean gradients later in the step leave the flag as it is: only finishStep clears it.
+      std::vector<TensorPair> clean;
+      clean.push_back(random({50}, dtype, 1023));
+      cpu_->unscaleGradients(cpuTensors(clean), state.cpu);
+      gpu_->unscaleGradients(gpuTensors(clean), state.gpu);
+      EXPECT_EQ(expectSameLog(state, 0, 0, what + " then clean").scaler.found_inf, value != 0.0f ? 1 : 0) << what;
     }
   }
 }
 
-TEST_F(CudaBackendTest, SquaredNormMatchesTheCpu) {
-  for (DType dtype : kDtypes) {
-    for (std::int64_t count : {std::int64_t{1}, std::int64_t{1000}, std::int64_t{3'000'001}}) {
-      const TensorPair x = random({count}, dtype, 1030, -2.0f, 2.0f);
-      const double expected = cpu_->squaredNorm(x.cpu);
-      // FP32 partial sums of positive terms: a relative error of a few hundred roundings at most.
-      EXPECT_NEAR(gpu_->squaredNorm(x.gpu), expected, 1e-4 * expected) << dtypeName(dtype) << " count " << count;
+// Norm only (max_norm 0), a norm under the limit, and one over it (clipped), over gradients of
+// mixed dtypes spanning several chunks and an empty one.
+TEST_F(CudaStepTest, ClipGradientsMatchesTheCpuNormAndClippedValues) {
+  for (float max_norm : {0.0f, 1e6f, 10.0f}) {
+    const std::string what = "max_norm " + std::to_string(max_norm);
+    StatePair state = states(dynamicScaler(1.0f));
+    std::vector<TensorPair> grads;
+    grads.push_back(random({1000}, DType::kFp32, 1030));
+    grads.push_back(random({3'000'001}, DType::kFp16, 1031));
+    grads.push_back(zeros({0}, DType::kBf16));
+    grads.push_back(random({70000}, DType::kBf16, 1032));
+    cpu_->clipGradients(cpuTensors(grads), max_norm, state.cpu);
+    gpu_->clipGradients(gpuTensors(grads), max_norm, state.gpu);
+
+    const StepLogRead expected = cpu_->readStepLog(state.cpu, 0, 1);
+    const StepLogRead actual = gpu_->readStepLog(state.gpu, 0, 1);
+    // About a million squares of values in [-1, 1]: a norm near 1000.
+    EXPECT_GT(expected.entries[0].gradient_norm_squared, 9e5) << what;
+    EXPECT_NEAR(actual.entries[0].gradient_norm_squared, expected.entries[0].gradient_norm_squared,
+                1e-9 * expected.entries[0].gradient_norm_squared)
+        << what;
+    const bool clipped = max_norm == 10.0f;
+    EXPECT_EQ(expected.scaler.clip_factor != 1.0f, clipped) << what;
+    // The factor is rounded once from norms a few FP64 roundings apart: one FP32 step at most.
+    const double one_step = std::ldexp(1.0, -23) * expected.scaler.clip_factor;
+    EXPECT_NEAR(actual.scaler.clip_factor, expected.scaler.clip_factor, one_step) << what;
+    for (const TensorPair& g : grads) {
+      if (!clipped) {
+        expectBitEqual(gpuValues(g), cpuValues(g), what + " unclipped values");
+      } else {
+        // One rounding of each value may go the other way when the factors differ by a step.
+        expectClose(gpuValues(g), cpuValues(g), unitSpacing(g.cpu.dtype()) + std::ldexp(1.0, -22),
+                    smallestValue(g.cpu.dtype()), what + " clipped values");
+      }
     }
   }
 }
 
-TEST_F(CudaBackendTest, GradientHistogramCountsExactlyLikeTheCpu) {
+TEST_F(CudaStepTest, ClipGradientsOfASkippedStepRecordsNoNormAndChangesNothing) {
+  ScalerState initial = dynamicScaler(1.0f);
+  initial.found_inf = 1;
+  StatePair state = states(initial);
+  std::vector<TensorPair> grads;
+  grads.push_back(random({5000}, DType::kFp32, 1035, -100.0f, 100.0f));
+  grads.push_back(random({100}, DType::kFp16, 1036, -100.0f, 100.0f));
+  const std::vector<float> before = gpuValues(grads[0]);
+  cpu_->clipGradients(cpuTensors(grads), 1.0f, state.cpu);
+  gpu_->clipGradients(gpuTensors(grads), 1.0f, state.gpu);
+  const StepLogRead log = expectSameLog(state, 0, 1, "skipped step");
+  EXPECT_EQ(log.entries[0].gradient_norm_squared, 0.0);
+  EXPECT_EQ(log.scaler.clip_factor, 1.0f);
+  expectBitEqual(gpuValues(grads[0]), before, "gradients of a skipped step");
+  for (const TensorPair& g : grads) expectBitEqual(gpuValues(g), cpuValues(g), "gradients of a skipped step");
+}
+
+TEST_F(CudaStepTest, GradientHistogramsCountExactlyLikeTheCpuAtTheDeviceScale) {
   // Magnitudes from 2^-50 to 2^20, so both clamped end bins fill; zeros, Inf and NaN among them.
   std::vector<float> values = randomValues(20000, -50.0f, 20.0f, 1040);
   const std::vector<float> signs = randomValues(20000, -1.0f, 1.0f, 1041);
@@ -94,71 +155,29 @@ TEST_F(CudaBackendTest, GradientHistogramCountsExactlyLikeTheCpu) {
   values[11] = -0.0f;
   values[12] = std::numeric_limits<float>::infinity();
   values[13] = std::numeric_limits<float>::quiet_NaN();
-  for (DType dtype : kDtypes) {
-    const TensorPair g = upload({static_cast<std::int64_t>(values.size())}, dtype, values);
-    for (float scale : {1.0f, 65536.0f}) {
-      const GradientHistogram expected = cpu_->gradientHistogram(g.cpu, scale);
-      const GradientHistogram actual = gpu_->gradientHistogram(g.gpu, scale);
-      const std::string what = std::string(dtypeName(dtype)) + " scale " + std::to_string(scale);
+  std::vector<TensorPair> grads;
+  for (DType dtype : kDtypes) grads.push_back(upload({static_cast<std::int64_t>(values.size())}, dtype, values));
+  grads.push_back(zeros({0}, DType::kFp32));
+  for (float scale : {1.0f, 65536.0f}) {
+    StatePair state = states(dynamicScaler(scale));
+    const std::vector<GradientHistogram> expected = cpu_->gradientHistograms(readOnly(cpuTensors(grads)), state.cpu);
+    const std::vector<GradientHistogram> actual = gpu_->gradientHistograms(readOnly(gpuTensors(grads)), state.gpu);
+    ASSERT_EQ(actual.size(), grads.size());
+    ASSERT_EQ(expected.size(), grads.size());
+    for (std::size_t t = 0; t < grads.size(); ++t) {
+      const std::string what = std::string(dtypeName(grads[t].cpu.dtype())) + " tensor " + std::to_string(t) +
+                               " scale " + std::to_string(scale);
       // FP16 storage has already flushed everything below 2^-24; the wider types keep values that
       // would underflow at these scales.
-      if (dtype != DType::kFp16) {
-        EXPECT_GT(expected.underflow_at_scale, 0u) << what;
+      if (grads[t].cpu.dtype() != DType::kFp16 && grads[t].cpu.numel() > 0) {
+        EXPECT_GT(expected[t].underflow_at_scale, 0u) << what;
       }
-      EXPECT_EQ(actual.bins, expected.bins) << what;
-      EXPECT_EQ(actual.zeros, expected.zeros) << what;
-      EXPECT_EQ(actual.non_finite, expected.non_finite) << what;
-      EXPECT_EQ(actual.underflow_at_scale, expected.underflow_at_scale) << what;
-      EXPECT_EQ(actual.count, expected.count) << what;
+      EXPECT_EQ(actual[t].bins, expected[t].bins) << what;
+      EXPECT_EQ(actual[t].zeros, expected[t].zeros) << what;
+      EXPECT_EQ(actual[t].non_finite, expected[t].non_finite) << what;
+      EXPECT_EQ(actual[t].underflow_at_scale, expected[t].underflow_at_scale) << what;
+      EXPECT_EQ(actual[t].count, expected[t].count) << what;
     }
-  }
-}
-
-// Several steps, so the optimizer state carries over; parameters in each dtype with FP32 state
-// (master-weight style) and all-low-precision state.
-TEST_F(CudaBackendTest, SgdStepsMatchTheCpu) {
-  SgdSettings settings;
-  settings.lr = 0.05f;
-  settings.momentum = 0.9f;
-  settings.weight_decay = 1e-3f;
-  for (DType dtype : kDtypes) {
-    TensorPair param = random({4099}, dtype, 1050);
-    TensorPair momentum = zeros({4099}, dtype);
-    for (int step = 0; step < 4; ++step) {
-      const TensorPair grad = random({4099}, dtype, 1051 + static_cast<std::uint32_t>(step));
-      cpu_->sgdStep(settings, param.cpu, grad.cpu, momentum.cpu);
-      gpu_->sgdStep(settings, param.gpu, grad.gpu, momentum.gpu);
-    }
-    // The GPU may fuse a multiply and an add (one rounding instead of two), so a stored value may
-    // round the other way now and then; such a one-step difference stays as the values move, so it
-    // is bounded by the values' scale (parameters ~1, momentum ~4), not by their final size.
-    const double steps = 4.0 * unitSpacing(dtype);
-    expectClose(gpuValues(param), cpuValues(param), steps + 1e-6, steps + 1e-6,
-                std::string("sgd param ") + dtypeName(dtype));
-    expectClose(gpuValues(momentum), cpuValues(momentum), steps + 1e-6, 4.0 * steps + 1e-6,
-                std::string("sgd momentum ") + dtypeName(dtype));
-  }
-}
-
-TEST_F(CudaBackendTest, AdamWStepsMatchTheCpu) {
-  AdamWSettings settings;
-  settings.lr = 1e-2f;
-  settings.weight_decay = 0.05f;
-  for (DType param_dtype : kDtypes) {
-    TensorPair param = random({4099}, param_dtype, 1060);
-    TensorPair m = zeros({4099}, DType::kFp32);
-    TensorPair v = zeros({4099}, DType::kFp32);
-    for (std::int64_t step = 1; step <= 4; ++step) {
-      const TensorPair grad = random({4099}, param_dtype, 1061 + static_cast<std::uint32_t>(step));
-      cpu_->adamWStep(settings, step, param.cpu, grad.cpu, m.cpu, v.cpu);
-      gpu_->adamWStep(settings, step, param.gpu, grad.gpu, m.gpu, v.gpu);
-    }
-    const std::string what = std::string("adamw ") + dtypeName(param_dtype);
-    // As for SGD: occasional opposite roundings, bounded by the parameters' scale (~1).
-    const double steps = 4.0 * unitSpacing(param_dtype);
-    expectClose(gpuValues(param), cpuValues(param), steps + 1e-6, steps + 1e-6, what + " param");
-    expectClose(gpuValues(m), cpuValues(m), 1e-5, 1e-7, what + " first moment");
-    expectClose(gpuValues(v), cpuValues(v), 1e-5, 1e-9, what + " second moment");
   }
 }
 

@@ -1,0 +1,89 @@
+// The run's step state (trainer/numerics/step_state.h) in device memory: the loss scaler and the
+// step log the step's kernels write, and the step's end, run on the device. The host reads the
+// state only through readStepLog, every few steps.
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "trainer/backend/backend_error.h"
+#include "trainer/cuda/cuda_backend_impl.h"
+#include "trainer/cuda/cuda_check.h"
+#include "trainer/cuda/step_state_kernels.h"
+
+namespace ampscope::trainer::cuda {
+
+StepStateView CudaBackend::deviceState(const StepStateMemory& state) {
+  if (!state.defined() || state.device != DeviceKind::kCuda) {
+    const char* what = state.defined() ? "in another backend's memory" : "never allocated";
+    throw BackendError("CUDA backend", fmt::format("a step state {} reached it", what));
+  }
+  return state.view();
+}
+
+StepStateMemory CudaBackend::allocateStepState(const StepStateLayout& layout, const ScalerState& initial) {
+  // The kernels index the entries by the scaler's slot: a slot past the log would write past it.
+  if (layout.slots < 1 || layout.max_rows < 0 || initial.slots < 1 || initial.slots > layout.slots ||
+      initial.slot < 0 || initial.slot >= initial.slots) {
+    throw BackendError("CUDA backend",
+                       fmt::format("a step log of {} slots of {} rows for a scaler at slot {} of {} slots",
+                                   layout.slots, layout.max_rows, initial.slot, initial.slots));
+  }
+  const std::size_t bytes = layout.bytes();
+  void* memory = nullptr;
+  AMPSCOPE_CUDA_CHECK(cudaMalloc(&memory, bytes));
+  // Counted with the backend's other reserved memory; the deleter may run after the backend is
+  // gone, so it holds the counter itself.
+  std::shared_ptr<void> owner(memory, [held = buffer_bytes_, bytes](void* p) {
+    static_cast<void>(cudaFree(p));
+    held->fetch_sub(static_cast<std::int64_t>(bytes));
+  });
+  buffer_bytes_->fetch_add(static_cast<std::int64_t>(bytes));
+
+  // The scaler and the entries as the CPU starts them (an entry's defaults are not all zero
+  // bits), in one copy from pinned staging; the row losses zeroed on the device.
+  const std::size_t head_bytes = layout.lossesOffset();
+  void* pinned = staging(head_bytes);
+  std::memset(pinned, 0, head_bytes);
+  const StepStateView head = stepStateView(pinned, layout);
+  *head.scaler = initial;
+  for (std::int32_t i = 0; i < layout.slots; ++i) head.entries[i] = StepLogEntry{};
+  AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(memory, pinned, head_bytes, cudaMemcpyHostToDevice, stream()));
+  AMPSCOPE_CUDA_CHECK(cudaEventRecord(staging_free_.get(), stream()));
+  AMPSCOPE_CUDA_CHECK(
+      cudaMemsetAsync(static_cast<unsigned char*>(memory) + head_bytes, 0, bytes - head_bytes, stream()));
+  return {layout, DeviceKind::kCuda, std::move(owner)};
+}
+
+StepLogRead CudaBackend::readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) {
+  const StepStateView device = deviceState(state);
+  const StepStateLayout& layout = state.layout;
+  // One copy from the block's start through the last slot read: the scaler, the entries and the
+  // row losses up to it (all of them once the slots read wrap around).
+  std::int32_t last_slot = -1;
+  for (std::int32_t i = 0; i < count; ++i) last_slot = std::max(last_slot, (first + i) % layout.slots);
+  const std::size_t bytes =
+      last_slot < 0 ? sizeof(ScalerState)
+                    : layout.lossesOffset() + static_cast<std::size_t>(last_slot + 1) *
+                                                  static_cast<std::size_t>(layout.max_rows) * sizeof(float);
+  void* pinned = staging(bytes);
+  AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(pinned, device.scaler, bytes, cudaMemcpyDeviceToHost, stream()));
+  AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream()));
+
+  const StepStateView host = stepStateView(pinned, layout);
+  StepLogRead read;
+  read.scaler = *host.scaler;
+  for (std::int32_t i = 0; i < count; ++i) {
+    const std::int32_t slot = (first + i) % layout.slots;
+    const StepLogEntry& entry = host.entries[slot];
+    read.entries.push_back(entry);
+    const float* losses = host.row_losses + static_cast<std::int64_t>(slot) * layout.max_rows;
+    // rows came from the device; never read past the slot's rows whatever it says.
+    read.row_losses.emplace_back(losses, losses + std::clamp(entry.rows, 0, layout.max_rows));
+  }
+  return read;
+}
+
+void CudaBackend::finishStep(StepStateMemory& state) { launchFinishStep(deviceState(state), stream()); }
+
+}  // namespace ampscope::trainer::cuda
