@@ -28,7 +28,8 @@ if [[ "$device" != "cpu" ]]; then
   )
 fi
 
-printf "%-46s %-12s %12s %8s  %s\n" "model" "precision" "images/s" "vs fp32" "device"
+# reads/step and launches/step: what a steady step asks of the device (train --json, docs/trainer.md).
+printf "%-46s %-12s %12s %8s %11s %14s  %s\n" "model" "precision" "images/s" "vs fp32" "reads/step" "launches/step" "device"
 for config in "${configs[@]}"; do
   label="${config%%|*}"
   options="${config#*|}"
@@ -38,8 +39,14 @@ for config in "${configs[@]}"; do
     # As many epochs as the steps need (a GEMM-heavy batch of 1024 gives only 5 steps an epoch of
     # the synthetic set); images/s leaves out the first step, which pays for library set-up.
     json=$("$ampscope" train --device "$device" --data synthetic --epochs 10000 --steps "$steps" --precision "$mode" $options --json 2>/dev/null)
-    read -r ips dev < <(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(round(d["images_per_second"]), d["device"].split(" (")[0])' "$json")
+    read -r ips reads launches dev < <(python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+def shown(v): return "-" if v is None else f"{v:g}"
+launches = d["launches_per_step"]["total"] if d["launches_per_step"] else None
+print(round(d["images_per_second"]), shown(d["host_reads_per_step"]), shown(launches), d["device"].split(" (")[0])' "$json")
     [[ -z "$fp32" ]] && fp32=$ips
-    printf "%-46s %-12s %12s %7.2fx  %s\n" "$label" "$mode" "$ips" "$(python3 -c "print($ips / $fp32)")" "$dev"
+    printf "%-46s %-12s %12s %7.2fx %11s %14s  %s\n" "$label" "$mode" "$ips" "$(python3 -c "print($ips / $fp32)")" \
+      "$reads" "$launches" "$dev"
   done
 done
