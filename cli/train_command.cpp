@@ -12,9 +12,9 @@
 #include "cli/train_profile.h"
 #include "cli/train_progress.h"
 #include "collector/hardware_metrics.h"
-#include "trainer/backend/fault_injecting_backend.h"
-#include "trainer/engine/device_selection.h"
-#include "trainer/instrumentation/run_range_texts.h"
+#include "trainer/backend/backend_decorator.h"
+#include "trainer/engine/run_support.h"
+#include "trainer/instrumentation/trainer_ranges.h"
 
 namespace ampscope::cli {
 

@@ -33,7 +33,7 @@ struct TrainOptions {
 };
 
 // Test-only: "OP" or "OP:N" makes call N (from 1) of the backend's OP fail as a library failure
-// would, to test the error path on any machine (trainer/backend/fault_injecting_backend.h,
+// would, to test the error path on any machine (trainer/backend/backend_decorator.h,
 // docs/errors.md). Not an option, so --help does not offer it.
 inline constexpr const char* kTrainFaultVariable = "AMPSCOPE_TRAIN_FAULT";
 

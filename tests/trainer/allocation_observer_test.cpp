@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "trainer/backend/backend.h"
-#include "trainer/backend/fault_injecting_backend.h"
+#include "trainer/backend/backend_decorator.h"
 
 namespace ampscope::trainer {
 namespace {

@@ -1,4 +1,4 @@
-#include "trainer/amp/autocast_policy.h"
+#include "trainer/amp/mixed_precision.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "trainer/amp/loss_scaler.h"
+#include "trainer/amp/mixed_precision.h"
 #include "trainer/backend/backend_error.h"
 
 namespace ampscope::trainer {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "trainer/backend/backend_error.h"
-#include "trainer/engine/device_selection.h"
+#include "trainer/engine/run_support.h"
 #include "trainer/engine/training_run.h"
 
 namespace ampscope::trainer {

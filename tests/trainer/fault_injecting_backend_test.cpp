@@ -1,4 +1,4 @@
-#include "trainer/backend/fault_injecting_backend.h"
+#include "trainer/backend/backend_decorator.h"
 
 #include <gtest/gtest.h>
 

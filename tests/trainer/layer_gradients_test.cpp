@@ -4,15 +4,12 @@
 // stays well below the tolerance.
 #include <gtest/gtest.h>
 
-#include "trainer/amp/loss_scaler.h"
+#include "trainer/amp/mixed_precision.h"
 
 #include <cmath>
 #include <functional>
 
-#include "trainer/layers/conv2d.h"
-#include "trainer/layers/linear.h"
-#include "trainer/layers/normalization.h"
-#include "trainer/layers/shape_layers.h"
+#include "trainer/layers/layers.h"
 
 namespace ampscope::trainer {
 namespace {

@@ -1,6 +1,6 @@
 // GradScaler's rules as both backends run them (trainer/numerics/step_state.h): what the end of a
 // step does to the scale, the skip count and the log entry.
-#include "trainer/amp/loss_scaler.h"
+#include "trainer/amp/mixed_precision.h"
 
 #include <gtest/gtest.h>
 

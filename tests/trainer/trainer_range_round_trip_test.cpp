@@ -11,16 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/normalise/range_normaliser.h"
 #include "analyzer/normalise/phase_rules.h"
+#include "analyzer/normalise/range_normaliser.h"
 #include "analyzer/normalise/trainer_range_text.h"
 #include "trace/trace_model.h"
-#include "trainer/amp/precision_mode.h"
+#include "trainer/amp/mixed_precision.h"
 #include "trainer/data/batch_pipeline.h"
-#include "trainer/instrumentation/layer_ranges.h"
-#include "trainer/instrumentation/run_range_texts.h"
-#include "trainer/layers/conv2d.h"
-#include "trainer/model/model_builder.h"
+#include "trainer/instrumentation/trainer_ranges.h"
+#include "trainer/layers/layers.h"
+#include "trainer/model/model.h"
 
 namespace ampscope::trainer {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "trainer/backend/fault_injecting_backend.h"
+#include "trainer/backend/backend_decorator.h"
 
 namespace ampscope::trainer {
 namespace {

@@ -202,7 +202,12 @@ class Backend {
 };
 
 // x in dtype: x itself when it already is, else a converted copy (autocast's cast).
-Tensor castTensor(Backend& backend, const Tensor& x, DType dtype);
+inline Tensor castTensor(Backend& backend, const Tensor& x, DType dtype) {
+  if (x.dtype() == dtype) return x;
+  Tensor out = backend.allocate(x.shape(), dtype);
+  backend.copy(x, out);
+  return out;
+}
 
 // The CPU reference backend; always available.
 std::unique_ptr<Backend> makeCpuBackend();

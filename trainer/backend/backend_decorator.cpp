@@ -1,10 +1,74 @@
 #include "trainer/backend/backend_decorator.h"
 
+#include <array>
+#include <charconv>
+#include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "trainer/backend/backend_error.h"
 #include "trainer/numerics/multi_tensor.h"
 
 namespace ampscope::trainer {
+
+namespace {
+
+using enum OpDemand;
+constexpr std::array<BackendOpInfo, static_cast<std::size_t>(BackendOp::kCount)> kOps = {{
+    {"allocate", kNone},
+    {"allocateStepState", kNone},
+    {"upload", kLaunch},
+    {"download", kHostRead},
+    {"fill", kLaunch},
+    {"copy", kLaunch},
+    {"scale", kLaunch},
+    {"synchronize", kHostRead},  // a wait for the device, as a read is
+    {"gemm", kLaunch},
+    {"convForward", kLaunch},
+    {"convBackwardData", kLaunch},
+    {"convBackwardFilter", kLaunch},
+    {"addBias", kLaunch},
+    {"biasGradient", kLaunch},
+    {"activationForward", kLaunch},
+    {"activationBackward", kLaunch},
+    {"batchNormForward", kLaunch},
+    {"batchNormBackward", kLaunch},
+    {"layerNormForward", kLaunch},
+    {"layerNormBackward", kLaunch},
+    {"poolForward", kLaunch},
+    {"poolBackward", kLaunch},
+    {"softmaxCrossEntropy", kLaunch},
+    {"countCorrect", kHostRead},
+    {"readStepLog", kHostRead},
+    {"copyAll", kMultiTensor},
+    {"unscaleGradients", kMultiTensor},
+    {"clipGradients", kMultiTensor},
+    {"gradientHistograms", kHostRead},
+    {"sgdStep", kMultiTensor},
+    {"adamWStep", kMultiTensor},
+    {"finishStep", kLaunch},
+}};
+
+}  // namespace
+
+const BackendOpInfo& backendOpInfo(BackendOp op) { return kOps[static_cast<std::size_t>(op)]; }
+
+std::optional<BackendOp> parseBackendOp(std::string_view name) {
+  for (std::size_t i = 0; i < kOps.size(); ++i) {
+    if (kOps[i].name == name) return static_cast<BackendOp>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view backendOpNames() {
+  static const std::string names = [] {
+    std::string out;
+    for (const BackendOpInfo& op : kOps) out += (out.empty() ? "" : ", ") + std::string(op.name);
+    return out;
+  }();
+  return names;
+}
 
 std::int64_t multiTensorOpLaunches(std::span<const Tensor* const> tensors) {
   std::vector<std::int64_t> counts;
@@ -196,6 +260,30 @@ void BackendDecorator::adamWStep(const AdamWSettings& s, std::span<const Paramet
 void BackendDecorator::finishStep(StepStateMemory& state) {
   arriveSingle(BackendOp::kFinishStep);
   inner_.finishStep(state);
+}
+
+Result<FaultPlan> parseFaultPlan(std::string_view text) {
+  const std::size_t colon = text.find(':');
+  const std::string_view name = text.substr(0, colon);
+  const std::optional<BackendOp> op = parseBackendOp(name);
+  if (!op) {
+    return Error{fmt::format("fault plan '{}': unknown op '{}' (expected OP or OP:N, OP one of {})", text, name,
+                             backendOpNames())};
+  }
+  FaultPlan plan{*op, 1};
+  if (colon != std::string_view::npos) {
+    const std::string_view count = text.substr(colon + 1);
+    const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), plan.call);
+    if (ec != std::errc() || end != count.data() + count.size() || plan.call < 1) {
+      return Error{fmt::format("fault plan '{}': call '{}' is not a whole number from 1", text, count)};
+    }
+  }
+  return plan;
+}
+
+void FaultInjectingBackend::arrive(BackendOp op, std::int64_t /*launches*/) {
+  if (op != plan_.op || ++calls_ != plan_.call) return;
+  throw BackendError("fault injection", fmt::format("{} call {} failed as planned", backendOpInfo(op).name, calls_));
 }
 
 }  // namespace ampscope::trainer

@@ -1,15 +1,50 @@
 #pragma once
-// A Backend that passes every op on to another, telling arrive() first which op it is and how
-// many launches it will queue (trainer/backend/backend_op.h). The fault-injecting backend fails
-// one op on purpose; the counting backend counts what a step asks of the device.
+// The Backend's ops as a fixed set, and a Backend that passes every op on to another, telling
+// arrive() first which op it is and how many launches it will queue. Two decorators build on it:
+// the fault-injecting backend here fails one op on purpose; the counting backend
+// (trainer/engine/run_support.h) counts what a step asks of the device.
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 
+#include "base/result.h"
 #include "trainer/backend/backend.h"
-#include "trainer/backend/backend_op.h"
 
 namespace ampscope::trainer {
+
+// The Backend's ops as a fixed set: their names (a fault plan names one) and what each asks of the
+// device, which is what train --json counts per step.
+enum class BackendOp {
+  kAllocate, kAllocateStepState, kUpload, kDownload, kFill, kCopy, kScale, kSynchronize, kGemm, kConvForward,
+  kConvBackwardData, kConvBackwardFilter, kAddBias, kBiasGradient, kActivationForward, kActivationBackward,
+  kBatchNormForward, kBatchNormBackward, kLayerNormForward, kLayerNormBackward, kPoolForward, kPoolBackward,
+  kSoftmaxCrossEntropy, kCountCorrect, kReadStepLog, kCopyAll, kUnscaleGradients, kClipGradients,
+  kGradientHistograms, kSgdStep, kAdamWStep, kFinishStep,
+  kCount  // not an op: the number of them
+};
+
+enum class OpDemand {
+  kNone,         // no device work (memory set aside)
+  kLaunch,       // queued device work: one kernel, copy or library call
+  kMultiTensor,  // queued device work over many tensors: launches planned by planMultiTensor
+  kHostRead,     // the host waits for the device and reads what it computed
+};
+
+struct BackendOpInfo {
+  std::string_view name;  // the method's name: "gemm", "sgdStep"
+  OpDemand demand;
+};
+
+const BackendOpInfo& backendOpInfo(BackendOp op);
+std::optional<BackendOp> parseBackendOp(std::string_view name);
+// Every op's name, comma-separated, for messages.
+std::string_view backendOpNames();
+
+// A Backend that passes every op on to another, telling arrive() first which op it is and how
+// many launches it will queue (the op set above).
 
 // The launches a multi-tensor op over tensors of these element counts queues.
 std::int64_t multiTensorOpLaunches(std::span<const Tensor* const> tensors);
@@ -84,6 +119,33 @@ class BackendDecorator : public Backend {
 
   std::unique_ptr<Backend> owned_;
   Backend& inner_;
+};
+
+// A Backend that passes every op on to another and fails one of them on purpose: the plan's call
+// of the plan's op throws BackendError, as a failing CUDA, cuBLAS or cuDNN call would. It lets the
+// error path (TrainingRun's message naming the step and the layer op, `ampscope train`'s one line
+// and exit code) be tested on the CPU, where nothing fails by itself; the CLI wraps its backend in
+// one only when the test-only variable AMPSCOPE_TRAIN_FAULT is set (docs/errors.md).
+struct FaultPlan {
+  BackendOp op = BackendOp::kGemm;
+  std::int64_t call = 1;  // which call of that op fails, from 1, counted over the whole run
+};
+
+// "OP" (its first call) or "OP:N", OP a Backend method's name ("gemm", "allocate", "sgdStep");
+// an error names what is wrong and lists the ops.
+Result<FaultPlan> parseFaultPlan(std::string_view text);
+
+class FaultInjectingBackend final : public BackendDecorator {
+ public:
+  FaultInjectingBackend(std::unique_ptr<Backend> inner, FaultPlan plan)
+      : BackendDecorator(std::move(inner)), plan_(plan) {}
+
+ private:
+  // Counts a call of the plan's op and throws when it is the planned one.
+  void arrive(BackendOp op, std::int64_t launches) override;
+
+  FaultPlan plan_;
+  std::int64_t calls_ = 0;  // calls of the plan's op so far
 };
 
 }  // namespace ampscope::trainer

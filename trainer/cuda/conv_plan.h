@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "trainer/backend/backend.h"
-#include "trainer/cuda/unique_handle.h"
+#include "trainer/cuda/cuda_check.h"
 
 namespace ampscope::trainer::cuda {
 

@@ -10,7 +10,7 @@
 #include "trainer/cuda/conv_plan.h"
 #include "trainer/cuda/cuda_backend_impl.h"
 #include "trainer/cuda/cuda_check.h"
-#include "trainer/cuda/elementwise_kernels.h"
+#include "trainer/cuda/kernels.h"
 #include "trainer/numerics/low_precision.h"
 
 #ifndef AMPSCOPE_CUDA_ARCHITECTURES

@@ -19,9 +19,9 @@
 
 #include "trainer/backend/allocation_tracker.h"
 #include "trainer/backend/backend.h"
+#include "trainer/cuda/cuda_check.h"
 #include "trainer/cuda/device_buffer.h"
 #include "trainer/cuda/device_view.h"
-#include "trainer/cuda/unique_handle.h"
 
 namespace ampscope::trainer::cuda {
 

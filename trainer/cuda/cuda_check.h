@@ -3,12 +3,14 @@
 // whose source is the library and whose message is the library's own words for the failure, then
 // the function called and where. Library code never prints, so the message has to carry
 // everything a user needs to report the problem; the training run adds the step and the layer op.
+// Beside the checkers, UniqueHandle owns what those libraries hand out.
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace ampscope::trainer::cuda {
 
@@ -20,6 +22,37 @@ namespace ampscope::trainer::cuda {
 // cuBLAS and cuDNN take int extents; a larger one is a programming error worth a clear message,
 // not a silent wrap-around.
 int checkedInt(std::int64_t value, const char* what);
+
+// Owns one handle of a C library (stream, event, cuBLAS or cuDNN context, descriptor) and
+// destroys it with the library's own function, so a constructor that fails half way still
+// releases what it had created.
+template <typename Handle, auto Destroy>
+class UniqueHandle {
+ public:
+  UniqueHandle() = default;
+  explicit UniqueHandle(Handle handle) : handle_(handle) {}
+  ~UniqueHandle() { reset(); }
+  UniqueHandle(UniqueHandle&& other) noexcept : handle_(std::exchange(other.handle_, Handle{})) {}
+  UniqueHandle& operator=(UniqueHandle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      handle_ = std::exchange(other.handle_, Handle{});
+    }
+    return *this;
+  }
+  UniqueHandle(const UniqueHandle&) = delete;
+  UniqueHandle& operator=(const UniqueHandle&) = delete;
+
+  Handle get() const { return handle_; }
+  // Teardown cannot report errors (it runs in destructors); the status is dropped on purpose.
+  void reset() {
+    if (handle_ != Handle{}) static_cast<void>(Destroy(handle_));
+    handle_ = Handle{};
+  }
+
+ private:
+  Handle handle_{};
+};
 
 }  // namespace ampscope::trainer::cuda
 

@@ -1,10 +1,7 @@
 // The layers' element-wise, normalisation and pooling ops: argument plumbing from tensors to the
 // kernels' launchers; the arithmetic lives in the .cu files and trainer/numerics/.
 #include "trainer/cuda/cuda_backend_impl.h"
-#include "trainer/cuda/elementwise_kernels.h"
-#include "trainer/cuda/norm_kernels.h"
-#include "trainer/cuda/pool_kernels.h"
-#include "trainer/cuda/reduction_kernels.h"
+#include "trainer/cuda/kernels.h"
 
 namespace ampscope::trainer::cuda {
 

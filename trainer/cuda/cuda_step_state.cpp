@@ -9,7 +9,7 @@
 #include "trainer/backend/backend_error.h"
 #include "trainer/cuda/cuda_backend_impl.h"
 #include "trainer/cuda/cuda_check.h"
-#include "trainer/cuda/step_state_kernels.h"
+#include "trainer/cuda/kernels.h"
 
 namespace ampscope::trainer::cuda {
 

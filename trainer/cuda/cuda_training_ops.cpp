@@ -10,9 +10,7 @@
 #include "trainer/backend/backend_error.h"
 #include "trainer/cuda/cuda_backend_impl.h"
 #include "trainer/cuda/cuda_check.h"
-#include "trainer/cuda/loss_kernels.h"
-#include "trainer/cuda/multi_tensor_kernels.h"
-#include "trainer/cuda/reduction_kernels.h"
+#include "trainer/cuda/kernels.h"
 
 namespace ampscope::trainer::cuda {
 

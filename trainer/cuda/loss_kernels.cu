@@ -1,7 +1,7 @@
-#include "trainer/cuda/loss_kernels.h"
+#include "trainer/cuda/kernels.h"
 
 #include "trainer/cuda/cuda_check.h"
-#include "trainer/cuda/launch_config.cuh"
+#include "trainer/cuda/device_view.h"
 #include "trainer/numerics/elementwise_math.h"
 
 namespace ampscope::trainer::cuda {

@@ -13,8 +13,7 @@
 
 #include "trainer/cuda/cuda_check.h"
 #include "trainer/cuda/device_view.h"
-#include "trainer/cuda/launch_config.cuh"
-#include "trainer/cuda/multi_tensor_kernels.h"
+#include "trainer/cuda/kernels.h"
 #include "trainer/numerics/multi_tensor.h"
 
 namespace ampscope::trainer::cuda {

@@ -7,7 +7,7 @@
 // Each kernel reads what it needs of the scaler from device memory; the masked ones (optimizer
 // updates, clipping) let every block return at once when the step is skipped, so a skipped step
 // costs launches but no memory traffic.
-#include "trainer/cuda/multi_tensor_kernels.h"
+#include "trainer/cuda/kernels.h"
 
 #include "trainer/cuda/multi_tensor.cuh"
 #include "trainer/numerics/elementwise_math.h"

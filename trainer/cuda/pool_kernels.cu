@@ -1,10 +1,10 @@
-#include "trainer/cuda/pool_kernels.h"
+#include "trainer/cuda/kernels.h"
 
 #include <string>
 
 #include "trainer/backend/backend_error.h"
 #include "trainer/cuda/cuda_check.h"
-#include "trainer/cuda/launch_config.cuh"
+#include "trainer/cuda/device_view.h"
 #include "trainer/numerics/elementwise_math.h"
 
 namespace ampscope::trainer::cuda {

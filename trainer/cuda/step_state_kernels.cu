@@ -1,4 +1,4 @@
-#include "trainer/cuda/step_state_kernels.h"
+#include "trainer/cuda/kernels.h"
 
 #include "trainer/cuda/cuda_check.h"
 

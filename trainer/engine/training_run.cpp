@@ -8,9 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "trainer/instrumentation/layer_ranges.h"
 #include "trainer/instrumentation/range_marker.h"
-#include "trainer/instrumentation/run_range_texts.h"
+#include "trainer/instrumentation/trainer_ranges.h"
 
 namespace ampscope::trainer {
 

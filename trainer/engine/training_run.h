@@ -19,14 +19,11 @@
 #include <string_view>
 #include <vector>
 
-#include "trainer/amp/autocast_policy.h"
-#include "trainer/amp/loss_scaler.h"
-#include "trainer/amp/precision_mode.h"
+#include "trainer/amp/mixed_precision.h"
 #include "trainer/data/batch_pipeline.h"
 #include "trainer/data/dataset.h"
-#include "trainer/engine/counting_backend.h"
-#include "trainer/engine/op_tracker.h"
-#include "trainer/model/model_builder.h"
+#include "trainer/engine/run_support.h"
+#include "trainer/model/model.h"
 #include "trainer/optim/optimizer.h"
 
 namespace ampscope::trainer {

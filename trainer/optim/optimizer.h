@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "trainer/layers/layer.h"
+#include "trainer/layers/layers.h"
 
 namespace ampscope::trainer {
 

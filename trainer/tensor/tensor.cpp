@@ -7,6 +7,15 @@
 
 namespace ampscope::trainer {
 
+const char* dtypeName(DType dtype) {
+  switch (dtype) {
+    case DType::kFp16: return "float16";
+    case DType::kBf16: return "bfloat16";
+    case DType::kFp32: break;
+  }
+  return "float32";
+}
+
 const char* deviceName(DeviceKind device) { return device == DeviceKind::kCuda ? "cuda" : "cpu"; }
 
 std::int64_t elementCount(const Shape& shape) {

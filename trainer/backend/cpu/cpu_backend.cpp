@@ -1,6 +1,4 @@
 #include "trainer/backend/cpu/cpu_backend.h"
-#include "trainer/backend/cpu/channel_walk.h"
-#include "trainer/instrumentation/host_op_range.h"
 
 #include <cblas.h>
 
@@ -12,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "trainer/backend/backend_error.h"
+#include "trainer/instrumentation/range_marker.h"
 #include "trainer/numerics/elementwise_math.h"
 #include "trainer/numerics/low_precision.h"
 

@@ -5,6 +5,8 @@
 // The class is split over files by kind of op: cpu_backend.cpp (memory, element-wise, loss,
 // optimizers), cpu_gemm.cpp, cpu_conv.cpp, cpu_norm.cpp (normalisation and pooling).
 
+#include <cstdint>
+
 #include "trainer/backend/allocation_tracker.h"
 #include "trainer/backend/backend.h"
 #include "trainer/backend/cpu/bulk_rounding.h"
@@ -83,5 +85,16 @@ class CpuBackend final : public Backend {
   std::shared_ptr<AllocationTracker> tracker_ = AllocationTracker::create(
       DeviceKind::kCpu, 0, [pool = pool_] { return static_cast<std::int64_t>(pool.cachedLogicalBytes()); });
 };
+
+// Walks one channel of a tensor viewed as [outer, channels, inner] (NCHW activations with
+// inner = H*W, a linear layer's output with inner = 1): the index of each of its values, in
+// increasing order, so sums over a channel add in the same order wherever they are taken.
+template <typename Visit>
+void forChannel(std::int64_t outer, std::int64_t channels, std::int64_t inner, std::int64_t c, Visit&& visit) {
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const std::int64_t base = (o * channels + c) * inner;
+    for (std::int64_t i = 0; i < inner; ++i) visit(base + i);
+  }
+}
 
 }  // namespace ampscope::trainer

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "trainer/backend/cpu/cpu_backend.h"
-#include "trainer/instrumentation/host_op_range.h"
+#include "trainer/instrumentation/range_marker.h"
 
 namespace ampscope::trainer {
 

@@ -4,9 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "trainer/backend/cpu/channel_walk.h"
 #include "trainer/backend/cpu/cpu_backend.h"
-#include "trainer/instrumentation/host_op_range.h"
+#include "trainer/instrumentation/range_marker.h"
 #include "trainer/numerics/elementwise_math.h"
 #include "trainer/numerics/low_precision.h"
 

@@ -1,8 +1,24 @@
-#include "trainer/instrumentation/layer_ranges.h"
+#include "trainer/instrumentation/trainer_ranges.h"
 
 #include <fmt/format.h>
 
 namespace ampscope::trainer {
+
+const char* runPhaseRangeText(RunPhase phase) {
+  switch (phase) {
+    case RunPhase::kData: return "data";
+    case RunPhase::kForward: return "forward";
+    case RunPhase::kBackward: return "backward";
+    case RunPhase::kLossScale: return "loss_scale";
+    case RunPhase::kOptimizer: return "optimizer";
+    case RunPhase::kEvaluate: return "evaluate";
+  }
+  return "";
+}
+
+std::string stepRangeText(std::int64_t step) { return fmt::format("step {}", step); }
+
+std::string dataWorkRangeText(std::string_view what, std::int64_t batch) { return fmt::format("{} {}", what, batch); }
 
 std::string layerRangeText(Layer& layer, Pass pass, const Shape& input_shape, DType compute) {
   std::string params;

@@ -1,0 +1,300 @@
+#include "trainer/layers/layers.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "trainer/numerics/split_mix64.h"
+
+namespace ampscope::trainer {
+
+Tensor Layer::castTo(LayerContext& ctx, const Tensor& x, DType dtype) { return castTensor(ctx.backend, x, dtype); }
+
+Tensor Layer::gradientBuffer(LayerContext& ctx, Parameter& p, DType compute) {
+  return p.grad.dtype() == compute ? p.grad : ctx.backend.allocate(p.grad.shape(), compute);
+}
+
+void Layer::keepGradient(LayerContext& ctx, Parameter& p, const Tensor& computed) {
+  if (computed.raw() != p.grad.raw()) ctx.backend.copy(computed, p.grad);
+}
+
+std::vector<float> uniformValues(std::int64_t count, float bound, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<float> out(static_cast<std::size_t>(count));
+  for (float& v : out) v = (2.0f * rng.uniform() - 1.0f) * bound;
+  return out;
+}
+
+Parameter makeParameter(Backend& backend, std::string name, const Shape& shape, DType dtype, bool always_fp32) {
+  Parameter p;
+  p.name = std::move(name);
+  p.always_fp32 = always_fp32;
+  const DType stored = always_fp32 ? DType::kFp32 : dtype;
+  p.value = backend.allocate(shape, stored);
+  p.grad = backend.allocate(shape, stored);
+  return p;
+}
+
+Linear::Linear(Backend& backend, std::string name, std::int64_t in_features, std::int64_t out_features,
+               DType param_dtype)
+    : Layer(std::move(name)),
+      in_(in_features),
+      out_(out_features),
+      weight_(makeParameter(backend, this->name() + ".weight", {out_features, in_features}, param_dtype)),
+      bias_(makeParameter(backend, this->name() + ".bias", {out_features}, param_dtype)) {}
+
+void Linear::initialize(Backend& backend, std::uint64_t seed) {
+  // PyTorch's default: kaiming_uniform(a = sqrt(5)) gives bound 1/sqrt(fan_in), for the bias too.
+  const float bound = 1.0f / std::sqrt(static_cast<float>(in_));
+  backend.upload(uniformValues(weight_.value.numel(), bound, seed), weight_.value);
+  backend.upload(uniformValues(bias_.value.numel(), bound, seed ^ 0x5bd1e995ULL), bias_.value);
+}
+
+std::string Linear::geometry(const Shape& input) const {
+  return fmt::format("gemm={},{},{}", input.at(0), out_, in_);
+}
+
+Tensor Linear::forward(LayerContext& ctx, const Tensor& x) {
+  const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
+  saved_x_ = castTo(ctx, x, compute);
+  saved_w_ = castTo(ctx, weight_.value, compute);
+  const Tensor b = castTo(ctx, bias_.value, compute);
+  Tensor y = ctx.backend.allocate({x.dim(0), out_}, compute);
+  GemmCall call;
+  call.m = x.dim(0);
+  call.n = out_;
+  call.k = in_;
+  call.transpose_b = true;
+  ctx.backend.gemm(call, saved_x_, saved_w_, y);
+  ctx.backend.addBias(y, b, out_, 1);
+  return y;
+}
+
+Tensor Linear::backward(LayerContext& ctx, const Tensor& dy_in) {
+  const DType compute = saved_x_.dtype();
+  const Tensor dy = castTo(ctx, dy_in, compute);
+  const std::int64_t batch = dy.dim(0);
+  Tensor dx = ctx.backend.allocate({batch, in_}, compute);
+  GemmCall data;
+  data.m = batch;
+  data.n = in_;
+  data.k = out_;
+  ctx.backend.gemm(data, dy, saved_w_, dx);
+
+  // The weight gradient comes out in the compute dtype and is cast to the parameter's, as
+  // autocast's cast does in its backward.
+  Tensor dw = gradientBuffer(ctx, weight_, compute);
+  GemmCall filter;
+  filter.m = out_;
+  filter.n = in_;
+  filter.k = batch;
+  filter.transpose_a = true;
+  ctx.backend.gemm(filter, dy, saved_x_, dw);
+  keepGradient(ctx, weight_, dw);
+  Tensor db = gradientBuffer(ctx, bias_, compute);
+  ctx.backend.biasGradient(dy, db, out_, 1);
+  keepGradient(ctx, bias_, db);
+  return dx;
+}
+
+Conv2d::Conv2d(Backend& backend, std::string name, const Conv2dShape& shape, DType param_dtype)
+    : Layer(std::move(name)),
+      shape_(shape),
+      weight_(makeParameter(backend, this->name() + ".weight",
+                            {shape.out_channels, shape.in_channels, shape.kernel, shape.kernel}, param_dtype)),
+      bias_(makeParameter(backend, this->name() + ".bias", {shape.out_channels}, param_dtype)) {}
+
+void Conv2d::initialize(Backend& backend, std::uint64_t seed) {
+  const float bound = 1.0f / std::sqrt(static_cast<float>(shape_.in_channels * shape_.kernel * shape_.kernel));
+  backend.upload(uniformValues(weight_.value.numel(), bound, seed), weight_.value);
+  backend.upload(uniformValues(bias_.value.numel(), bound, seed ^ 0x5bd1e995ULL), bias_.value);
+}
+
+ConvGeometry Conv2d::geometryFor(const Shape& input) const {
+  ConvGeometry g;
+  g.n = input.at(0);
+  g.c = input.at(1);
+  g.h = input.at(2);
+  g.w = input.at(3);
+  g.k = shape_.out_channels;
+  g.r = shape_.kernel;
+  g.s = shape_.kernel;
+  g.stride = shape_.stride;
+  g.pad = shape_.pad;
+  return g;
+}
+
+Shape Conv2d::outputShape(const Shape& input) const {
+  const ConvGeometry g = geometryFor(input);
+  return {g.n, g.k, g.p(), g.q()};
+}
+
+std::string Conv2d::geometry(const Shape& input) const {
+  const ConvGeometry g = geometryFor(input);
+  return fmt::format("conv={},{},{},{},{},{},{},{},{} gemm={},{},{}", g.n, g.c, g.h, g.w, g.k, g.r, g.s, g.stride,
+                     g.pad, g.n * g.p() * g.q(), g.k, g.c * g.r * g.s);
+}
+
+Tensor Conv2d::forward(LayerContext& ctx, const Tensor& x) {
+  const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
+  saved_geometry_ = geometryFor(x.shape());
+  saved_x_ = castTo(ctx, x, compute);
+  saved_w_ = castTo(ctx, weight_.value, compute);
+  const Tensor b = castTo(ctx, bias_.value, compute);
+  Tensor y = ctx.backend.allocate(outputShape(x.shape()), compute);
+  ctx.backend.convForward(saved_geometry_, saved_x_, saved_w_, y);
+  ctx.backend.addBias(y, b, shape_.out_channels, saved_geometry_.p() * saved_geometry_.q());
+  return y;
+}
+
+Tensor Conv2d::backward(LayerContext& ctx, const Tensor& dy_in) {
+  const DType compute = saved_x_.dtype();
+  const Tensor dy = castTo(ctx, dy_in, compute);
+  const ConvGeometry& g = saved_geometry_;
+  Tensor dx = ctx.backend.allocate(saved_x_.shape(), compute);
+  ctx.backend.convBackwardData(g, dy, saved_w_, dx);
+  Tensor dw = gradientBuffer(ctx, weight_, compute);
+  ctx.backend.convBackwardFilter(g, saved_x_, dy, dw);
+  keepGradient(ctx, weight_, dw);
+  Tensor db = gradientBuffer(ctx, bias_, compute);
+  ctx.backend.biasGradient(dy, db, shape_.out_channels, g.p() * g.q());
+  keepGradient(ctx, bias_, db);
+  return dx;
+}
+
+namespace {
+
+// The channel count and the values per channel of x viewed as [n, channels, inner].
+std::int64_t innerOf(const Tensor& x) {
+  std::int64_t inner = 1;
+  for (std::size_t axis = 2; axis < x.rank(); ++axis) inner *= x.dim(axis);
+  return inner;
+}
+
+void setToOnesAndZeros(Backend& backend, Parameter& gamma, Parameter& beta) {
+  backend.fill(gamma.value, 1.0f);
+  backend.fill(beta.value, 0.0f);
+}
+
+}  // namespace
+
+BatchNorm::BatchNorm(Backend& backend, std::string name, std::int64_t channels)
+    : Layer(std::move(name)),
+      channels_(channels),
+      gamma_(makeParameter(backend, this->name() + ".weight", {channels}, DType::kFp32, true)),
+      beta_(makeParameter(backend, this->name() + ".bias", {channels}, DType::kFp32, true)),
+      running_mean_(backend.allocate({channels}, DType::kFp32)),
+      running_var_(backend.allocate({channels}, DType::kFp32)),
+      saved_mean_(backend.allocate({channels}, DType::kFp32)),
+      saved_inv_std_(backend.allocate({channels}, DType::kFp32)) {}
+
+void BatchNorm::initialize(Backend& backend, std::uint64_t /*seed*/) {
+  setToOnesAndZeros(backend, gamma_, beta_);
+  backend.fill(running_mean_, 0.0f);
+  backend.fill(running_var_, 1.0f);
+}
+
+Tensor BatchNorm::forward(LayerContext& ctx, const Tensor& x) {
+  const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
+  saved_x_ = castTo(ctx, x, compute);
+  Tensor y = ctx.backend.allocate(x.shape(), compute);
+  ctx.backend.batchNormForward(saved_x_, channels_, innerOf(x), gamma_.value, beta_.value, running_mean_, running_var_,
+                               kMomentum, kEps, ctx.training, y, saved_mean_, saved_inv_std_);
+  return y;
+}
+
+Tensor BatchNorm::backward(LayerContext& ctx, const Tensor& dy_in) {
+  const Tensor dy = castTo(ctx, dy_in, saved_x_.dtype());
+  Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
+  ctx.backend.batchNormBackward(saved_x_, dy, channels_, innerOf(saved_x_), gamma_.value, saved_mean_, saved_inv_std_,
+                                dx, gamma_.grad, beta_.grad);
+  return dx;
+}
+
+LayerNorm::LayerNorm(Backend& backend, std::string name, std::int64_t features)
+    : Layer(std::move(name)),
+      features_(features),
+      gamma_(makeParameter(backend, this->name() + ".weight", {features}, DType::kFp32, true)),
+      beta_(makeParameter(backend, this->name() + ".bias", {features}, DType::kFp32, true)) {}
+
+void LayerNorm::initialize(Backend& backend, std::uint64_t /*seed*/) { setToOnesAndZeros(backend, gamma_, beta_); }
+
+Tensor LayerNorm::forward(LayerContext& ctx, const Tensor& x) {
+  const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
+  saved_x_ = castTo(ctx, x, compute);
+  const std::int64_t rows = x.numel() / features_;
+  if (!saved_mean_.defined() || saved_mean_.numel() != rows) {
+    saved_mean_ = ctx.backend.allocate({rows}, DType::kFp32);
+    saved_inv_std_ = ctx.backend.allocate({rows}, DType::kFp32);
+  }
+  Tensor y = ctx.backend.allocate(x.shape(), compute);
+  ctx.backend.layerNormForward(saved_x_, features_, gamma_.value, beta_.value, kEps, y, saved_mean_, saved_inv_std_);
+  return y;
+}
+
+Tensor LayerNorm::backward(LayerContext& ctx, const Tensor& dy_in) {
+  const Tensor dy = castTo(ctx, dy_in, saved_x_.dtype());
+  Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
+  ctx.backend.layerNormBackward(saved_x_, dy, features_, gamma_.value, saved_mean_, saved_inv_std_, dx, gamma_.grad,
+                                beta_.grad);
+  return dx;
+}
+
+Tensor ActivationLayer::forward(LayerContext& ctx, const Tensor& x) {
+  saved_x_ = x;
+  Tensor y = ctx.backend.allocate(x.shape(), x.dtype());
+  ctx.backend.activationForward(kind_, x, y);
+  return y;
+}
+
+Tensor ActivationLayer::backward(LayerContext& ctx, const Tensor& dy_in) {
+  const Tensor dy = castTo(ctx, dy_in, saved_x_.dtype());
+  Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
+  ctx.backend.activationBackward(kind_, saved_x_, dy, dx);
+  return dx;
+}
+
+PoolGeometry Pool2d::geometryFor(const Shape& input) const {
+  PoolGeometry g;
+  g.n = input.at(0);
+  g.c = input.at(1);
+  g.h = input.at(2);
+  g.w = input.at(3);
+  g.window = window_;
+  g.stride = window_;
+  return g;
+}
+
+Shape Pool2d::outputShape(const Shape& input) const {
+  const PoolGeometry g = geometryFor(input);
+  return {g.n, g.c, g.p(), g.q()};
+}
+
+Tensor Pool2d::forward(LayerContext& ctx, const Tensor& x) {
+  saved_x_ = x;
+  Tensor y = ctx.backend.allocate(outputShape(x.shape()), x.dtype());
+  ctx.backend.poolForward(kind_, geometryFor(x.shape()), x, y);
+  return y;
+}
+
+Tensor Pool2d::backward(LayerContext& ctx, const Tensor& dy_in) {
+  const Tensor dy = castTo(ctx, dy_in, saved_x_.dtype());
+  Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
+  ctx.backend.poolBackward(kind_, geometryFor(saved_x_.shape()), saved_x_, dy, dx);
+  return dx;
+}
+
+Shape Flatten::outputShape(const Shape& input) const {
+  std::int64_t features = 1;
+  for (std::size_t axis = 1; axis < input.size(); ++axis) features *= input[axis];
+  return {input.at(0), features};
+}
+
+Tensor Flatten::forward(LayerContext& /*ctx*/, const Tensor& x) {
+  input_shape_ = x.shape();
+  return x.reshaped(outputShape(x.shape()));
+}
+
+Tensor Flatten::backward(LayerContext& /*ctx*/, const Tensor& dy) { return dy.reshaped(input_shape_); }
+
+}  // namespace ampscope::trainer

@@ -1,0 +1,219 @@
+#pragma once
+// The layers a model is made of. Each forward keeps what its backward needs; each backward
+// returns the input's gradient and writes its parameters' gradients. The dtype each op computes
+// in comes from the autocast policy (trainer/amp/mixed_precision.h), so one layer serves every
+// precision mode. The base class and what layers share come first, then the matrix layers
+// (Linear, Conv2d), normalisation, and the layers without parameters.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trainer/amp/mixed_precision.h"
+#include "trainer/backend/backend.h"
+
+namespace ampscope::trainer {
+
+// A learnable tensor and what the precision mode and the optimizer keep beside it.
+struct Parameter {
+  std::string name;      // "fc1.weight"
+  Tensor value;          // what the forward reads (FP32, or FP16 in the fp16-master/fp16-pure modes)
+  Tensor grad;           // d loss / d value, in value's dtype
+  Tensor master;         // FP32 master copy in fp16-master mode; undefined otherwise
+  Tensor master_grad;    // FP32 gradient for the master copy
+  Tensor state1, state2; // optimizer state (momentum; Adam's moments)
+  bool always_fp32 = false;  // normalisation parameters stay FP32 in every mode, as apex keeps them
+
+  Tensor& updated() { return master.defined() ? master : value; }
+  Tensor& updatedGrad() { return master_grad.defined() ? master_grad : grad; }
+};
+
+// What a forward or backward call needs besides its tensors.
+struct LayerContext {
+  Backend& backend;
+  const AutocastPolicy& policy;
+  DType autocast = DType::kFp32;  // autocast's low precision; kFp32: autocast off
+  bool training = true;
+};
+
+class Layer {
+ public:
+  explicit Layer(std::string name) : name_(std::move(name)) {}
+  virtual ~Layer() = default;
+  Layer(const Layer&) = delete;
+  Layer& operator=(const Layer&) = delete;
+
+  const std::string& name() const { return name_; }
+  virtual std::string_view op() const = 0;  // the op name autocast decides by: "linear", "conv2d", ...
+  virtual Shape outputShape(const Shape& input) const = 0;
+  virtual Tensor forward(LayerContext& ctx, const Tensor& x) = 0;
+  virtual Tensor backward(LayerContext& ctx, const Tensor& dy) = 0;
+  virtual std::vector<Parameter*> parameters() { return {}; }
+  // Sets the parameters' starting values, drawn from seed (PyTorch's default initialisations).
+  virtual void initialize(Backend& /*backend*/, std::uint64_t /*seed*/) {}
+  // The op's own figures for the instrumentation text beyond shapes: "gemm=M,N,K", "conv=...".
+  virtual std::string geometry(const Shape& /*input*/) const { return {}; }
+
+ protected:
+  // x in dtype, cast if it is not (autocast's cast; a no-op when it already is).
+  static Tensor castTo(LayerContext& ctx, const Tensor& x, DType dtype);
+  // Where to compute p's gradient in the compute dtype: p.grad itself when the dtypes agree,
+  // else a scratch tensor that keepGradient casts into p.grad (autocast's cast backward).
+  static Tensor gradientBuffer(LayerContext& ctx, Parameter& p, DType compute);
+  static void keepGradient(LayerContext& ctx, Parameter& p, const Tensor& computed);
+
+ private:
+  std::string name_;
+};
+
+// Uniform values in [-bound, bound) from seed, the same on every platform.
+std::vector<float> uniformValues(std::int64_t count, float bound, std::uint64_t seed);
+
+// Allocates a parameter of the given shape in dtype (FP32 when always_fp32) with its gradient.
+Parameter makeParameter(Backend& backend, std::string name, const Shape& shape, DType dtype, bool always_fp32 = false);
+
+// y = x W^T + b for x [batch, in], W [out, in]: one GEMM with M = batch, N = out, K = in forward;
+// backward dx = dy W (M = batch, N = in, K = out) and dW = dy^T x (M = out, N = in, K = batch).
+class Linear final : public Layer {
+ public:
+  Linear(Backend& backend, std::string name, std::int64_t in_features, std::int64_t out_features, DType param_dtype);
+
+  std::string_view op() const override { return "linear"; }
+  Shape outputShape(const Shape& input) const override { return {input.at(0), out_}; }
+  Tensor forward(LayerContext& ctx, const Tensor& x) override;
+  Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  std::vector<Parameter*> parameters() override { return {&weight_, &bias_}; }
+  void initialize(Backend& backend, std::uint64_t seed) override;
+  std::string geometry(const Shape& input) const override;
+
+ private:
+  std::int64_t in_;
+  std::int64_t out_;
+  Parameter weight_;
+  Parameter bias_;
+  Tensor saved_x_;  // the input as the GEMM read it (in the compute dtype)
+  Tensor saved_w_;
+};
+
+// A 2-D convolution over NCHW with a square kernel, stride and zero padding, plus a per-channel
+// bias. As a GEMM (what Tensor Cores see): M = N*P*Q, N = K (output channels), K = C*R*S.
+struct Conv2dShape {
+  std::int64_t in_channels = 1;
+  std::int64_t out_channels = 8;
+  std::int64_t kernel = 3;
+  std::int64_t stride = 1;
+  std::int64_t pad = 1;
+};
+
+class Conv2d final : public Layer {
+ public:
+  Conv2d(Backend& backend, std::string name, const Conv2dShape& shape, DType param_dtype);
+
+  std::string_view op() const override { return "conv2d"; }
+  Shape outputShape(const Shape& input) const override;
+  Tensor forward(LayerContext& ctx, const Tensor& x) override;
+  Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  std::vector<Parameter*> parameters() override { return {&weight_, &bias_}; }
+  void initialize(Backend& backend, std::uint64_t seed) override;
+  std::string geometry(const Shape& input) const override;
+
+ private:
+  ConvGeometry geometryFor(const Shape& input) const;
+
+  Conv2dShape shape_;
+  Parameter weight_;
+  Parameter bias_;
+  Tensor saved_x_;
+  Tensor saved_w_;
+  ConvGeometry saved_geometry_;
+};
+
+// Batch norm (per channel over batch and space, with running statistics for evaluation) and layer
+// norm (per row over the features). Statistics are FP32 in every mode; gamma and beta stay FP32.
+class BatchNorm final : public Layer {
+ public:
+  BatchNorm(Backend& backend, std::string name, std::int64_t channels);
+
+  std::string_view op() const override { return "batch_norm"; }
+  Shape outputShape(const Shape& input) const override { return input; }
+  Tensor forward(LayerContext& ctx, const Tensor& x) override;
+  Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  std::vector<Parameter*> parameters() override { return {&gamma_, &beta_}; }
+  void initialize(Backend& backend, std::uint64_t seed) override;
+
+  static constexpr float kMomentum = 0.1f;
+  static constexpr float kEps = 1e-5f;
+
+ private:
+  std::int64_t channels_;
+  Parameter gamma_;
+  Parameter beta_;
+  Tensor running_mean_;
+  Tensor running_var_;
+  Tensor saved_x_, saved_mean_, saved_inv_std_;
+};
+
+class LayerNorm final : public Layer {
+ public:
+  LayerNorm(Backend& backend, std::string name, std::int64_t features);
+
+  std::string_view op() const override { return "layer_norm"; }
+  Shape outputShape(const Shape& input) const override { return input; }
+  Tensor forward(LayerContext& ctx, const Tensor& x) override;
+  Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  std::vector<Parameter*> parameters() override { return {&gamma_, &beta_}; }
+  void initialize(Backend& backend, std::uint64_t seed) override;
+
+  static constexpr float kEps = 1e-5f;
+
+ private:
+  std::int64_t features_;
+  Parameter gamma_;
+  Parameter beta_;
+  Tensor saved_x_, saved_mean_, saved_inv_std_;
+};
+
+// Layers without parameters: activations (ReLU, GELU), pooling (max, average) and flatten. They
+// compute in their input's dtype (autocast's "follow the inputs" list).
+class ActivationLayer final : public Layer {
+ public:
+  ActivationLayer(std::string name, Activation kind) : Layer(std::move(name)), kind_(kind) {}
+  std::string_view op() const override { return kind_ == Activation::kRelu ? "relu" : "gelu"; }
+  Shape outputShape(const Shape& input) const override { return input; }
+  Tensor forward(LayerContext& ctx, const Tensor& x) override;
+  Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+
+ private:
+  Activation kind_;
+  Tensor saved_x_;
+};
+
+class Pool2d final : public Layer {
+ public:
+  Pool2d(std::string name, PoolKind kind, std::int64_t window) : Layer(std::move(name)), kind_(kind), window_(window) {}
+  std::string_view op() const override { return kind_ == PoolKind::kMax ? "max_pool2d" : "avg_pool2d"; }
+  Shape outputShape(const Shape& input) const override;
+  Tensor forward(LayerContext& ctx, const Tensor& x) override;
+  Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+
+ private:
+  PoolGeometry geometryFor(const Shape& input) const;
+  PoolKind kind_;
+  std::int64_t window_;
+  Tensor saved_x_;
+};
+
+// [n, ...] -> [n, product of the rest]; shares memory.
+class Flatten final : public Layer {
+ public:
+  explicit Flatten(std::string name) : Layer(std::move(name)) {}
+  std::string_view op() const override { return "flatten"; }
+  Shape outputShape(const Shape& input) const override;
+  Tensor forward(LayerContext& ctx, const Tensor& x) override;
+  Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+
+ private:
+  Shape input_shape_;
+};
+
+}  // namespace ampscope::trainer
