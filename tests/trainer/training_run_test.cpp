@@ -158,6 +158,23 @@ TEST(TrainingRunTest, TheOptimizerLaunchesAsManyTimesForTwoParameterTensorsAsFor
   EXPECT_GT(launches(demand[1], RunPhase::kForward), launches(demand[0], RunPhase::kForward));
 }
 
+TEST(TrainingRunTest, AutocastCastsEveryWeightAndGradientInOneLaunchEachWhateverTheLayers) {
+  // A step's launches beyond the layers' own work: what amp-fp16 adds to fp32's step. With the
+  // casts kept and refreshed in one op, it is the same for one linear layer as for four.
+  const auto steadyLaunches = [](PrecisionMode mode, std::vector<std::int64_t> hidden) {
+    TrainConfig config = smallRun(mode);
+    config.model.hidden = std::move(hidden);
+    config.max_steps = 4;
+    const RunResult r = train(config);
+    return r.steps.size() == 4 ? r.steps[2].demand.totalLaunches() : -1;
+  };
+  const std::int64_t amp_added_one = steadyLaunches(PrecisionMode::kAmpFp16, {}) - steadyLaunches(PrecisionMode::kFp32, {});
+  const std::int64_t amp_added_four =
+      steadyLaunches(PrecisionMode::kAmpFp16, {32, 32, 32}) - steadyLaunches(PrecisionMode::kFp32, {32, 32, 32});
+  EXPECT_GT(amp_added_one, 0);
+  EXPECT_EQ(amp_added_one, amp_added_four);
+}
+
 // A run whose backend fails the planned call: the error, and how many steps finished before it.
 struct FailedRun {
   std::string message;

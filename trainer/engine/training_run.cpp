@@ -241,7 +241,7 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
   const bool take_histograms = config_.gradient_histograms && step_ % config_.numerics_every == 0;
   pending.record.read_log = step_ % config_.log_every == 0 || step_ + 1 >= total_steps_;
 
-  LayerContext ctx{backend_, policy_, plan_.autocast, true};
+  LayerContext ctx{backend_, policy_, plan_.autocast, true, &casts_};
   const Shape image_shape = {batch.size, train_.channels, train_.height, train_.width};
   const Tensor x = toDevice(batch.images, image_shape, plan_.input);
   const Tensor labels = toDevice(batch.labels, {batch.size}, DType::kFp32);
@@ -249,6 +249,7 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
   Tensor dlogits;
   {
     const PhaseScope phase(ops_, backend_, phases().forward);
+    casts_.refreshValues(backend_);  // autocast's casts of the weights the last step updated
     const Tensor logits = model_->forward(ctx, x, &ops_);
     ops_.enterPhase("loss");
     // The loss is on autocast's FP32 list: logits are cast up, and its gradient cast back down.
@@ -264,6 +265,7 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
   std::span<Tensor* const> grads;
   {
     const PhaseScope phase(ops_, backend_, phases().loss_scale);
+    casts_.castGradients(backend_);  // the layers' low-precision gradients into the parameters'
     grads = optimizer_->prepareGradients();
     backend_.unscaleGradients(grads, step_state_);
     if (take_histograms) pending.record.gradients = gradientHistograms(grads);

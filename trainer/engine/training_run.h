@@ -152,6 +152,7 @@ class TrainingRun {
   std::unique_ptr<Model> model_;
   std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<LayerObserver> ranges_;  // the NVTX ranges of the layers
+  ParameterCasts casts_;                   // autocast's casts of the parameters, kept from step to step
   OpTracker ops_;                          // the layer op or phase under way; passes on to ranges_
   Stage stage_ = Stage::kSetup;
   StepStateMemory step_state_;

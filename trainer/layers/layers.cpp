@@ -8,14 +8,65 @@
 
 namespace ampscope::trainer {
 
+Tensor* ParameterCasts::find(std::vector<Kept>& kept, const Parameter& p, DType dtype) {
+  for (Kept& k : kept) {
+    if (k.parameter == &p && k.tensor.dtype() == dtype) return &k.tensor;
+  }
+  return nullptr;
+}
+
+Tensor ParameterCasts::valueIn(Backend& backend, Parameter& p, DType dtype) {
+  if (p.value.dtype() == dtype) return p.value;
+  if (const Tensor* cast = find(values_, p, dtype)) return *cast;
+  Tensor cast = castTensor(backend, p.value, dtype);
+  values_.push_back({&p, cast});
+  return cast;
+}
+
+Tensor ParameterCasts::gradientIn(Backend& backend, Parameter& p, DType dtype) {
+  if (p.grad.dtype() == dtype) return p.grad;
+  if (const Tensor* buffer = find(gradients_, p, dtype)) return *buffer;
+  Tensor buffer = backend.allocate(p.grad.shape(), dtype);
+  gradients_.push_back({&p, buffer});
+  return buffer;
+}
+
+void ParameterCasts::refreshValues(Backend& backend) {
+  if (values_.empty()) return;
+  std::vector<const Tensor*> sources;
+  std::vector<Tensor*> casts;
+  for (Kept& k : values_) {
+    sources.push_back(&k.parameter->value);
+    casts.push_back(&k.tensor);
+  }
+  backend.copyAll(sources, casts);
+}
+
+void ParameterCasts::castGradients(Backend& backend) {
+  if (gradients_.empty()) return;
+  std::vector<const Tensor*> buffers;
+  std::vector<Tensor*> grads;
+  for (Kept& k : gradients_) {
+    buffers.push_back(&k.tensor);
+    grads.push_back(&k.parameter->grad);
+  }
+  backend.copyAll(buffers, grads);
+}
+
 Tensor Layer::castTo(LayerContext& ctx, const Tensor& x, DType dtype) { return castTensor(ctx.backend, x, dtype); }
 
+Tensor Layer::parameterIn(LayerContext& ctx, Parameter& p, DType dtype) {
+  return ctx.casts != nullptr ? ctx.casts->valueIn(ctx.backend, p, dtype) : castTo(ctx, p.value, dtype);
+}
+
 Tensor Layer::gradientBuffer(LayerContext& ctx, Parameter& p, DType compute) {
+  if (ctx.casts != nullptr) return ctx.casts->gradientIn(ctx.backend, p, compute);
   return p.grad.dtype() == compute ? p.grad : ctx.backend.allocate(p.grad.shape(), compute);
 }
 
 void Layer::keepGradient(LayerContext& ctx, Parameter& p, const Tensor& computed) {
-  if (computed.raw() != p.grad.raw()) ctx.backend.copy(computed, p.grad);
+  // With kept casts, castGradients casts every buffer at once after backward.
+  if (ctx.casts == nullptr && computed.raw() != p.grad.raw()) ctx.backend.copy(computed, p.grad);
 }
 
 std::vector<float> uniformValues(std::int64_t count, float bound, std::uint64_t seed) {
@@ -57,8 +108,8 @@ std::string Linear::geometry(const Shape& input) const {
 Tensor Linear::forward(LayerContext& ctx, const Tensor& x) {
   const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
   saved_x_ = castTo(ctx, x, compute);
-  saved_w_ = castTo(ctx, weight_.value, compute);
-  const Tensor b = castTo(ctx, bias_.value, compute);
+  saved_w_ = parameterIn(ctx, weight_, compute);
+  const Tensor b = parameterIn(ctx, bias_, compute);
   Tensor y = ctx.backend.allocate({x.dim(0), out_}, compute);
   GemmCall call;
   call.m = x.dim(0);
@@ -139,8 +190,8 @@ Tensor Conv2d::forward(LayerContext& ctx, const Tensor& x) {
   const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
   saved_geometry_ = geometryFor(x.shape());
   saved_x_ = castTo(ctx, x, compute);
-  saved_w_ = castTo(ctx, weight_.value, compute);
-  const Tensor b = castTo(ctx, bias_.value, compute);
+  saved_w_ = parameterIn(ctx, weight_, compute);
+  const Tensor b = parameterIn(ctx, bias_, compute);
   Tensor y = ctx.backend.allocate(outputShape(x.shape()), compute);
   ctx.backend.convForward(saved_geometry_, saved_x_, saved_w_, y);
   ctx.backend.addBias(y, b, shape_.out_channels, saved_geometry_.p() * saved_geometry_.q());

@@ -28,12 +28,41 @@ struct Parameter {
   Tensor& updatedGrad() { return master_grad.defined() ? master_grad : grad; }
 };
 
+// Autocast's parameters in the compute dtype, kept from step to step (as torch.autocast caches a
+// weight's cast within its region, but across steps). The first step casts each parameter as a
+// layer asks for it; from then on the run refreshes every cast in one copyAll at the step's start,
+// and the gradients the layers compute in low precision reach the parameters' own gradients in one
+// copyAll after backward. The values are those a cast per layer would give, so a step's launches
+// for casts stop growing with its parameter tensors.
+class ParameterCasts {
+ public:
+  // p.value in dtype: p.value itself when it already is, else its kept cast (cast now if new).
+  Tensor valueIn(Backend& backend, Parameter& p, DType dtype);
+  // Where to compute p's gradient in dtype: p.grad itself when the dtypes agree, else a kept buffer
+  // that castGradients casts into p.grad.
+  Tensor gradientIn(Backend& backend, Parameter& p, DType dtype);
+  // Every kept cast from its parameter's current value, in one op.
+  void refreshValues(Backend& backend);
+  // Every kept gradient buffer into its parameter's gradient, in one op.
+  void castGradients(Backend& backend);
+
+ private:
+  struct Kept {
+    Parameter* parameter = nullptr;
+    Tensor tensor;
+  };
+  static Tensor* find(std::vector<Kept>& kept, const Parameter& p, DType dtype);
+  std::vector<Kept> values_;
+  std::vector<Kept> gradients_;
+};
+
 // What a forward or backward call needs besides its tensors.
 struct LayerContext {
   Backend& backend;
   const AutocastPolicy& policy;
   DType autocast = DType::kFp32;  // autocast's low precision; kFp32: autocast off
   bool training = true;
+  ParameterCasts* casts = nullptr;  // kept parameter casts (training); nullptr: cast per call
 };
 
 class Layer {
@@ -57,8 +86,11 @@ class Layer {
  protected:
   // x in dtype, cast if it is not (autocast's cast; a no-op when it already is).
   static Tensor castTo(LayerContext& ctx, const Tensor& x, DType dtype);
+  // A parameter's value in dtype: its kept cast where the context keeps them, else castTo.
+  static Tensor parameterIn(LayerContext& ctx, Parameter& p, DType dtype);
   // Where to compute p's gradient in the compute dtype: p.grad itself when the dtypes agree,
-  // else a scratch tensor that keepGradient casts into p.grad (autocast's cast backward).
+  // else a buffer that keepGradient, or the context's castGradients, casts into p.grad
+  // (autocast's cast backward).
   static Tensor gradientBuffer(LayerContext& ctx, Parameter& p, DType compute);
   static void keepGradient(LayerContext& ctx, Parameter& p, const Tensor& computed);
 
