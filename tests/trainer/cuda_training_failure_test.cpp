@@ -17,8 +17,8 @@ namespace {
   if (!var) GTEST_SKIP() << var.error().message
 
 void expectOutOfDeviceMemory(const std::string& text) {
-  EXPECT_NE(text.find("CUDA: out of memory (cudaErrorMemoryAllocation) in cudaMalloc at cuda_backend.cpp:"),
-            std::string::npos)
+  // cudaMallocAsync where the device has memory pools, else cudaMalloc.
+  EXPECT_NE(text.find("CUDA: out of memory (cudaErrorMemoryAllocation) in cudaMalloc"), std::string::npos)
       << text;
 }
 
@@ -32,7 +32,7 @@ TEST(CudaTrainingFailureTest, DeviceOutOfMemoryIsABackendErrorAndTheBackendGoesO
     EXPECT_EQ(error.source(), "CUDA");
     expectOutOfDeviceMemory(error.what());
   }
-  // The failed cudaMalloc's error was taken back: the next launch's check does not report it again.
+  // The failed allocation's error was taken back: the next launch's check does not report it again.
   Tensor t = backend.allocate({2}, DType::kFp32);
   backend.fill(t, 1.5f);
   EXPECT_EQ(backend.download(t), (std::vector<float>{1.5f, 1.5f}));

@@ -35,6 +35,19 @@ void requireSameCount(std::int64_t a, std::int64_t b, const char* what) {
   if (a != b) throw BackendError("CUDA backend", fmt::format("{}: {} values for a tensor of {}", what, a, b));
 }
 
+// What the pool holds for reuse beyond the memory in use: reserved, as a caching allocator's
+// cache is (docs/memory.md). 0 without a pool, or when the pool cannot say.
+std::int64_t poolCachedBytes(cudaMemPool_t pool) {
+  if (pool == nullptr) return 0;
+  std::uint64_t reserved = 0, used = 0;  // cuuint64_t, as the attributes take them
+  if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess ||
+      cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    return 0;
+  }
+  return reserved > used ? static_cast<std::int64_t>(reserved - used) : 0;
+}
+
 void requireCudaTensor(const Tensor& t) {
   if (t.device() != DeviceKind::kCuda) {
     throw BackendError("CUDA backend", fmt::format("a {} tensor {} reached it", deviceName(t.device()),
@@ -46,8 +59,9 @@ void requireCudaTensor(const Tensor& t) {
 
 CudaBackend::CudaBackend(int device)
     : device_(device),
-      tracker_(AllocationTracker::create(DeviceKind::kCuda, device,
-                                         [held = buffer_bytes_] { return held->load(std::memory_order_relaxed); })) {
+      tracker_(AllocationTracker::create(DeviceKind::kCuda, device, [held = buffer_bytes_, pool = pool_for_totals_] {
+        return held->load(std::memory_order_relaxed) + poolCachedBytes(pool->load(std::memory_order_relaxed));
+      })) {
   scratch_.countCapacityIn(buffer_bytes_);
   workspace_.countCapacityIn(buffer_bytes_);
   AMPSCOPE_CUDA_CHECK(cudaSetDevice(device_));
@@ -62,10 +76,24 @@ CudaBackend::CudaBackend(int device)
 
   cudaStream_t stream = nullptr;
   AMPSCOPE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  stream_ = decltype(stream_)(stream);
-  cudaEvent_t event = nullptr;
-  AMPSCOPE_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
-  staging_free_ = decltype(staging_free_)(event);
+  stream_ = std::shared_ptr<CUstream_st>(stream, [](cudaStream_t s) { static_cast<void>(cudaStreamDestroy(s)); });
+  for (UploadSlot& slot : upload_slots_) {
+    cudaEvent_t event = nullptr;
+    AMPSCOPE_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    slot.copied = decltype(slot.copied)(event);
+  }
+  // cudaFree waits for the whole device: freeing a step's tensors with it would stop the host at
+  // every release. Stream-ordered allocation (cudaMallocAsync/cudaFreeAsync) from the device's
+  // pool, which keeps what is freed for the next allocation, never waits (CUDA Programming Guide,
+  // "Stream Ordered Memory Allocator").
+  int pools_supported = 0;
+  AMPSCOPE_CUDA_CHECK(cudaDeviceGetAttribute(&pools_supported, cudaDevAttrMemoryPoolsSupported, device_));
+  if (pools_supported != 0) {
+    AMPSCOPE_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool_, device_));
+    std::uint64_t keep_everything = UINT64_MAX;
+    AMPSCOPE_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &keep_everything));
+    pool_for_totals_->store(pool_, std::memory_order_relaxed);
+  }
 
   cublasHandle_t blas = nullptr;
   AMPSCOPE_CUBLAS_CHECK(cublasCreate(&blas));
@@ -107,14 +135,20 @@ WriteView CudaBackend::writeView(Tensor& t) {
   return {t.raw(), t.dtype()};
 }
 
-void* CudaBackend::staging(std::size_t bytes) {
-  AMPSCOPE_CUDA_CHECK(cudaEventSynchronize(staging_free_.get()));
-  return staging_buffer_.reserve(std::max<std::size_t>(bytes, 1));
+void* CudaBackend::uploadStaging(std::size_t bytes) {
+  UploadSlot& slot = upload_slots_[next_upload_ % kUploadSlots];
+  AMPSCOPE_CUDA_CHECK(cudaEventSynchronize(slot.copied.get()));
+  return slot.buffer.reserve(std::max<std::size_t>(bytes, 1));
+}
+
+void CudaBackend::uploadQueued() {
+  AMPSCOPE_CUDA_CHECK(cudaEventRecord(upload_slots_[next_upload_ % kUploadSlots].copied.get(), stream()));
+  ++next_upload_;
 }
 
 void CudaBackend::fetch(void* host, const void* device, std::size_t bytes) {
   if (bytes == 0) return;
-  void* pinned = staging(bytes);
+  void* pinned = readStaging(bytes);
   AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(pinned, device, bytes, cudaMemcpyDeviceToHost, stream()));
   AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream()));
   std::memcpy(host, pinned, bytes);
@@ -124,15 +158,36 @@ void CudaBackend::synchronize() { AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stre
 
 Tensor CudaBackend::allocate(const Shape& shape, DType dtype) {
   const std::size_t bytes = static_cast<std::size_t>(elementCount(shape)) * bytesPerElement(dtype, DeviceKind::kCuda);
-  void* memory = nullptr;
-  AMPSCOPE_CUDA_CHECK(cudaMalloc(&memory, std::max<std::size_t>(bytes, 1)));
-  // The deleter may run after the backend is gone, so it needs nothing of it; it cannot report
-  // a failure either.
-  std::shared_ptr<void> owner(memory, [](void* p) { static_cast<void>(cudaFree(p)); });
+  void* memory = deviceMemory(std::max<std::size_t>(bytes, 1));
+  // The deleter may run after the backend is gone, so it holds the stream itself; it cannot
+  // report a failure either.
+  std::shared_ptr<void> owner;
+  if (pool_ != nullptr) {
+    owner = std::shared_ptr<void>(memory, [stream = stream_](void* p) { static_cast<void>(cudaFreeAsync(p, stream.get())); });
+  } else {
+    owner = std::shared_ptr<void>(memory, [](void* p) { static_cast<void>(cudaFree(p)); });
+  }
   if (tracker_->observed()) owner = AllocationTracker::track(tracker_, std::move(owner), static_cast<std::int64_t>(bytes));
   // Zeroed like the CPU backend's tensors (all-zero bits are 0 in every dtype).
   AMPSCOPE_CUDA_CHECK(cudaMemsetAsync(memory, 0, bytes, stream()));
   return Tensor(shape, dtype, DeviceKind::kCuda, std::move(owner));
+}
+
+void* CudaBackend::deviceMemory(std::size_t bytes) {
+  void* memory = nullptr;
+  if (pool_ == nullptr) {
+    AMPSCOPE_CUDA_CHECK(cudaMalloc(&memory, bytes));
+    return memory;
+  }
+  if (cudaMallocAsync(&memory, bytes, stream()) == cudaSuccess) return memory;
+  // What the pool keeps for reuse goes back to the device, once the work that may still use it
+  // is done, and the allocation is tried once more, as a caching allocator does before it reports
+  // running out. A failure that is not the memory's is reported as it is, by the second try.
+  static_cast<void>(cudaGetLastError());
+  AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  AMPSCOPE_CUDA_CHECK(cudaMemPoolTrimTo(pool_, 0));
+  AMPSCOPE_CUDA_CHECK(cudaMallocAsync(&memory, bytes, stream()));
+  return memory;
 }
 
 void CudaBackend::upload(std::span<const float> values, Tensor& dst) {
@@ -142,7 +197,7 @@ void CudaBackend::upload(std::span<const float> values, Tensor& dst) {
   if (bytes == 0) return;
   // Rounded on the host with the CPU backend's own conversions, straight into pinned memory, so
   // the copy is one asynchronous DMA of the final bits.
-  void* pinned = staging(bytes);
+  void* pinned = uploadStaging(bytes);
   switch (dst.dtype()) {
     case DType::kFp32: std::memcpy(pinned, values.data(), bytes); break;
     case DType::kFp16: {
@@ -157,7 +212,7 @@ void CudaBackend::upload(std::span<const float> values, Tensor& dst) {
     }
   }
   AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(out.data, pinned, bytes, cudaMemcpyHostToDevice, stream()));
-  AMPSCOPE_CUDA_CHECK(cudaEventRecord(staging_free_.get(), stream()));
+  uploadQueued();
 }
 
 std::vector<float> CudaBackend::download(const Tensor& src) {
@@ -165,7 +220,7 @@ std::vector<float> CudaBackend::download(const Tensor& src) {
   std::vector<float> values(static_cast<std::size_t>(src.numel()));
   const std::size_t bytes = storageBytes(src);
   if (bytes == 0) return values;
-  void* pinned = staging(bytes);
+  void* pinned = readStaging(bytes);
   AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(pinned, in.data, bytes, cudaMemcpyDeviceToHost, stream()));
   AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream()));
   switch (src.dtype()) {

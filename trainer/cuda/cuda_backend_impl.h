@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -99,8 +100,16 @@ class CudaBackend final : public Backend {
   cudaStream_t stream() const { return stream_.get(); }
   // Device scratch for the current op; valid until the next op asks for scratch.
   void* scratch(const ScratchLayout& layout) { return scratch_.reserve(layout.bytes(), stream()); }
-  // Pinned host staging, once the last upload's copy out of it has finished.
-  void* staging(std::size_t bytes);
+  // Device memory for a tensor, stream-ordered where the device has memory pools (no wait for
+  // the device when it is freed); see allocate().
+  void* deviceMemory(std::size_t bytes);
+  // Pinned host memory to stage an upload in: the next of kUploadSlots buffers, once the copy
+  // out of it, kUploadSlots uploads ago, has finished. The host thus waits for the device only
+  // when it is that far ahead; uploadQueued() marks the copy just queued out of it.
+  void* uploadStaging(std::size_t bytes);
+  void uploadQueued();
+  // Pinned host memory a read lands in; reads wait for their copy, so one buffer serves them.
+  void* readStaging(std::size_t bytes) { return read_staging_.reserve(std::max<std::size_t>(bytes, 1)); }
   // Copies `bytes` of device memory to `host` (any host memory) and waits for it.
   void fetch(void* host, const void* device, std::size_t bytes);
   // The view of a step state this backend allocated; another backend's is a programming error.
@@ -109,18 +118,30 @@ class CudaBackend final : public Backend {
   int device_ = 0;
   bool tf32_ = false;
   std::string description_;
-  // Declared in creation order: members are destroyed in reverse, the stream last.
-  UniqueHandle<cudaStream_t, &cudaStreamDestroy> stream_;
-  UniqueHandle<cudaEvent_t, &cudaEventDestroy> staging_free_;
+  // Declared in creation order: members are destroyed in reverse. The stream is shared with every
+  // tensor's deleter, which frees its memory in stream order and may run after the backend is gone.
+  std::shared_ptr<CUstream_st> stream_;
+  // The device's default memory pool, keeping freed memory for the next tensor; null where the
+  // device has no memory pools (tensors then use cudaMalloc and cudaFree, which waits).
+  cudaMemPool_t pool_ = nullptr;
+  struct UploadSlot {
+    PinnedBuffer buffer;
+    UniqueHandle<cudaEvent_t, &cudaEventDestroy> copied;  // recorded after the copy out of it
+  };
+  static constexpr std::size_t kUploadSlots = 4;
+  std::array<UploadSlot, kUploadSlots> upload_slots_;
+  std::size_t next_upload_ = 0;
   UniqueHandle<cublasHandle_t, &cublasDestroy> cublas_;
   UniqueHandle<cudnnHandle_t, &cudnnDestroy> cudnn_;
   // Device memory the backend holds beyond tensors (scratch, workspace): the "reserved" part of
   // the allocation totals. Shared with the tracker, which tensors may keep after the backend.
   std::shared_ptr<std::atomic<std::int64_t>> buffer_bytes_ = std::make_shared<std::atomic<std::int64_t>>(0);
+  // The pool too: what it keeps for reuse counts as reserved.
+  std::shared_ptr<std::atomic<cudaMemPool_t>> pool_for_totals_ = std::make_shared<std::atomic<cudaMemPool_t>>(nullptr);
   std::shared_ptr<AllocationTracker> tracker_;
   DeviceBuffer scratch_;
   DeviceBuffer workspace_;  // cuDNN's
-  PinnedBuffer staging_buffer_;
+  PinnedBuffer read_staging_;
   std::unique_ptr<ConvPlanCache> conv_plans_;
 };
 

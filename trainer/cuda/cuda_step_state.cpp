@@ -43,13 +43,13 @@ StepStateMemory CudaBackend::allocateStepState(const StepStateLayout& layout, co
   // The scaler and the entries as the CPU starts them (an entry's defaults are not all zero
   // bits), in one copy from pinned staging; the row losses zeroed on the device.
   const std::size_t head_bytes = layout.lossesOffset();
-  void* pinned = staging(head_bytes);
+  void* pinned = uploadStaging(head_bytes);
   std::memset(pinned, 0, head_bytes);
   const StepStateView head = stepStateView(pinned, layout);
   *head.scaler = initial;
   for (std::int32_t i = 0; i < layout.slots; ++i) head.entries[i] = StepLogEntry{};
   AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(memory, pinned, head_bytes, cudaMemcpyHostToDevice, stream()));
-  AMPSCOPE_CUDA_CHECK(cudaEventRecord(staging_free_.get(), stream()));
+  uploadQueued();
   AMPSCOPE_CUDA_CHECK(
       cudaMemsetAsync(static_cast<unsigned char*>(memory) + head_bytes, 0, bytes - head_bytes, stream()));
   return {layout, DeviceKind::kCuda, std::move(owner)};
@@ -66,7 +66,7 @@ StepLogRead CudaBackend::readStepLog(const StepStateMemory& state, std::int32_t 
       last_slot < 0 ? sizeof(ScalerState)
                     : layout.lossesOffset() + static_cast<std::size_t>(last_slot + 1) *
                                                   static_cast<std::size_t>(layout.max_rows) * sizeof(float);
-  void* pinned = staging(bytes);
+  void* pinned = readStaging(bytes);
   AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(pinned, device.scaler, bytes, cudaMemcpyDeviceToHost, stream()));
   AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream()));
 

@@ -151,9 +151,13 @@ Result<TrainSummary> TrainingRun::runStages() {
   optimizer_ = std::make_unique<Optimizer>(backend_, config_.optimizer, model_->parameters(), plan_.master_weights);
   config_.log_every = std::max<std::int64_t>(1, config_.log_every);
   config_.numerics_every = std::max<std::int64_t>(1, config_.numerics_every);
-  // A log read takes the steps since the last one: at most log_every of them.
-  const StepStateLayout layout{static_cast<std::int32_t>(std::min<std::int64_t>(config_.log_every, 1 << 20)),
-                               static_cast<std::int32_t>(config_.data.batch_size)};
+  // A log read takes the steps since the last one: log_every of them, or as many as fit in
+  // kLogBytes of row losses, the log being read early when it is full.
+  constexpr std::int64_t kLogBytes = std::int64_t{64} << 20;
+  const std::int64_t rows = std::max<std::int64_t>(1, config_.data.batch_size);
+  const std::int64_t slots = std::clamp<std::int64_t>(kLogBytes / (rows * static_cast<std::int64_t>(sizeof(float))),
+                                                      1, config_.log_every);
+  const StepStateLayout layout{static_cast<std::int32_t>(slots), static_cast<std::int32_t>(rows)};
   step_state_ = backend_.allocateStepState(layout, initialScalerState(scalerConfigFor(config_), layout.slots));
   last_read_ = initialScalerState(scalerConfigFor(config_), layout.slots);
   summary_.device = backend_.description();
@@ -239,7 +243,8 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
   pending.record.epoch = epoch;
   pending.slot = static_cast<std::int32_t>(step_ % step_state_.layout.slots);
   const bool take_histograms = config_.gradient_histograms && step_ % config_.numerics_every == 0;
-  pending.record.read_log = step_ % config_.log_every == 0 || step_ + 1 >= total_steps_;
+  pending.record.read_log = step_ % config_.log_every == 0 || step_ + 1 >= total_steps_ ||
+                            static_cast<std::int64_t>(pending_.size()) + 1 >= step_state_.layout.slots;
 
   LayerContext ctx{backend_, policy_, plan_.autocast, true, &casts_};
   const Shape image_shape = {batch.size, train_.channels, train_.height, train_.width};
