@@ -87,6 +87,20 @@ nlohmann::ordered_json launchesJson(const trainer::StepDemandSummary& d) {
   return out;
 }
 
+// The device's milliseconds per step by phase (CUDA events on a GPU, the host's clock on the CPU)
+// and their total; null when no step was timed.
+nlohmann::ordered_json deviceTimeJson(const trainer::StepDemandSummary& d) {
+  if (d.timed_steps == 0) return nullptr;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  double total = 0;
+  for (std::size_t i = 0; i < d.device_ms_per_step.size(); ++i) {
+    out[trainer::runPhaseRangeText(trainer::kRunPhases[i])] = d.device_ms_per_step[i];
+    total += d.device_ms_per_step[i];
+  }
+  out["total"] = total;
+  return out;
+}
+
 // What a step asks of the device (trainer::CountingBackend): the steady steps' figures at the top,
 // the steps that read the log or took histograms apart. Steps after the first only.
 nlohmann::ordered_json demandJson(const trainer::TrainConfig& config, const trainer::RunDemand& d) {
@@ -100,12 +114,14 @@ nlohmann::ordered_json demandJson(const trainer::TrainConfig& config, const trai
           {"launches_per_step", any_steady ? launchesJson(d.steady) : unknown},
           {"optimizer_launches_per_step",
            any_steady ? nlohmann::ordered_json(phase(d.steady, trainer::RunPhase::kOptimizer)) : unknown},
+          {"device_ms_per_step", deviceTimeJson(d.steady)},
           {"log_every", config.log_every},
           {"numerics_every", config.gradient_histograms ? nlohmann::ordered_json(config.numerics_every) : unknown},
           {"reading_steps",
            {{"steps", d.reading.steps},
             {"host_reads_per_step", d.reading.steps > 0 ? nlohmann::ordered_json(d.reading.host_reads_per_step) : unknown},
-            {"launches_per_step", d.reading.steps > 0 ? launchesJson(d.reading) : unknown}}}};
+            {"launches_per_step", d.reading.steps > 0 ? launchesJson(d.reading) : unknown},
+            {"device_ms_per_step", deviceTimeJson(d.reading)}}}};
 }
 
 nlohmann::ordered_json summaryJson(const trainer::TrainConfig& config, const trainer::TrainSummary& s) {

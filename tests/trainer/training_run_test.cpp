@@ -129,6 +129,13 @@ TEST(TrainingRunTest, SteadyStepsBetweenLogReadsNeverWaitForTheDevice) {
     EXPECT_EQ(step.gradients.empty(), step.step % 10 != 0) << "step " << step.step;
   }
   EXPECT_EQ(r.summary.demand.steady.host_reads_per_step, 0.0);
+  // Every phase of every step timed (the CPU's ops run as they are called: the host's clock).
+  for (const StepRecord& step : r.steps) {
+    for (std::int64_t ns : step.phase_ns) EXPECT_GE(ns, 0) << "step " << step.step;
+    EXPECT_GT(step.phase_ns[1], 0) << "forward of step " << step.step;
+  }
+  EXPECT_EQ(r.summary.demand.steady.timed_steps, r.summary.demand.steady.steps);
+  EXPECT_GT(r.summary.demand.steady.device_ms_per_step[1], 0.0);
   EXPECT_GT(r.summary.demand.steady.steps, 40);
   EXPECT_GE(r.summary.demand.reading.host_reads_per_step, 1.0);
 }

@@ -92,19 +92,40 @@ struct ParameterTensors {
 };
 
 // A run's StepState block (trainer/numerics/step_state.h) in a backend's memory.
+// The points of a step whose device times the log keeps (Backend::markStepPoint): the step's
+// start, then the end of each of its phases (the first five RunPhases: data, forward, backward,
+// loss_scale, optimizer).
+inline constexpr int kStepPhases = 5;
+inline constexpr int kStepPoints = kStepPhases + 1;
+
 struct StepStateMemory {
   StepStateLayout layout;
   DeviceKind device = DeviceKind::kCpu;
   std::shared_ptr<void> memory;
+  std::shared_ptr<void> timing;  // the backend's own record of the step points, per slot
   bool defined() const { return memory != nullptr; }
   StepStateView view() const { return stepStateView(memory.get(), layout); }
 };
+
+// The phases' durations from the times of a step's points, each -1 where either end is unknown
+// (-1) or the end comes before the start.
+inline std::array<std::int64_t, kStepPhases> phaseDurations(const std::array<std::int64_t, kStepPoints>& point_ns) {
+  std::array<std::int64_t, kStepPhases> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::int64_t start = point_ns[i], end = point_ns[i + 1];
+    out[i] = start >= 0 && end >= start ? end - start : -1;
+  }
+  return out;
+}
 
 // What the host reads of it.
 struct StepLogRead {
   ScalerState scaler;
   std::vector<StepLogEntry> entries;
   std::vector<std::vector<float>> row_losses;  // per entry, its rows' losses
+  // Per entry, the device time of each phase in nanoseconds: between the step points the run
+  // marked; -1 where a point was not marked or the device cannot say.
+  std::vector<std::array<std::int64_t, kStepPhases>> phase_ns;
 };
 
 class Backend {
@@ -164,8 +185,12 @@ class Backend {
   // starting from `initial`; its log entries and row losses zeroed.
   virtual StepStateMemory allocateStepState(const StepStateLayout& layout, const ScalerState& initial) = 0;
   // A host read: waits for the queued work, then copies the scaler state and `count` log entries
-  // from slot `first` on (wrapping around), each with its rows' losses.
+  // from slot `first` on (wrapping around), each with its rows' losses and phase times.
   virtual StepLogRead readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) = 0;
+  // Notes when the device reaches this point of the step in `slot` (0 .. kStepPoints - 1): queued
+  // like a kernel, it neither launches one nor waits (a CUDA event on the GPU; the host's clock on
+  // the CPU, whose ops run as they are called).
+  virtual void markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) = 0;
 
   // Softmax cross-entropy over logits [batch, classes] (computed in FP32) against labels (class
   // indices held as floats). Writes d(mean loss * scale)/dlogits into dlogits (in its dtype) at

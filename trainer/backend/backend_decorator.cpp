@@ -48,6 +48,7 @@ constexpr std::array<BackendOpInfo, static_cast<std::size_t>(BackendOp::kCount)>
     {"sgdStep", kMultiTensor},
     {"adamWStep", kMultiTensor},
     {"finishStep", kLaunch},
+    {"markStepPoint", kNone},  // an event recorded, no kernel
 }};
 
 }  // namespace
@@ -260,6 +261,11 @@ void BackendDecorator::adamWStep(const AdamWSettings& s, std::span<const Paramet
 void BackendDecorator::finishStep(StepStateMemory& state) {
   arriveSingle(BackendOp::kFinishStep);
   inner_.finishStep(state);
+}
+
+void BackendDecorator::markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) {
+  arriveSingle(BackendOp::kMarkStepPoint);
+  inner_.markStepPoint(state, slot, point);
 }
 
 Result<FaultPlan> parseFaultPlan(std::string_view text) {

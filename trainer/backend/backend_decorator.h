@@ -22,7 +22,7 @@ enum class BackendOp {
   kConvBackwardData, kConvBackwardFilter, kAddBias, kBiasGradient, kActivationForward, kActivationBackward,
   kBatchNormForward, kBatchNormBackward, kLayerNormForward, kLayerNormBackward, kPoolForward, kPoolBackward,
   kSoftmaxCrossEntropy, kCountCorrect, kReadStepLog, kCopyAll, kUnscaleGradients, kClipGradients,
-  kGradientHistograms, kSgdStep, kAdamWStep, kFinishStep,
+  kGradientHistograms, kSgdStep, kAdamWStep, kFinishStep, kMarkStepPoint,
   kCount  // not an op: the number of them
 };
 
@@ -107,6 +107,7 @@ class BackendDecorator : public Backend {
   void adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
                  const StepStateMemory& state) override;
   void finishStep(StepStateMemory& state) override;
+  void markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) override;
 
  protected:
   // Called before the op is passed on; may throw to fail it. launches: what the op queues on

@@ -91,6 +91,7 @@ class CudaBackend final : public Backend {
   void adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
                  const StepStateMemory& state) override;
   void finishStep(StepStateMemory& state) override;
+  void markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) override;
 
  private:
   // A CPU tensor here is a programming error that would otherwise fault on the device.
@@ -112,6 +113,9 @@ class CudaBackend final : public Backend {
   void* readStaging(std::size_t bytes) { return read_staging_.reserve(std::max<std::size_t>(bytes, 1)); }
   // Copies `bytes` of device memory to `host` (any host memory) and waits for it.
   void fetch(void* host, const void* device, std::size_t bytes);
+  // The times of a slot's step points, in ns from its first (-1 where not recorded), and the
+  // slot's points forgotten for its next step.
+  static std::array<std::int64_t, kStepPoints> pointTimes(const StepStateMemory& state, std::int32_t slot);
   // The view of a step state this backend allocated; another backend's is a programming error.
   static StepStateView deviceState(const StepStateMemory& state);
 

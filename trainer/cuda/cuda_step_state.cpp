@@ -13,6 +13,19 @@
 
 namespace ampscope::trainer::cuda {
 
+namespace {
+
+// The step points of every slot as CUDA events (with timing), and which were recorded since the
+// slot's last read.
+struct StepEvents {
+  std::vector<UniqueHandle<cudaEvent_t, &cudaEventDestroy>> events;  // slot * kStepPoints + point
+  std::vector<bool> recorded;
+};
+
+StepEvents& stepEvents(const StepStateMemory& state) { return *static_cast<StepEvents*>(state.timing.get()); }
+
+}  // namespace
+
 StepStateView CudaBackend::deviceState(const StepStateMemory& state) {
   if (!state.defined() || state.device != DeviceKind::kCuda) {
     const char* what = state.defined() ? "in another backend's memory" : "never allocated";
@@ -52,7 +65,22 @@ StepStateMemory CudaBackend::allocateStepState(const StepStateLayout& layout, co
   uploadQueued();
   AMPSCOPE_CUDA_CHECK(
       cudaMemsetAsync(static_cast<unsigned char*>(memory) + head_bytes, 0, bytes - head_bytes, stream()));
-  return {layout, DeviceKind::kCuda, std::move(owner)};
+  auto events = std::make_shared<StepEvents>();
+  const std::size_t points = static_cast<std::size_t>(layout.slots) * kStepPoints;
+  events->recorded.assign(points, false);
+  for (std::size_t i = 0; i < points; ++i) {
+    cudaEvent_t event = nullptr;
+    AMPSCOPE_CUDA_CHECK(cudaEventCreate(&event));
+    events->events.emplace_back(event);
+  }
+  return {layout, DeviceKind::kCuda, std::move(owner), std::move(events)};
+}
+
+void CudaBackend::markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) {
+  StepEvents& events = stepEvents(state);
+  const std::size_t at = static_cast<std::size_t>(slot) * kStepPoints + static_cast<std::size_t>(point);
+  AMPSCOPE_CUDA_CHECK(cudaEventRecord(events.events.at(at).get(), stream()));
+  events.recorded[at] = true;
 }
 
 StepLogRead CudaBackend::readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) {
@@ -80,8 +108,30 @@ StepLogRead CudaBackend::readStepLog(const StepStateMemory& state, std::int32_t 
     const float* losses = host.row_losses + static_cast<std::int64_t>(slot) * layout.max_rows;
     // rows came from the device; never read past the slot's rows whatever it says.
     read.row_losses.emplace_back(losses, losses + std::clamp(entry.rows, 0, layout.max_rows));
+    read.phase_ns.push_back(phaseDurations(pointTimes(state, slot)));
   }
   return read;
+}
+
+std::array<std::int64_t, kStepPoints> CudaBackend::pointTimes(const StepStateMemory& state, std::int32_t slot) {
+  // Read after the stream was synchronized: every recorded event has completed. Times are from
+  // the slot's first point, with the events' resolution of about half a microsecond.
+  StepEvents& events = stepEvents(state);
+  std::array<std::int64_t, kStepPoints> times;
+  times.fill(-1);
+  const std::size_t first = static_cast<std::size_t>(slot) * kStepPoints;
+  if (!events.recorded[first]) return times;
+  for (std::size_t p = 0; p < kStepPoints; ++p) {
+    if (!events.recorded[first + p]) continue;
+    float ms = 0.0f;
+    if (cudaEventElapsedTime(&ms, events.events[first].get(), events.events[first + p].get()) != cudaSuccess) {
+      static_cast<void>(cudaGetLastError());
+      continue;
+    }
+    times[p] = static_cast<std::int64_t>(static_cast<double>(ms) * 1e6);
+  }
+  for (std::size_t p = 0; p < kStepPoints; ++p) events.recorded[first + p] = false;
+  return times;
 }
 
 void CudaBackend::finishStep(StepStateMemory& state) { launchFinishStep(deviceState(state), stream()); }

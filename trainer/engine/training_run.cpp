@@ -57,15 +57,26 @@ class PhaseScope {
   ScopedRange range_;
 };
 
-void addDemand(StepDemandSummary& sum, const DeviceDemand& demand) {
+void addDemand(StepDemandSummary& sum, const StepRecord& record) {
   // Running means, so that a long run's sums stay exact enough.
   ++sum.steps;
   const double weight = 1.0 / static_cast<double>(sum.steps);
-  sum.host_reads_per_step += (static_cast<double>(demand.host_reads) - sum.host_reads_per_step) * weight;
+  sum.host_reads_per_step += (static_cast<double>(record.demand.host_reads) - sum.host_reads_per_step) * weight;
   for (std::size_t i = 0; i < sum.launches_per_step.size(); ++i) {
-    sum.launches_per_step[i] += (static_cast<double>(demand.launches[i]) - sum.launches_per_step[i]) * weight;
+    sum.launches_per_step[i] += (static_cast<double>(record.demand.launches[i]) - sum.launches_per_step[i]) * weight;
+  }
+  if (std::any_of(record.phase_ns.begin(), record.phase_ns.end(), [](std::int64_t ns) { return ns < 0; })) return;
+  ++sum.timed_steps;
+  const double timed_weight = 1.0 / static_cast<double>(sum.timed_steps);
+  for (std::size_t i = 0; i < sum.device_ms_per_step.size(); ++i) {
+    sum.device_ms_per_step[i] += (static_cast<double>(record.phase_ns[i]) * 1e-6 - sum.device_ms_per_step[i]) * timed_weight;
   }
 }
+
+// Where the step points are marked: the step's start, and the end of each phase in RunPhase order.
+constexpr std::int32_t kStepStartPoint = 0;
+static_assert(static_cast<int>(RunPhase::kOptimizer) + 1 == kStepPhases, "a step's phases are the first RunPhases");
+std::int32_t endOfPhasePoint(RunPhase phase) { return static_cast<std::int32_t>(phase) + 1; }
 
 // Keeps the first count images of a dataset (quick runs on part of the training set).
 void keepFirst(Dataset& data, std::int64_t count) {
@@ -247,9 +258,12 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
                             static_cast<std::int64_t>(pending_.size()) + 1 >= step_state_.layout.slots;
 
   LayerContext ctx{backend_, policy_, plan_.autocast, true, &casts_};
+  const auto mark = [&](std::int32_t point) { backend_.markStepPoint(step_state_, pending.slot, point); };
+  mark(kStepStartPoint);
   const Shape image_shape = {batch.size, train_.channels, train_.height, train_.width};
   const Tensor x = toDevice(batch.images, image_shape, plan_.input);
   const Tensor labels = toDevice(batch.labels, {batch.size}, DType::kFp32);
+  mark(endOfPhasePoint(RunPhase::kData));
 
   Tensor dlogits;
   {
@@ -262,10 +276,12 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
     Tensor dlogits32 = backend_.allocate(logits32.shape(), DType::kFp32);
     backend_.softmaxCrossEntropy(logits32, labels, step_state_, dlogits32);
     dlogits = castTensor(backend_, dlogits32, logits.dtype());
+    mark(endOfPhasePoint(RunPhase::kForward));
   }
   {
     const PhaseScope phase(ops_, backend_, phases().backward);
     model_->backward(ctx, dlogits, &ops_);
+    mark(endOfPhasePoint(RunPhase::kBackward));
   }
   std::span<Tensor* const> grads;
   {
@@ -274,6 +290,7 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
     grads = optimizer_->prepareGradients();
     backend_.unscaleGradients(grads, step_state_);
     if (take_histograms) pending.record.gradients = gradientHistograms(grads);
+    mark(endOfPhasePoint(RunPhase::kLossScale));
   }
   {
     // Masked on the device when the step is skipped; the scaler's update ends the step.
@@ -281,6 +298,7 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
     optimizer_->clipGradients(step_state_);
     optimizer_->step(step_state_);
     backend_.finishStep(step_state_);
+    mark(endOfPhasePoint(RunPhase::kOptimizer));
   }
   const bool read = pending.record.read_log;
   pending_.push_back(std::move(pending));
@@ -316,6 +334,7 @@ bool TrainingRun::handOn(const StepLogRead& log) {
     record.loss_scale = entry.loss_scale;
     record.skipped = entry.skipped != 0;
     record.gradient_norm = record.skipped ? 0.0 : std::sqrt(entry.gradient_norm_squared);
+    record.phase_ns = log.phase_ns[i];
     summary_.final_loss = record.loss;
     countDemand(record);
     if (go_on && *on_step_ && !(*on_step_)(record, total_steps_)) go_on = false;
@@ -326,8 +345,7 @@ bool TrainingRun::handOn(const StepLogRead& log) {
 void TrainingRun::countDemand(const StepRecord& record) {
   // The first step pays for plans, handles and the allocator's growth: it is no one's steady step.
   if (record.step == 0) return;
-  addDemand(record.read_log || !record.gradients.empty() ? summary_.demand.reading : summary_.demand.steady,
-            record.demand);
+  addDemand(record.read_log || !record.gradients.empty() ? summary_.demand.reading : summary_.demand.steady, record);
 }
 
 std::vector<LayerGradients> TrainingRun::gradientHistograms(std::span<Tensor* const> grads) {

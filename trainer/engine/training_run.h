@@ -65,6 +65,9 @@ struct StepRecord {
   double gradient_norm = 0.0;
   std::vector<LayerGradients> gradients;  // empty but on the steps that take histograms
   DeviceDemand demand;                    // what this step asked of the device
+  // The device's time in each of the step's phases (data, forward, backward, loss_scale,
+  // optimizer: the first RunPhases), ns; -1 where the backend could not say.
+  std::array<std::int64_t, kStepPhases> phase_ns{-1, -1, -1, -1, -1};
   bool read_log = false;                  // the host waited for the device at this step's end
 };
 
@@ -73,6 +76,9 @@ struct StepDemandSummary {
   std::int64_t steps = 0;
   double host_reads_per_step = 0.0;
   std::array<double, kRunPhases.size()> launches_per_step{};  // by RunPhase
+  // Over the steps whose every phase was timed (timed_steps of them): the device's time in each.
+  std::int64_t timed_steps = 0;
+  std::array<double, kStepPhases> device_ms_per_step{};
   double totalLaunchesPerStep() const;
 };
 

@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <new>
@@ -128,14 +129,24 @@ void CpuBackend::activationBackward(Activation kind, const Tensor& x, const Tens
 }
 
 StepStateMemory CpuBackend::allocateStepState(const StepStateLayout& layout, const ScalerState& initial) {
-  StepStateMemory state{layout, DeviceKind::kCpu,
-                        std::shared_ptr<void>(::operator new(layout.bytes(), std::align_val_t{StepStateLayout::kAlignment}),
-                                              [](void* p) { ::operator delete(p, std::align_val_t{StepStateLayout::kAlignment}); })};
+  StepStateMemory state;
+  state.layout = layout;
+  state.device = DeviceKind::kCpu;
+  state.memory = std::shared_ptr<void>(::operator new(layout.bytes(), std::align_val_t{StepStateLayout::kAlignment}),
+                                       [](void* p) { ::operator delete(p, std::align_val_t{StepStateLayout::kAlignment}); });
   std::memset(state.memory.get(), 0, layout.bytes());
   const StepStateView view = state.view();
   *view.scaler = initial;
   for (std::int32_t i = 0; i < layout.slots; ++i) view.entries[i] = StepLogEntry{};
+  // The step points: the host's clock in ns (ops run as they are called), -1 until marked.
+  state.timing = std::make_shared<std::vector<std::int64_t>>(static_cast<std::size_t>(layout.slots) * kStepPoints, -1);
   return state;
+}
+
+void CpuBackend::markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) {
+  auto& points = *static_cast<std::vector<std::int64_t>*>(state.timing.get());
+  points.at(static_cast<std::size_t>(slot) * kStepPoints + static_cast<std::size_t>(point)) =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 StepLogRead CpuBackend::readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) {
@@ -148,6 +159,10 @@ StepLogRead CpuBackend::readStepLog(const StepStateMemory& state, std::int32_t f
     read.entries.push_back(entry);
     const float* losses = view.row_losses + static_cast<std::int64_t>(slot) * view.max_rows;
     read.row_losses.emplace_back(losses, losses + entry.rows);
+    const auto& points = *static_cast<const std::vector<std::int64_t>*>(state.timing.get());
+    std::array<std::int64_t, kStepPoints> point_ns{};
+    std::copy_n(points.begin() + static_cast<std::ptrdiff_t>(slot) * kStepPoints, kStepPoints, point_ns.begin());
+    read.phase_ns.push_back(phaseDurations(point_ns));
   }
   return read;
 }

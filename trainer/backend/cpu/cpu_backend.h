@@ -71,6 +71,7 @@ class CpuBackend final : public Backend {
   void adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
                  const StepStateMemory& state) override;
   void finishStep(StepStateMemory& state) override;
+  void markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) override;
 
  private:
   // FP32 SGEMM on values rounded as the GPU would read them (TF32 for FP32 inputs in tf32 mode),
