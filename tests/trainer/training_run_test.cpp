@@ -140,6 +140,24 @@ TEST(TrainingRunTest, SteadyStepsBetweenLogReadsNeverWaitForTheDevice) {
   EXPECT_GE(r.summary.demand.reading.host_reads_per_step, 1.0);
 }
 
+TEST(TrainingRunTest, AFullLogIsReadEarlyAndNoStepIsLost) {
+  // The log holds at most 1024 steps: with --log-every 5000 it is read when full.
+  TrainConfig config = smallRun(PrecisionMode::kAmpFp16);
+  config.model.hidden = {};
+  config.data.batch_size = 4;
+  config.epochs = 10;
+  config.max_steps = 1100;
+  config.log_every = 5000;
+  const RunResult r = train(config);
+  ASSERT_EQ(r.steps.size(), 1100u);
+  std::vector<std::int64_t> reads;
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    EXPECT_EQ(r.steps[i].step, static_cast<std::int64_t>(i));
+    if (r.steps[i].read_log) reads.push_back(r.steps[i].step);
+  }
+  EXPECT_EQ(reads, (std::vector<std::int64_t>{0, 1024, 1099}));
+}
+
 TEST(TrainingRunTest, TheOptimizerLaunchesAsManyTimesForTwoParameterTensorsAsForEight) {
   // One linear layer (weight and bias), then four: in fp16-master mode, with its master copies.
   std::array<DeviceDemand, 2> demand;

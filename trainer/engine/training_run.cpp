@@ -163,11 +163,13 @@ Result<TrainSummary> TrainingRun::runStages() {
   config_.log_every = std::max<std::int64_t>(1, config_.log_every);
   config_.numerics_every = std::max<std::int64_t>(1, config_.numerics_every);
   // A log read takes the steps since the last one: log_every of them, or as many as fit in
-  // kLogBytes of row losses, the log being read early when it is full.
+  // kLogBytes of row losses and kMaxLogSlots slots (each slot holds a step's six timing events on
+  // a GPU), the log being read early when it is full.
   constexpr std::int64_t kLogBytes = std::int64_t{64} << 20;
+  constexpr std::int64_t kMaxLogSlots = 1024;
   const std::int64_t rows = std::max<std::int64_t>(1, config_.data.batch_size);
   const std::int64_t slots = std::clamp<std::int64_t>(kLogBytes / (rows * static_cast<std::int64_t>(sizeof(float))),
-                                                      1, config_.log_every);
+                                                      1, std::min(config_.log_every, kMaxLogSlots));
   const StepStateLayout layout{static_cast<std::int32_t>(slots), static_cast<std::int32_t>(rows)};
   step_state_ = backend_.allocateStepState(layout, initialScalerState(scalerConfigFor(config_), layout.slots));
   last_read_ = initialScalerState(scalerConfigFor(config_), layout.slots);
