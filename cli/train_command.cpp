@@ -115,13 +115,15 @@ nlohmann::ordered_json demandJson(const trainer::TrainConfig& config, const trai
           {"optimizer_launches_per_step",
            any_steady ? nlohmann::ordered_json(phase(d.steady, trainer::RunPhase::kOptimizer)) : unknown},
           {"device_ms_per_step", deviceTimeJson(d.steady)},
+          {"host_ms_per_step", any_steady ? nlohmann::ordered_json(d.steady.host_ms_per_step) : unknown},
           {"log_every", config.log_every},
           {"numerics_every", config.gradient_histograms ? nlohmann::ordered_json(config.numerics_every) : unknown},
           {"reading_steps",
            {{"steps", d.reading.steps},
             {"host_reads_per_step", d.reading.steps > 0 ? nlohmann::ordered_json(d.reading.host_reads_per_step) : unknown},
             {"launches_per_step", d.reading.steps > 0 ? launchesJson(d.reading) : unknown},
-            {"device_ms_per_step", deviceTimeJson(d.reading)}}}};
+            {"device_ms_per_step", deviceTimeJson(d.reading)},
+            {"host_ms_per_step", d.reading.steps > 0 ? nlohmann::ordered_json(d.reading.host_ms_per_step) : unknown}}}};
 }
 
 nlohmann::ordered_json summaryJson(const trainer::TrainConfig& config, const trainer::TrainSummary& s) {
@@ -137,6 +139,14 @@ nlohmann::ordered_json summaryJson(const trainer::TrainConfig& config, const tra
           {"zero_gradient_share", s.zero_gradient_share},
           {"fp16_underflow_share", s.fp16_underflow_share}};
   out.update(demandJson(config, s.demand));
+  // --cuda-graph: where the step was captured, how often replayed, or why it was not.
+  out["cuda_graph"] = config.cuda_graph
+                          ? nlohmann::ordered_json{{"captured_at_step", s.graph_captured_at_step >= 0
+                                                                            ? nlohmann::ordered_json(s.graph_captured_at_step)
+                                                                            : nlohmann::ordered_json()},
+                                                   {"replayed_steps", s.graph_replays},
+                                                   {"note", s.graph_note.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.graph_note)}}
+                          : nlohmann::ordered_json();
   return out;
 }
 
@@ -267,6 +277,9 @@ CLI::App* addTrainCommand(CLI::App& app, TrainOptions& train) {
   train_cmd->add_option("--numerics-every", tc.numerics_every,
                         "Gradient histograms and underflow shares every N steps (each a wait for the device)")
       ->check(CLI::Range(1, 1000000000));
+  train_cmd->add_flag("--cuda-graph", tc.cuda_graph,
+                      "Capture a steady step once (after two) and replay it as one launch: a CUDA graph on the GPU; "
+                      "on the CPU a recording of its ops, which saves nothing");
   train_cmd->add_option("--workers", tc.data.workers, "Data loading threads (0: load in the training thread)")
       ->check(CLI::Range(0, 64));
   train_cmd->add_option("--prefetch", tc.data.prefetch, "Batches queued per worker")->check(CLI::Range(1, 64));

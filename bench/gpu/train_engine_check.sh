@@ -8,7 +8,9 @@
 #   bench/gpu/train_engine_check.sh [BUILD_DIR] [DEVICE]
 #
 # BUILD_DIR defaults to build-gpu, DEVICE to cuda (cpu runs everything but the GPU tests, to check
-# the script itself). Build it where the sources are, for the GPU's architecture (Hopper: 90), with
+# the script itself). Files under OUT_DIR: gpu_tests.txt and each test program's output,
+# train_throughput.txt, profile_overhead.txt, step_MODE.json, graph_{heavy,small}[_on].json.
+# Build it where the sources are, for the GPU's architecture (Hopper: 90), with
 # only what the checks need, and carry BUILD_DIR to the GPU machine:
 #   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
 #     -DAMPSCOPE_BUILD_GUI=OFF -DAMPSCOPE_BUILD_PYTHON=OFF -DAMPSCOPE_BUILD_BENCH=OFF
@@ -55,6 +57,16 @@ model=(--model mlp --hidden 4096,4096,4096 --batch 1024)
 for mode in fp32 amp-fp16 amp-bf16; do
   timeout 120 "$ampscope" train --device "$device" --data synthetic --epochs 1000 --steps 100 "${model[@]}" \
     --precision "$mode" --json > "$out/step_$mode.json" 2> "$out/step_$mode.log" || status=1
+done
+# The launch cost of a step with and without --cuda-graph (host_ms_per_step), on the GEMM-heavy MLP
+# and on a small, launch-bound one, in amp-fp16.
+for size in heavy small; do
+  sized=("${model[@]}")
+  [[ "$size" == "small" ]] && sized=(--model mlp --hidden 256,128 --batch 64)
+  for graph in "" "--cuda-graph"; do
+    timeout 120 "$ampscope" train --device "$device" --data synthetic --epochs 1000 --steps 200 "${sized[@]}" \
+      --precision amp-fp16 --json $graph > "$out/graph_${size}${graph:+_on}.json" 2>/dev/null || status=1
+  done
 done
 
 cat "$out/gpu_tests.txt" "$out/train_throughput.txt" "$out/profile_overhead.txt" 2>/dev/null

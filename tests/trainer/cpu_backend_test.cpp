@@ -64,10 +64,13 @@ TEST_F(CpuBackendTest, StoringInFp16AndBf16RoundsToNearestEven) {
 }
 
 // A step state of one slot at the given scale, dynamic scaling.
-StepStateMemory stateAt(Backend& backend, float scale, std::int32_t slots = 1, std::int32_t rows = 4) {
+StepStateMemory stateAt(Backend& backend, float scale, std::int32_t slots = 1, std::int32_t rows = 4,
+                        float learning_rate = 0.1f) {
   LossScalerConfig config;
   config.initial_scale = scale;
-  return backend.allocateStepState({slots, rows}, initialScalerState(config, slots));
+  ScalerState initial = initialScalerState(config, slots);
+  initial.learning_rate = learning_rate;
+  return backend.allocateStepState({slots, rows}, initial);
 }
 
 TEST_F(CpuBackendTest, UnscaleFindsInfAndNanAndUnscalesEverything) {
@@ -106,7 +109,7 @@ TEST_F(CpuBackendTest, SgdStepFollowsTorchSemantics) {
   const Tensor g = make({1}, DType::kFp32, {0.5f});
   Tensor buf = make({1}, DType::kFp32, {0.2f});
   const std::vector<ParameterTensors> params = {{&p, &g, &buf}};
-  backend_->sgdStep({0.1f, 0.9f, 0.01f}, params, stateAt(*backend_, 1.0f));
+  backend_->sgdStep({0.9f, 0.01f}, params, stateAt(*backend_, 1.0f, 1, 4, 0.1f));
   // buf = 0.9 * 0.2 + (0.5 + 0.01 * 1); p = 1 - 0.1 * buf
   EXPECT_FLOAT_EQ(backend_->download(buf)[0], 0.69f);
   EXPECT_FLOAT_EQ(backend_->download(p)[0], 1.0f - 0.069f);
@@ -118,7 +121,7 @@ TEST_F(CpuBackendTest, AdamWFirstStepMovesEachWeightByTheLearningRate) {
   Tensor m = make({2}, DType::kFp32, {0.0f, 0.0f});
   Tensor v = make({2}, DType::kFp32, {0.0f, 0.0f});
   const std::vector<ParameterTensors> params = {{&p, &g, &m, &v}};
-  backend_->adamWStep({0.01f, 0.9f, 0.999f, 1e-8f, 0.1f}, params, stateAt(*backend_, 1.0f));
+  backend_->adamWStep({0.9f, 0.999f, 1e-8f, 0.1f}, params, stateAt(*backend_, 1.0f, 1, 4, 0.01f));
   // Decay first (1 - lr * wd), then m_hat / sqrt(v_hat) = sign(g).
   const std::vector<float> out = backend_->download(p);
   EXPECT_NEAR(out[0], 0.999f - 0.01f, 1e-5f);
@@ -131,18 +134,18 @@ TEST_F(CpuBackendTest, AnFp16WeightLosesAnUpdateBelowHalfItsStepUnlessAMasterTak
   Tensor p = make({1}, DType::kFp16, {1.0f});
   const Tensor g = make({1}, DType::kFp16, {1e-4f});
   Tensor buf = make({1}, DType::kFp16, {0.0f});
-  const StepStateMemory state = stateAt(*backend_, 1.0f);
-  backend_->sgdStep({1.0f, 0.0f, 0.0f}, std::vector<ParameterTensors>{{&p, &g, &buf}}, state);
+  const StepStateMemory state = stateAt(*backend_, 1.0f, 1, 4, 1.0f);
+  backend_->sgdStep({0.0f, 0.0f}, std::vector<ParameterTensors>{{&p, &g, &buf}}, state);
   EXPECT_EQ(backend_->download(p)[0], 1.0f);
   // The master keeps the update; the FP16 weights written from it in the same op round it away
   // until the updates add up.
   Tensor master = make({1}, DType::kFp32, {1.0f});
   Tensor buf32 = make({1}, DType::kFp32, {0.0f});
-  backend_->sgdStep({1.0f, 0.0f, 0.0f}, std::vector<ParameterTensors>{{&master, &g, &buf32, nullptr, &p}}, state);
+  backend_->sgdStep({0.0f, 0.0f}, std::vector<ParameterTensors>{{&master, &g, &buf32, nullptr, &p}}, state);
   EXPECT_LT(backend_->download(master)[0], 1.0f);
   EXPECT_EQ(backend_->download(p)[0], 1.0f);
   for (int i = 0; i < 10; ++i) {
-    backend_->sgdStep({1.0f, 0.0f, 0.0f}, std::vector<ParameterTensors>{{&master, &g, &buf32, nullptr, &p}}, state);
+    backend_->sgdStep({0.0f, 0.0f}, std::vector<ParameterTensors>{{&master, &g, &buf32, nullptr, &p}}, state);
   }
   EXPECT_LT(backend_->download(p)[0], 1.0f);
 }
@@ -155,7 +158,7 @@ TEST_F(CpuBackendTest, ASkippedStepLeavesEveryParameterAsItWas) {
   std::vector<Tensor*> grads = {&g};
   backend_->unscaleGradients(grads, state);
   backend_->clipGradients(grads, 1.0f, state);
-  backend_->sgdStep({0.1f, 0.9f, 0.0f}, std::vector<ParameterTensors>{{&p, &g, &buf}}, state);
+  backend_->sgdStep({0.9f, 0.0f}, std::vector<ParameterTensors>{{&p, &g, &buf}}, state);
   backend_->finishStep(state);
   EXPECT_EQ(backend_->download(p), (std::vector<float>{1.0f, 2.0f}));
   const StepLogRead log = backend_->readStepLog(state, 0, 1);

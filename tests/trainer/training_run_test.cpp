@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 
 #include "trainer/backend/backend_decorator.h"
@@ -198,6 +199,61 @@ TEST(TrainingRunTest, AutocastCastsEveryWeightAndGradientInOneLaunchEachWhatever
       steadyLaunches(PrecisionMode::kAmpFp16, {32, 32, 32}) - steadyLaunches(PrecisionMode::kFp32, {32, 32, 32});
   EXPECT_GT(amp_added_one, 0);
   EXPECT_EQ(amp_added_one, amp_added_four);
+}
+
+TEST(TrainingRunTest, StepsReplayedFromACaptureRecordWhatTheStepsRunOneByOneRecord) {
+  // The CPU's stand-in for a CUDA graph has a graph's semantics (nothing runs while capturing;
+  // a replay queues the same ops on the same tensors, reading the scale, the slot and the
+  // learning rate from the step state): every figure must be the same, bit for bit.
+  for (PrecisionMode mode : {PrecisionMode::kAmpFp16, PrecisionMode::kFp16Master, PrecisionMode::kFp32}) {
+    TrainConfig config = smallRun(mode);
+    config.model.hidden = {32, 16};
+    config.optimizer.kind = mode == PrecisionMode::kFp32 ? OptimizerKind::kAdamW : OptimizerKind::kSgd;
+    config.optimizer.clip_grad_norm = 0.5f;
+    config.loss_scaling.initial_scale = 16777216.0;  // skips and backoff while replaying
+    config.loss_scaling.growth_interval = 5;
+    config.log_every = 7;
+    config.numerics_every = 25;
+    const RunResult eager = train(config);
+    config.cuda_graph = true;
+    const RunResult replayed = train(config);
+    const std::string what = precisionModeName(mode);
+    EXPECT_EQ(replayed.summary.graph_captured_at_step, kGraphWarmupSteps) << what;
+    EXPECT_GT(replayed.summary.graph_replays, 50) << what;
+    EXPECT_TRUE(replayed.summary.graph_note.empty()) << replayed.summary.graph_note;
+    ASSERT_EQ(eager.steps.size(), replayed.steps.size()) << what;
+    for (std::size_t i = 0; i < eager.steps.size(); ++i) {
+      EXPECT_EQ(eager.steps[i].loss, replayed.steps[i].loss) << what << " step " << i;
+      EXPECT_EQ(eager.steps[i].loss_scale, replayed.steps[i].loss_scale) << what << " step " << i;
+      EXPECT_EQ(eager.steps[i].skipped, replayed.steps[i].skipped) << what << " step " << i;
+      EXPECT_EQ(eager.steps[i].gradient_norm, replayed.steps[i].gradient_norm) << what << " step " << i;
+      EXPECT_EQ(eager.steps[i].gradients.size(), replayed.steps[i].gradients.size()) << what << " step " << i;
+    }
+    EXPECT_EQ(eager.summary.test_accuracy, replayed.summary.test_accuracy) << what;
+    EXPECT_EQ(eager.summary.skipped_steps, replayed.summary.skipped_steps) << what;
+    if (mode != PrecisionMode::kFp32) {
+      // Skipped steps after the capture too: the replayed update is masked on the device.
+      EXPECT_TRUE(std::any_of(replayed.steps.begin() + kGraphWarmupSteps + 1, replayed.steps.end(),
+                              [](const StepRecord& step) { return step.skipped; }))
+          << what;
+    }
+    // A replayed step queues its inputs, its learning rate and one launch.
+    EXPECT_EQ(replayed.summary.demand.steady.totalLaunchesPerStep(), 4.0) << what;
+  }
+}
+
+TEST(TrainingRunTest, AStepThatCannotBeCapturedRunsAsBeforeAndTheRunSaysWhy) {
+  // The MLP's step runs six GEMMs: the 13th is the first of step 2, the one captured.
+  TrainConfig config = smallRun(PrecisionMode::kAmpFp16);
+  config.cuda_graph = true;
+  FaultInjectingBackend backend(makeCpuBackend(), *parseFaultPlan("gemm:13"));
+  TrainingRun run(backend, config, makeSyntheticDataset(256, 1), makeSyntheticDataset(64, 2));
+  const auto summary = run.run();
+  ASSERT_TRUE(summary.ok()) << summary.error().message;
+  EXPECT_EQ(summary->graph_captured_at_step, -1);
+  EXPECT_EQ(summary->graph_replays, 0);
+  EXPECT_EQ(summary->graph_note, "not captured at step 2: fault injection: gemm call 13 failed as planned");
+  EXPECT_EQ(summary->steps, 2 * 256 / 32);
 }
 
 // A run whose backend fails the planned call: the error, and how many steps finished before it.

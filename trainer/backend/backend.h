@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -66,14 +67,14 @@ struct GradientHistogram {
   std::uint64_t count = 0;
 };
 
+// The optimizers' settings but the learning rate, which lives in the step state
+// (ScalerState::learning_rate) so that it can change from step to step under a CUDA graph.
 struct SgdSettings {
-  float lr = 0.01f;
   float momentum = 0.9f;
   float weight_decay = 0.0f;  // coupled (added to the gradient), as torch.optim.SGD
 };
 
 struct AdamWSettings {
-  float lr = 1e-3f;
   float beta1 = 0.9f;
   float beta2 = 0.999f;
   float eps = 1e-8f;
@@ -126,6 +127,14 @@ struct StepLogRead {
   // Per entry, the device time of each phase in nanoseconds: between the step points the run
   // marked; -1 where a point was not marked or the device cannot say.
   std::vector<std::array<std::int64_t, kStepPhases>> phase_ns;
+};
+
+// A training step captured once and queued again as a whole (a CUDA graph on the GPU).
+class StepGraph {
+ public:
+  virtual ~StepGraph() = default;
+  // Queues the captured work again, as it was captured (the same tensors); no wait.
+  virtual void replay() = 0;
 };
 
 class Backend {
@@ -221,6 +230,14 @@ class Backend {
                        const StepStateMemory& state) = 0;
   virtual void adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
                          const StepStateMemory& state) = 0;
+  // Captures what `step` queues, without running it, as a graph to replay (the captured step's
+  // work too is done only by a replay). What `step` calls must read nothing back; the tensors it
+  // makes must be freed before it returns, but for those of the graph's own. Null where the
+  // backend cannot capture (the CPU backend: a decorator over it records the ops instead).
+  // Throws BackendError when the capture fails; the backend then goes on as before it.
+  virtual std::unique_ptr<StepGraph> captureStep(const std::function<void()>& step) = 0;
+  // The learning rate the next update uses, into the state: queued, no wait.
+  virtual void setLearningRate(StepStateMemory& state, float learning_rate) = 0;
   // The step's end (math::finishStep): its scale and skip into its log entry, the scale updated
   // by the rule, the next slot.
   virtual void finishStep(StepStateMemory& state) = 0;

@@ -49,6 +49,7 @@ constexpr std::array<BackendOpInfo, static_cast<std::size_t>(BackendOp::kCount)>
     {"adamWStep", kMultiTensor},
     {"finishStep", kLaunch},
     {"markStepPoint", kNone},  // an event recorded, no kernel
+    {"setLearningRate", kLaunch},  // a small copy to the device
 }};
 
 }  // namespace
@@ -99,109 +100,112 @@ Tensor BackendDecorator::allocate(const Shape& shape, DType dtype) {
 
 void BackendDecorator::upload(std::span<const float> values, Tensor& dst) {
   arriveSingle(BackendOp::kUpload);
-  inner_.upload(values, dst);
+  std::vector<float> values_copy(values.begin(), values.end());
+  queue([this, values_copy = std::move(values_copy), dst]() mutable { inner_.upload(values_copy, dst); });
 }
 
 std::vector<float> BackendDecorator::download(const Tensor& src) {
   arriveSingle(BackendOp::kDownload);
+  refuseWhileRecording(BackendOp::kDownload);
   return inner_.download(src);
 }
 
 void BackendDecorator::fill(Tensor& dst, float value) {
   arriveSingle(BackendOp::kFill);
-  inner_.fill(dst, value);
+  queue([this, dst, value]() mutable { inner_.fill(dst, value); });
 }
 
 void BackendDecorator::copy(const Tensor& src, Tensor& dst) {
   arriveSingle(BackendOp::kCopy);
-  inner_.copy(src, dst);
+  queue([this, src, dst]() mutable { inner_.copy(src, dst); });
 }
 
 void BackendDecorator::scale(Tensor& x, float factor) {
   arriveSingle(BackendOp::kScale);
-  inner_.scale(x, factor);
+  queue([this, x, factor]() mutable { inner_.scale(x, factor); });
 }
 
 void BackendDecorator::synchronize() {
   arriveSingle(BackendOp::kSynchronize);
+  refuseWhileRecording(BackendOp::kSynchronize);
   inner_.synchronize();
 }
 
 void BackendDecorator::gemm(const GemmCall& call, const Tensor& a, const Tensor& b, Tensor& c) {
   arriveSingle(BackendOp::kGemm);
-  inner_.gemm(call, a, b, c);
+  queue([this, call, a, b, c]() mutable { inner_.gemm(call, a, b, c); });
 }
 
 void BackendDecorator::convForward(const ConvGeometry& g, const Tensor& x, const Tensor& filter, Tensor& y) {
   arriveSingle(BackendOp::kConvForward);
-  inner_.convForward(g, x, filter, y);
+  queue([this, g, x, filter, y]() mutable { inner_.convForward(g, x, filter, y); });
 }
 
 void BackendDecorator::convBackwardData(const ConvGeometry& g, const Tensor& dy, const Tensor& filter, Tensor& dx) {
   arriveSingle(BackendOp::kConvBackwardData);
-  inner_.convBackwardData(g, dy, filter, dx);
+  queue([this, g, dy, filter, dx]() mutable { inner_.convBackwardData(g, dy, filter, dx); });
 }
 
 void BackendDecorator::convBackwardFilter(const ConvGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dfilter) {
   arriveSingle(BackendOp::kConvBackwardFilter);
-  inner_.convBackwardFilter(g, x, dy, dfilter);
+  queue([this, g, x, dy, dfilter]() mutable { inner_.convBackwardFilter(g, x, dy, dfilter); });
 }
 
 void BackendDecorator::addBias(Tensor& y, const Tensor& bias, std::int64_t channels, std::int64_t inner) {
   arriveSingle(BackendOp::kAddBias);
-  inner_.addBias(y, bias, channels, inner);
+  queue([this, y, bias, channels, inner]() mutable { inner_.addBias(y, bias, channels, inner); });
 }
 
 void BackendDecorator::biasGradient(const Tensor& dy, Tensor& dbias, std::int64_t channels, std::int64_t inner) {
   arriveSingle(BackendOp::kBiasGradient);
-  inner_.biasGradient(dy, dbias, channels, inner);
+  queue([this, dy, dbias, channels, inner]() mutable { inner_.biasGradient(dy, dbias, channels, inner); });
 }
 
 void BackendDecorator::activationForward(Activation kind, const Tensor& x, Tensor& y) {
   arriveSingle(BackendOp::kActivationForward);
-  inner_.activationForward(kind, x, y);
+  queue([this, kind, x, y]() mutable { inner_.activationForward(kind, x, y); });
 }
 
 void BackendDecorator::activationBackward(Activation kind, const Tensor& x, const Tensor& dy, Tensor& dx) {
   arriveSingle(BackendOp::kActivationBackward);
-  inner_.activationBackward(kind, x, dy, dx);
+  queue([this, kind, x, dy, dx]() mutable { inner_.activationBackward(kind, x, dy, dx); });
 }
 
 void BackendDecorator::batchNormForward(const Tensor& x, std::int64_t channels, std::int64_t inner, const Tensor& gamma,
                         const Tensor& beta, Tensor& running_mean, Tensor& running_var, float momentum, float eps,
                         bool training, Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) {
   arriveSingle(BackendOp::kBatchNormForward);
-  inner_.batchNormForward(x, channels, inner, gamma, beta, running_mean, running_var, momentum, eps, training, y, saved_mean, saved_inv_std);
+  queue([this, x, channels, inner, gamma, beta, running_mean, running_var, momentum, eps, training, y, saved_mean, saved_inv_std]() mutable { inner_.batchNormForward(x, channels, inner, gamma, beta, running_mean, running_var, momentum, eps, training, y, saved_mean, saved_inv_std); });
 }
 
 void BackendDecorator::batchNormBackward(const Tensor& x, const Tensor& dy, std::int64_t channels, std::int64_t inner,
                          const Tensor& gamma, const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
                          Tensor& dgamma, Tensor& dbeta) {
   arriveSingle(BackendOp::kBatchNormBackward);
-  inner_.batchNormBackward(x, dy, channels, inner, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta);
+  queue([this, x, dy, channels, inner, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta]() mutable { inner_.batchNormBackward(x, dy, channels, inner, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta); });
 }
 
 void BackendDecorator::layerNormForward(const Tensor& x, std::int64_t features, const Tensor& gamma, const Tensor& beta, float eps,
                         Tensor& y, Tensor& saved_mean, Tensor& saved_inv_std) {
   arriveSingle(BackendOp::kLayerNormForward);
-  inner_.layerNormForward(x, features, gamma, beta, eps, y, saved_mean, saved_inv_std);
+  queue([this, x, features, gamma, beta, eps, y, saved_mean, saved_inv_std]() mutable { inner_.layerNormForward(x, features, gamma, beta, eps, y, saved_mean, saved_inv_std); });
 }
 
 void BackendDecorator::layerNormBackward(const Tensor& x, const Tensor& dy, std::int64_t features, const Tensor& gamma,
                          const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx, Tensor& dgamma,
                          Tensor& dbeta) {
   arriveSingle(BackendOp::kLayerNormBackward);
-  inner_.layerNormBackward(x, dy, features, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta);
+  queue([this, x, dy, features, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta]() mutable { inner_.layerNormBackward(x, dy, features, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta); });
 }
 
 void BackendDecorator::poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) {
   arriveSingle(BackendOp::kPoolForward);
-  inner_.poolForward(kind, g, x, y);
+  queue([this, kind, g, x, y]() mutable { inner_.poolForward(kind, g, x, y); });
 }
 
 void BackendDecorator::poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor& x, const Tensor& dy, Tensor& dx) {
   arriveSingle(BackendOp::kPoolBackward);
-  inner_.poolBackward(kind, g, x, dy, dx);
+  queue([this, kind, g, x, dy, dx]() mutable { inner_.poolBackward(kind, g, x, dy, dx); });
 }
 
 StepStateMemory BackendDecorator::allocateStepState(const StepStateLayout& layout, const ScalerState& initial) {
@@ -211,61 +215,124 @@ StepStateMemory BackendDecorator::allocateStepState(const StepStateLayout& layou
 
 StepLogRead BackendDecorator::readStepLog(const StepStateMemory& state, std::int32_t first, std::int32_t count) {
   arriveSingle(BackendOp::kReadStepLog);
+  refuseWhileRecording(BackendOp::kReadStepLog);
   return inner_.readStepLog(state, first, count);
 }
 
 void BackendDecorator::softmaxCrossEntropy(const Tensor& logits, const Tensor& labels, StepStateMemory& state,
                            Tensor& dlogits) {
   arriveSingle(BackendOp::kSoftmaxCrossEntropy);
-  inner_.softmaxCrossEntropy(logits, labels, state, dlogits);
+  queue([this, logits, labels, state, dlogits]() mutable { inner_.softmaxCrossEntropy(logits, labels, state, dlogits); });
 }
 
 std::int64_t BackendDecorator::countCorrect(const Tensor& logits, const Tensor& labels) {
   arriveSingle(BackendOp::kCountCorrect);
+  refuseWhileRecording(BackendOp::kCountCorrect);
   return inner_.countCorrect(logits, labels);
-}
-
-void BackendDecorator::copyAll(std::span<const Tensor* const> sources, std::span<Tensor* const> destinations) {
-  arrive(BackendOp::kCopyAll, multiTensorOpLaunches(std::span<const Tensor* const>(sources.data(), sources.size())));
-  inner_.copyAll(sources, destinations);
-}
-
-void BackendDecorator::unscaleGradients(std::span<Tensor* const> gradients, StepStateMemory& state) {
-  arrive(BackendOp::kUnscaleGradients, multiTensorOpLaunches(std::span<const Tensor* const>(gradients.data(), gradients.size())));
-  inner_.unscaleGradients(gradients, state);
-}
-
-void BackendDecorator::clipGradients(std::span<Tensor* const> gradients, float max_norm, StepStateMemory& state) {
-  arrive(BackendOp::kClipGradients, clipGradientsLaunches(gradients, max_norm));
-  inner_.clipGradients(gradients, max_norm, state);
 }
 
 std::vector<GradientHistogram> BackendDecorator::gradientHistograms(std::span<const Tensor* const> gradients,
                                                     const StepStateMemory& state) {
   arriveSingle(BackendOp::kGradientHistograms);
+  refuseWhileRecording(BackendOp::kGradientHistograms);
   return inner_.gradientHistograms(gradients, state);
-}
-
-void BackendDecorator::sgdStep(const SgdSettings& s, std::span<const ParameterTensors> parameters,
-               const StepStateMemory& state) {
-  arrive(BackendOp::kSgdStep, multiTensorOpLaunches(parameters));
-  inner_.sgdStep(s, parameters, state);
-}
-
-void BackendDecorator::adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
-                 const StepStateMemory& state) {
-  arrive(BackendOp::kAdamWStep, multiTensorOpLaunches(parameters));
-  inner_.adamWStep(s, parameters, state);
 }
 
 void BackendDecorator::finishStep(StepStateMemory& state) {
   arriveSingle(BackendOp::kFinishStep);
-  inner_.finishStep(state);
+  queue([this, state]() mutable { inner_.finishStep(state); });
+}
+
+void BackendDecorator::setLearningRate(StepStateMemory& state, float learning_rate) {
+  arriveSingle(BackendOp::kSetLearningRate);
+  queue([this, state, learning_rate]() mutable { inner_.setLearningRate(state, learning_rate); });
 }
 
 void BackendDecorator::markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) {
   arriveSingle(BackendOp::kMarkStepPoint);
-  inner_.markStepPoint(state, slot, point);
+  queue([this, state, slot, point]() mutable { inner_.markStepPoint(state, slot, point); });
+}
+
+void BackendDecorator::copyAll(std::span<const Tensor* const> sources, std::span<Tensor* const> destinations) {
+  arrive(BackendOp::kCopyAll, multiTensorOpLaunches(sources));
+  queue([this, from = std::vector<const Tensor*>(sources.begin(), sources.end()),
+         to = std::vector<Tensor*>(destinations.begin(), destinations.end())] { inner_.copyAll(from, to); });
+}
+
+void BackendDecorator::unscaleGradients(std::span<Tensor* const> gradients, StepStateMemory& state) {
+  arrive(BackendOp::kUnscaleGradients,
+         multiTensorOpLaunches(std::span<const Tensor* const>(gradients.data(), gradients.size())));
+  queue([this, grads = std::vector<Tensor*>(gradients.begin(), gradients.end()), state]() mutable {
+    inner_.unscaleGradients(grads, state);
+  });
+}
+
+void BackendDecorator::clipGradients(std::span<Tensor* const> gradients, float max_norm, StepStateMemory& state) {
+  arrive(BackendOp::kClipGradients, clipGradientsLaunches(gradients, max_norm));
+  queue([this, grads = std::vector<Tensor*>(gradients.begin(), gradients.end()), max_norm, state]() mutable {
+    inner_.clipGradients(grads, max_norm, state);
+  });
+}
+
+void BackendDecorator::sgdStep(const SgdSettings& s, std::span<const ParameterTensors> parameters,
+                               const StepStateMemory& state) {
+  arrive(BackendOp::kSgdStep, multiTensorOpLaunches(parameters));
+  queue([this, s, params = std::vector<ParameterTensors>(parameters.begin(), parameters.end()), state] {
+    inner_.sgdStep(s, params, state);
+  });
+}
+
+void BackendDecorator::adamWStep(const AdamWSettings& s, std::span<const ParameterTensors> parameters,
+                                 const StepStateMemory& state) {
+  arrive(BackendOp::kAdamWStep, multiTensorOpLaunches(parameters));
+  queue([this, s, params = std::vector<ParameterTensors>(parameters.begin(), parameters.end()), state] {
+    inner_.adamWStep(s, params, state);
+  });
+}
+
+namespace {
+
+// A step recorded by the decorator: its ops, replayed in order.
+class RecordedStep final : public StepGraph {
+ public:
+  explicit RecordedStep(std::vector<std::function<void()>> ops) : ops_(std::move(ops)) {}
+  void replay() override {
+    for (const std::function<void()>& op : ops_) op();
+  }
+
+ private:
+  std::vector<std::function<void()>> ops_;
+};
+
+}  // namespace
+
+std::unique_ptr<StepGraph> BackendDecorator::captureStep(const std::function<void()>& step) {
+  if (recording_ != nullptr) throw BackendError("capture", "a step is already being captured");
+  if (std::unique_ptr<StepGraph> native = inner_.captureStep(step)) return native;
+  std::vector<std::function<void()>> ops;
+  recording_ = &ops;
+  try {
+    step();
+  } catch (...) {
+    recording_ = nullptr;
+    throw;
+  }
+  recording_ = nullptr;
+  return std::make_unique<RecordedStep>(std::move(ops));
+}
+
+void BackendDecorator::queue(std::function<void()> op) {
+  if (recording_ != nullptr) {
+    recording_->push_back(std::move(op));
+  } else {
+    op();
+  }
+}
+
+void BackendDecorator::refuseWhileRecording(BackendOp op) const {
+  if (recording_ != nullptr) {
+    throw BackendError("capture", fmt::format("{} reads back, which a captured step cannot", backendOpInfo(op).name));
+  }
 }
 
 Result<FaultPlan> parseFaultPlan(std::string_view text) {

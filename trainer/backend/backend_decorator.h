@@ -22,7 +22,7 @@ enum class BackendOp {
   kConvBackwardData, kConvBackwardFilter, kAddBias, kBiasGradient, kActivationForward, kActivationBackward,
   kBatchNormForward, kBatchNormBackward, kLayerNormForward, kLayerNormBackward, kPoolForward, kPoolBackward,
   kSoftmaxCrossEntropy, kCountCorrect, kReadStepLog, kCopyAll, kUnscaleGradients, kClipGradients,
-  kGradientHistograms, kSgdStep, kAdamWStep, kFinishStep, kMarkStepPoint,
+  kGradientHistograms, kSgdStep, kAdamWStep, kFinishStep, kMarkStepPoint, kSetLearningRate,
   kCount  // not an op: the number of them
 };
 
@@ -108,6 +108,11 @@ class BackendDecorator : public Backend {
                  const StepStateMemory& state) override;
   void finishStep(StepStateMemory& state) override;
   void markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) override;
+  void setLearningRate(StepStateMemory& state, float learning_rate) override;
+  // The inner backend's own capture where it has one; else the ops `step` calls are recorded
+  // here, with copies of their arguments, and replayed in order (the CPU's stand-in for a CUDA
+  // graph, with a graph's semantics: nothing runs while capturing, a replay uses the same tensors).
+  std::unique_ptr<StepGraph> captureStep(const std::function<void()>& step) override;
 
  protected:
   // Called before the op is passed on; may throw to fail it. launches: what the op queues on
@@ -117,6 +122,12 @@ class BackendDecorator : public Backend {
  private:
   // arrive() with the launches the op's demand implies, for ops of one launch or none.
   void arriveSingle(BackendOp op);
+  // Runs an op that queues work now, or records it while a step is captured.
+  void queue(std::function<void()> op);
+  // An op that reads back cannot be part of a captured step.
+  void refuseWhileRecording(BackendOp op) const;
+
+  std::vector<std::function<void()>>* recording_ = nullptr;  // while a step is recorded
 
   std::unique_ptr<Backend> owned_;
   Backend& inner_;

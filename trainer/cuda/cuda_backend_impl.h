@@ -92,6 +92,8 @@ class CudaBackend final : public Backend {
                  const StepStateMemory& state) override;
   void finishStep(StepStateMemory& state) override;
   void markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) override;
+  void setLearningRate(StepStateMemory& state, float learning_rate) override;
+  std::unique_ptr<StepGraph> captureStep(const std::function<void()>& step) override;
 
  private:
   // A CPU tensor here is a programming error that would otherwise fault on the device.

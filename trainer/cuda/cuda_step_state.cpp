@@ -24,6 +24,19 @@ struct StepEvents {
 
 StepEvents& stepEvents(const StepStateMemory& state) { return *static_cast<StepEvents*>(state.timing.get()); }
 
+// A captured step: the instantiated graph, launched on the backend's stream (held here too, as
+// the tensors' deleters hold it).
+class CudaStepGraph final : public StepGraph {
+ public:
+  CudaStepGraph(cudaGraphExec_t graph, std::shared_ptr<CUstream_st> stream)
+      : graph_(graph), stream_(std::move(stream)) {}
+  void replay() override { AMPSCOPE_CUDA_CHECK(cudaGraphLaunch(graph_.get(), stream_.get())); }
+
+ private:
+  UniqueHandle<cudaGraphExec_t, &cudaGraphExecDestroy> graph_;
+  std::shared_ptr<CUstream_st> stream_;
+};
+
 }  // namespace
 
 StepStateView CudaBackend::deviceState(const StepStateMemory& state) {
@@ -74,6 +87,42 @@ StepStateMemory CudaBackend::allocateStepState(const StepStateLayout& layout, co
     events->events.emplace_back(event);
   }
   return {layout, DeviceKind::kCuda, std::move(owner), std::move(events)};
+}
+
+void CudaBackend::setLearningRate(StepStateMemory& state, float learning_rate) {
+  // Staged like an upload: queued behind the step before, waited for by nothing.
+  void* pinned = uploadStaging(sizeof(float));
+  std::memcpy(pinned, &learning_rate, sizeof(float));
+  AMPSCOPE_CUDA_CHECK(cudaMemcpyAsync(&deviceState(state).scaler->learning_rate, pinned, sizeof(float),
+                                      cudaMemcpyHostToDevice, stream()));
+  uploadQueued();
+}
+
+std::unique_ptr<StepGraph> CudaBackend::captureStep(const std::function<void()>& step) {
+  // Stream capture records what the step queues, allocations and frees from the stream-ordered
+  // pool included (as graph memory nodes), without running it (CUDA Programming Guide, "CUDA
+  // Graphs"). A call that waits or syncs inside ends the capture with an error: the step is then
+  // not captured and the backend goes on as before.
+  // The graph holds the addresses of the scratch and the workspace as they are now.
+  scratch_.keepRetiredBlocks();
+  workspace_.keepRetiredBlocks();
+  AMPSCOPE_CUDA_CHECK(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+  try {
+    step();
+  } catch (...) {
+    cudaGraph_t broken = nullptr;
+    static_cast<void>(cudaStreamEndCapture(stream(), &broken));
+    if (broken != nullptr) static_cast<void>(cudaGraphDestroy(broken));
+    static_cast<void>(cudaGetLastError());
+    throw;
+  }
+  cudaGraph_t captured = nullptr;
+  AMPSCOPE_CUDA_CHECK(cudaStreamEndCapture(stream(), &captured));
+  const UniqueHandle<cudaGraph_t, &cudaGraphDestroy> graph(captured);
+  cudaGraphExec_t instance = nullptr;
+  // Memory the graph allocates and does not free is freed at its next launch.
+  AMPSCOPE_CUDA_CHECK(cudaGraphInstantiateWithFlags(&instance, graph.get(), cudaGraphInstantiateFlagAutoFreeOnLaunch));
+  return std::make_unique<CudaStepGraph>(instance, stream_);
 }
 
 void CudaBackend::markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace ampscope::trainer::cuda {
 
@@ -27,10 +28,20 @@ class DeviceBuffer {
   // buffer goes), for the allocation totals; several buffers may share one counter.
   void countCapacityIn(std::shared_ptr<std::atomic<std::int64_t>> held) { held_ = std::move(held); }
 
+  // From now on a block the buffer grows out of is kept, not freed, until the buffer goes: a
+  // captured CUDA graph holds its address and may be replayed after the buffer grew.
+  void keepRetiredBlocks() { keep_retired_ = true; }
+
  private:
+  struct Block {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+  };
   void* data_ = nullptr;
   std::size_t capacity_bytes_ = 0;
   std::shared_ptr<std::atomic<std::int64_t>> held_;
+  bool keep_retired_ = false;
+  std::vector<Block> retired_;
 };
 
 class PinnedBuffer {

@@ -110,6 +110,7 @@ struct SgdOp {
   StepStateView state;
   __device__ __forceinline__ void operator()(const MultiTensorList<4>& list, const ChunkRange& range) const {
     if (math::skipsUpdate(*state.scaler)) return;
+    const float lr = state.scaler->learning_rate;  // the step's, set by the host before it
     const WriteView param = operandOf(list, 0, range.listed);
     const WriteView grad = operandOf(list, 1, range.listed);
     const WriteView momentum = operandOf(list, 2, range.listed);
@@ -117,7 +118,7 @@ struct SgdOp {
     AMPSCOPE_FOR_CHUNK(i, range) {
       float buf = load(momentum, i);
       store(param, i,
-            math::sgdUpdate(load(param, i), load(grad, i), buf, settings.lr, settings.momentum,
+            math::sgdUpdate(load(param, i), load(grad, i), buf, lr, settings.momentum,
                             settings.weight_decay));
       store(momentum, i, buf);
       writeLowPrecisionCopy(copy, param, i);
@@ -143,7 +144,7 @@ struct AdamWOp {
       float m = load(first_moment, i);
       float v = load(second_moment, i);
       store(param, i,
-            math::adamWUpdate(load(param, i), load(grad, i), m, v, settings.lr, settings.beta1, settings.beta2,
+            math::adamWUpdate(load(param, i), load(grad, i), m, v, scaler.learning_rate, settings.beta1, settings.beta2,
                               settings.eps, settings.weight_decay, correction1, correction2));
       store(first_moment, i, m);
       store(second_moment, i, v);

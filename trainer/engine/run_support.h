@@ -38,6 +38,8 @@ class CountingBackend final : public BackendDecorator {
 
   // The phase the ops that follow belong to.
   void setPhase(RunPhase phase) { phase_ = phase; }
+  // A captured step replayed: one launch, in the phase the run is in.
+  void noteGraphLaunch() { ++counted_.launches[static_cast<std::size_t>(phase_)]; }
   const DeviceDemand& counted() const { return counted_; }
 
  private:

@@ -62,6 +62,7 @@ void addDemand(StepDemandSummary& sum, const StepRecord& record) {
   ++sum.steps;
   const double weight = 1.0 / static_cast<double>(sum.steps);
   sum.host_reads_per_step += (static_cast<double>(record.demand.host_reads) - sum.host_reads_per_step) * weight;
+  sum.host_ms_per_step += (static_cast<double>(record.host_queue_ns) * 1e-6 - sum.host_ms_per_step) * weight;
   for (std::size_t i = 0; i < sum.launches_per_step.size(); ++i) {
     sum.launches_per_step[i] += (static_cast<double>(record.demand.launches[i]) - sum.launches_per_step[i]) * weight;
   }
@@ -251,6 +252,7 @@ void TrainingRun::scheduleLearningRate(std::int64_t total_steps) {
 
 void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
   const DeviceDemand before = backend_.counted();
+  const auto queue_started = std::chrono::steady_clock::now();
   PendingStep pending;
   pending.record.step = step_;
   pending.record.epoch = epoch;
@@ -259,49 +261,44 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
   pending.record.read_log = step_ % config_.log_every == 0 || step_ + 1 >= total_steps_ ||
                             static_cast<std::int64_t>(pending_.size()) + 1 >= step_state_.layout.slots;
 
-  LayerContext ctx{backend_, policy_, plan_.autocast, true, &casts_};
-  const auto mark = [&](std::int32_t point) { backend_.markStepPoint(step_state_, pending.slot, point); };
-  mark(kStepStartPoint);
+  const auto mark = [&](RunPhase phase) { backend_.markStepPoint(step_state_, pending.slot, endOfPhasePoint(phase)); };
+  backend_.markStepPoint(step_state_, pending.slot, kStepStartPoint);
+  // The batch into the step's inputs, which stay in place from step to step (a replayed graph
+  // reads them there); a batch of another size gets inputs of its own.
   const Shape image_shape = {batch.size, train_.channels, train_.height, train_.width};
-  const Tensor x = toDevice(batch.images, image_shape, plan_.input);
-  const Tensor labels = toDevice(batch.labels, {batch.size}, DType::kFp32);
-  mark(endOfPhasePoint(RunPhase::kData));
+  const bool full_batch = batch.size == config_.data.batch_size;
+  if (full_batch && !input_images_.defined()) {
+    input_images_ = backend_.allocate(image_shape, plan_.input);
+    input_labels_ = backend_.allocate({batch.size}, DType::kFp32);
+  }
+  const Tensor images = full_batch ? input_images_ : backend_.allocate(image_shape, plan_.input);
+  const Tensor labels = full_batch ? input_labels_ : backend_.allocate({batch.size}, DType::kFp32);
+  {
+    Tensor images_in = images, labels_in = labels;
+    backend_.upload(batch.images, images_in);
+    backend_.upload(batch.labels, labels_in);
+  }
+  backend_.setLearningRate(step_state_, optimizer_->learningRate());
+  mark(RunPhase::kData);
 
-  Tensor dlogits;
-  {
-    const PhaseScope phase(ops_, backend_, phases().forward);
-    casts_.refreshValues(backend_);  // autocast's casts of the weights the last step updated
-    const Tensor logits = model_->forward(ctx, x, &ops_);
-    ops_.enterPhase("loss");
-    // The loss is on autocast's FP32 list: logits are cast up, and its gradient cast back down.
-    const Tensor logits32 = castTensor(backend_, logits, DType::kFp32);
-    Tensor dlogits32 = backend_.allocate(logits32.shape(), DType::kFp32);
-    backend_.softmaxCrossEntropy(logits32, labels, step_state_, dlogits32);
-    dlogits = castTensor(backend_, dlogits32, logits.dtype());
-    mark(endOfPhasePoint(RunPhase::kForward));
+  const bool replayable = config_.cuda_graph && graph_failure_.empty() && !take_histograms && full_batch &&
+                          step_ >= kGraphWarmupSteps;
+  if (replayable) {
+    const bool capturing = !graph_;
+    if (capturing) captureGraph(images, labels);
+    if (graph_) {
+      // The whole step as one launch; its phases are not marked (their points would be the
+      // capture's), so only its data phase is timed.
+      backend_.setPhase(RunPhase::kForward);
+      backend_.noteGraphLaunch();
+      graph_->replay();
+      ++summary_.graph_replays;
+      pending.record.replayed_graph = !capturing;  // the capturing step counts its ops as well
+    }
   }
-  {
-    const PhaseScope phase(ops_, backend_, phases().backward);
-    model_->backward(ctx, dlogits, &ops_);
-    mark(endOfPhasePoint(RunPhase::kBackward));
-  }
-  std::span<Tensor* const> grads;
-  {
-    const PhaseScope phase(ops_, backend_, phases().loss_scale);
-    casts_.castGradients(backend_);  // the layers' low-precision gradients into the parameters'
-    grads = optimizer_->prepareGradients();
-    backend_.unscaleGradients(grads, step_state_);
-    if (take_histograms) pending.record.gradients = gradientHistograms(grads);
-    mark(endOfPhasePoint(RunPhase::kLossScale));
-  }
-  {
-    // Masked on the device when the step is skipped; the scaler's update ends the step.
-    const PhaseScope phase(ops_, backend_, phases().optimizer);
-    optimizer_->clipGradients(step_state_);
-    optimizer_->step(step_state_);
-    backend_.finishStep(step_state_);
-    mark(endOfPhasePoint(RunPhase::kOptimizer));
-  }
+  if (!graph_ || !replayable) deviceStep(images, labels, mark, take_histograms ? &pending.record.gradients : nullptr);
+  pending.record.host_queue_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - queue_started).count();
   const bool read = pending.record.read_log;
   pending_.push_back(std::move(pending));
   ++step_;
@@ -311,6 +308,59 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
   pending_.back().record.demand = backend_.counted() - before;
   if (log) stopped_ = !handOn(*log);
   if (step_ == 1) first_step_done_ = std::chrono::steady_clock::now();
+}
+
+void TrainingRun::deviceStep(const Tensor& images, const Tensor& labels, const std::function<void(RunPhase)>& mark,
+                             std::vector<LayerGradients>* histograms) {
+  LayerContext ctx{backend_, policy_, plan_.autocast, true, &casts_};
+  Tensor dlogits;
+  {
+    const PhaseScope phase(ops_, backend_, phases().forward);
+    casts_.refreshValues(backend_);  // autocast's casts of the weights the last step updated
+    const Tensor logits = model_->forward(ctx, images, &ops_);
+    ops_.enterPhase("loss");
+    // The loss is on autocast's FP32 list: logits are cast up, and its gradient cast back down.
+    const Tensor logits32 = castTensor(backend_, logits, DType::kFp32);
+    Tensor dlogits32 = backend_.allocate(logits32.shape(), DType::kFp32);
+    backend_.softmaxCrossEntropy(logits32, labels, step_state_, dlogits32);
+    dlogits = castTensor(backend_, dlogits32, logits.dtype());
+    mark(RunPhase::kForward);
+  }
+  {
+    const PhaseScope phase(ops_, backend_, phases().backward);
+    model_->backward(ctx, dlogits, &ops_);
+    dlogits = Tensor();
+    mark(RunPhase::kBackward);
+  }
+  {
+    const PhaseScope phase(ops_, backend_, phases().loss_scale);
+    casts_.castGradients(backend_);  // the layers' low-precision gradients into the parameters'
+    const std::span<Tensor* const> grads = optimizer_->prepareGradients();
+    backend_.unscaleGradients(grads, step_state_);
+    // Of the unscaled gradients, before clipping, at the scale the loss was multiplied by.
+    if (histograms != nullptr) *histograms = gradientHistograms(grads);
+    mark(RunPhase::kLossScale);
+  }
+  {
+    // Masked on the device when the step is skipped; the scaler's update ends the step.
+    const PhaseScope phase(ops_, backend_, phases().optimizer);
+    optimizer_->clipGradients(step_state_);
+    optimizer_->step(step_state_);
+    backend_.finishStep(step_state_);
+    mark(RunPhase::kOptimizer);
+  }
+}
+
+void TrainingRun::captureGraph(const Tensor& images, const Tensor& labels) {
+  try {
+    graph_ = backend_.captureStep([&] { deviceStep(images, labels, [](RunPhase) {}, nullptr); });
+    summary_.graph_captured_at_step = step_;
+  } catch (const std::exception& error) {
+    // The step runs as before; the run says why it was not captured.
+    graph_.reset();
+    graph_failure_ = error.what();
+    summary_.graph_note = fmt::format("not captured at step {}: {}", step_, error.what());
+  }
 }
 
 StepLogRead TrainingRun::readPending() {
@@ -347,7 +397,9 @@ bool TrainingRun::handOn(const StepLogRead& log) {
 void TrainingRun::countDemand(const StepRecord& record) {
   // The first step pays for plans, handles and the allocator's growth: it is no one's steady step.
   if (record.step == 0) return;
-  addDemand(record.read_log || !record.gradients.empty() ? summary_.demand.reading : summary_.demand.steady, record);
+  // With --cuda-graph, the steady steps are those that replayed the graph.
+  const bool steady = !record.read_log && record.gradients.empty() && (!config_.cuda_graph || record.replayed_graph);
+  addDemand(steady ? summary_.demand.steady : summary_.demand.reading, record);
 }
 
 std::vector<LayerGradients> TrainingRun::gradientHistograms(std::span<Tensor* const> grads) {

@@ -48,6 +48,10 @@ struct TrainConfig {
   // default keeps their cost near 1% of a step where they cost half a millisecond (docs/trainer.md).
   std::int64_t numerics_every = 50;
   bool cosine_schedule = true;  // the learning rate decays to 0 along half a cosine over the run
+  // Capture a steady step after the warm-up steps (kGraphWarmupSteps) and replay it for every
+  // step that neither takes histograms nor has a short batch: a CUDA graph on the GPU, a
+  // recording of the backend's ops on the CPU (the same semantics, nothing to gain there).
+  bool cuda_graph = false;
 };
 
 struct LayerGradients {
@@ -65,6 +69,8 @@ struct StepRecord {
   double gradient_norm = 0.0;
   std::vector<LayerGradients> gradients;  // empty but on the steps that take histograms
   DeviceDemand demand;                    // what this step asked of the device
+  std::int64_t host_queue_ns = 0;         // the host's time queueing the step (its launch cost)
+  bool replayed_graph = false;            // --cuda-graph: the step was the captured one, replayed
   // The device's time in each of the step's phases (data, forward, backward, loss_scale,
   // optimizer: the first RunPhases), ns; -1 where the backend could not say.
   std::array<std::int64_t, kStepPhases> phase_ns{-1, -1, -1, -1, -1};
@@ -79,12 +85,15 @@ struct StepDemandSummary {
   // Over the steps whose every phase was timed (timed_steps of them): the device's time in each.
   std::int64_t timed_steps = 0;
   std::array<double, kStepPhases> device_ms_per_step{};
+  double host_ms_per_step = 0.0;  // the host's time queueing a step: what launching it costs
   double totalLaunchesPerStep() const;
 };
 
 struct RunDemand {
-  StepDemandSummary steady;    // steps after the first that neither read the log nor took histograms
-  StepDemandSummary reading;   // steps after the first that did either
+  // Steps after the first that neither read the log nor took histograms (with --cuda-graph: and
+  // replayed the graph), and the others.
+  StepDemandSummary steady;
+  StepDemandSummary reading;
 };
 
 struct TrainSummary {
@@ -104,7 +113,15 @@ struct TrainSummary {
   double zero_gradient_share = 0.0;
   double fp16_underflow_share = 0.0;
   RunDemand demand;
+  // --cuda-graph: the step captured (-1: none), how many steps replayed it, and why none was.
+  std::int64_t graph_captured_at_step = -1;
+  std::int64_t graph_replays = 0;
+  std::string graph_note;
 };
+
+// Steps run as they are before one is captured: the first pays for plans, handles and the
+// allocator's growth, the second reaches the step's steady sizes of scratch.
+inline constexpr std::int64_t kGraphWarmupSteps = 2;
 
 // Called after every step; a sink may stop the run by returning false.
 // How many of the available training images a run uses: all, or the first train_limit of them.
@@ -137,6 +154,13 @@ class TrainingRun {
   Status trainEpoch(std::int64_t epoch, BatchPipeline& pipeline);
   void scheduleLearningRate(std::int64_t total_steps);
   void trainStep(const Batch& batch, std::int64_t epoch);
+  // What a step queues on the device after its inputs: forward, loss, backward, unscaling,
+  // clipping, the update, the scaler's update. `mark` is told the end of each phase; histograms,
+  // when given, receive the unscaled gradients' histograms (a read: never in a captured step).
+  void deviceStep(const Tensor& images, const Tensor& labels, const std::function<void(RunPhase)>& mark,
+                  std::vector<LayerGradients>* histograms);
+  // Captures deviceStep as a graph (graph_), or notes why it could not be (graph_failure_).
+  void captureGraph(const Tensor& images, const Tensor& labels);
   std::vector<LayerGradients> gradientHistograms(std::span<Tensor* const> grads);
   // The pending steps' figures, read from the device (a host read).
   StepLogRead readPending();
@@ -158,6 +182,9 @@ class TrainingRun {
   std::unique_ptr<Model> model_;
   std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<LayerObserver> ranges_;  // the NVTX ranges of the layers
+  Tensor input_images_, input_labels_;     // a full batch's inputs, in place from step to step
+  std::unique_ptr<StepGraph> graph_;       // the captured steady step (--cuda-graph)
+  std::string graph_failure_;              // why it could not be captured; then no more tries
   ParameterCasts casts_;                   // autocast's casts of the parameters, kept from step to step
   OpTracker ops_;                          // the layer op or phase under way; passes on to ranges_
   Stage stage_ = Stage::kSetup;

@@ -31,6 +31,9 @@ struct ScalerState {
   std::int32_t slot = 0;            // the log entry of the step under way
   std::int32_t slots = 1;           // how many entries the log has
   float clip_factor = 1.0f;         // what this step's gradients were multiplied by to clip them
+  // The optimizer's learning rate for this step, set by the host before it (setLearningRate):
+  // read from here, a replayed CUDA graph of the step takes each step's rate.
+  float learning_rate = 0.0f;
   // The rule, fixed for the run.
   LossScaling mode = LossScaling::kNone;
   std::int32_t growth_interval = 2000;

@@ -46,9 +46,9 @@ void Optimizer::clipGradients(StepStateMemory& state) { backend_.clipGradients(g
 
 void Optimizer::step(const StepStateMemory& state) {
   if (config_.kind == OptimizerKind::kSgd) {
-    backend_.sgdStep({config_.lr, config_.momentum, config_.weight_decay}, updates_, state);
+    backend_.sgdStep({config_.momentum, config_.weight_decay}, updates_, state);
   } else {
-    backend_.adamWStep({config_.lr, config_.beta1, config_.beta2, config_.eps, config_.weight_decay}, updates_, state);
+    backend_.adamWStep({config_.beta1, config_.beta2, config_.eps, config_.weight_decay}, updates_, state);
   }
 }
 

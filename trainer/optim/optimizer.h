@@ -37,6 +37,7 @@ class Optimizer {
   // The global norm of the gradients into the step's log entry, and the gradients scaled down to
   // clip_grad_norm when it is exceeded; nothing when the step is skipped.
   void clipGradients(StepStateMemory& state);
+  // The update at the learning rate in the state (the run sets it there before the step).
   void step(const StepStateMemory& state);
   void setLearningRate(float lr) { config_.lr = lr; }
   float learningRate() const { return config_.lr; }

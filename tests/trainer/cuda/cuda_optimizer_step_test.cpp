@@ -88,11 +88,10 @@ class CudaOptimizerStepTest : public CudaStepTest {
 // Several steps, so the optimizer state carries over.
 TEST_F(CudaOptimizerStepTest, SgdStepsOverMixedParametersMatchTheCpu) {
   SgdSettings settings;
-  settings.lr = 0.05f;
   settings.momentum = 0.9f;
   settings.weight_decay = 1e-3f;
   std::vector<ParameterPair> parameters = makeParameters(kMixedParameters, 1050);
-  StatePair state = states(dynamicScaler(1.0f));
+  StatePair state = states(dynamicScaler(1.0f, 1, 0.05f));
   for (std::uint32_t step = 0; step < 4; ++step) {
     setGradients(parameters, 1100 + 10 * step);
     cpu_->sgdStep(settings, parametersOn(parameters, false), state.cpu);
@@ -104,8 +103,7 @@ TEST_F(CudaOptimizerStepTest, SgdStepsOverMixedParametersMatchTheCpu) {
 
 // AdamW counts its steps from the applied steps on the device: four steps, four bias corrections.
 TEST_F(CudaOptimizerStepTest, AdamWStepsOverMixedParametersMatchTheCpu) {
-  AdamWSettings settings;
-  settings.lr = 1e-2f;
+  AdamWSettings settings;  // at the state's learning rate, 1e-2
   settings.weight_decay = 0.05f;
   std::vector<ParameterSpec> specs = kMixedParameters;
   for (ParameterSpec& spec : specs) spec.state = DType::kFp32;  // the moments are FP32
@@ -231,8 +229,7 @@ TEST_F(CudaOptimizerStepTest, AStepOfManyTensorsCutIntoSeveralLaunchesMatchesThe
   for (ParameterPair& p : parameters) master_grads.push_back(p.grad);
 
   AdamWSettings settings;
-  settings.lr = 1e-3f;
-  StatePair state = states(dynamicScaler(1024.0f, 2));
+  StatePair state = states(dynamicScaler(1024.0f, 2, 1e-3f));
   for (std::uint32_t step = 0; step < 2; ++step) {
     for (std::size_t t = 0; t < model_grads.size(); ++t) {
       const auto seed = 1600 + 100 * step + static_cast<std::uint32_t>(t);

@@ -20,11 +20,12 @@ struct StatePair {
 };
 
 // GradScaler's dynamic rule starting at `scale`, with a log of `slots` entries.
-inline ScalerState dynamicScaler(float scale, std::int32_t slots = 1) {
+inline ScalerState dynamicScaler(float scale, std::int32_t slots = 1, float learning_rate = 1e-2f) {
   ScalerState s;
   s.mode = LossScaling::kDynamic;
   s.scale = scale;
   s.slots = slots;
+  s.learning_rate = learning_rate;
   return s;
 }
 

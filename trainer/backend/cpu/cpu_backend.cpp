@@ -269,14 +269,16 @@ void CpuBackend::sgdStep(const SgdSettings& s, std::span<const ParameterTensors>
                          const StepStateMemory& state) {
   if (parameters.empty()) return;
   const ScopedHostOp host_op(HostOp::kSgdStep, parameters.front().param->dtype());
-  if (math::skipsUpdate(*state.view().scaler)) return;
+  const ScalerState& scaler = *state.view().scaler;
+  if (math::skipsUpdate(scaler)) return;
+  const float lr = scaler.learning_rate;
   for (const ParameterTensors& t : parameters) {
     float* p = t.param->cpuData();
     float* buf = t.state1->cpuData();
     const float* grad = t.grad->cpuData();
     // Each element's update reads only its own values, so rounding after the loop is the same.
     for (std::int64_t i = 0; i < t.param->numel(); ++i) {
-      p[i] = math::sgdUpdate(p[i], grad[i], buf[i], s.lr, s.momentum, s.weight_decay);
+      p[i] = math::sgdUpdate(p[i], grad[i], buf[i], lr, s.momentum, s.weight_decay);
     }
     roundAll(p, t.param->numel(), t.param->dtype());
     roundAll(buf, t.state1->numel(), t.state1->dtype());
@@ -298,7 +300,7 @@ void CpuBackend::adamWStep(const AdamWSettings& s, std::span<const ParameterTens
     float* v = t.state2->cpuData();
     const float* grad = t.grad->cpuData();
     for (std::int64_t i = 0; i < t.param->numel(); ++i) {
-      p[i] = math::adamWUpdate(p[i], grad[i], m[i], v[i], s.lr, s.beta1, s.beta2, s.eps, s.weight_decay, correction1,
+      p[i] = math::adamWUpdate(p[i], grad[i], m[i], v[i], scaler.learning_rate, s.beta1, s.beta2, s.eps, s.weight_decay, correction1,
                                correction2);
     }
     roundAll(p, t.param->numel(), t.param->dtype());

@@ -72,6 +72,11 @@ class CpuBackend final : public Backend {
                  const StepStateMemory& state) override;
   void finishStep(StepStateMemory& state) override;
   void markStepPoint(StepStateMemory& state, std::int32_t slot, std::int32_t point) override;
+  // Ops run as they are called here: nothing to capture (a decorator records them instead).
+  std::unique_ptr<StepGraph> captureStep(const std::function<void()>& /*step*/) override { return nullptr; }
+  void setLearningRate(StepStateMemory& state, float learning_rate) override {
+    state.view().scaler->learning_rate = learning_rate;
+  }
 
  private:
   // FP32 SGEMM on values rounded as the GPU would read them (TF32 for FP32 inputs in tf32 mode),
