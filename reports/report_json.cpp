@@ -113,6 +113,7 @@ ordered_json ampNumericsJson(const analyzer::AmpNumerics& n) {
           {"steps", n.steps},
           {"first_step", n.first_step},
           {"last_step", n.last_step},
+          {"histogram_steps", n.histogram_steps},
           {"recent_from_step", n.recent_from_step},
           {"recent_steps", n.recent_steps},
           {"compute_dtypes", n.compute_dtypes},

@@ -131,15 +131,23 @@ double GradientCounts::underflowShare() const {
 AmpNumerics measureAmpNumerics(const trace::Trace& trace) {
   AmpNumerics out;
   std::set<std::int64_t> steps;
+  std::set<std::int64_t> histogram_steps;
   for (const trace::Counter& counter : trace.counters) {
-    if (counter.step >= 0 && isNumericsCounter(trace.str(counter.name))) steps.insert(counter.step);
+    if (counter.step < 0) continue;
+    const std::string_view name = trace.str(counter.name);
+    if (isNumericsCounter(name)) steps.insert(counter.step);
+    if (tensorCounter(name)) histogram_steps.insert(counter.step);
   }
   out.steps = steps.size();
+  out.histogram_steps = histogram_steps.size();
   if (!steps.empty()) {
     out.first_step = *steps.begin();
     out.last_step = *steps.rbegin();
-    out.recent_steps = recentCount(steps);
-    out.recent_from_step = *std::prev(steps.end(), static_cast<std::ptrdiff_t>(out.recent_steps));
+    // Over the steps that have what the window measures: a window of steps without histograms
+    // would show their shares as 0.
+    const std::set<std::int64_t>& window = histogram_steps.empty() ? steps : histogram_steps;
+    out.recent_steps = recentCount(window);
+    out.recent_from_step = *std::prev(window.end(), static_cast<std::ptrdiff_t>(out.recent_steps));
   }
   out.compute_dtypes = computeDtypes(trace);
 
@@ -199,6 +207,12 @@ std::string formatStepRuns(const std::vector<StepRun>& runs, std::size_t max_run
 }
 
 std::string recentStepsText(const AmpNumerics& numerics) {
+  if (numerics.histogram_steps > 0 && numerics.histogram_steps < numerics.steps) {
+    return numerics.recent_steps == 1
+               ? fmt::format("the last of the {} steps with histograms", numerics.histogram_steps)
+               : fmt::format("the last {} of the {} steps with histograms", numerics.recent_steps,
+                             numerics.histogram_steps);
+  }
   return numerics.recent_steps == 1 ? std::string("the last step")
                                     : fmt::format("the last {} steps", numerics.recent_steps);
 }

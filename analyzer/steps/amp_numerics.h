@@ -17,7 +17,8 @@ namespace ampscope::analyzer {
 // The trainer's per-step counter of the loss scale in force (trace::Counter::name).
 inline constexpr std::string_view kLossScaleCounter = "loss_scale";
 
-// The recent window is the last tenth of the recorded steps, at least one.
+// The recent window is the last tenth of the steps with gradient counters (the trainer takes them
+// every few steps: `train --numerics-every`), at least one; of all recorded steps when none has.
 inline constexpr std::int64_t kRecentStepsDivisor = 10;
 
 struct LossScaleChange {
@@ -59,8 +60,9 @@ struct AmpNumerics {
   std::uint64_t steps = 0;  // distinct steps with a counter
   std::int64_t first_step = -1;
   std::int64_t last_step = -1;
+  std::uint64_t histogram_steps = 0;  // distinct steps with gradient counters
   std::int64_t recent_from_step = -1;
-  std::uint64_t recent_steps = 0;  // distinct steps from recent_from_step on
+  std::uint64_t recent_steps = 0;  // distinct steps of the window from recent_from_step on
   // What the trainer's layer ops computed in ("float16", "float32", "bfloat16"), from their range
   // texts, in the order first seen: whether FP16 underflow is a loss now or a warning.
   std::vector<std::string> compute_dtypes;
@@ -93,7 +95,8 @@ AmpNumerics measureAmpNumerics(const trace::Trace& trace);
 
 // "3, 17-19, 240"; at most max_runs runs, then ", ... (N more)".
 std::string formatStepRuns(const std::vector<StepRun>& runs, std::size_t max_runs = 12);
-// "the last 94 steps", "the last step".
+// "the last 94 steps", "the last step"; where only some steps have gradient counters, "the last 3
+// of the 25 steps with histograms".
 std::string recentStepsText(const AmpNumerics& numerics);
 // "65536 at step 0, 32768 at step 12"; at most max_changes, then ", ... (N more changes)".
 std::string formatLossScaleHistory(const std::vector<LossScaleChange>& changes, std::size_t max_changes = 8);

@@ -49,6 +49,26 @@ TEST_F(AmpNumericsTest, SkippedStepsAreListedAsRunsOfConsecutiveSteps) {
   EXPECT_EQ(formatStepRuns(n.skipped, 2), "3, 17-19, ... (1 more)");
 }
 
+TEST_F(AmpNumericsTest, TheRecentWindowIsOverTheStepsThatHaveHistograms) {
+  // Counters every step, histograms every 10th (train --numerics-every 10): the last tenth of the
+  // 100 steps (90-99) holds one histogram step, the last tenth of the 10 histogram steps is 90.
+  for (std::int64_t step = 0; step < 100; ++step) {
+    counter("loss_scale", step, 65536);
+    if (step % 10 != 0) continue;
+    counter("gradient_values/fc.weight", step, 1000);
+    counter("gradient_underflow/fc.weight", step, step == 90 ? 40 : 0);
+  }
+  const AmpNumerics n = measureAmpNumerics(trace_);
+  EXPECT_EQ(n.steps, 100u);
+  EXPECT_EQ(n.histogram_steps, 10u);
+  EXPECT_EQ(n.recent_from_step, 90);
+  EXPECT_EQ(n.recent_steps, 1u);
+  ASSERT_EQ(n.tensors.size(), 1u);
+  EXPECT_EQ(n.tensors[0].recent.values, 1000u);
+  EXPECT_DOUBLE_EQ(n.tensors[0].recent.underflowShare(), 0.04);
+  EXPECT_EQ(recentStepsText(n), "the last of the 10 steps with histograms");
+}
+
 TEST_F(AmpNumericsTest, UnderflowAndZeroSharesOverAllStepsAndTheLastTenth) {
   // 20 steps: the last tenth is steps 18 and 19.
   for (std::int64_t step = 0; step < 20; ++step) {
