@@ -247,7 +247,7 @@ bool runByProcess(const Options& options, const ampscope::StageCallback& stage_d
         const Stopwatch analysis_watch;
         if (options.analyze) {
           const ampscope::analyzer::RunAnalysis run = ampscope::analyzer::analyzeTrace(
-              std::move(part.trace), options.path, {.gpu = {}, .threads = options.threads}, stage_done);
+              std::move(part.trace), options.path, {.gpu = {}, .threads = options.threads, .window = {}}, stage_done);
           out.kernels_linked += run.summary.correlation.kernels_linked_to_launch;
           out.recommendations += run.recommendations.size();
         } else if (options.correlate) {
@@ -293,7 +293,7 @@ bool runOnce(const Options& options, RunFigures& out) {
   if (options.analyze) {
     const Stopwatch analyze_watch;
     const ampscope::analyzer::RunAnalysis run = ampscope::analyzer::analyzeTrace(
-        std::move(trace), options.path, {.gpu = {}, .threads = options.threads}, stage_done);
+        std::move(trace), options.path, {.gpu = {}, .threads = options.threads, .window = {}}, stage_done);
     out.analyze_seconds = analyze_watch.seconds();
     out.peak_after_analyze_bytes = peakRssBytes();
     out.kernels_linked = run.summary.correlation.kernels_linked_to_launch;

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     bytes += std::filesystem::file_size(file, ec);
   }
   const bench::Stopwatch watch;
-  auto job = analyzer::analyzeJobFiles(files, {.analysis = {.gpu = {}, .threads = threads}, .progress = {}});
+  auto job = analyzer::analyzeJobFiles(files, {.analysis = {.gpu = {}, .threads = threads, .window = {}}, .progress = {}});
   const double seconds = watch.seconds();
   if (!job) {
     std::fprintf(stderr, "error: %s\n", job.error().message.c_str());

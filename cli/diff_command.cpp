@@ -239,9 +239,9 @@ std::string toJson(const RunComparison& c) {
 
 int runDiff(const DiffOptions& options, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
-  const auto a = analyzeFileForCli(options.baseline_path, "", {options.gpu}, err, exit_code);
+  const auto a = analyzeFileForCli(options.baseline_path, "", {.gpu = options.gpu, .threads = 0, .window = {}}, err, exit_code);
   if (!a) return exit_code;
-  const auto b = analyzeFileForCli(options.candidate_path, "", {options.gpu}, err, exit_code);
+  const auto b = analyzeFileForCli(options.candidate_path, "", {.gpu = options.gpu, .threads = 0, .window = {}}, err, exit_code);
   if (!b) return exit_code;
   const RunComparison comparison = analyzer::compareRuns(a->summary, b->summary);
   out << (options.json ? toJson(comparison) : toText(comparison, options));

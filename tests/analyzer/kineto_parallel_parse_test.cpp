@@ -41,7 +41,7 @@ void expectSameTrace(const trace::Trace& a, const trace::Trace& b) {
 }
 
 trace::Trace importWith(const std::string& path, unsigned threads) {
-  auto imported = importTrace(path, {.progress = {}, .threads = threads});
+  auto imported = importTrace(path, {.progress = {}, .threads = threads, .window = {}});
   EXPECT_TRUE(imported.ok()) << imported.error().message;
   return imported.ok() ? std::move(imported).value() : trace::Trace{};
 }
@@ -159,7 +159,7 @@ TEST(KinetoParallelParseTest, TheFirstBadEventIsReportedWhateverTheThreads) {
   // Bad events in the third and the fifth megabyte: the first one is the error.
   const std::string path = dir.write("bad.json", manyEvents(30000, 14000, 24000));
   for (unsigned threads : {1u, 2u, 4u}) {
-    auto imported = importTrace(path, {.progress = {}, .threads = threads});
+    auto imported = importTrace(path, {.progress = {}, .threads = threads, .window = {}});
     ASSERT_FALSE(imported.ok()) << threads << " threads";
     EXPECT_NE(imported.error().message.find("traceEvents element #14000 at byte offset"), std::string::npos)
         << threads << " threads: " << imported.error().message;
@@ -174,7 +174,7 @@ TEST(KinetoParallelParseTest, EventsLeftOutAreCountedAtTheFirstOnesPlaceWhatever
   const std::string place = fmt::format("traceEvents element at byte offset {}", json.find(kEventAtNoTime));
   for (unsigned threads : {1u, 2u, 4u}) {
     SCOPED_TRACE(fmt::format("{} threads", threads));
-    auto imported = importTrace(path, {.progress = {}, .threads = threads});
+    auto imported = importTrace(path, {.progress = {}, .threads = threads, .window = {}});
     ASSERT_TRUE(imported.ok()) << imported.error().message;
     EXPECT_EQ(imported->import_stats.not_understood.at(reason), 2u);
     EXPECT_EQ(imported->import_stats.first_place.at(reason), place);
@@ -189,10 +189,10 @@ TEST(KinetoParallelParseTest, ABadEventBeforeATruncationIsTheErrorAndATruncation
   const std::string bad_path = dir.write("bad_truncated.json", bad.substr(0, bad.size() * 3 / 4));
   const std::string truncated_path = dir.write("truncated.json", clean.substr(0, clean.size() * 3 / 4));
   for (unsigned threads : {1u, 4u}) {
-    auto bad_result = importTrace(bad_path, {.progress = {}, .threads = threads});
+    auto bad_result = importTrace(bad_path, {.progress = {}, .threads = threads, .window = {}});
     ASSERT_FALSE(bad_result.ok());
     EXPECT_NE(bad_result.error().message.find("element #9000 at"), std::string::npos) << bad_result.error().message;
-    auto truncated_result = importTrace(truncated_path, {.progress = {}, .threads = threads});
+    auto truncated_result = importTrace(truncated_path, {.progress = {}, .threads = threads, .window = {}});
     ASSERT_FALSE(truncated_result.ok());
     EXPECT_NE(truncated_result.error().message.find("truncated?"), std::string::npos) << truncated_result.error().message;
   }
@@ -208,7 +208,7 @@ TEST(KinetoParallelParseTest, AFileThatFillsItsLastPageExactlyIsReadInPlace) {
     const std::string tail = R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]})";
     const std::string json = head + std::string(static_cast<std::size_t>(pages * page) - head.size() - tail.size(), 'n') + tail;
     ASSERT_EQ(json.size(), static_cast<std::size_t>(pages * page));
-    auto imported = importTrace(dir.write("page.json", json), {.progress = {}, .threads = 2});
+    auto imported = importTrace(dir.write("page.json", json), {.progress = {}, .threads = 2, .window = {}});
     ASSERT_TRUE(imported.ok()) << imported.error().message;
     ASSERT_EQ(imported->ranges.size(), 1u);
     EXPECT_EQ(imported->str(imported->ranges[0].name).size(), json.size() - head.size() - tail.size());
@@ -266,7 +266,7 @@ trace::Result<trace::Trace> importThrough(const std::string& path, ByteSource::P
                                           unsigned threads, std::size_t batch_bytes) {
   auto source = ByteSource::open(path, access);
   if (!source) return source.error();
-  return importKineto(**source, {.progress = {}, .threads = threads}, batch_bytes);
+  return importKineto(**source, {.progress = {}, .threads = threads, .window = {}}, batch_bytes);
 }
 
 // How many elements of a mapped file's events array were read in guessed chunks.
@@ -436,9 +436,9 @@ TEST(KinetoParallelParseTest, TheStageHookHearsEveryStageOnceInAnOrderTheirInput
     const std::lock_guard lock(mutex);
     stages.emplace_back(stage);
   };
-  auto imported = importTrace(path, {.progress = {}, .threads = 2}, heard);
+  auto imported = importTrace(path, {.progress = {}, .threads = 2, .window = {}}, heard);
   ASSERT_TRUE(imported.ok()) << imported.error().message;
-  const RunAnalysis run = analyzeTrace(std::move(imported).value(), path, {.gpu = {}, .threads = 2}, heard);
+  const RunAnalysis run = analyzeTrace(std::move(imported).value(), path, {.gpu = {}, .threads = 2, .window = {}}, heard);
   EXPECT_EQ(run.summary.import_stats.events_read, 30000u);
   const std::vector<std::string> expected = {"events parsed",     "sorted by time",         "ranges normalised",
                                              "correlated",        "contents and steps",     "kernel verdicts proven",

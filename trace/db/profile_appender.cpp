@@ -252,17 +252,17 @@ Result<SqliteDatabase> createProfileDatabase(const std::string& path) {
 
 std::vector<StatRow> statRows(const ImportStats& stats) {
   std::vector<StatRow> rows = {
-      {"totals", "events_read", stats.events_read},
-      {"totals", "events_imported", stats.events_imported},
-      {"totals", "gpu_records_without_launch", stats.gpu_records_without_launch},
-      {"totals", "dropped_by_collector", stats.dropped_by_collector},
+      {"totals", "events_read", stats.events_read, {}},
+      {"totals", "events_imported", stats.events_imported, {}},
+      {"totals", "gpu_records_without_launch", stats.gpu_records_without_launch, {}},
+      {"totals", "dropped_by_collector", stats.dropped_by_collector, {}},
   };
-  for (const auto& [key, value] : stats.skipped) rows.push_back({"skipped", key, value});
+  for (const auto& [key, value] : stats.skipped) rows.push_back({"skipped", key, value, {}});
   for (const auto& [key, value] : stats.not_understood) {
     const auto place = stats.first_place.find(key);
     rows.push_back({"not_understood", key, value, place == stats.first_place.end() ? std::string() : place->second});
   }
-  for (const auto& [key, value] : stats.lost) rows.push_back({"lost", key, value});
+  for (const auto& [key, value] : stats.lost) rows.push_back({"lost", key, value, {}});
   return rows;
 }
 
