@@ -89,15 +89,15 @@ nlohmann::ordered_json launchesJson(const trainer::StepDemandSummary& d) {
 
 // The device's milliseconds per step by phase (CUDA events on a GPU, the host's clock on the CPU)
 // and their total; null when no step was timed.
+// Each phase's null when no step had all its phases timed (a replayed graph times only the whole).
 nlohmann::ordered_json deviceTimeJson(const trainer::StepDemandSummary& d) {
-  if (d.timed_steps == 0) return nullptr;
+  if (d.timed_whole_steps == 0 && d.timed_steps == 0) return nullptr;
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  double total = 0;
   for (std::size_t i = 0; i < d.device_ms_per_step.size(); ++i) {
-    out[trainer::runPhaseRangeText(trainer::kRunPhases[i])] = d.device_ms_per_step[i];
-    total += d.device_ms_per_step[i];
+    out[trainer::runPhaseRangeText(trainer::kRunPhases[i])] =
+        d.timed_steps > 0 ? nlohmann::ordered_json(d.device_ms_per_step[i]) : nlohmann::ordered_json();
   }
-  out["total"] = total;
+  out["total"] = d.timed_whole_steps > 0 ? nlohmann::ordered_json(d.device_step_ms) : nlohmann::ordered_json();
   return out;
 }
 

@@ -239,6 +239,18 @@ TEST(TrainingRunTest, StepsReplayedFromACaptureRecordWhatTheStepsRunOneByOneReco
     }
     // A replayed step queues its inputs, its learning rate and one launch.
     EXPECT_EQ(replayed.summary.demand.steady.totalLaunchesPerStep(), 4.0) << what;
+    // It is timed as a whole and in its data phase, never in the phases inside the graph (no
+    // stale point of an earlier step in its slot either).
+    for (const StepRecord& step : replayed.steps) {
+      if (!step.replayed_graph) continue;
+      EXPECT_GE(step.step_ns, 0) << what << " step " << step.step;
+      EXPECT_GE(step.phase_ns[0], 0) << what << " step " << step.step;
+      for (std::size_t phase = 1; phase < step.phase_ns.size(); ++phase) {
+        EXPECT_EQ(step.phase_ns[phase], -1) << what << " step " << step.step << " phase " << phase;
+      }
+    }
+    EXPECT_EQ(replayed.summary.demand.steady.timed_whole_steps, replayed.summary.demand.steady.steps) << what;
+    EXPECT_EQ(replayed.summary.demand.steady.timed_steps, 0) << what;
   }
 }
 

@@ -119,6 +119,12 @@ inline std::array<std::int64_t, kStepPhases> phaseDurations(const std::array<std
   return out;
 }
 
+// The whole step's duration from its first point to its last, -1 where either is unknown.
+inline std::int64_t stepDuration(const std::array<std::int64_t, kStepPoints>& point_ns) {
+  const std::int64_t start = point_ns.front(), end = point_ns.back();
+  return start >= 0 && end >= start ? end - start : -1;
+}
+
 // What the host reads of it.
 struct StepLogRead {
   ScalerState scaler;
@@ -127,6 +133,7 @@ struct StepLogRead {
   // Per entry, the device time of each phase in nanoseconds: between the step points the run
   // marked; -1 where a point was not marked or the device cannot say.
   std::vector<std::array<std::int64_t, kStepPhases>> phase_ns;
+  std::vector<std::int64_t> step_ns;  // per entry, the whole step (stepDuration), -1 unknown
 };
 
 // A training step captured once and queued again as a whole (a CUDA graph on the GPU).

@@ -35,17 +35,19 @@ void requireSameCount(std::int64_t a, std::int64_t b, const char* what) {
   if (a != b) throw BackendError("CUDA backend", fmt::format("{}: {} values for a tensor of {}", what, a, b));
 }
 
-// What the pool holds for reuse beyond the memory in use: reserved, as a caching allocator's
-// cache is (docs/memory.md). 0 without a pool, or when the pool cannot say.
-std::int64_t poolCachedBytes(cudaMemPool_t pool) {
+// What the pool holds for reuse beyond the memory in use, and what captured graphs hold for their
+// steps' tensors: reserved, as a caching allocator's cache is (docs/memory.md). 0 without a pool,
+// or when the pool cannot say.
+std::int64_t poolCachedBytes(cudaMemPool_t pool, int device) {
   if (pool == nullptr) return 0;
-  std::uint64_t reserved = 0, used = 0;  // cuuint64_t, as the attributes take them
+  std::uint64_t reserved = 0, used = 0, graphs = 0;  // cuuint64_t, as the attributes take them
   if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess ||
-      cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
+      cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess ||
+      cudaDeviceGetGraphMemAttribute(device, cudaGraphMemAttrReservedMemCurrent, &graphs) != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
     return 0;
   }
-  return reserved > used ? static_cast<std::int64_t>(reserved - used) : 0;
+  return (reserved > used ? static_cast<std::int64_t>(reserved - used) : 0) + static_cast<std::int64_t>(graphs);
 }
 
 void requireCudaTensor(const Tensor& t) {
@@ -59,8 +61,8 @@ void requireCudaTensor(const Tensor& t) {
 
 CudaBackend::CudaBackend(int device)
     : device_(device),
-      tracker_(AllocationTracker::create(DeviceKind::kCuda, device, [held = buffer_bytes_, pool = pool_for_totals_] {
-        return held->load(std::memory_order_relaxed) + poolCachedBytes(pool->load(std::memory_order_relaxed));
+      tracker_(AllocationTracker::create(DeviceKind::kCuda, device, [held = buffer_bytes_, pool = pool_for_totals_, device] {
+        return held->load(std::memory_order_relaxed) + poolCachedBytes(pool->load(std::memory_order_relaxed), device);
       })) {
   scratch_.countCapacityIn(buffer_bytes_);
   workspace_.countCapacityIn(buffer_bytes_);
@@ -163,7 +165,11 @@ Tensor CudaBackend::allocate(const Shape& shape, DType dtype) {
   // report a failure either.
   std::shared_ptr<void> owner;
   if (pool_ != nullptr) {
-    owner = std::shared_ptr<void>(memory, [stream = stream_](void* p) { static_cast<void>(cudaFreeAsync(p, stream.get())); });
+    owner = std::shared_ptr<void>(memory, [stream = stream_](void* p) {
+      // A failed free (of memory a broken-off graph capture handed out) must not leave its error
+      // for the next launch's check to report.
+      if (cudaFreeAsync(p, stream.get()) != cudaSuccess) static_cast<void>(cudaGetLastError());
+    });
   } else {
     owner = std::shared_ptr<void>(memory, [](void* p) { static_cast<void>(cudaFree(p)); });
   }
@@ -186,6 +192,7 @@ void* CudaBackend::deviceMemory(std::size_t bytes) {
   static_cast<void>(cudaGetLastError());
   AMPSCOPE_CUDA_CHECK(cudaStreamSynchronize(stream()));
   AMPSCOPE_CUDA_CHECK(cudaMemPoolTrimTo(pool_, 0));
+  AMPSCOPE_CUDA_CHECK(cudaDeviceGraphMemTrim(device_));
   AMPSCOPE_CUDA_CHECK(cudaMallocAsync(&memory, bytes, stream()));
   return memory;
 }

@@ -134,7 +134,9 @@ class CudaBackend final : public Backend {
     PinnedBuffer buffer;
     UniqueHandle<cudaEvent_t, &cudaEventDestroy> copied;  // recorded after the copy out of it
   };
-  static constexpr std::size_t kUploadSlots = 4;
+  // A step uploads its images, its labels and its learning rate: eight slots let the host run
+  // two steps ahead before it waits.
+  static constexpr std::size_t kUploadSlots = 8;
   std::array<UploadSlot, kUploadSlots> upload_slots_;
   std::size_t next_upload_ = 0;
   UniqueHandle<cublasHandle_t, &cublasDestroy> cublas_;

@@ -122,6 +122,9 @@ std::unique_ptr<StepGraph> CudaBackend::captureStep(const std::function<void()>&
   cudaGraphExec_t instance = nullptr;
   // Memory the graph allocates and does not free is freed at its next launch.
   AMPSCOPE_CUDA_CHECK(cudaGraphInstantiateWithFlags(&instance, graph.get(), cudaGraphInstantiateFlagAutoFreeOnLaunch));
+  // The graph's tensors live in the graphs' own pool from now on: what the eager steps left cached
+  // in the default pool goes back to the device.
+  if (pool_ != nullptr) AMPSCOPE_CUDA_CHECK(cudaMemPoolTrimTo(pool_, 0));
   return std::make_unique<CudaStepGraph>(instance, stream_);
 }
 
@@ -157,7 +160,9 @@ StepLogRead CudaBackend::readStepLog(const StepStateMemory& state, std::int32_t 
     const float* losses = host.row_losses + static_cast<std::int64_t>(slot) * layout.max_rows;
     // rows came from the device; never read past the slot's rows whatever it says.
     read.row_losses.emplace_back(losses, losses + std::clamp(entry.rows, 0, layout.max_rows));
-    read.phase_ns.push_back(phaseDurations(pointTimes(state, slot)));
+    const std::array<std::int64_t, kStepPoints> points = pointTimes(state, slot);
+    read.phase_ns.push_back(phaseDurations(points));
+    read.step_ns.push_back(stepDuration(points));
   }
   return read;
 }

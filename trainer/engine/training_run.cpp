@@ -66,6 +66,11 @@ void addDemand(StepDemandSummary& sum, const StepRecord& record) {
   for (std::size_t i = 0; i < sum.launches_per_step.size(); ++i) {
     sum.launches_per_step[i] += (static_cast<double>(record.demand.launches[i]) - sum.launches_per_step[i]) * weight;
   }
+  if (record.step_ns >= 0) {
+    ++sum.timed_whole_steps;
+    sum.device_step_ms +=
+        (static_cast<double>(record.step_ns) * 1e-6 - sum.device_step_ms) / static_cast<double>(sum.timed_whole_steps);
+  }
   if (std::any_of(record.phase_ns.begin(), record.phase_ns.end(), [](std::int64_t ns) { return ns < 0; })) return;
   ++sum.timed_steps;
   const double timed_weight = 1.0 / static_cast<double>(sum.timed_steps);
@@ -287,11 +292,12 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
     const bool capturing = !graph_;
     if (capturing) captureGraph(images, labels);
     if (graph_) {
-      // The whole step as one launch; its phases are not marked (their points would be the
-      // capture's), so only its data phase is timed.
+      // The whole step as one launch; the points inside it are not marked (they would be the
+      // capture's), so its data phase and the whole step are timed, not the phases between.
       backend_.setPhase(RunPhase::kForward);
       backend_.noteGraphLaunch();
       graph_->replay();
+      mark(RunPhase::kOptimizer);
       ++summary_.graph_replays;
       pending.record.replayed_graph = !capturing;  // the capturing step counts its ops as well
     }
@@ -356,7 +362,9 @@ void TrainingRun::captureGraph(const Tensor& images, const Tensor& labels) {
     graph_ = backend_.captureStep([&] { deviceStep(images, labels, [](RunPhase) {}, nullptr); });
     summary_.graph_captured_at_step = step_;
   } catch (const std::exception& error) {
-    // The step runs as before; the run says why it was not captured.
+    // The step runs as before; the run says why it was not captured. What the layers kept of
+    // the broken-off capture goes now, before the step allocates anew.
+    model_->releaseSaved();
     graph_.reset();
     graph_failure_ = error.what();
     summary_.graph_note = fmt::format("not captured at step {}: {}", step_, error.what());
@@ -387,6 +395,7 @@ bool TrainingRun::handOn(const StepLogRead& log) {
     record.skipped = entry.skipped != 0;
     record.gradient_norm = record.skipped ? 0.0 : std::sqrt(entry.gradient_norm_squared);
     record.phase_ns = log.phase_ns[i];
+    record.step_ns = log.step_ns[i];
     summary_.final_loss = record.loss;
     countDemand(record);
     if (go_on && *on_step_ && !(*on_step_)(record, total_steps_)) go_on = false;

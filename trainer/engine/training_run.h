@@ -74,6 +74,7 @@ struct StepRecord {
   // The device's time in each of the step's phases (data, forward, backward, loss_scale,
   // optimizer: the first RunPhases), ns; -1 where the backend could not say.
   std::array<std::int64_t, kStepPhases> phase_ns{-1, -1, -1, -1, -1};
+  std::int64_t step_ns = -1;  // the device's time for the whole step (a replayed graph's too)
   bool read_log = false;                  // the host waited for the device at this step's end
 };
 
@@ -85,6 +86,9 @@ struct StepDemandSummary {
   // Over the steps whose every phase was timed (timed_steps of them): the device's time in each.
   std::int64_t timed_steps = 0;
   std::array<double, kStepPhases> device_ms_per_step{};
+  // Over the steps whose start and end were timed (timed_whole_steps): the device's time for one.
+  std::int64_t timed_whole_steps = 0;
+  double device_step_ms = 0.0;
   double host_ms_per_step = 0.0;  // the host's time queueing a step: what launching it costs
   double totalLaunchesPerStep() const;
 };

@@ -145,9 +145,7 @@ Tensor Linear::backward(LayerContext& ctx, const Tensor& dy_in) {
   Tensor db = gradientBuffer(ctx, bias_, compute);
   ctx.backend.biasGradient(dy, db, out_, 1);
   keepGradient(ctx, bias_, db);
-  // What the forward kept is needed no more: a step frees every tensor it made (docs/trainer.md).
-  saved_x_ = Tensor();
-  saved_w_ = Tensor();
+  releaseSaved();
   return dx;
 }
 
@@ -213,9 +211,7 @@ Tensor Conv2d::backward(LayerContext& ctx, const Tensor& dy_in) {
   Tensor db = gradientBuffer(ctx, bias_, compute);
   ctx.backend.biasGradient(dy, db, shape_.out_channels, g.p() * g.q());
   keepGradient(ctx, bias_, db);
-  // What the forward kept is needed no more: a step frees every tensor it made (docs/trainer.md).
-  saved_x_ = Tensor();
-  saved_w_ = Tensor();
+  releaseSaved();
   return dx;
 }
 
@@ -265,7 +261,7 @@ Tensor BatchNorm::backward(LayerContext& ctx, const Tensor& dy_in) {
   Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
   ctx.backend.batchNormBackward(saved_x_, dy, channels_, innerOf(saved_x_), gamma_.value, saved_mean_, saved_inv_std_,
                                 dx, gamma_.grad, beta_.grad);
-  saved_x_ = Tensor();  // needed no more: a step frees every tensor it made
+  releaseSaved();
   return dx;
 }
 
@@ -295,7 +291,7 @@ Tensor LayerNorm::backward(LayerContext& ctx, const Tensor& dy_in) {
   Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
   ctx.backend.layerNormBackward(saved_x_, dy, features_, gamma_.value, saved_mean_, saved_inv_std_, dx, gamma_.grad,
                                 beta_.grad);
-  saved_x_ = Tensor();  // needed no more: a step frees every tensor it made
+  releaseSaved();
   return dx;
 }
 
@@ -310,7 +306,7 @@ Tensor ActivationLayer::backward(LayerContext& ctx, const Tensor& dy_in) {
   const Tensor dy = castTo(ctx, dy_in, saved_x_.dtype());
   Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
   ctx.backend.activationBackward(kind_, saved_x_, dy, dx);
-  saved_x_ = Tensor();  // needed no more: a step frees every tensor it made
+  releaseSaved();
   return dx;
 }
 
@@ -341,7 +337,7 @@ Tensor Pool2d::backward(LayerContext& ctx, const Tensor& dy_in) {
   const Tensor dy = castTo(ctx, dy_in, saved_x_.dtype());
   Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
   ctx.backend.poolBackward(kind_, geometryFor(saved_x_.shape()), saved_x_, dy, dx);
-  saved_x_ = Tensor();  // needed no more: a step frees every tensor it made
+  releaseSaved();
   return dx;
 }
 

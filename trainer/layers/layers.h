@@ -77,6 +77,9 @@ class Layer {
   virtual Shape outputShape(const Shape& input) const = 0;
   virtual Tensor forward(LayerContext& ctx, const Tensor& x) = 0;
   virtual Tensor backward(LayerContext& ctx, const Tensor& dy) = 0;
+  // Drops what the forward kept for the backward. Each backward ends with it, so a step frees
+  // every tensor it made (a captured CUDA graph needs that); a step broken off calls it too.
+  virtual void releaseSaved() {}
   virtual std::vector<Parameter*> parameters() { return {}; }
   // Sets the parameters' starting values, drawn from seed (PyTorch's default initialisations).
   virtual void initialize(Backend& /*backend*/, std::uint64_t /*seed*/) {}
@@ -114,6 +117,10 @@ class Linear final : public Layer {
   Shape outputShape(const Shape& input) const override { return {input.at(0), out_}; }
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  void releaseSaved() override {
+    saved_x_ = Tensor();
+    saved_w_ = Tensor();
+  }
   std::vector<Parameter*> parameters() override { return {&weight_, &bias_}; }
   void initialize(Backend& backend, std::uint64_t seed) override;
   std::string geometry(const Shape& input) const override;
@@ -145,6 +152,10 @@ class Conv2d final : public Layer {
   Shape outputShape(const Shape& input) const override;
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  void releaseSaved() override {
+    saved_x_ = Tensor();
+    saved_w_ = Tensor();
+  }
   std::vector<Parameter*> parameters() override { return {&weight_, &bias_}; }
   void initialize(Backend& backend, std::uint64_t seed) override;
   std::string geometry(const Shape& input) const override;
@@ -170,6 +181,7 @@ class BatchNorm final : public Layer {
   Shape outputShape(const Shape& input) const override { return input; }
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  void releaseSaved() override { saved_x_ = Tensor(); }
   std::vector<Parameter*> parameters() override { return {&gamma_, &beta_}; }
   void initialize(Backend& backend, std::uint64_t seed) override;
 
@@ -193,6 +205,7 @@ class LayerNorm final : public Layer {
   Shape outputShape(const Shape& input) const override { return input; }
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  void releaseSaved() override { saved_x_ = Tensor(); }
   std::vector<Parameter*> parameters() override { return {&gamma_, &beta_}; }
   void initialize(Backend& backend, std::uint64_t seed) override;
 
@@ -214,6 +227,7 @@ class ActivationLayer final : public Layer {
   Shape outputShape(const Shape& input) const override { return input; }
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  void releaseSaved() override { saved_x_ = Tensor(); }
 
  private:
   Activation kind_;
@@ -227,6 +241,7 @@ class Pool2d final : public Layer {
   Shape outputShape(const Shape& input) const override;
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
+  void releaseSaved() override { saved_x_ = Tensor(); }
 
  private:
   PoolGeometry geometryFor(const Shape& input) const;

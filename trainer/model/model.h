@@ -30,6 +30,10 @@ class Model {
   void initialize(Backend& backend, std::uint64_t seed);
   Tensor forward(LayerContext& ctx, const Tensor& x, LayerObserver* observer = nullptr);
   Tensor backward(LayerContext& ctx, const Tensor& dy, LayerObserver* observer = nullptr);
+  // Every layer drops what its forward kept (after a step broken off before its backward).
+  void releaseSaved() {
+    for (const std::unique_ptr<Layer>& layer : layers_) layer->releaseSaved();
+  }
   std::vector<Parameter*> parameters();
   std::int64_t parameterCount();
 

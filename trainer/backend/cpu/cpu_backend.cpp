@@ -159,10 +159,14 @@ StepLogRead CpuBackend::readStepLog(const StepStateMemory& state, std::int32_t f
     read.entries.push_back(entry);
     const float* losses = view.row_losses + static_cast<std::int64_t>(slot) * view.max_rows;
     read.row_losses.emplace_back(losses, losses + entry.rows);
-    const auto& points = *static_cast<const std::vector<std::int64_t>*>(state.timing.get());
+    // Read once: the slot's points are forgotten for its next step, which may not mark them all.
+    auto& points = *static_cast<std::vector<std::int64_t>*>(state.timing.get());
     std::array<std::int64_t, kStepPoints> point_ns{};
-    std::copy_n(points.begin() + static_cast<std::ptrdiff_t>(slot) * kStepPoints, kStepPoints, point_ns.begin());
+    const auto first_point = points.begin() + static_cast<std::ptrdiff_t>(slot) * kStepPoints;
+    std::copy_n(first_point, kStepPoints, point_ns.begin());
+    std::fill_n(first_point, kStepPoints, std::int64_t{-1});
     read.phase_ns.push_back(phaseDurations(point_ns));
+    read.step_ns.push_back(stepDuration(point_ns));
   }
   return read;
 }
