@@ -276,11 +276,10 @@ void LayerNorm::initialize(Backend& backend, std::uint64_t /*seed*/) { setToOnes
 Tensor LayerNorm::forward(LayerContext& ctx, const Tensor& x) {
   const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
   saved_x_ = castTo(ctx, x, compute);
+  // The statistics are the step's, as the input is: a step frees them with the rest.
   const std::int64_t rows = x.numel() / features_;
-  if (!saved_mean_.defined() || saved_mean_.numel() != rows) {
-    saved_mean_ = ctx.backend.allocate({rows}, DType::kFp32);
-    saved_inv_std_ = ctx.backend.allocate({rows}, DType::kFp32);
-  }
+  saved_mean_ = ctx.backend.allocate({rows}, DType::kFp32);
+  saved_inv_std_ = ctx.backend.allocate({rows}, DType::kFp32);
   Tensor y = ctx.backend.allocate(x.shape(), compute);
   ctx.backend.layerNormForward(saved_x_, features_, gamma_.value, beta_.value, kEps, y, saved_mean_, saved_inv_std_);
   return y;

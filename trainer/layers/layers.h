@@ -205,7 +205,11 @@ class LayerNorm final : public Layer {
   Shape outputShape(const Shape& input) const override { return input; }
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
-  void releaseSaved() override { saved_x_ = Tensor(); }
+  void releaseSaved() override {
+    saved_x_ = Tensor();
+    saved_mean_ = Tensor();
+    saved_inv_std_ = Tensor();
+  }
   std::vector<Parameter*> parameters() override { return {&gamma_, &beta_}; }
   void initialize(Backend& backend, std::uint64_t seed) override;
 
