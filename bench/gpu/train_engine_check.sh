@@ -15,7 +15,9 @@
 #   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
 #     -DAMPSCOPE_BUILD_GUI=OFF -DAMPSCOPE_BUILD_PYTHON=OFF -DAMPSCOPE_BUILD_BENCH=OFF
 #   cmake --build build-gpu -j2 --target ampscope ampscope-train cuda_backend_tests trainer_gpu_tests \
-#     collector_cupti_gpu_tests layer_attribution_cuda_tests
+#     collector_cupti_gpu_tests collector_metrics_gpu_tests tensor_gemm_program \
+#     layer_attribution_cuda_tests memory_projection_cuda_tests
+# (every program of the CTest label gpu).
 # The test programs are run directly rather than through ctest, whose files name the build
 # machine's paths.
 set -uo pipefail
@@ -32,7 +34,8 @@ status=0
 
 # The GPU tests: each program's summary line, and its whole output in the file.
 if [[ "$device" == "cuda" ]]; then
-  for name in cuda_backend_tests trainer_gpu_tests collector_cupti_gpu_tests layer_attribution_cuda_tests; do
+  for name in cuda_backend_tests trainer_gpu_tests collector_cupti_gpu_tests collector_metrics_gpu_tests \
+    layer_attribution_cuda_tests memory_projection_cuda_tests; do
     program="$(find "$build/tests" -type f -name "$name" -perm -u+x | head -n 1)"
     if [[ -z "$program" ]]; then
       echo "$name: not built" | tee -a "$out/gpu_tests.txt"
