@@ -19,7 +19,9 @@
 #     layer_attribution_cuda_tests memory_projection_cuda_tests
 # (every program of the CTest label gpu).
 # The test programs are run directly rather than through ctest, whose files name the build
-# machine's paths.
+# machine's paths. Some programs name others by their build path (the CUPTI metrics test runs
+# ampscope and tensor_gemm_program): build in a checkout at the path the GPU machine will use, or
+# link that path to it there.
 set -uo pipefail
 build="${1:-build-gpu}"
 device="${2:-cuda}"
