@@ -150,6 +150,15 @@ TEST_F(CpuBackendTest, AnFp16WeightLosesAnUpdateBelowHalfItsStepUnlessAMasterTak
   EXPECT_LT(backend_->download(p)[0], 1.0f);
 }
 
+TEST_F(CpuBackendTest, AStepStateWhoseSlotsDoNotFitItsLogIsRefused) {
+  ScalerState initial = initialScalerState({}, 4);
+  EXPECT_THROW(backend_->allocateStepState({2, 8}, initial), BackendError);  // 4 slots in a log of 2
+  initial.slot = 4;
+  EXPECT_THROW(backend_->allocateStepState({4, 8}, initial), BackendError);  // past the last slot
+  initial.slot = 3;
+  EXPECT_NO_THROW(backend_->allocateStepState({4, 8}, initial));
+}
+
 TEST_F(CpuBackendTest, ASkippedStepLeavesEveryParameterAsItWas) {
   Tensor p = make({2}, DType::kFp32, {1.0f, 2.0f});
   Tensor g = make({2}, DType::kFp32, {std::numeric_limits<float>::infinity(), 1.0f});

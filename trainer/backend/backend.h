@@ -108,6 +108,13 @@ struct StepStateMemory {
   StepStateView view() const { return stepStateView(memory.get(), layout); }
 };
 
+// Whether a scaler starting as `initial` fits a log laid out as `layout`: the ops index the entries
+// by the scaler's slot, so a slot past the log would write past it. Backends refuse what does not.
+inline bool stepStateFits(const StepStateLayout& layout, const ScalerState& initial) {
+  return layout.slots >= 1 && layout.max_rows >= 0 && initial.slots >= 1 && initial.slots <= layout.slots &&
+         initial.slot >= 0 && initial.slot < initial.slots;
+}
+
 // The phases' durations from the times of a step's points, each -1 where either end is unknown
 // (-1) or the end comes before the start.
 inline std::array<std::int64_t, kStepPhases> phaseDurations(const std::array<std::int64_t, kStepPoints>& point_ns) {

@@ -48,9 +48,7 @@ StepStateView CudaBackend::deviceState(const StepStateMemory& state) {
 }
 
 StepStateMemory CudaBackend::allocateStepState(const StepStateLayout& layout, const ScalerState& initial) {
-  // The kernels index the entries by the scaler's slot: a slot past the log would write past it.
-  if (layout.slots < 1 || layout.max_rows < 0 || initial.slots < 1 || initial.slots > layout.slots ||
-      initial.slot < 0 || initial.slot >= initial.slots) {
+  if (!stepStateFits(layout, initial)) {
     throw BackendError("CUDA backend",
                        fmt::format("a step log of {} slots of {} rows for a scaler at slot {} of {} slots",
                                    layout.slots, layout.max_rows, initial.slot, initial.slots));

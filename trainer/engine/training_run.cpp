@@ -1,7 +1,7 @@
 #include "trainer/engine/training_run.h"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <new>

@@ -86,20 +86,37 @@ Parameter makeParameter(Backend& backend, std::string name, const Shape& shape, 
   return p;
 }
 
-Linear::Linear(Backend& backend, std::string name, std::int64_t in_features, std::int64_t out_features,
-               DType param_dtype)
+MatrixLayer::MatrixLayer(Backend& backend, std::string name, const Shape& weight_shape, DType param_dtype)
     : Layer(std::move(name)),
-      in_(in_features),
-      out_(out_features),
-      weight_(makeParameter(backend, this->name() + ".weight", {out_features, in_features}, param_dtype)),
-      bias_(makeParameter(backend, this->name() + ".bias", {out_features}, param_dtype)) {}
+      weight_(makeParameter(backend, this->name() + ".weight", weight_shape, param_dtype)),
+      bias_(makeParameter(backend, this->name() + ".bias", {weight_shape.at(0)}, param_dtype)) {}
 
-void Linear::initialize(Backend& backend, std::uint64_t seed) {
-  // PyTorch's default: kaiming_uniform(a = sqrt(5)) gives bound 1/sqrt(fan_in), for the bias too.
-  const float bound = 1.0f / std::sqrt(static_cast<float>(in_));
+void MatrixLayer::initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in) {
+  const float bound = 1.0f / std::sqrt(static_cast<float>(fan_in));
   backend.upload(uniformValues(weight_.value.numel(), bound, seed), weight_.value);
   backend.upload(uniformValues(bias_.value.numel(), bound, seed ^ 0x5bd1e995ULL), bias_.value);
 }
+
+Tensor MatrixLayer::keepOperands(LayerContext& ctx, const Tensor& x, DType compute) {
+  saved_x_ = castTo(ctx, x, compute);
+  saved_w_ = parameterIn(ctx, weight_, compute);
+  return parameterIn(ctx, bias_, compute);
+}
+
+void MatrixLayer::finishBackward(LayerContext& ctx, const Tensor& dy, std::int64_t channels, std::int64_t inner) {
+  Tensor db = gradientBuffer(ctx, bias_, dy.dtype());
+  ctx.backend.biasGradient(dy, db, channels, inner);
+  keepGradient(ctx, bias_, db);
+  releaseSaved();
+}
+
+Linear::Linear(Backend& backend, std::string name, std::int64_t in_features, std::int64_t out_features,
+               DType param_dtype)
+    : MatrixLayer(backend, std::move(name), {out_features, in_features}, param_dtype),
+      in_(in_features),
+      out_(out_features) {}
+
+void Linear::initialize(Backend& backend, std::uint64_t seed) { initializeUniform(backend, seed, in_); }
 
 std::string Linear::geometry(const Shape& input) const {
   return fmt::format("gemm={},{},{}", input.at(0), out_, in_);
@@ -107,9 +124,7 @@ std::string Linear::geometry(const Shape& input) const {
 
 Tensor Linear::forward(LayerContext& ctx, const Tensor& x) {
   const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
-  saved_x_ = castTo(ctx, x, compute);
-  saved_w_ = parameterIn(ctx, weight_, compute);
-  const Tensor b = parameterIn(ctx, bias_, compute);
+  const Tensor b = keepOperands(ctx, x, compute);
   Tensor y = ctx.backend.allocate({x.dim(0), out_}, compute);
   GemmCall call;
   call.m = x.dim(0);
@@ -142,24 +157,17 @@ Tensor Linear::backward(LayerContext& ctx, const Tensor& dy_in) {
   filter.transpose_a = true;
   ctx.backend.gemm(filter, dy, saved_x_, dw);
   keepGradient(ctx, weight_, dw);
-  Tensor db = gradientBuffer(ctx, bias_, compute);
-  ctx.backend.biasGradient(dy, db, out_, 1);
-  keepGradient(ctx, bias_, db);
-  releaseSaved();
+  finishBackward(ctx, dy, out_, 1);
   return dx;
 }
 
 Conv2d::Conv2d(Backend& backend, std::string name, const Conv2dShape& shape, DType param_dtype)
-    : Layer(std::move(name)),
-      shape_(shape),
-      weight_(makeParameter(backend, this->name() + ".weight",
-                            {shape.out_channels, shape.in_channels, shape.kernel, shape.kernel}, param_dtype)),
-      bias_(makeParameter(backend, this->name() + ".bias", {shape.out_channels}, param_dtype)) {}
+    : MatrixLayer(backend, std::move(name), {shape.out_channels, shape.in_channels, shape.kernel, shape.kernel},
+                  param_dtype),
+      shape_(shape) {}
 
 void Conv2d::initialize(Backend& backend, std::uint64_t seed) {
-  const float bound = 1.0f / std::sqrt(static_cast<float>(shape_.in_channels * shape_.kernel * shape_.kernel));
-  backend.upload(uniformValues(weight_.value.numel(), bound, seed), weight_.value);
-  backend.upload(uniformValues(bias_.value.numel(), bound, seed ^ 0x5bd1e995ULL), bias_.value);
+  initializeUniform(backend, seed, shape_.in_channels * shape_.kernel * shape_.kernel);
 }
 
 ConvGeometry Conv2d::geometryFor(const Shape& input) const {
@@ -190,9 +198,7 @@ std::string Conv2d::geometry(const Shape& input) const {
 Tensor Conv2d::forward(LayerContext& ctx, const Tensor& x) {
   const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
   saved_geometry_ = geometryFor(x.shape());
-  saved_x_ = castTo(ctx, x, compute);
-  saved_w_ = parameterIn(ctx, weight_, compute);
-  const Tensor b = parameterIn(ctx, bias_, compute);
+  const Tensor b = keepOperands(ctx, x, compute);
   Tensor y = ctx.backend.allocate(outputShape(x.shape()), compute);
   ctx.backend.convForward(saved_geometry_, saved_x_, saved_w_, y);
   ctx.backend.addBias(y, b, shape_.out_channels, saved_geometry_.p() * saved_geometry_.q());
@@ -208,10 +214,7 @@ Tensor Conv2d::backward(LayerContext& ctx, const Tensor& dy_in) {
   Tensor dw = gradientBuffer(ctx, weight_, compute);
   ctx.backend.convBackwardFilter(g, saved_x_, dy, dw);
   keepGradient(ctx, weight_, dw);
-  Tensor db = gradientBuffer(ctx, bias_, compute);
-  ctx.backend.biasGradient(dy, db, shape_.out_channels, g.p() * g.q());
-  keepGradient(ctx, bias_, db);
-  releaseSaved();
+  finishBackward(ctx, dy, shape_.out_channels, g.p() * g.q());
   return dx;
 }
 

@@ -107,9 +107,38 @@ std::vector<float> uniformValues(std::int64_t count, float bound, std::uint64_t 
 // Allocates a parameter of the given shape in dtype (FP32 when always_fp32) with its gradient.
 Parameter makeParameter(Backend& backend, std::string name, const Shape& shape, DType dtype, bool always_fp32 = false);
 
+// A layer whose op multiplies its input by a weight, as a GEMM, and adds a bias per output
+// channel (Linear, Conv2d): what they keep, initialise and hand back alike.
+class MatrixLayer : public Layer {
+ public:
+  void releaseSaved() override {
+    saved_x_ = Tensor();
+    saved_w_ = Tensor();
+  }
+  std::vector<Parameter*> parameters() override { return {&weight_, &bias_}; }
+
+ protected:
+  // The bias has one value per output channel, the weight's first dimension.
+  MatrixLayer(Backend& backend, std::string name, const Shape& weight_shape, DType param_dtype);
+  // PyTorch's default for both: kaiming_uniform(a = sqrt(5)) gives bound 1/sqrt(fan_in), for the
+  // bias too.
+  void initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in);
+  // Keeps the input and the weight as the op reads them, in the compute dtype, for the backward;
+  // returns the bias in it.
+  Tensor keepOperands(LayerContext& ctx, const Tensor& x, DType compute);
+  // The bias's gradient from the output's, over dy viewed as [outer, channels, inner], then what
+  // the forward kept is dropped: the end of a backward.
+  void finishBackward(LayerContext& ctx, const Tensor& dy, std::int64_t channels, std::int64_t inner);
+
+  Parameter weight_;
+  Parameter bias_;
+  Tensor saved_x_;  // the input as the op read it (in the compute dtype)
+  Tensor saved_w_;
+};
+
 // y = x W^T + b for x [batch, in], W [out, in]: one GEMM with M = batch, N = out, K = in forward;
 // backward dx = dy W (M = batch, N = in, K = out) and dW = dy^T x (M = out, N = in, K = batch).
-class Linear final : public Layer {
+class Linear final : public MatrixLayer {
  public:
   Linear(Backend& backend, std::string name, std::int64_t in_features, std::int64_t out_features, DType param_dtype);
 
@@ -117,21 +146,12 @@ class Linear final : public Layer {
   Shape outputShape(const Shape& input) const override { return {input.at(0), out_}; }
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
-  void releaseSaved() override {
-    saved_x_ = Tensor();
-    saved_w_ = Tensor();
-  }
-  std::vector<Parameter*> parameters() override { return {&weight_, &bias_}; }
   void initialize(Backend& backend, std::uint64_t seed) override;
   std::string geometry(const Shape& input) const override;
 
  private:
   std::int64_t in_;
   std::int64_t out_;
-  Parameter weight_;
-  Parameter bias_;
-  Tensor saved_x_;  // the input as the GEMM read it (in the compute dtype)
-  Tensor saved_w_;
 };
 
 // A 2-D convolution over NCHW with a square kernel, stride and zero padding, plus a per-channel
@@ -144,7 +164,7 @@ struct Conv2dShape {
   std::int64_t pad = 1;
 };
 
-class Conv2d final : public Layer {
+class Conv2d final : public MatrixLayer {
  public:
   Conv2d(Backend& backend, std::string name, const Conv2dShape& shape, DType param_dtype);
 
@@ -152,11 +172,6 @@ class Conv2d final : public Layer {
   Shape outputShape(const Shape& input) const override;
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
   Tensor backward(LayerContext& ctx, const Tensor& dy) override;
-  void releaseSaved() override {
-    saved_x_ = Tensor();
-    saved_w_ = Tensor();
-  }
-  std::vector<Parameter*> parameters() override { return {&weight_, &bias_}; }
   void initialize(Backend& backend, std::uint64_t seed) override;
   std::string geometry(const Shape& input) const override;
 
@@ -164,10 +179,6 @@ class Conv2d final : public Layer {
   ConvGeometry geometryFor(const Shape& input) const;
 
   Conv2dShape shape_;
-  Parameter weight_;
-  Parameter bias_;
-  Tensor saved_x_;
-  Tensor saved_w_;
   ConvGeometry saved_geometry_;
 };
 

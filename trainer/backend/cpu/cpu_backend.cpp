@@ -129,6 +129,10 @@ void CpuBackend::activationBackward(Activation kind, const Tensor& x, const Tens
 }
 
 StepStateMemory CpuBackend::allocateStepState(const StepStateLayout& layout, const ScalerState& initial) {
+  if (!stepStateFits(layout, initial)) {
+    throw BackendError("CPU backend", fmt::format("a step log of {} slots of {} rows for a scaler at slot {} of {} slots",
+                                                  layout.slots, layout.max_rows, initial.slot, initial.slots));
+  }
   StepStateMemory state;
   state.layout = layout;
   state.device = DeviceKind::kCpu;
