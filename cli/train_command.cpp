@@ -88,8 +88,8 @@ nlohmann::ordered_json launchesJson(const trainer::StepDemandSummary& d) {
 }
 
 // The device's milliseconds per step by phase (CUDA events on a GPU, the host's clock on the CPU)
-// and their total; null when no step was timed.
-// Each phase's null when no step had all its phases timed (a replayed graph times only the whole).
+// and their total; null when no step was timed. A phase is null when no step had all its phases
+// timed (a replayed graph times only the whole step).
 nlohmann::ordered_json deviceTimeJson(const trainer::StepDemandSummary& d) {
   if (d.timed_whole_steps == 0 && d.timed_steps == 0) return nullptr;
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
@@ -101,29 +101,31 @@ nlohmann::ordered_json deviceTimeJson(const trainer::StepDemandSummary& d) {
   return out;
 }
 
-// What a step asks of the device (trainer::CountingBackend): the steady steps' figures at the top,
-// the steps that read the log or took histograms apart. Steps after the first only.
-nlohmann::ordered_json demandJson(const trainer::TrainConfig& config, const trainer::RunDemand& d) {
-  const auto phase = [](const trainer::StepDemandSummary& s, trainer::RunPhase p) {
-    return s.launches_per_step[static_cast<std::size_t>(p)];
-  };
-  const bool any_steady = d.steady.steps > 0;
-  const nlohmann::ordered_json unknown;  // null: no such step was trained
-  return {{"steady_steps", d.steady.steps},
-          {"host_reads_per_step", any_steady ? nlohmann::ordered_json(d.steady.host_reads_per_step) : unknown},
-          {"launches_per_step", any_steady ? launchesJson(d.steady) : unknown},
+// What the steps of one kind asked of the device, per step; null figures when no such step ran.
+nlohmann::ordered_json stepKindJson(const trainer::StepDemandSummary& d) {
+  const bool any = d.steps > 0;
+  const auto known = [any](nlohmann::ordered_json value) { return any ? value : nlohmann::ordered_json(); };
+  return {{"steps", d.steps},
+          {"host_reads_per_step", known(d.host_reads_per_step)},
+          {"launches_per_step", known(launchesJson(d))},
           {"optimizer_launches_per_step",
-           any_steady ? nlohmann::ordered_json(phase(d.steady, trainer::RunPhase::kOptimizer)) : unknown},
-          {"device_ms_per_step", deviceTimeJson(d.steady)},
-          {"host_ms_per_step", any_steady ? nlohmann::ordered_json(d.steady.host_ms_per_step) : unknown},
-          {"log_every", config.log_every},
-          {"numerics_every", config.gradient_histograms ? nlohmann::ordered_json(config.numerics_every) : unknown},
-          {"reading_steps",
-           {{"steps", d.reading.steps},
-            {"host_reads_per_step", d.reading.steps > 0 ? nlohmann::ordered_json(d.reading.host_reads_per_step) : unknown},
-            {"launches_per_step", d.reading.steps > 0 ? launchesJson(d.reading) : unknown},
-            {"device_ms_per_step", deviceTimeJson(d.reading)},
-            {"host_ms_per_step", d.reading.steps > 0 ? nlohmann::ordered_json(d.reading.host_ms_per_step) : unknown}}}};
+           known(d.launches_per_step[static_cast<std::size_t>(trainer::RunPhase::kOptimizer)])},
+          {"device_ms_per_step", deviceTimeJson(d)},
+          {"host_ms_per_step", known(d.host_ms_per_step)}};
+}
+
+// What a step asks of the device (trainer::CountingBackend), over the steps after the first: the
+// steady steps' figures at the top level, the other steps' (those that read the log or took
+// histograms, and with --cuda-graph those that did not replay it) under reading_steps.
+nlohmann::ordered_json demandJson(const trainer::TrainConfig& config, const trainer::RunDemand& d) {
+  nlohmann::ordered_json figures = stepKindJson(d.steady);
+  figures.erase("steps");
+  nlohmann::ordered_json steady = {{"steady_steps", d.steady.steps}};
+  steady.update(figures);
+  steady["log_every"] = config.log_every;
+  steady["numerics_every"] = config.gradient_histograms ? nlohmann::ordered_json(config.numerics_every) : nullptr;
+  steady["reading_steps"] = stepKindJson(d.reading);
+  return steady;
 }
 
 nlohmann::ordered_json summaryJson(const trainer::TrainConfig& config, const trainer::TrainSummary& s) {

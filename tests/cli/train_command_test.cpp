@@ -4,6 +4,7 @@
 // variable AMPSCOPE_TRAIN_FAULT (cli/train_command.h), or are real: host memory running out.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 
@@ -63,6 +64,35 @@ TEST(TrainCommandTest, BackendFailureAfterSomeStepsEndsStderrWithOneErrorLine) {
     EXPECT_EQ(err[i].rfind("step ", 0), 0u) << "only progress lines before the error: " << err[i];
   }
   EXPECT_TRUE(run.out.empty()) << "no JSON summary after a failure: " << run.out;
+}
+
+TEST(TrainCommandTest, JsonSaysWhatASteadyStepAsksOfTheDevice) {
+  test::ScratchDir dir;
+  const TrainRun plain = train(dir, "", "--model mlp --hidden 16 --batch 32 --steps 30 --log-every 10 --json");
+  ASSERT_EQ(plain.exit_code, kExitOk) << plain.err;
+  const nlohmann::json run = nlohmann::json::parse(plain.out);
+  // Steps 1-29 but the reads at 10, 20 and 29: the step at 0 is no one's steady step.
+  EXPECT_EQ(run.at("steady_steps"), 26);
+  EXPECT_EQ(run.at("host_reads_per_step"), 0.0);
+  EXPECT_GT(run.at("launches_per_step").at("forward").get<double>(), 0.0);
+  EXPECT_EQ(run.at("launches_per_step").at("total").get<double>(),
+            run.at("launches_per_step").at("data").get<double>() + run.at("launches_per_step").at("forward").get<double>() +
+                run.at("launches_per_step").at("backward").get<double>() +
+                run.at("launches_per_step").at("loss_scale").get<double>() +
+                run.at("launches_per_step").at("optimizer").get<double>());
+  EXPECT_GT(run.at("device_ms_per_step").at("total").get<double>(), 0.0);
+  EXPECT_EQ(run.at("reading_steps").at("steps"), 3);
+  EXPECT_EQ(run.at("reading_steps").at("host_reads_per_step"), 1.0);
+  EXPECT_TRUE(run.at("cuda_graph").is_null());
+
+  const TrainRun graphed =
+      train(dir, "", "--model mlp --hidden 16 --batch 32 --steps 30 --log-every 10 --cuda-graph --json");
+  ASSERT_EQ(graphed.exit_code, kExitOk) << graphed.err;
+  const nlohmann::json with_graph = nlohmann::json::parse(graphed.out);
+  EXPECT_EQ(with_graph.at("cuda_graph").at("captured_at_step"), 2);
+  EXPECT_EQ(with_graph.at("launches_per_step").at("total"), 4.0);  // two inputs, the learning rate, the graph
+  EXPECT_TRUE(with_graph.at("device_ms_per_step").at("forward").is_null());
+  EXPECT_EQ(with_graph.at("final_loss"), run.at("final_loss"));
 }
 
 TEST(TrainCommandTest, UnknownFaultPlanIsBadInput) {
