@@ -1,12 +1,18 @@
 #pragma once
 // Interned strings: every name in a trace is stored once and referred to by a 32-bit id, so that
 // a million kernels with a few hundred distinct names cost a few MB, not hundreds.
+//
+// Some traces name nearly every record differently (PyTorch's emit_nvtx writes the op id into each
+// range's text: millions of distinct strings), so a string costs its characters and about 30
+// bytes besides: the characters go into large blocks (no allocation per string), and the index is
+// an open-addressing table of ids (4 bytes a slot) with each string's hash kept beside it. A
+// std::string per string and an unordered_map node cost about 160 bytes per string of 27
+// characters (measured), most of them in allocations.
 
+#include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <string>
+#include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ampscope::trace {
@@ -21,24 +27,38 @@ class StringTable {
   StringTable();
   StringTable(const StringTable& other);
   StringTable& operator=(const StringTable& other);
-  StringTable(StringTable&&) noexcept = default;
-  StringTable& operator=(StringTable&&) noexcept = default;
+  // A moved-from table holds the empty string alone, as a new one does.
+  StringTable(StringTable&& other) noexcept;
+  StringTable& operator=(StringTable&& other) noexcept;
+  ~StringTable() = default;
 
   StringId intern(std::string_view text);
   // Returns the id of text if it was interned already, without adding it.
   bool find(std::string_view text, StringId& id) const;
+  // Valid as long as the table lives, however much it grows, and across a move of the table.
   std::string_view view(StringId id) const { return strings_[id]; }
   std::size_t size() const { return strings_.size(); }
   // Bytes held by the strings and the lookup index (an estimate for memory budgets).
   std::size_t memoryBytes() const;
 
  private:
-  void rebuildIndex();
+  static constexpr StringId kFreeSlot = 0xFFFFFFFFu;
 
-  // A deque keeps each std::string's address stable, so the index's views stay valid.
-  std::deque<std::string> storage_;
-  std::vector<std::string_view> strings_;
-  std::unordered_map<std::string_view, StringId> index_;
+  void reset();
+  // The slot that holds text (hash `hash`), or the free slot where it would go.
+  std::size_t slotOf(std::string_view text, std::uint32_t hash) const;
+  std::string_view store(std::string_view text);
+  void growIndex();
+
+  // The characters: blocks that never move, so views into them stay valid.
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_bytes_ = 0;  // the size of the last block
+  std::size_t blocks_total_ = 0;  // the sizes of all blocks
+  char* free_ = nullptr;         // where the next string goes in the last block
+  std::size_t free_bytes_ = 0;
+  std::vector<std::string_view> strings_;  // by id
+  std::vector<std::uint32_t> hashes_;      // by id: compared before the characters, reused to grow
+  std::vector<StringId> slots_;            // the index: a power of two of ids or kFreeSlot
 };
 
 }  // namespace ampscope::trace

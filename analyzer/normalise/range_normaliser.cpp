@@ -1,6 +1,9 @@
 #include "analyzer/normalise/range_normaliser.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -10,6 +13,7 @@
 #include "analyzer/normalise/range_values_reader.h"
 #include "analyzer/normalise/torch_nvtx_text.h"
 #include "analyzer/normalise/trainer_range_text.h"
+#include "base/parallel_parts.h"
 
 namespace ampscope::analyzer::import {
 
@@ -49,40 +53,43 @@ bool entersModule(const StackFrame& frame) {
   return frame.method == "_call_impl" || frame.method == "_wrapped_call_impl" || frame.method == "__call__";
 }
 
-class RangeNormaliser {
- public:
-  explicit RangeNormaliser(trace::Trace& trace) : trace_(trace), values_(trace) {}
+// Strings a text reader makes that the trace did not have yet are its own until the ranges are put
+// in order: their ids carry this bit, and the rest are the id in the reader's own table.
+constexpr trace::StringId kReaderString = 0x80000000u;
 
-  void run() {
-    for (Range& range : trace_.ranges) normalise(range);
-    // Assigned, not added: the count describes the trace, however often it is read.
-    if (trainer_not_understood_ > 0) {
-      trace_.import_stats.not_understood[std::string(kTrainerNotUnderstood)] = trainer_not_understood_;
-    }
+// Reads the text of a trace's ranges into their normalised fields. Alone, it adds the strings it
+// makes to the trace's table (`adds_to`). One of several reading contiguous parts side by side
+// (adds_to null), it only looks at the trace's strings: a string the trace lacks goes into the
+// reader's own table, and the ranges' ids for it are made the trace's afterwards
+// (StringsInOrder), in the ranges' order, so that the trace numbers its strings as the lone
+// reader would.
+class RangeTextReader {
+ public:
+  RangeTextReader(const trace::Trace& trace, trace::StringTable* adds_to) : trace_(trace), adds_to_(adds_to) {}
+
+  void read(Range& range) {
+    if (range.text_form == RangeTextForm::kPlain) readText(range);
   }
+
+  const StringTable& ownStrings() const { return own_; }
+  std::uint64_t trainerNotUnderstood() const { return trainer_not_understood_; }
 
  private:
-  trace::StringId intern(std::string_view text) { return trace_.strings.intern(text); }
-
-  void normalise(Range& range) {
-    if (range.text_form == RangeTextForm::kPlain) readText(range);
-    if (range.phase == trace::Phase::kUnknown) range.phase = phaseOf(range.op != StringTable::kEmpty ? range.op : range.name);
-    values_.read(range);
+  trace::StringId intern(std::string_view text) {
+    if (adds_to_ != nullptr) return adds_to_->intern(text);
+    trace::StringId id = StringTable::kEmpty;
+    if (trace_.strings.find(text, id)) return id;
+    return kReaderString | own_.intern(text);
   }
-
-  // A trace names its ranges with a few thousand strings: each string's phase is found once.
-  trace::Phase phaseOf(trace::StringId name) {
-    if (name >= phase_of_string_.size()) phase_of_string_.resize(trace_.strings.size(), kPhaseNotYetRead);
-    std::uint8_t& phase = phase_of_string_[name];
-    if (phase == kPhaseNotYetRead) phase = static_cast<std::uint8_t>(phaseFromName(trace_.str(name)));
-    return static_cast<trace::Phase>(phase);
+  std::string_view str(trace::StringId id) const {
+    return (id & kReaderString) != 0 ? own_.view(id & ~kReaderString) : trace_.str(id);
   }
 
   // The layer a TorchScript module path names (empty: none), found once per path.
   trace::StringId layerOfModulePath(trace::StringId module_path) {
     const auto [known, inserted] = layer_of_module_path_.try_emplace(module_path, StringTable::kEmpty);
     if (inserted) {
-      const std::string layer = layerFromModuleHierarchy(trace_.str(module_path));
+      const std::string layer = layerFromModuleHierarchy(str(module_path));
       if (!layer.empty()) known->second = intern(layer);
     }
     return known->second;
@@ -111,7 +118,7 @@ class RangeNormaliser {
   // Kineto writes these as Python frames; the same text pushed as an NVTX range (by module hooks,
   // as Nsight users add them) reads the same way.
   bool readModuleFrame(Range& range) {
-    const std::string_view module = moduleFromPythonFrame(trace_.str(range.name));
+    const std::string_view module = moduleFromPythonFrame(str(range.name));
     if (module.empty()) return false;
     range.text_form = RangeTextForm::kModuleFrame;
     range.layer = intern(module);
@@ -123,8 +130,8 @@ class RangeNormaliser {
 
   // NVTX text: the trainer's, PyProf's or PyTorch's, else a user's annotation.
   void readAnnotation(Range& range) {
-    const std::string_view text = trace_.str(range.name);
-    if (isTrainerLayerOpText(trace_.str(range.domain), text)) {
+    const std::string_view text = str(range.name);
+    if (isTrainerLayerOpText(str(range.domain), text)) {
       readTrainerLayerOp(range, text);
       return;
     }
@@ -189,18 +196,94 @@ class RangeNormaliser {
     }
   }
 
+  const trace::Trace& trace_;
+  trace::StringTable* adds_to_;
+  StringTable own_;
+  std::uint64_t trainer_not_understood_ = 0;
+  std::unordered_map<trace::StringId, trace::StringId> layer_of_module_path_;
+};
+
+// Gives a reader's own strings their ids in the trace, range by range in the trace's order. Within
+// a range, the strings new to the reader were added to its table in the order the range's text
+// named them, so their own ids ascend in that order: the trace adds them in it too.
+class StringsInOrder {
+ public:
+  StringsInOrder(trace::Trace& trace, const StringTable& own) : trace_(trace), own_(own), in_trace_(own.size(), kNotYet) {}
+
+  void give(Range& range) {
+    std::array<trace::StringId*, 6> fields = {&range.module_path, &range.layer, &range.op,
+                                              &range.shapes,      &range.dtypes, &range.arguments};
+    std::sort(fields.begin(), fields.end(), [](const trace::StringId* a, const trace::StringId* b) { return *a < *b; });
+    for (trace::StringId* field : fields) {
+      if ((*field & kReaderString) == 0) continue;
+      trace::StringId& id = in_trace_[*field & ~kReaderString];
+      if (id == kNotYet) id = trace_.strings.intern(own_.view(*field & ~kReaderString));
+      *field = id;
+    }
+  }
+
+ private:
+  static constexpr trace::StringId kNotYet = 0xFFFFFFFFu;
+  trace::Trace& trace_;
+  const StringTable& own_;
+  std::vector<trace::StringId> in_trace_;  // by own id
+};
+
+// Fewer ranges than this a part: a thread would cost more than it saves.
+constexpr std::size_t kRangesPerPartAtLeast = 16384;
+
+class RangeNormaliser {
+ public:
+  RangeNormaliser(trace::Trace& trace, unsigned threads) : trace_(trace), values_(trace), threads_(threads) {}
+
+  void run() {
+    std::vector<Range>& ranges = trace_.ranges;
+    const std::size_t parts = partsFor(ranges.size(), threads_, kRangesPerPartAtLeast);
+    std::vector<std::unique_ptr<RangeTextReader>> readers;
+    for (std::size_t part = 0; part < parts; ++part) {
+      readers.push_back(std::make_unique<RangeTextReader>(trace_, parts == 1 ? &trace_.strings : nullptr));
+    }
+    forEachPart(ranges.size(), parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) readers[part]->read(ranges[i]);
+    });
+    std::uint64_t trainer_not_understood = 0;
+    for (std::size_t part = 0; part < parts; ++part) {
+      StringsInOrder strings(trace_, readers[part]->ownStrings());
+      const std::size_t end = ranges.size() * (part + 1) / parts;
+      for (std::size_t i = ranges.size() * part / parts; i < end; ++i) {
+        strings.give(ranges[i]);
+        Range& range = ranges[i];
+        if (range.phase == trace::Phase::kUnknown) range.phase = phaseOf(range.op != StringTable::kEmpty ? range.op : range.name);
+        values_.read(range);
+      }
+      trainer_not_understood += readers[part]->trainerNotUnderstood();
+    }
+    // Assigned, not added: the count describes the trace, however often it is read.
+    if (trainer_not_understood > 0) {
+      trace_.import_stats.not_understood[std::string(kTrainerNotUnderstood)] = trainer_not_understood;
+    }
+  }
+
+ private:
+  // A trace names its ranges with a few thousand strings: each string's phase is found once.
+  trace::Phase phaseOf(trace::StringId name) {
+    if (name >= phase_of_string_.size()) phase_of_string_.resize(trace_.strings.size(), kPhaseNotYetRead);
+    std::uint8_t& phase = phase_of_string_[name];
+    if (phase == kPhaseNotYetRead) phase = static_cast<std::uint8_t>(phaseFromName(trace_.str(name)));
+    return static_cast<trace::Phase>(phase);
+  }
+
   static constexpr std::uint8_t kPhaseNotYetRead = 0xff;
 
   trace::Trace& trace_;
   RangeValuesReader values_;
-  std::uint64_t trainer_not_understood_ = 0;
+  unsigned threads_;
   std::vector<std::uint8_t> phase_of_string_;  // a trace::Phase, or kPhaseNotYetRead
-  std::unordered_map<trace::StringId, trace::StringId> layer_of_module_path_;
 };
 
 }  // namespace
 
-void normaliseRanges(trace::Trace& trace) { RangeNormaliser(trace).run(); }
+void normaliseRanges(trace::Trace& trace, unsigned threads) { RangeNormaliser(trace, threads).run(); }
 
 std::string layerFromFunctionStack(std::string_view func_stack) {
   // Each module instance on the stack, outermost first: its class and the call suffix that tells

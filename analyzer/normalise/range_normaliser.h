@@ -25,7 +25,8 @@
 
 namespace ampscope::analyzer::import {
 
-void normaliseRanges(trace::Trace& trace);
+// `threads`: how many parts of the ranges are read side by side (the result is the same for any).
+void normaliseRanges(trace::Trace& trace, unsigned threads = 1);
 
 // "/Net::forward/Linear::_call_impl[4]/Linear::forward/linear" -> "Net/Linear[4]": the module
 // instances on the stack (a frame of a class's forward, or of nn.Module's _call_impl entering one),

@@ -1,5 +1,7 @@
 #include "analyzer/normalise/range_normaliser.h"
 
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "analyzer/core/gemm_shapes.h"
@@ -246,6 +248,48 @@ TEST_F(RangeNormaliserTest, NormalisingTwiceChangesNothing) {
   normaliseRanges(trace_);
   EXPECT_EQ(trace_.ranges, once.ranges);
   EXPECT_EQ(trace_.import_stats, once.import_stats);
+}
+
+TEST_F(RangeNormaliserTest, RangesReadInPartsSideBySideGiveTheTraceReadOneByOne) {
+  // Every text form, in an order that makes later parts meet strings earlier parts add first (and
+  // the other way round), with strings the trace already has: the strings must be numbered as a
+  // one-by-one reading numbers them, and every field must be the same.
+  for (int i = 0; i < 60000; ++i) {
+    const int n = (i * 7919) % 60000;
+    switch (i % 9) {
+      case 0: add("aten::mm, op_id = " + std::to_string(n) + ", sizes = [[" + std::to_string(n % 13) + ", 3]]"); break;
+      case 1: add("aten::addmm_" + std::to_string(n % 97) + ", seq = " + std::to_string(n)); break;
+      case 2: add("{'traceMarker': [], 'funcStack': '/Net::forward/Linear::_call_impl[" + std::to_string(n % 31) +
+                  "]/Linear::forward/linear'}");
+        break;
+      case 3:
+        add("fc" + std::to_string(n % 17) + " linear forward in=[64,784] params=[[256,784]] out=[64,256] dtype=float16",
+            RangeKind::kAnnotation, "ampscope");
+        break;
+      case 4: add("nn.Module: Linear_" + std::to_string(n % 23)); break;
+      case 5: add("aten::relu", RangeKind::kOperator); break;
+      case 6: add("ProfilerStep#" + std::to_string(n % 5)); break;
+      case 7: add("fc linear forward in=[64", RangeKind::kAnnotation, "ampscope"); break;  // not understood
+      default: add("my block " + std::to_string(n % 11)); break;
+    }
+  }
+  trace::Trace one_by_one = trace_;
+  normaliseRanges(one_by_one, 1);
+  for (unsigned threads : {2u, 3u, 8u}) {
+    trace::Trace in_parts = trace_;
+    normaliseRanges(in_parts, threads);
+    ASSERT_EQ(in_parts.strings.size(), one_by_one.strings.size()) << threads << " threads";
+    for (trace::StringId id = 0; id < one_by_one.strings.size(); ++id) {
+      ASSERT_EQ(in_parts.str(id), one_by_one.str(id)) << "string " << id << ", " << threads << " threads";
+    }
+    EXPECT_EQ(in_parts.ranges, one_by_one.ranges) << threads << " threads";
+    EXPECT_EQ(in_parts.import_stats, one_by_one.import_stats) << threads << " threads";
+    for (const trace::Range& r : one_by_one.ranges) {
+      ASSERT_EQ(in_parts.range_values.dtypes(r.dtypes), one_by_one.range_values.dtypes(r.dtypes));
+      ASSERT_EQ(in_parts.range_values.arguments(r.arguments), one_by_one.range_values.arguments(r.arguments));
+    }
+  }
+  EXPECT_EQ(one_by_one.import_stats.not_understood.size(), 1u);
 }
 
 TEST(StepNumberFromNameTest, StepMarkersCarryTheirNumber) {

@@ -104,7 +104,7 @@ trace::Result<trace::Trace> importKineto(ByteSource& source, const ImportOptions
   out.assignLaunchingProcesses();
   out.sortByTime(threadsToUse(options.threads));
   stageDone(stage_done, "sorted by time");
-  normaliseRanges(out);
+  normaliseRanges(out, threadsToUse(options.threads));
   stageDone(stage_done, "ranges normalised");
   return out;
 }

@@ -210,7 +210,7 @@ Status finishTrace(SqliteDatabase& db, std::optional<std::int64_t> process, cons
   stageDone(stage_done, "memory and metrics");
   out.sortByTime();
   stageDone(stage_done, "sorted");
-  normaliseRanges(out);
+  normaliseRanges(out, threadsToUse(reading.options.threads));
   stageDone(stage_done, "ranges normalised");
   return {};
 }
