@@ -82,11 +82,14 @@ class StageTimeline {
       const auto thread = std::find(threads_.begin(), threads_.end(), std::this_thread::get_id());
       const auto number = static_cast<std::size_t>(thread - threads_.begin());
       if (thread == threads_.end()) threads_.push_back(std::this_thread::get_id());
-      ended_.push_back({std::string(stage), at, number});
+      ended_.push_back({std::string(stage), at, number, currentRssBytes(), peakRssBytes()});
     };
   }
   void print() const {
-    for (const Ended& e : ended_) fmt::print("  stage {:<24} ended at {:.3f} s (thread {})\n", e.stage, e.at, e.thread);
+    for (const Ended& e : ended_) {
+      fmt::print("  stage {:<24} ended at {:.3f} s (thread {}), RSS {:.0f} MB, peak so far {:.0f} MB\n", e.stage, e.at,
+                 e.thread, megabytes(e.rss_bytes), megabytes(e.peak_rss_bytes));
+    }
   }
 
  private:
@@ -94,6 +97,8 @@ class StageTimeline {
     std::string stage;
     double at;
     std::size_t thread;
+    std::uint64_t rss_bytes;  // when it ended: what the stage left held
+    std::uint64_t peak_rss_bytes;
   };
   const Stopwatch watch_;
   std::mutex mutex_;

@@ -329,7 +329,7 @@ NvtxTable::NvtxTable(SqliteDatabase& db, NsysReadScope scope)
           2)),
       text_(c_["text"]), text_id_(c_["textId"]), domain_(c_["domainId"]), category_(c_["category"]) {}
 
-Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Range>& out) const {
+Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<NvtxRow>& out) const {
   reserveFor(slice, out);
   // The message of an NVTX event: inline text, or a registered string (nvtxDomainRegisterString)
   // through textId. Inline text wins because old exports wrote 0, not NULL, into unused columns.
@@ -367,7 +367,6 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
     const bool ended = type != kNvtxMark && recorded_end && *recorded_end >= start;
     const std::int64_t end = ended ? *recorded_end : start;  // a mark is a range of no length
     out.rows.push_back({.start_ns = start, .end_ns = end, .name = name, .thread = sliceThread(out, s.int64(3), start),
-                        .kind = trace::RangeKind::kAnnotation,
                         .category = static_cast<std::uint32_t>(valueOr(s, category_, 0))});
     const auto index = static_cast<std::uint32_t>(out.rows.size() - 1);
     if (const std::int64_t domain = valueOr(s, domain_, 0); domain != 0) out.range_domains.emplace_back(index, domain);

@@ -100,7 +100,7 @@ class SyncTable {
 class NvtxTable {
  public:
   NvtxTable(trace::db::SqliteDatabase& db, NsysReadScope scope);
-  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Range>& out) const;
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<NvtxRow>& out) const;
 
   // Ranges pushed or started but never ended before recording stopped: counted under this reason.
   static constexpr const char* kUnterminated = "ranges without an end (kept, closed at the end of the trace)";

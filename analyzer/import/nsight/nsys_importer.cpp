@@ -260,7 +260,7 @@ trace::Result<trace::Trace> readWhole(SqliteDatabase& db, const NsysReading& rea
   ReadExport read;
   if (Status status = readExport(db, reading, std::nullopt, read); !status) return status.error();
   trace::Trace out = std::move(read.shared);
-  moveSlicesInto(std::move(read.slices), out);
+  moveSlicesInto(std::move(read.slices), out, threadsToUse(reading.options.threads));
   stageDone(reading.stage_done, "rows put together");
   if (Status status = finishTrace(db, std::nullopt, reading, out); !status) return status.error();
   return out;
@@ -271,7 +271,7 @@ Status readProcess(SqliteDatabase& db, const NsysReading& reading, std::uint64_t
   ReadExport read;
   if (Status status = readExport(db, reading, part.pid, read); !status) return status;
   part.trace = std::move(read.shared);
-  moveSlicesInto(std::move(read.slices), part.trace);
+  moveSlicesInto(std::move(read.slices), part.trace, threadsToUse(reading.options.threads));
   stageDone(reading.stage_done, "rows put together");
   const std::uint64_t own = part.trace.import_stats.events_read;
   if (file_rows > own) {

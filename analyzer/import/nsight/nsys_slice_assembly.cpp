@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/import/nsight/nsys_row_order.h"
+#include "base/run_beside.h"
 
 namespace ampscope::analyzer::import {
 
@@ -62,19 +63,30 @@ std::int64_t latest(std::int64_t last, const auto& slices) {
   return last;
 }
 
-// Appends one table's slices to `to`, freeing each slice once moved, and puts the table's rows
-// in time order.
-template <typename Record>
-void appendTable(std::vector<TableSlice<Record>>& slices, std::vector<Record>& to) {
+// The range an NVTX event is before the range normaliser reads its text: an annotation.
+trace::Range rangeOf(const NvtxRow& row) {
+  return {.start_ns = row.start_ns, .end_ns = row.end_ns, .name = row.name, .thread = row.thread,
+          .kind = trace::RangeKind::kAnnotation, .domain = row.domain, .category = row.category};
+}
+
+// Appends one table's slices to `to`, each row as `recordOf` makes it, freeing each slice once
+// moved, and puts the table's rows in time order.
+template <typename Row, typename Record, typename RecordOf>
+void appendTable(std::vector<TableSlice<Row>>& slices, std::vector<Record>& to, RecordOf recordOf) {
   const std::size_t first = to.size();
   std::size_t rows = 0;
-  for (const TableSlice<Record>& slice : slices) rows += slice.rows.size();
+  for (const TableSlice<Row>& slice : slices) rows += slice.rows.size();
   to.reserve(first + rows);
-  for (TableSlice<Record>& slice : slices) {
-    to.insert(to.end(), slice.rows.begin(), slice.rows.end());
+  for (TableSlice<Row>& slice : slices) {
+    for (const Row& row : slice.rows) to.push_back(recordOf(row));
     slice = {};
   }
   putInTimeOrder(std::span<Record>(to).subspan(first));
+}
+
+template <typename Record>
+void appendTable(std::vector<TableSlice<Record>>& slices, std::vector<Record>& to) {
+  appendTable(slices, to, [](const Record& row) -> const Record& { return row; });
 }
 
 }  // namespace
@@ -138,8 +150,8 @@ void resolveSlices(NsysSlices& slices, trace::Trace& trace) {
   last_ns = latest(last_ns, slices.memset);
   last_ns = latest(last_ns, slices.syncs);
   for (std::size_t i = 0; i < slices.nvtx.size(); ++i) {
-    TableSlice<trace::Range>& slice = slices.nvtx[i];
-    for (trace::Range& range : slice.rows) {
+    TableSlice<NvtxRow>& slice = slices.nvtx[i];
+    for (NvtxRow& range : slice.rows) {
       range.name = resolvedName(range.name, nvtx_ids[i]);
       range.thread = nvtx_ids[i].threads[range.thread];
     }
@@ -152,14 +164,16 @@ void resolveSlices(NsysSlices& slices, trace::Trace& trace) {
   }
 }
 
-void moveSlicesInto(NsysSlices&& slices, trace::Trace& trace) {
+void moveSlicesInto(NsysSlices&& slices, trace::Trace& trace, unsigned threads) {
+  // The ranges (most of the rows, as a rule) beside the other tables: each writes its own vector.
+  auto ranges = runBeside(threads > 1, [&] { appendTable(slices.nvtx, trace.ranges, rangeOf); });
   appendTable(slices.kernels, trace.kernels);
   appendTable(slices.runtime, trace.launches);
   appendTable(slices.driver, trace.launches);
   appendTable(slices.memcpy, trace.memory_ops);
   appendTable(slices.memset, trace.memory_ops);
   appendTable(slices.syncs, trace.synchronizations);
-  appendTable(slices.nvtx, trace.ranges);
+  ranges.get();
 }
 
 }  // namespace ampscope::analyzer::import

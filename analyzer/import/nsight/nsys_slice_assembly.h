@@ -20,7 +20,7 @@ struct NsysSlices {
   std::vector<TableSlice<trace::MemoryOp>> memcpy;
   std::vector<TableSlice<trace::MemoryOp>> memset;
   std::vector<TableSlice<trace::Synchronization>> syncs;
-  std::vector<TableSlice<trace::Range>> nvtx;
+  std::vector<TableSlice<NvtxRow>> nvtx;
 };
 
 // Gives the slices' strings and threads their ids in `trace` (interned in the order the rows
@@ -32,6 +32,7 @@ void resolveSlices(NsysSlices& slices, trace::Trace& trace);
 
 // Moves every row into `trace` (resolved by resolveSlices). Each table's rows stay in file order
 // where the file has them in time order, and are put in time order where not (nsys_row_order.h).
-void moveSlicesInto(NsysSlices&& slices, trace::Trace& trace);
+// With `threads` above 1, the ranges are moved on a thread of their own.
+void moveSlicesInto(NsysSlices&& slices, trace::Trace& trace, unsigned threads);
 
 }  // namespace ampscope::analyzer::import
