@@ -23,6 +23,8 @@
 #include "analyzer/import/read_window_filter.h"
 #include "analyzer/normalise/phase_rules.h"
 #include "analyzer/normalise/range_normaliser.h"
+#include "base/run_beside.h"
+#include "base/thread_count.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
@@ -383,7 +385,15 @@ Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& opt
   auto window = nsysWindow(db, options);
   if (!window) return window.error();
   const NsysReading reading{options, stage_done, *window};
+  // Every row is counted (what a process's trace tells its own rows from) on a connection of its
+  // own while the kernels' processes are found: two scans of the file side by side.
+  std::optional<trace::Result<std::uint64_t>> file_rows;
+  auto counted = runBeside(threadsToUse(options.threads) > 1, [&] {
+    auto connection = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
+    file_rows.emplace(connection ? eventRows(*connection) : trace::Result<std::uint64_t>(connection.error()));
+  });
   auto processes = processesWithKernels(db);
+  counted.get();
   if (!processes) return processes.error();
   if (processes->size() < 2) {
     auto whole = readWhole(db, reading);
@@ -394,12 +404,11 @@ Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& opt
     if (!part.trace.kernels.empty()) part.pid = part.trace.kernels.front().pid;
     return each(std::move(part));
   }
-  auto file_rows = eventRows(db);
-  if (!file_rows) return file_rows.error();
+  if (!*file_rows) return file_rows->error();
   bool any_records = false;
   for (trace::ProcessTrace& part : *processes) {
     if (only && part.pid != *only) continue;
-    if (Status read = readProcess(db, reading, *file_rows, part); !read) return read;
+    if (Status read = readProcess(db, reading, **file_rows, part); !read) return read;
     any_records = any_records || part.trace.eventCount() > 0;
     if (Status taken = each(std::move(part)); !taken) return taken;
     part.trace = {};  // what the sink left of it
