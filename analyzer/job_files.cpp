@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/job/process_split.h"
+#include "base/task_queue.h"
 #include "base/thread_count.h"
 
 namespace ampscope::analyzer {
@@ -135,7 +135,6 @@ trace::Result<std::vector<RankResult>> rankResultsOfFile(const std::string& path
 trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files, const JobReadOptions& options) {
   if (files.empty()) return trace::Error{"no trace file given"};
   std::vector<std::optional<trace::Result<std::vector<RankResult>>>> results(files.size());
-  std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex progress_mutex;
   std::size_t done = 0;
@@ -144,20 +143,15 @@ trace::Result<JobAnalysis> analyzeJobFiles(const std::vector<std::string>& files
   // Files read at once share the threads: each file's import gets what is left over.
   AnalysisOptions per_file = options.analysis;
   per_file.threads = std::max(1u, all_threads / static_cast<unsigned>(threads));
-  const auto work = [&] {
-    for (std::size_t i = next++; i < files.size() && !failed; i = next++) {
-      results[i] = rankResultsOfFile(files[i], per_file);
-      if (!*results[i]) failed = true;
-      if (options.progress) {
-        std::lock_guard lock(progress_mutex);
-        options.progress(++done, files.size());
-      }
+  runTasks(files.size(), threads, [&](std::size_t i, std::size_t /*worker*/) {
+    if (failed) return;
+    results[i] = rankResultsOfFile(files[i], per_file);
+    if (!*results[i]) failed = true;
+    if (options.progress) {
+      std::lock_guard lock(progress_mutex);
+      options.progress(++done, files.size());
     }
-  };
-  std::vector<std::jthread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  pool.clear();  // joins
+  });
 
   std::vector<RankResult> ranks;
   for (auto& result : results) {

@@ -46,6 +46,8 @@ root="$(cd "$here/.." && pwd)"
 bench_dir="${AMPSCOPE_BENCH_DIR:-${TMPDIR:-/tmp}/ampscope_bench}"
 export_path="${1:-$bench_dir/nsys_large_400.sqlite}"
 build="${2:-$root/build}"
+# Absolute: nsys-ai runs in a folder of its own, where a relative BUILD_DIR names nothing.
+build="$(cd "$build" && pwd)"
 ampscope="$build/cli/ampscope"
 venv="${AMPSCOPE_NSYS_AI_VENV:-$build/nsys-ai-venv}"
 read -r -a backends <<<"${AMPSCOPE_NSYS_AI_BACKENDS:-duckdb sqlite3}"

@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <system_error>
-#include <thread>
 #include <unordered_map>
 
 #include "base/permute.h"
+#include "base/run_beside.h"
 
 namespace ampscope::trace {
 
@@ -211,15 +210,8 @@ void closeSampleIntervals(std::vector<MetricSample>& samples, bool end_at_start,
 }
 
 void Trace::sortByTime(unsigned thread_count) {
-  std::thread ranges_sorter;
-  if (thread_count > 1 && ranges.size() >= kRangesForAThread) {
-    try {
-      ranges_sorter = std::thread([this] { sortRanges(ranges); });
-    } catch (const std::system_error&) {
-      // No thread to be had: sorted below, here.
-    }
-  }
-  if (!ranges_sorter.joinable()) sortRanges(ranges);
+  // The ranges beside the rest, where there are enough of them to be worth a thread.
+  auto ranges_sorted = runBeside(thread_count > 1 && ranges.size() >= kRangesForAThread, [this] { sortRanges(ranges); });
   sortByStart(launches);
   sortByStart(kernels);
   sortByStart(memory_ops);
@@ -232,7 +224,7 @@ void Trace::sortByTime(unsigned thread_count) {
   sortStable(communication_messages, [](const CommunicationMessage& a, const CommunicationMessage& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.thread < b.thread;
   });
-  if (ranges_sorter.joinable()) ranges_sorter.join();
+  ranges_sorted.get();
 }
 
 std::optional<std::string_view> Trace::mangledName(StringId name) const {

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
+#include "base/run_beside.h"
 #include "trace/db/sqlite_database.h"
 #include "trace/result.h"
 
@@ -90,12 +90,13 @@ Status readTableRows(SqliteDatabase& db, std::string_view table,
   second->mapPages(kProfileMappedBytes);
   std::size_t second_count = 0;
   Status second_status;
-  std::thread reader([&] {
+  // Should the first half throw, the second's end is waited for as the future is destroyed.
+  auto second_half = runBeside(true, [&] {
     second_status = readRange(*second, middle + 1, span->last, second_offset, rows.size(), second_count);
   });
   std::size_t first_count = 0;
   Status first_status = readRange(db, span->first, middle, 0, second_offset, first_count);
-  reader.join();
+  second_half.get();
   if (!first_status) return first_status;
   if (!second_status) return second_status;
   if (first_count < second_offset) {  // deleted rows left a gap between the halves

@@ -1,10 +1,10 @@
 #include "analyzer/import/nsight/foreign_strings.h"
 
 #include <limits>
-#include <thread>
 
 #include <fmt/format.h>
 
+#include "base/run_beside.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
@@ -68,9 +68,10 @@ trace::Status readGpuAndHostAtOnce(trace::db::SqliteDatabase& db,
     return read_host();
   }
   trace::Status gpu;
-  std::thread gpu_thread([&] { gpu = read_gpu(*second); });
-  trace::Status host = read_host();
-  gpu_thread.join();
+  // Should the host side throw, the GPU side's end is waited for as the future is destroyed.
+  auto gpu_side = runBeside(true, [&] { gpu = read_gpu(*second); });
+  const trace::Status host = read_host();
+  gpu_side.get();
   if (!gpu) return gpu;
   return host;
 }

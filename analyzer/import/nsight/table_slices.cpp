@@ -5,11 +5,10 @@
 #include <exception>
 #include <limits>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 #include <fmt/format.h>
 
+#include "base/task_queue.h"
 #include "trace/db/sqlite_database.h"
 
 namespace ampscope::analyzer::import {
@@ -73,45 +72,30 @@ trace::Result<trace::db::Statement> selectSlice(SqliteDatabase& db, std::string_
 
 Status runSliceTasks(SqliteDatabase& db, unsigned threads, const std::vector<SliceTask>& tasks) {
   std::vector<std::optional<Status>> results(tasks.size());
-  std::atomic<std::size_t> next{0};
   // The first failed task in the order given: tasks after it need not run, tasks before it must
   // (their error, if any, is the one to report, whatever the order they ran in).
   std::atomic<std::size_t> first_failed{tasks.size()};
-  const auto run = [&](std::size_t i, SqliteDatabase& connection) -> Status {
-    try {
-      return tasks[i](connection);
-    } catch (const std::exception& e) {  // out of memory, above all: an error, not a terminate
-      return Error{fmt::format("{}: reading failed: {}", db.path(), e.what())};
-    }
-  };
-  const auto work = [&](SqliteDatabase& connection) {
-    for (std::size_t i = next++; i < tasks.size(); i = next++) {
-      if (i > first_failed.load()) continue;
-      results[i] = run(i, connection);
-      if (*results[i]) continue;
-      std::size_t seen = first_failed.load();
-      while (i < seen && !first_failed.compare_exchange_weak(seen, i)) {
-      }
-    }
-  };
+  // A connection per worker: db for the calling thread, and one more for each other.
   std::vector<SqliteDatabase> connections;
   const std::size_t wanted = std::min<std::size_t>(std::max(1u, threads), tasks.size());
   for (std::size_t t = 1; t < wanted; ++t) {
     auto connection = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
-    if (!connection) break;  // fewer threads: the tasks are the same
+    if (!connection) break;  // fewer workers: the tasks are the same
     connections.push_back(std::move(connection).value());
   }
-  {
-    std::vector<std::jthread> pool;
-    for (SqliteDatabase& connection : connections) {
-      try {
-        pool.emplace_back([&work, &connection] { work(connection); });
-      } catch (const std::system_error&) {
-        break;  // no more threads to be had: the ones started, and this one, do the rest
-      }
+  runTasks(tasks.size(), connections.size() + 1, [&](std::size_t i, std::size_t worker) {
+    if (i > first_failed.load()) return;
+    SqliteDatabase& connection = worker == 0 ? db : connections[worker - 1];
+    try {
+      results[i] = tasks[i](connection);
+    } catch (const std::exception& e) {  // out of memory, above all: an error, not a terminate
+      results[i] = Error{fmt::format("{}: reading failed: {}", db.path(), e.what())};
     }
-    work(db);
-  }  // joins
+    if (*results[i]) return;
+    std::size_t seen = first_failed.load();
+    while (i < seen && !first_failed.compare_exchange_weak(seen, i)) {
+    }
+  });
   for (const std::optional<Status>& result : results) {
     if (result && !*result) return *result;
   }
