@@ -25,6 +25,7 @@ if [[ "$device" != "cpu" ]]; then
   configs+=(
     "MLP 4096-4096-4096, batch 1024 (GEMM-heavy)|--model mlp --hidden 4096,4096,4096 --batch 1024"
     "CNN 128-256 fc 1024, batch 256 (GEMM-heavy)|--model cnn --channels 128,256 --fc 1024 --batch 256"
+    "CNN 128-256 fc 1024, batch 256, channels last|--model cnn --channels 128,256 --fc 1024 --batch 256 --channels-last"
   )
 fi
 

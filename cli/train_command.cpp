@@ -253,6 +253,9 @@ CLI::App* addTrainCommand(CLI::App& app, TrainOptions& train) {
   train_cmd->add_option("--channels", tc.model.channels, "CNN convolution channels, e.g. 16,32")->delimiter(',');
   train_cmd->add_option("--fc", tc.model.fc, "CNN fully connected size");
   train_cmd->add_flag("--layer-norm", tc.model.layer_norm, "MLP: layer norm after each hidden linear layer");
+  train_cmd->add_flag("--channels-last", tc.model.channels_last,
+                      "CNN: activations NHWC and filters KRSC (torch.channels_last), the layout cuDNN's Tensor Core "
+                      "convolutions take without transposing");
   train_cmd->add_option("--activation", train.activation, "relu or gelu");
   train_cmd->add_option("--precision", train.precision, std::string("Precision mode: ") + trainer::kPrecisionModeNames);
   train_cmd->add_option("--loss-scale", train.loss_scale,

@@ -33,20 +33,34 @@ struct GemmCall {
   float beta = 0.0f;
 };
 
-// NCHW input [n,c,h,w], KCRS filter [k,c,r,s], output [n,k,p,q].
+// How a 4-D activation lies in memory. Its shape is always given as [n, c, h, w]; channels first
+// stores it so (NCHW), channels last as [n, h, w, c] (NHWC: what cuDNN's Tensor Core convolutions
+// take without transposing, PyTorch's torch.channels_last). A convolution's filter [k, c, r, s]
+// follows its activations: KCRS or KRSC.
+enum class MemoryLayout { kChannelsFirst, kChannelsLast };
+
+// The values per channel in a layout's [outer, channels, inner] view of an activation, as bias,
+// batch norm and their gradients take it: the pixels of a plane channels first, one channels last.
+inline std::int64_t valuesPerChannel(MemoryLayout layout, std::int64_t plane_pixels) {
+  return layout == MemoryLayout::kChannelsLast ? 1 : plane_pixels;
+}
+
+// Input [n,c,h,w], filter [k,c,r,s], output [n,k,p,q], laid out as `layout` says.
 struct ConvGeometry {
   std::int64_t n = 0, c = 0, h = 0, w = 0;
   std::int64_t k = 0, r = 0, s = 0;
   std::int64_t stride = 1, pad = 0;
+  MemoryLayout layout = MemoryLayout::kChannelsFirst;
   std::int64_t p() const { return (h + 2 * pad - r) / stride + 1; }
   std::int64_t q() const { return (w + 2 * pad - s) / stride + 1; }
 };
 
-// Pooling over NCHW with a square window.
+// Pooling over [n,c,h,w] (laid out as `layout` says) with a square window.
 enum class PoolKind { kMax, kAverage };
 struct PoolGeometry {
   std::int64_t n = 0, c = 0, h = 0, w = 0;
   std::int64_t window = 2, stride = 2;
+  MemoryLayout layout = MemoryLayout::kChannelsFirst;
   std::int64_t p() const { return (h - window) / stride + 1; }
   std::int64_t q() const { return (w - window) / stride + 1; }
 };

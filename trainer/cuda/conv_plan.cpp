@@ -19,6 +19,9 @@ cudnnDataType_t cudnnType(DType dtype) {
 
 ConvPlan::ConvPlan(const ConvGeometry& g, DType data) : data_type(data) {
   const cudnnDataType_t type = cudnnType(data);
+  // cuDNN takes the dimensions in NCHW order whatever the format; the format says how they lie.
+  const cudnnTensorFormat_t format =
+      g.layout == MemoryLayout::kChannelsLast ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
   const int n = checkedInt(g.n, "conv n");
   const int c = checkedInt(g.c, "conv c");
   const int k = checkedInt(g.k, "conv k");
@@ -26,17 +29,17 @@ ConvPlan::ConvPlan(const ConvGeometry& g, DType data) : data_type(data) {
   cudnnTensorDescriptor_t tensor = nullptr;
   AMPSCOPE_CUDNN_CHECK(cudnnCreateTensorDescriptor(&tensor));
   x = decltype(x)(tensor);
-  AMPSCOPE_CUDNN_CHECK(cudnnSetTensor4dDescriptor(x.get(), CUDNN_TENSOR_NCHW, type, n, c, checkedInt(g.h, "conv h"),
+  AMPSCOPE_CUDNN_CHECK(cudnnSetTensor4dDescriptor(x.get(), format, type, n, c, checkedInt(g.h, "conv h"),
                                                   checkedInt(g.w, "conv w")));
   AMPSCOPE_CUDNN_CHECK(cudnnCreateTensorDescriptor(&tensor));
   y = decltype(y)(tensor);
-  AMPSCOPE_CUDNN_CHECK(cudnnSetTensor4dDescriptor(y.get(), CUDNN_TENSOR_NCHW, type, n, k, checkedInt(g.p(), "conv p"),
+  AMPSCOPE_CUDNN_CHECK(cudnnSetTensor4dDescriptor(y.get(), format, type, n, k, checkedInt(g.p(), "conv p"),
                                                   checkedInt(g.q(), "conv q")));
 
   cudnnFilterDescriptor_t weights = nullptr;
   AMPSCOPE_CUDNN_CHECK(cudnnCreateFilterDescriptor(&weights));
   filter = decltype(filter)(weights);
-  AMPSCOPE_CUDNN_CHECK(cudnnSetFilter4dDescriptor(filter.get(), type, CUDNN_TENSOR_NCHW, k, c,
+  AMPSCOPE_CUDNN_CHECK(cudnnSetFilter4dDescriptor(filter.get(), type, format, k, c,
                                                   checkedInt(g.r, "conv r"), checkedInt(g.s, "conv s")));
 
   cudnnConvolutionDescriptor_t convolution = nullptr;
@@ -52,8 +55,9 @@ ConvPlan::ConvPlan(const ConvGeometry& g, DType data) : data_type(data) {
 ConvPlan& ConvPlanCache::plan(const ConvGeometry& g, DType data, bool tf32) {
   // TF32 only changes anything for FP32 data; keying it otherwise would duplicate plans.
   const bool key_tf32 = tf32 && data == DType::kFp32;
-  const std::array<std::int64_t, 11> key{g.n, g.c,      g.h,   g.w, g.k, g.r, g.s, g.stride, g.pad,
-                                         static_cast<std::int64_t>(data), key_tf32 ? 1 : 0};
+  const std::array<std::int64_t, 12> key{g.n, g.c, g.h, g.w, g.k, g.r, g.s, g.stride, g.pad,
+                                         static_cast<std::int64_t>(g.layout), static_cast<std::int64_t>(data),
+                                         key_tf32 ? 1 : 0};
   std::unique_ptr<ConvPlan>& slot = plans_[key];
   if (!slot) slot = std::make_unique<ConvPlan>(g, data);
   return *slot;

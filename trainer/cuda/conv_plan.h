@@ -33,7 +33,8 @@ struct ConvDirection {
 };
 
 struct ConvPlan {
-  // NCHW x [n,c,h,w], KCRS filter, NCHW y [n,k,p,q], all of `data`'s type; FP32 compute.
+  // x [n,c,h,w], filter [k,c,r,s], y [n,k,p,q] in the geometry's layout (NCHW and KCRS, or NHWC
+  // and KRSC), all of `data`'s type; FP32 compute.
   ConvPlan(const ConvGeometry& g, DType data);
 
   DType data_type;
@@ -46,13 +47,14 @@ struct ConvPlan {
   ConvDirection backward_filter;
 };
 
-// Plans by geometry, data type and TF32 setting. Unbounded: a model has a handful of geometries.
+// Plans by geometry (its layout included), data type and TF32 setting. Unbounded: a model has a
+// handful of geometries.
 class ConvPlanCache {
  public:
   ConvPlan& plan(const ConvGeometry& g, DType data, bool tf32);
 
  private:
-  std::map<std::array<std::int64_t, 11>, std::unique_ptr<ConvPlan>> plans_;
+  std::map<std::array<std::int64_t, 12>, std::unique_ptr<ConvPlan>> plans_;
 };
 
 }  // namespace ampscope::trainer::cuda

@@ -1,4 +1,4 @@
-// Convolutions through cuDNN's convolution API (NCHW, FP32 accumulation). Operands of one dtype
+// Convolutions through cuDNN's convolution API (NCHW or NHWC, FP32 accumulation). Operands of one dtype
 // go to cuDNN as they are. A mix of dtypes, which cuDNN does not take, or a 16-bit type cuDNN has
 // no algorithm for on this GPU, runs in FP32 on widened copies (exact) and rounds the result once,
 // as the CPU backend does.
@@ -125,8 +125,9 @@ std::pair<ConvPlan*, ConvAlgorithm> resolve(ConvPlanCache& cache, cudnnHandle_t 
     if (state.algorithm) return {&plan, *state.algorithm};
     if (data == DType::kFp32) {
       throw BackendError("cuDNN", fmt::format("no {} convolution algorithm for n={} c={} h={} w={} k={} r={} s={} "
-                                              "stride={} pad={} in float32",
-                                              name, g.n, g.c, g.h, g.w, g.k, g.r, g.s, g.stride, g.pad));
+                                              "stride={} pad={} {} in float32",
+                                              name, g.n, g.c, g.h, g.w, g.k, g.r, g.s, g.stride, g.pad,
+                                              g.layout == MemoryLayout::kChannelsLast ? "NHWC" : "NCHW"));
     }
     data = DType::kFp32;
   }

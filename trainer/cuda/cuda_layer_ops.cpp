@@ -8,7 +8,8 @@ namespace ampscope::trainer::cuda {
 namespace {
 
 PoolShape poolShape(const PoolGeometry& g) {
-  return {g.n * g.c, g.h, g.w, g.window, g.stride, g.p(), g.q()};
+  return {.n = g.n, .c = g.c, .h = g.h, .w = g.w, .window = g.window, .stride = g.stride, .p = g.p(), .q = g.q(),
+          .channels_last = g.layout == MemoryLayout::kChannelsLast};
 }
 
 // The leading extent of a tensor viewed as [outer, channels, inner]; 0 for an empty view.

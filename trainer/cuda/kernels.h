@@ -95,14 +95,16 @@ void launchBatchNormBackward(const BatchNormBackwardArgs& args, cudaStream_t str
 void launchLayerNormForward(const LayerNormForwardArgs& args, cudaStream_t stream);
 void launchLayerNormBackward(const LayerNormBackwardArgs& args, cudaStream_t stream);
 
-// Launchers of max and average pooling (pool_kernels.cu) over NCHW planes with a square window.
+// Launchers of max and average pooling (pool_kernels.cu) over the planes of [n, c, h, w]
+// activations, channels first or last, with a square window.
 
 // PoolGeometry with the output extents worked out on the host (its p()/q() are host code).
 struct PoolShape {
-  std::int64_t planes = 0;  // n * c
+  std::int64_t n = 0, c = 0;
   std::int64_t h = 0, w = 0;
   std::int64_t window = 0, stride = 0;
   std::int64_t p = 0, q = 0;
+  bool channels_last = false;
 };
 
 // 16-bit inputs are widened window by window into registers, which bounds the window; FP32

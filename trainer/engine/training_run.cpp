@@ -116,6 +116,15 @@ Tensor TrainingRun::toDevice(const std::vector<float>& values, const Shape& shap
   return t;
 }
 
+void TrainingRun::uploadImages(const std::vector<float>& nchw, Tensor& images) {
+  const MemoryLayout layout = inputLayout(config_.model);
+  if (layout == MemoryLayout::kChannelsFirst || images.dim(1) == 1) {
+    backend_.upload(nchw, images);  // already laid out as the model takes them
+    return;
+  }
+  backend_.upload(imagesLaidOut(nchw, images.shape(), layout), images);
+}
+
 Result<TrainSummary> TrainingRun::run(const StepCallback& on_step) {
   on_step_ = &on_step;
   // The trainer's entry point: nothing thrown below it (BackendError from the backends, bad_alloc,
@@ -280,7 +289,7 @@ void TrainingRun::trainStep(const Batch& batch, std::int64_t epoch) {
   const Tensor labels = full_batch ? input_labels_ : backend_.allocate({batch.size}, DType::kFp32);
   {
     Tensor images_in = images, labels_in = labels;
-    backend_.upload(batch.images, images_in);
+    uploadImages(batch.images, images_in);
     backend_.upload(batch.labels, labels_in);
   }
   backend_.setLearningRate(step_state_, optimizer_->learningRate());
@@ -447,7 +456,8 @@ double TrainingRun::evaluate() {
   std::int64_t correct = 0;
   std::int64_t seen = 0;
   while (std::optional<Batch> batch = pipeline.next()) {
-    const Tensor x = toDevice(batch->images, {batch->size, test_.channels, test_.height, test_.width}, plan_.input);
+    Tensor x = backend_.allocate({batch->size, test_.channels, test_.height, test_.width}, plan_.input);
+    uploadImages(batch->images, x);
     const Tensor labels = toDevice(batch->labels, {batch->size}, DType::kFp32);
     const Tensor logits = castTensor(backend_, model_->forward(ctx, x, &ops_), DType::kFp32);
     correct += backend_.countCorrect(logits, labels);

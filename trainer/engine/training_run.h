@@ -176,6 +176,8 @@ class TrainingRun {
   void countDemand(const StepRecord& record);
   double evaluate();
   Tensor toDevice(const std::vector<float>& values, const Shape& shape, DType dtype);
+  // A batch's images, given channels first, into `images` as the model's input layout wants them.
+  void uploadImages(const std::vector<float>& nchw, Tensor& images);
 
   CountingBackend backend_;  // every op of the run goes through it
   TrainConfig config_;

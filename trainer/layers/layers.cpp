@@ -91,9 +91,25 @@ MatrixLayer::MatrixLayer(Backend& backend, std::string name, const Shape& weight
       weight_(makeParameter(backend, this->name() + ".weight", weight_shape, param_dtype)),
       bias_(makeParameter(backend, this->name() + ".bias", {weight_shape.at(0)}, param_dtype)) {}
 
-void MatrixLayer::initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in) {
+std::vector<float> channelsLastOf(const std::vector<float>& first, std::int64_t outer, std::int64_t channels,
+                                  std::int64_t inner) {
+  std::vector<float> last(first.size());
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (std::int64_t c = 0; c < channels; ++c) {
+      for (std::int64_t i = 0; i < inner; ++i) {
+        last[static_cast<std::size_t>((o * inner + i) * channels + c)] =
+            first[static_cast<std::size_t>((o * channels + c) * inner + i)];
+      }
+    }
+  }
+  return last;
+}
+
+void MatrixLayer::initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in,
+                                    const std::function<std::vector<float>(std::vector<float>)>& laid_out) {
   const float bound = 1.0f / std::sqrt(static_cast<float>(fan_in));
-  backend.upload(uniformValues(weight_.value.numel(), bound, seed), weight_.value);
+  std::vector<float> weight = uniformValues(weight_.value.numel(), bound, seed);
+  backend.upload(laid_out ? laid_out(std::move(weight)) : weight, weight_.value);
   backend.upload(uniformValues(bias_.value.numel(), bound, seed ^ 0x5bd1e995ULL), bias_.value);
 }
 
@@ -111,12 +127,21 @@ void MatrixLayer::finishBackward(LayerContext& ctx, const Tensor& dy, std::int64
 }
 
 Linear::Linear(Backend& backend, std::string name, std::int64_t in_features, std::int64_t out_features,
-               DType param_dtype)
+               DType param_dtype, std::int64_t flattened_channels)
     : MatrixLayer(backend, std::move(name), {out_features, in_features}, param_dtype),
       in_(in_features),
-      out_(out_features) {}
+      out_(out_features),
+      flattened_channels_(flattened_channels) {}
 
-void Linear::initialize(Backend& backend, std::uint64_t seed) { initializeUniform(backend, seed, in_); }
+void Linear::initialize(Backend& backend, std::uint64_t seed) {
+  if (flattened_channels_ > 1) {
+    initializeUniform(backend, seed, in_, [&](std::vector<float> by_channel) {
+      return channelsLastOf(by_channel, out_, flattened_channels_, in_ / flattened_channels_);
+    });
+    return;
+  }
+  initializeUniform(backend, seed, in_);
+}
 
 std::string Linear::geometry(const Shape& input) const {
   return fmt::format("gemm={},{},{}", input.at(0), out_, in_);
@@ -167,7 +192,14 @@ Conv2d::Conv2d(Backend& backend, std::string name, const Conv2dShape& shape, DTy
       shape_(shape) {}
 
 void Conv2d::initialize(Backend& backend, std::uint64_t seed) {
-  initializeUniform(backend, seed, shape_.in_channels * shape_.kernel * shape_.kernel);
+  const std::int64_t rs = shape_.kernel * shape_.kernel;
+  if (shape_.layout == MemoryLayout::kChannelsLast) {
+    initializeUniform(backend, seed, shape_.in_channels * rs, [&](std::vector<float> kcrs) {
+      return channelsLastOf(kcrs, shape_.out_channels, shape_.in_channels, rs);
+    });
+    return;
+  }
+  initializeUniform(backend, seed, shape_.in_channels * rs);
 }
 
 ConvGeometry Conv2d::geometryFor(const Shape& input) const {
@@ -181,6 +213,7 @@ ConvGeometry Conv2d::geometryFor(const Shape& input) const {
   g.s = shape_.kernel;
   g.stride = shape_.stride;
   g.pad = shape_.pad;
+  g.layout = shape_.layout;
   return g;
 }
 
@@ -201,7 +234,8 @@ Tensor Conv2d::forward(LayerContext& ctx, const Tensor& x) {
   const Tensor b = keepOperands(ctx, x, compute);
   Tensor y = ctx.backend.allocate(outputShape(x.shape()), compute);
   ctx.backend.convForward(saved_geometry_, saved_x_, saved_w_, y);
-  ctx.backend.addBias(y, b, shape_.out_channels, saved_geometry_.p() * saved_geometry_.q());
+  ctx.backend.addBias(y, b, shape_.out_channels,
+                      valuesPerChannel(shape_.layout, saved_geometry_.p() * saved_geometry_.q()));
   return y;
 }
 
@@ -214,7 +248,7 @@ Tensor Conv2d::backward(LayerContext& ctx, const Tensor& dy_in) {
   Tensor dw = gradientBuffer(ctx, weight_, compute);
   ctx.backend.convBackwardFilter(g, saved_x_, dy, dw);
   keepGradient(ctx, weight_, dw);
-  finishBackward(ctx, dy, shape_.out_channels, g.p() * g.q());
+  finishBackward(ctx, dy, shape_.out_channels, valuesPerChannel(g.layout, g.p() * g.q()));
   return dx;
 }
 
@@ -234,15 +268,20 @@ void setToOnesAndZeros(Backend& backend, Parameter& gamma, Parameter& beta) {
 
 }  // namespace
 
-BatchNorm::BatchNorm(Backend& backend, std::string name, std::int64_t channels)
+BatchNorm::BatchNorm(Backend& backend, std::string name, std::int64_t channels, MemoryLayout layout)
     : Layer(std::move(name)),
       channels_(channels),
+      layout_(layout),
       gamma_(makeParameter(backend, this->name() + ".weight", {channels}, DType::kFp32, true)),
       beta_(makeParameter(backend, this->name() + ".bias", {channels}, DType::kFp32, true)),
       running_mean_(backend.allocate({channels}, DType::kFp32)),
       running_var_(backend.allocate({channels}, DType::kFp32)),
       saved_mean_(backend.allocate({channels}, DType::kFp32)),
       saved_inv_std_(backend.allocate({channels}, DType::kFp32)) {}
+
+std::int64_t BatchNorm::valuesPerChannel(const Tensor& x) const {
+  return trainer::valuesPerChannel(layout_, innerOf(x));
+}
 
 void BatchNorm::initialize(Backend& backend, std::uint64_t /*seed*/) {
   setToOnesAndZeros(backend, gamma_, beta_);
@@ -254,7 +293,7 @@ Tensor BatchNorm::forward(LayerContext& ctx, const Tensor& x) {
   const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
   saved_x_ = castTo(ctx, x, compute);
   Tensor y = ctx.backend.allocate(x.shape(), compute);
-  ctx.backend.batchNormForward(saved_x_, channels_, innerOf(x), gamma_.value, beta_.value, running_mean_, running_var_,
+  ctx.backend.batchNormForward(saved_x_, channels_, valuesPerChannel(x), gamma_.value, beta_.value, running_mean_, running_var_,
                                kMomentum, kEps, ctx.training, y, saved_mean_, saved_inv_std_);
   return y;
 }
@@ -262,7 +301,7 @@ Tensor BatchNorm::forward(LayerContext& ctx, const Tensor& x) {
 Tensor BatchNorm::backward(LayerContext& ctx, const Tensor& dy_in) {
   const Tensor dy = castTo(ctx, dy_in, saved_x_.dtype());
   Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
-  ctx.backend.batchNormBackward(saved_x_, dy, channels_, innerOf(saved_x_), gamma_.value, saved_mean_, saved_inv_std_,
+  ctx.backend.batchNormBackward(saved_x_, dy, channels_, valuesPerChannel(saved_x_), gamma_.value, saved_mean_, saved_inv_std_,
                                 dx, gamma_.grad, beta_.grad);
   releaseSaved();
   return dx;
@@ -320,6 +359,7 @@ PoolGeometry Pool2d::geometryFor(const Shape& input) const {
   g.w = input.at(3);
   g.window = window_;
   g.stride = window_;
+  g.layout = layout_;
   return g;
 }
 

@@ -5,6 +5,7 @@
 // precision mode. The base class and what layers share come first, then the matrix layers
 // (Linear, Conv2d), normalisation, and the layers without parameters.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -109,6 +110,11 @@ Parameter makeParameter(Backend& backend, std::string name, const Shape& shape, 
 
 // A layer whose op multiplies its input by a weight, as a GEMM, and adds a bias per output
 // channel (Linear, Conv2d): what they keep, initialise and hand back alike.
+// Values [outer, channels, inner] laid out channels first, laid out [outer, inner, channels]: a
+// filter KCRS as KRSC, images NCHW as NHWC.
+std::vector<float> channelsLastOf(const std::vector<float>& first, std::int64_t outer, std::int64_t channels,
+                                  std::int64_t inner);
+
 class MatrixLayer : public Layer {
  public:
   void releaseSaved() override {
@@ -122,7 +128,10 @@ class MatrixLayer : public Layer {
   MatrixLayer(Backend& backend, std::string name, const Shape& weight_shape, DType param_dtype);
   // PyTorch's default for both: kaiming_uniform(a = sqrt(5)) gives bound 1/sqrt(fan_in), for the
   // bias too.
-  void initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in);
+  // `laid_out`: the weight's values, drawn in its shape's order, in the order its memory holds them
+  // (none: the same).
+  void initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in,
+                         const std::function<std::vector<float>(std::vector<float>)>& laid_out = {});
   // Keeps the input and the weight as the op reads them, in the compute dtype, for the backward;
   // returns the bias in it.
   Tensor keepOperands(LayerContext& ctx, const Tensor& x, DType compute);
@@ -140,7 +149,12 @@ class MatrixLayer : public Layer {
 // backward dx = dy W (M = batch, N = in, K = out) and dW = dy^T x (M = out, N = in, K = batch).
 class Linear final : public MatrixLayer {
  public:
-  Linear(Backend& backend, std::string name, std::int64_t in_features, std::int64_t out_features, DType param_dtype);
+  // `flattened_channels`: 0, or the channels of the channels-last activation its input flattens
+  // ([n, c, h, w] lying as [n, h, w, c]): its weight's columns are then laid out pixel by pixel,
+  // so that it computes what it computes after a channels-first flatten (torch's flatten of a
+  // channels_last tensor gives the features in [c, h, w] order).
+  Linear(Backend& backend, std::string name, std::int64_t in_features, std::int64_t out_features, DType param_dtype,
+         std::int64_t flattened_channels = 0);
 
   std::string_view op() const override { return "linear"; }
   Shape outputShape(const Shape& input) const override { return {input.at(0), out_}; }
@@ -152,6 +166,7 @@ class Linear final : public MatrixLayer {
  private:
   std::int64_t in_;
   std::int64_t out_;
+  std::int64_t flattened_channels_;
 };
 
 // A 2-D convolution over NCHW with a square kernel, stride and zero padding, plus a per-channel
@@ -162,6 +177,9 @@ struct Conv2dShape {
   std::int64_t kernel = 3;
   std::int64_t stride = 1;
   std::int64_t pad = 1;
+  // How its input, output and filter lie in memory; the filter's values are the same either way
+  // (initialised in [k, c, r, s] order and laid out KRSC channels last).
+  MemoryLayout layout = MemoryLayout::kChannelsFirst;
 };
 
 class Conv2d final : public MatrixLayer {
@@ -186,7 +204,9 @@ class Conv2d final : public MatrixLayer {
 // norm (per row over the features). Statistics are FP32 in every mode; gamma and beta stay FP32.
 class BatchNorm final : public Layer {
  public:
-  BatchNorm(Backend& backend, std::string name, std::int64_t channels);
+  // `layout`: how a 4-D input lies (channels last, each pixel's channels are its innermost values).
+  BatchNorm(Backend& backend, std::string name, std::int64_t channels,
+            MemoryLayout layout = MemoryLayout::kChannelsFirst);
 
   std::string_view op() const override { return "batch_norm"; }
   Shape outputShape(const Shape& input) const override { return input; }
@@ -200,7 +220,10 @@ class BatchNorm final : public Layer {
   static constexpr float kEps = 1e-5f;
 
  private:
+  std::int64_t valuesPerChannel(const Tensor& x) const;
+
   std::int64_t channels_;
+  MemoryLayout layout_;
   Parameter gamma_;
   Parameter beta_;
   Tensor running_mean_;
@@ -251,7 +274,8 @@ class ActivationLayer final : public Layer {
 
 class Pool2d final : public Layer {
  public:
-  Pool2d(std::string name, PoolKind kind, std::int64_t window) : Layer(std::move(name)), kind_(kind), window_(window) {}
+  Pool2d(std::string name, PoolKind kind, std::int64_t window, MemoryLayout layout = MemoryLayout::kChannelsFirst)
+      : Layer(std::move(name)), kind_(kind), window_(window), layout_(layout) {}
   std::string_view op() const override { return kind_ == PoolKind::kMax ? "max_pool2d" : "avg_pool2d"; }
   Shape outputShape(const Shape& input) const override;
   Tensor forward(LayerContext& ctx, const Tensor& x) override;
@@ -262,6 +286,7 @@ class Pool2d final : public Layer {
   PoolGeometry geometryFor(const Shape& input) const;
   PoolKind kind_;
   std::int64_t window_;
+  MemoryLayout layout_;
   Tensor saved_x_;
 };
 

@@ -88,18 +88,21 @@ Result<std::unique_ptr<Model>> buildCnn(Backend& backend, const ModelSpec& spec,
                                spec.channels.size(), spec.height, spec.width)};
     }
     const std::string n = std::to_string(i + 1);
-    model->add(std::make_unique<Conv2d>(
-        backend, "conv" + n, Conv2dShape{.in_channels = channels, .out_channels = spec.channels[i], .kernel = 3, .stride = 1, .pad = 1},
-        dtype));
-    model->add(std::make_unique<BatchNorm>(backend, "bn" + n, spec.channels[i]));
+    const MemoryLayout layout = inputLayout(spec);
+    model->add(std::make_unique<Conv2d>(backend, "conv" + n,
+                                        Conv2dShape{.in_channels = channels, .out_channels = spec.channels[i],
+                                                    .kernel = 3, .stride = 1, .pad = 1, .layout = layout},
+                                        dtype));
+    model->add(std::make_unique<BatchNorm>(backend, "bn" + n, spec.channels[i], layout));
     model->add(std::make_unique<ActivationLayer>("act" + n, spec.activation));
-    model->add(std::make_unique<Pool2d>("pool" + n, PoolKind::kMax, 2));
+    model->add(std::make_unique<Pool2d>("pool" + n, PoolKind::kMax, 2, layout));
     channels = spec.channels[i];
     height /= 2;
     width /= 2;
   }
   model->add(std::make_unique<Flatten>("flatten"));
-  model->add(std::make_unique<Linear>(backend, "fc1", channels * height * width, spec.fc, dtype));
+  model->add(std::make_unique<Linear>(backend, "fc1", channels * height * width, spec.fc, dtype,
+                                      spec.channels_last ? channels : 0));
   model->add(std::make_unique<ActivationLayer>("act_fc", spec.activation));
   model->add(std::make_unique<Linear>(backend, "fc2", spec.fc, spec.classes, dtype));
   return model;
@@ -120,10 +123,20 @@ Result<std::unique_ptr<Model>> buildModel(Backend& backend, const ModelSpec& spe
   return Error{fmt::format("model: unknown kind '{}' (expected mlp or cnn)", spec.kind)};
 }
 
+MemoryLayout inputLayout(const ModelSpec& spec) {
+  return spec.kind == "cnn" && spec.channels_last ? MemoryLayout::kChannelsLast : MemoryLayout::kChannelsFirst;
+}
+
+std::vector<float> imagesLaidOut(const std::vector<float>& nchw, const Shape& shape, MemoryLayout layout) {
+  if (layout == MemoryLayout::kChannelsFirst || shape.at(1) == 1) return nchw;
+  return channelsLastOf(nchw, shape.at(0), shape.at(1), shape.at(2) * shape.at(3));
+}
+
 std::string describeModel(const ModelSpec& spec) {
   if (spec.kind == "cnn") {
-    return fmt::format("cnn {}x{}x{} conv {} fc {} -> {}", spec.channels_in, spec.height, spec.width,
-                       fmt::join(spec.channels, "-"), spec.fc, spec.classes);
+    return fmt::format("cnn {}x{}x{} conv {} fc {} -> {}{}", spec.channels_in, spec.height, spec.width,
+                       fmt::join(spec.channels, "-"), spec.fc, spec.classes,
+                       spec.channels_last ? ", channels last" : "");
   }
   return fmt::format("mlp {}-{}-{}{}", spec.channels_in * spec.height * spec.width, fmt::join(spec.hidden, "-"),
                      spec.classes, spec.layer_norm ? " with layer norm" : "");

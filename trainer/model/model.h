@@ -55,13 +55,23 @@ struct ModelSpec {
   std::int64_t fc = 128;                          // cnn
   Activation activation = Activation::kRelu;
   bool layer_norm = false;  // mlp: layer norm after each hidden linear
+  // cnn: activations NHWC and filters KRSC (torch.channels_last), as cuDNN's Tensor Core
+  // convolutions take them; the images are laid out so on their way to the device.
+  bool channels_last = false;
   std::int64_t channels_in = 1, height = 28, width = 28, classes = 10;
 };
 
 // Errors name the offending setting (unknown kind, non-positive sizes, pooling below 1 pixel).
 Result<std::unique_ptr<Model>> buildModel(Backend& backend, const ModelSpec& spec, DType parameter_dtype);
 
-// "mlp 784-256-128-10" / "cnn 1x28x28 c16-c32 fc128 10".
+// How the model's input images lie in memory.
+MemoryLayout inputLayout(const ModelSpec& spec);
+
+// A batch of images [n, c, h, w], given channels first, as `layout` lays them out (NHWC channels
+// last; the same values where c is 1).
+std::vector<float> imagesLaidOut(const std::vector<float>& nchw, const Shape& shape, MemoryLayout layout);
+
+// "mlp 784-256-128-10" / "cnn 1x28x28 conv 16-32 fc 128 -> 10" (", channels last" where so).
 std::string describeModel(const ModelSpec& spec);
 
 }  // namespace ampscope::trainer

@@ -49,14 +49,37 @@ AMPSCOPE_HD std::int64_t argmaxRow(const float* values, std::int64_t count) {
   return best;
 }
 
-// The flat index (row * width + column) of the largest value in the window x window block at
-// (top, left) of a plane of the given width; the first one on ties.
-AMPSCOPE_HD std::int64_t poolArgmax(const float* plane, std::int64_t width, std::int64_t top, std::int64_t left,
+// Where a plane (one image's one channel) of a [n, c, h, w] activation lies: channels first, its
+// pixels are consecutive (a row's pitch w, a column's 1); channels last, a pixel's channels are,
+// so the plane's pixels lie c apart (a row's pitch w * c).
+struct PlanePitch {
+  std::int64_t row = 0;
+  std::int64_t column = 1;
+};
+
+// The activation's element (image, channel, y, x) as an offset, channels first or last.
+struct ActivationIndex {
+  std::int64_t c = 0, h = 0, w = 0;
+  bool channels_last = false;
+
+  AMPSCOPE_HD std::int64_t planeBase(std::int64_t image, std::int64_t channel) const {
+    return channels_last ? image * h * w * c + channel : (image * c + channel) * h * w;
+  }
+  AMPSCOPE_HD PlanePitch pitch() const { return channels_last ? PlanePitch{w * c, c} : PlanePitch{w, 1}; }
+  AMPSCOPE_HD std::int64_t at(std::int64_t image, std::int64_t channel, std::int64_t y, std::int64_t x) const {
+    const PlanePitch p = pitch();
+    return planeBase(image, channel) + y * p.row + x * p.column;
+  }
+};
+
+// The offset in the plane (row * pitch.row + column * pitch.column) of the largest value in the
+// window x window block at (top, left); the first one on ties.
+AMPSCOPE_HD std::int64_t poolArgmax(const float* plane, PlanePitch pitch, std::int64_t top, std::int64_t left,
                                     std::int64_t window) {
-  std::int64_t best = top * width + left;
+  std::int64_t best = top * pitch.row + left * pitch.column;
   for (std::int64_t i = 0; i < window; ++i) {
     for (std::int64_t j = 0; j < window; ++j) {
-      const std::int64_t at = (top + i) * width + left + j;
+      const std::int64_t at = (top + i) * pitch.row + (left + j) * pitch.column;
       best = plane[at] > plane[best] ? at : best;
     }
   }
@@ -64,12 +87,12 @@ AMPSCOPE_HD std::int64_t poolArgmax(const float* plane, std::int64_t width, std:
 }
 
 // Max or mean of the window x window block at (top, left).
-AMPSCOPE_HD float poolWindow(bool max, const float* plane, std::int64_t width, std::int64_t top, std::int64_t left,
+AMPSCOPE_HD float poolWindow(bool max, const float* plane, PlanePitch pitch, std::int64_t top, std::int64_t left,
                              std::int64_t window) {
-  if (max) return plane[poolArgmax(plane, width, top, left, window)];
+  if (max) return plane[poolArgmax(plane, pitch, top, left, window)];
   float sum = 0.0f;
   for (std::int64_t i = 0; i < window; ++i) {
-    for (std::int64_t j = 0; j < window; ++j) sum += plane[(top + i) * width + left + j];
+    for (std::int64_t j = 0; j < window; ++j) sum += plane[(top + i) * pitch.row + (left + j) * pitch.column];
   }
   return sum / static_cast<float>(window * window);
 }

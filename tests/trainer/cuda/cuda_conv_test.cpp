@@ -1,12 +1,15 @@
 // cuDNN convolutions against the CPU's im2col + SGEMM, forward, backward data and backward filter,
-// for FP32, TF32, FP16 and BF16 and a few geometries (padding, stride, 1x1, odd channel counts).
+// for FP32, TF32, FP16 and BF16 and a few geometries (padding, stride, 1x1, odd channel counts),
+// each channels first (NCHW) and channels last (NHWC).
 // Bounds scale with the same convolution taken over magnitudes (|x| * |w| and so on), computed on
 // the CPU: FP32 sums of K terms in different orders, with room for the transforms of Winograd or
 // FFT algorithms cuDNN may pick; 16-bit data may also hold intermediates in its own type (one
 // rounding of the data type), and the output takes one rounding of its dtype.
 #include <array>
 #include <cmath>
+#include <vector>
 
+#include "tests/trainer/conv_geometry.h"
 #include "tests/trainer/cuda/cuda_backend_fixture.h"
 
 namespace ampscope::trainer::cuda_test {
@@ -25,17 +28,7 @@ constexpr ConvPrecision kPrecisions[] = {{"fp32", DType::kFp32, false},
 
 ConvGeometry geometry(std::int64_t n, std::int64_t c, std::int64_t hw, std::int64_t k, std::int64_t rs,
                       std::int64_t stride, std::int64_t pad) {
-  ConvGeometry g;
-  g.n = n;
-  g.c = c;
-  g.h = hw;
-  g.w = hw;
-  g.k = k;
-  g.r = rs;
-  g.s = rs;
-  g.stride = stride;
-  g.pad = pad;
-  return g;
+  return test::convGeometry(n, c, hw, hw, k, rs, stride, pad);
 }
 
 const std::array<ConvGeometry, 4> kGeometries = {
@@ -44,6 +37,20 @@ const std::array<ConvGeometry, 4> kGeometries = {
     geometry(3, 5, 13, 7, 5, 2, 0),    // strided, odd sizes everywhere
     geometry(2, 24, 7, 16, 1, 1, 0),   // 1x1
 };
+
+// Each geometry channels first and channels last (NHWC activations, KRSC filters).
+std::vector<ConvGeometry> inBothLayouts(const std::array<ConvGeometry, 4>& geometries) {
+  std::vector<ConvGeometry> out;
+  for (MemoryLayout layout : {MemoryLayout::kChannelsFirst, MemoryLayout::kChannelsLast}) {
+    for (ConvGeometry g : geometries) {
+      g.layout = layout;
+      out.push_back(g);
+    }
+  }
+  return out;
+}
+
+const std::vector<ConvGeometry> kLaidOutGeometries = inBothLayouts(kGeometries);
 
 class CudaConvTest : public CudaBackendTest {
  protected:
@@ -87,13 +94,14 @@ class CudaConvTest : public CudaBackendTest {
 std::string describe(const ConvPrecision& precision, const ConvGeometry& g) {
   return std::string(precision.name) + " n" + std::to_string(g.n) + " c" + std::to_string(g.c) + " hw" +
          std::to_string(g.h) + " k" + std::to_string(g.k) + " rs" + std::to_string(g.r) + " stride" +
-         std::to_string(g.stride) + " pad" + std::to_string(g.pad);
+         std::to_string(g.stride) + " pad" + std::to_string(g.pad) +
+         (g.layout == MemoryLayout::kChannelsLast ? " NHWC" : " NCHW");
 }
 
 TEST_F(CudaConvTest, ForwardMatchesTheCpu) {
   std::uint32_t seed = 500;
   for (const ConvPrecision& precision : kPrecisions) {
-    for (const ConvGeometry& g : kGeometries) {
+    for (const ConvGeometry& g : kLaidOutGeometries) {
       setTf32(precision.tf32);
       const Shape x_shape{g.n, g.c, g.h, g.w};
       const Shape w_shape{g.k, g.c, g.r, g.s};
@@ -114,7 +122,7 @@ TEST_F(CudaConvTest, ForwardMatchesTheCpu) {
 TEST_F(CudaConvTest, BackwardDataMatchesTheCpu) {
   std::uint32_t seed = 600;
   for (const ConvPrecision& precision : kPrecisions) {
-    for (const ConvGeometry& g : kGeometries) {
+    for (const ConvGeometry& g : kLaidOutGeometries) {
       setTf32(precision.tf32);
       const Shape x_shape{g.n, g.c, g.h, g.w};
       const Shape w_shape{g.k, g.c, g.r, g.s};
@@ -135,7 +143,7 @@ TEST_F(CudaConvTest, BackwardDataMatchesTheCpu) {
 TEST_F(CudaConvTest, BackwardFilterMatchesTheCpu) {
   std::uint32_t seed = 700;
   for (const ConvPrecision& precision : kPrecisions) {
-    for (const ConvGeometry& g : kGeometries) {
+    for (const ConvGeometry& g : kLaidOutGeometries) {
       setTf32(precision.tf32);
       const Shape x_shape{g.n, g.c, g.h, g.w};
       const Shape w_shape{g.k, g.c, g.r, g.s};

@@ -4,6 +4,7 @@
 // the output dtype. Pooling involves no sums in a different order and must agree to the bit
 // (max) or to one rounding (average).
 #include <cmath>
+#include <utility>
 
 #include "tests/trainer/cuda/cuda_backend_fixture.h"
 
@@ -22,10 +23,10 @@ struct BatchNormOutputs {
 
 class CudaNormTest : public CudaBackendTest {
  protected:
-  // x [8, 6, 10, 10] with channel means away from zero, so a one-pass variance would show.
-  BatchNormOutputs batchNormForward(DType dtype, bool training) {
+  // x [8, 6, 10, 10] with channel means away from zero, so a one-pass variance would show;
+  // `inner` 100 channels first, 1 channels last (each pixel's 6 channels together).
+  BatchNormOutputs batchNormForward(DType dtype, bool training, std::int64_t inner = 100) {
     const std::int64_t channels = 6;
-    const std::int64_t inner = 100;
     const TensorPair x = random({8, channels, 10, 10}, dtype, 900, 2.0f, 5.0f);
     const TensorPair gamma = random({channels}, DType::kFp32, 901, 0.5f, 1.5f);
     const TensorPair beta = random({channels}, DType::kFp32, 902);
@@ -41,9 +42,11 @@ class CudaNormTest : public CudaBackendTest {
 };
 
 TEST_F(CudaNormTest, BatchNormTrainingMatchesTheCpu) {
-  for (DType dtype : kDtypes) {
-    const std::string what = std::string("batch norm training ") + dtypeName(dtype);
-    const BatchNormOutputs out = batchNormForward(dtype, true);
+  for (const auto& [dtype, inner] : {std::pair{DType::kFp32, 100}, std::pair{DType::kFp16, 100},
+                                     std::pair{DType::kBf16, 100}, std::pair{DType::kFp32, 1},
+                                     std::pair{DType::kFp16, 1}}) {
+    const std::string what = std::string("batch norm training ") + dtypeName(dtype) + (inner == 1 ? " NHWC" : " NCHW");
+    const BatchNormOutputs out = batchNormForward(dtype, true, inner);
     expectClose(gpuValues(out.saved_mean), cpuValues(out.saved_mean), 0.0, kStatistics * 5.0, what + " mean");
     expectClose(gpuValues(out.saved_inv_std), cpuValues(out.saved_inv_std), 1e-4, 0.0, what + " inv std");
     expectClose(gpuValues(out.running_mean), cpuValues(out.running_mean), 1e-5, kStatistics, what + " running mean");
@@ -65,10 +68,11 @@ TEST_F(CudaNormTest, BatchNormEvaluationUsesTheRunningStatistics) {
 }
 
 TEST_F(CudaNormTest, BatchNormBackwardMatchesTheCpu) {
-  for (DType dtype : kDtypes) {
-    const std::string what = std::string("batch norm backward ") + dtypeName(dtype);
+  for (const auto& [dtype, inner] : {std::pair{DType::kFp32, std::int64_t{49}}, std::pair{DType::kFp16, std::int64_t{49}},
+                                     std::pair{DType::kBf16, std::int64_t{49}}, std::pair{DType::kFp32, std::int64_t{1}},
+                                     std::pair{DType::kFp16, std::int64_t{1}}}) {
+    const std::string what = std::string("batch norm backward ") + dtypeName(dtype) + (inner == 1 ? " NHWC" : " NCHW");
     const std::int64_t channels = 6;
-    const std::int64_t inner = 49;
     const Shape shape{16, channels, 7, 7};
     const TensorPair x = random(shape, dtype, 910, -2.0f, 3.0f);
     const TensorPair dy = random(shape, dtype, 911);
@@ -137,11 +141,16 @@ TEST_F(CudaPoolTest, MaxAndAveragePoolingMatchTheCpu) {
   overlapping.h = 13;
   overlapping.w = 11;
   overlapping.window = 3;
+  PoolGeometry square_nhwc = square;
+  square_nhwc.layout = MemoryLayout::kChannelsLast;
+  PoolGeometry overlapping_nhwc = overlapping;
+  overlapping_nhwc.layout = MemoryLayout::kChannelsLast;
   for (DType dtype : kDtypes) {
-    for (const PoolGeometry& g : {square, overlapping}) {
+    for (const PoolGeometry& g : {square, overlapping, square_nhwc, overlapping_nhwc}) {
       for (PoolKind kind : {PoolKind::kMax, PoolKind::kAverage}) {
         const std::string what = std::string(kind == PoolKind::kMax ? "max " : "average ") + dtypeName(dtype) +
-                                 " window " + std::to_string(g.window);
+                                 " window " + std::to_string(g.window) +
+                                 (g.layout == MemoryLayout::kChannelsLast ? " NHWC" : " NCHW");
         const Shape x_shape{g.n, g.c, g.h, g.w};
         const Shape y_shape{g.n, g.c, g.p(), g.q()};
         // Few distinct values, so windows hold ties and the first-maximum rule matters.

@@ -132,17 +132,28 @@ void CpuBackend::layerNormBackward(const Tensor& x, const Tensor& dy, std::int64
   }
 }
 
+namespace {
+
+math::ActivationIndex poolIndex(const PoolGeometry& g, std::int64_t h, std::int64_t w) {
+  return {.c = g.c, .h = h, .w = w, .channels_last = g.layout == MemoryLayout::kChannelsLast};
+}
+
+}  // namespace
+
 void CpuBackend::poolForward(PoolKind kind, const PoolGeometry& g, const Tensor& x, Tensor& y) {
   const ScopedHostOp host_op(HostOp::kPoolForward, x.dtype());
   const std::int64_t p = g.p();
   const std::int64_t q = g.q();
-  for (std::int64_t plane = 0; plane < g.n * g.c; ++plane) {
-    const float* in = x.cpuData() + plane * g.h * g.w;
-    float* out = y.cpuData() + plane * p * q;
-    for (std::int64_t oy = 0; oy < p; ++oy) {
-      for (std::int64_t ox = 0; ox < q; ++ox) {
-        const std::int64_t w = g.w;
-        out[oy * q + ox] = math::poolWindow(kind == PoolKind::kMax, in, w, oy * g.stride, ox * g.stride, g.window);
+  const math::ActivationIndex in_index = poolIndex(g, g.h, g.w);
+  const math::ActivationIndex out_index = poolIndex(g, p, q);
+  for (std::int64_t image = 0; image < g.n; ++image) {
+    for (std::int64_t channel = 0; channel < g.c; ++channel) {
+      const float* in = x.cpuData() + in_index.planeBase(image, channel);
+      for (std::int64_t oy = 0; oy < p; ++oy) {
+        for (std::int64_t ox = 0; ox < q; ++ox) {
+          y.cpuData()[out_index.at(image, channel, oy, ox)] = math::poolWindow(
+              kind == PoolKind::kMax, in, in_index.pitch(), oy * g.stride, ox * g.stride, g.window);
+        }
       }
     }
   }
@@ -153,21 +164,28 @@ void CpuBackend::poolBackward(PoolKind kind, const PoolGeometry& g, const Tensor
   const ScopedHostOp host_op(HostOp::kPoolBackward, dy.dtype());
   const std::int64_t p = g.p();
   const std::int64_t q = g.q();
+  const math::ActivationIndex in_index = poolIndex(g, g.h, g.w);
+  const math::ActivationIndex out_index = poolIndex(g, p, q);
+  const math::PlanePitch pitch = in_index.pitch();
   std::vector<float> sum(static_cast<std::size_t>(dx.numel()), 0.0f);
   const auto window_size = static_cast<float>(g.window * g.window);
-  for (std::int64_t plane = 0; plane < g.n * g.c; ++plane) {
-    const float* in = x.cpuData() + plane * g.h * g.w;
-    const float* grad = dy.cpuData() + plane * p * q;
-    float* out = sum.data() + plane * g.h * g.w;
-    for (std::int64_t oy = 0; oy < p; ++oy) {
-      for (std::int64_t ox = 0; ox < q; ++ox) {
-        const float d = grad[oy * q + ox];
-        if (kind == PoolKind::kMax) {
-          out[math::poolArgmax(in, g.w, oy * g.stride, ox * g.stride, g.window)] += d;
-          continue;
-        }
-        for (std::int64_t i = 0; i < g.window; ++i) {
-          for (std::int64_t j = 0; j < g.window; ++j) out[(oy * g.stride + i) * g.w + ox * g.stride + j] += d / window_size;
+  for (std::int64_t image = 0; image < g.n; ++image) {
+    for (std::int64_t channel = 0; channel < g.c; ++channel) {
+      const std::int64_t base = in_index.planeBase(image, channel);
+      const float* in = x.cpuData() + base;
+      float* out = sum.data() + base;
+      for (std::int64_t oy = 0; oy < p; ++oy) {
+        for (std::int64_t ox = 0; ox < q; ++ox) {
+          const float d = dy.cpuData()[out_index.at(image, channel, oy, ox)];
+          if (kind == PoolKind::kMax) {
+            out[math::poolArgmax(in, pitch, oy * g.stride, ox * g.stride, g.window)] += d;
+            continue;
+          }
+          for (std::int64_t i = 0; i < g.window; ++i) {
+            for (std::int64_t j = 0; j < g.window; ++j) {
+              out[(oy * g.stride + i) * pitch.row + (ox * g.stride + j) * pitch.column] += d / window_size;
+            }
+          }
         }
       }
     }
