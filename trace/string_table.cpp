@@ -14,28 +14,35 @@ namespace {
 constexpr std::size_t kFirstBlockBytes = 4096;
 constexpr std::size_t kLargestBlockBytes = std::size_t{1} << 22;
 constexpr std::size_t kFirstSlots = 16;
-// The empty string's characters: a view that is not null (SQLite binds a null one as NULL).
-constexpr std::string_view kEmptyText("", 0);
 
 std::uint32_t hashOf(std::string_view text) {
   const std::size_t full = std::hash<std::string_view>{}(text);
-  return static_cast<std::uint32_t>(full ^ (full >> 32));
+  if constexpr (sizeof(std::size_t) > sizeof(std::uint32_t)) {
+    return static_cast<std::uint32_t>(full ^ (full >> 32));
+  } else {
+    return static_cast<std::uint32_t>(full);
+  }
 }
 
 }  // namespace
 
-StringTable::StringTable() { reset(); }
+void StringTable::start() {
+  std::vector<StringId> slots(kFirstSlots, kFreeSlot);
+  strings_.assign(1, kEmptyText);
+  hashes_.assign(1, hashOf(""));
+  slots_ = std::move(slots);
+  slots_[slotOf("", hashes_[0])] = kEmpty;
+}
 
-void StringTable::reset() {
+void StringTable::clear() noexcept {
   blocks_.clear();
   block_bytes_ = 0;
   blocks_total_ = 0;
   free_ = nullptr;
   free_bytes_ = 0;
-  strings_.assign(1, kEmptyText);
-  hashes_.assign(1, hashOf(""));
-  slots_.assign(kFirstSlots, kFreeSlot);
-  slots_[slotOf("", hashes_[0])] = kEmpty;
+  strings_.clear();
+  hashes_.clear();
+  slots_.clear();
 }
 
 StringTable::StringTable(const StringTable& other)
@@ -66,7 +73,7 @@ StringTable::StringTable(StringTable&& other) noexcept
     : blocks_(std::move(other.blocks_)), block_bytes_(other.block_bytes_), blocks_total_(other.blocks_total_), free_(other.free_),
       free_bytes_(other.free_bytes_), strings_(std::move(other.strings_)), hashes_(std::move(other.hashes_)),
       slots_(std::move(other.slots_)) {
-  other.reset();
+  other.clear();
 }
 
 StringTable& StringTable::operator=(StringTable&& other) noexcept {
@@ -79,7 +86,7 @@ StringTable& StringTable::operator=(StringTable&& other) noexcept {
   strings_ = std::move(other.strings_);
   hashes_ = std::move(other.hashes_);
   slots_ = std::move(other.slots_);
-  other.reset();
+  other.clear();
   return *this;
 }
 
@@ -108,22 +115,32 @@ std::string_view StringTable::store(std::string_view text) {
 }
 
 void StringTable::growIndex() {
-  slots_.assign(slots_.size() * 2, kFreeSlot);
-  const std::size_t mask = slots_.size() - 1;
+  // Built aside and swapped in: a failed allocation leaves the index as it was, still whole.
+  std::vector<StringId> grown(slots_.size() * 2, kFreeSlot);
+  const std::size_t mask = grown.size() - 1;
   for (StringId id = 0; id < strings_.size(); ++id) {
     std::size_t slot = hashes_[id] & mask;
-    while (slots_[slot] != kFreeSlot) slot = (slot + 1) & mask;
-    slots_[slot] = id;
+    while (grown[slot] != kFreeSlot) slot = (slot + 1) & mask;
+    grown[slot] = id;
   }
+  slots_.swap(grown);
 }
 
 StringId StringTable::intern(std::string_view text) {
+  if (slots_.empty()) start();
   const std::uint32_t hash = hashOf(text);
   std::size_t slot = slotOf(text, hash);
   if (slots_[slot] != kFreeSlot) return slots_[slot];
   const auto id = static_cast<StringId>(strings_.size());
-  strings_.push_back(store(text));
+  const std::string_view stored = store(text);
+  // The hash and the view go in together or not at all (a failed push leaves the table as it was).
   hashes_.push_back(hash);
+  try {
+    strings_.push_back(stored);
+  } catch (...) {
+    hashes_.pop_back();
+    throw;
+  }
   slots_[slot] = id;
   // At most half the slots full keeps probes short.
   if (2 * strings_.size() > slots_.size()) growIndex();
@@ -131,6 +148,11 @@ StringId StringTable::intern(std::string_view text) {
 }
 
 bool StringTable::find(std::string_view text, StringId& id) const {
+  if (slots_.empty()) {  // nothing interned yet: the empty string alone
+    if (!text.empty()) return false;
+    id = kEmpty;
+    return true;
+  }
   const StringId found = slots_[slotOf(text, hashOf(text))];
   if (found == kFreeSlot) return false;
   id = found;

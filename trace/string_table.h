@@ -24,10 +24,11 @@ class StringTable {
   // Id 0 is always the empty string, so a default-initialised field means "none".
   static constexpr StringId kEmpty = 0;
 
-  StringTable();
+  // A new table holds the empty string alone, and allocates nothing until a string is interned; a
+  // moved-from one is a new one again.
+  StringTable() = default;
   StringTable(const StringTable& other);
   StringTable& operator=(const StringTable& other);
-  // A moved-from table holds the empty string alone, as a new one does.
   StringTable(StringTable&& other) noexcept;
   StringTable& operator=(StringTable&& other) noexcept;
   ~StringTable() = default;
@@ -36,15 +37,20 @@ class StringTable {
   // Returns the id of text if it was interned already, without adding it.
   bool find(std::string_view text, StringId& id) const;
   // Valid as long as the table lives, however much it grows, and across a move of the table.
-  std::string_view view(StringId id) const { return strings_[id]; }
-  std::size_t size() const { return strings_.size(); }
+  std::string_view view(StringId id) const { return id == kEmpty ? kEmptyText : strings_[id]; }
+  std::size_t size() const { return strings_.empty() ? 1 : strings_.size(); }
   // Bytes held by the strings and the lookup index (an estimate for memory budgets).
   std::size_t memoryBytes() const;
 
  private:
   static constexpr StringId kFreeSlot = 0xFFFFFFFFu;
+  // The empty string's characters: a view that is not null (SQLite binds a null one as NULL).
+  static constexpr std::string_view kEmptyText{"", 0};
 
-  void reset();
+  // The empty string given its id and slot: done by the first intern, so that a new or moved-from
+  // table allocates nothing.
+  void start();
+  void clear() noexcept;
   // The slot that holds text (hash `hash`), or the free slot where it would go.
   std::size_t slotOf(std::string_view text, std::uint32_t hash) const;
   std::string_view store(std::string_view text);
@@ -56,9 +62,10 @@ class StringTable {
   std::size_t blocks_total_ = 0;  // the sizes of all blocks
   char* free_ = nullptr;         // where the next string goes in the last block
   std::size_t free_bytes_ = 0;
-  std::vector<std::string_view> strings_;  // by id
-  std::vector<std::uint32_t> hashes_;      // by id: compared before the characters, reused to grow
-  std::vector<StringId> slots_;            // the index: a power of two of ids or kFreeSlot
+  // Both empty until the first intern: then by id, the empty string's included.
+  std::vector<std::string_view> strings_;
+  std::vector<std::uint32_t> hashes_;  // compared before the characters, reused to grow
+  std::vector<StringId> slots_;        // the index: a power of two of ids or kFreeSlot (empty: none yet)
 };
 
 }  // namespace ampscope::trace

@@ -8,6 +8,17 @@
 namespace ampscope::trace {
 namespace {
 
+TEST(StringTableTest, ANewTableHoldsTheEmptyStringBeforeAnythingIsInterned) {
+  const StringTable strings;
+  EXPECT_EQ(strings.size(), 1u);
+  EXPECT_EQ(strings.view(StringTable::kEmpty), "");
+  StringId id = 7;
+  ASSERT_TRUE(strings.find("", id));
+  EXPECT_EQ(id, StringTable::kEmpty);
+  EXPECT_FALSE(strings.find("kernel", id));
+  EXPECT_EQ(StringTable(strings).size(), 1u);  // a copy of it too
+}
+
 TEST(StringTableTest, EmptyStringIsIdZero) {
   StringTable strings;
   EXPECT_EQ(strings.intern(""), StringTable::kEmpty);

@@ -1,6 +1,7 @@
 #include "analyzer/import/nsight/nsys_importer.h"
 
 #include <algorithm>
+#include <future>
 #include <limits>
 #include <map>
 #include <optional>
@@ -385,15 +386,19 @@ Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& opt
   auto window = nsysWindow(db, options);
   if (!window) return window.error();
   const NsysReading reading{options, stage_done, *window};
-  // Every row is counted (what a process's trace tells its own rows from) on a connection of its
-  // own while the kernels' processes are found: two scans of the file side by side.
+  // Every row is counted (what a process's trace tells its own rows from) while the kernels'
+  // processes are found, on a connection of its own where there are threads for two scans of the
+  // file side by side; an export of one process does not need the count.
   std::optional<trace::Result<std::uint64_t>> file_rows;
-  auto counted = runBeside(threadsToUse(options.threads) > 1, [&] {
-    auto connection = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
-    file_rows.emplace(connection ? eventRows(*connection) : trace::Result<std::uint64_t>(connection.error()));
-  });
+  std::future<void> counted;
+  if (threadsToUse(options.threads) > 1) {
+    counted = runBeside(true, [&] {
+      auto connection = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
+      if (connection) file_rows.emplace(eventRows(*connection));  // else counted below, on db
+    });
+  }
   auto processes = processesWithKernels(db);
-  counted.get();
+  if (counted.valid()) counted.get();
   if (!processes) return processes.error();
   if (processes->size() < 2) {
     auto whole = readWhole(db, reading);
@@ -404,6 +409,7 @@ Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& opt
     if (!part.trace.kernels.empty()) part.pid = part.trace.kernels.front().pid;
     return each(std::move(part));
   }
+  if (!file_rows) file_rows.emplace(eventRows(db));
   if (!*file_rows) return file_rows->error();
   bool any_records = false;
   for (trace::ProcessTrace& part : *processes) {
