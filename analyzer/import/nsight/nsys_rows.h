@@ -63,6 +63,9 @@ inline std::optional<std::int64_t> valueIfAny(const trace::db::Statement& s, int
   return value;
 }
 inline std::int64_t valueOr(const trace::db::Statement& s, int column, std::int64_t fallback) {
+  // A NULL reads as 0: where the fallback is 0 too, the value read is the answer either way (most
+  // optional columns, NULL in most rows, save the question).
+  if (fallback == 0) return column < 0 ? 0 : s.int64(column);
   return valueIfAny(s, column).value_or(fallback);
 }
 
