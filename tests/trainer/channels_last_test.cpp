@@ -150,6 +150,17 @@ TEST(ImagesLaidOutTest, ChannelsLastPutsEachPixelsChannelsTogether) {
   EXPECT_EQ(imagesLaidOut(nchw, {2, 2, 1, 2}, MemoryLayout::kChannelsFirst), nchw);
 }
 
+TEST(ChannelsLastTrainingTest, AnMlpWithChannelsLastIsRefusedNamingTheOption) {
+  TrainConfig config;
+  config.model.kind = "mlp";
+  config.model.channels_last = true;
+  auto backend = makeCpuBackend();
+  TrainingRun run(*backend, config, makeSyntheticDataset(64, 1), makeSyntheticDataset(64, 2));
+  const auto result = run.run();
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("--channels-last"), std::string::npos) << result.error().message;
+}
+
 struct Losses {
   std::vector<double> per_step;
   double test_accuracy = 0.0;

@@ -119,7 +119,7 @@ Tensor TrainingRun::toDevice(const std::vector<float>& values, const Shape& shap
 void TrainingRun::uploadImages(const std::vector<float>& nchw, Tensor& images) {
   const MemoryLayout layout = inputLayout(config_.model);
   if (layout == MemoryLayout::kChannelsFirst || images.dim(1) == 1) {
-    backend_.upload(nchw, images);  // already laid out as the model takes them
+    backend_.upload(nchw, images);  // already laid out as the model takes them (one channel: both)
     return;
   }
   backend_.upload(imagesLaidOut(nchw, images.shape(), layout), images);

@@ -105,11 +105,13 @@ std::vector<float> channelsLastOf(const std::vector<float>& first, std::int64_t 
   return last;
 }
 
-void MatrixLayer::initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in,
-                                    const std::function<std::vector<float>(std::vector<float>)>& laid_out) {
+void MatrixLayer::initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in, std::int64_t channels) {
   const float bound = 1.0f / std::sqrt(static_cast<float>(fan_in));
-  std::vector<float> weight = uniformValues(weight_.value.numel(), bound, seed);
-  backend.upload(laid_out ? laid_out(std::move(weight)) : weight, weight_.value);
+  const std::vector<float> weight = uniformValues(weight_.value.numel(), bound, seed);
+  const std::int64_t rows = weight_.value.dim(0);
+  backend.upload(channels > 1 ? channelsLastOf(weight, rows, channels, weight_.value.numel() / (rows * channels))
+                              : weight,
+                 weight_.value);
   backend.upload(uniformValues(bias_.value.numel(), bound, seed ^ 0x5bd1e995ULL), bias_.value);
 }
 
@@ -134,13 +136,7 @@ Linear::Linear(Backend& backend, std::string name, std::int64_t in_features, std
       flattened_channels_(flattened_channels) {}
 
 void Linear::initialize(Backend& backend, std::uint64_t seed) {
-  if (flattened_channels_ > 1) {
-    initializeUniform(backend, seed, in_, [&](std::vector<float> by_channel) {
-      return channelsLastOf(by_channel, out_, flattened_channels_, in_ / flattened_channels_);
-    });
-    return;
-  }
-  initializeUniform(backend, seed, in_);
+  initializeUniform(backend, seed, in_, flattened_channels_);
 }
 
 std::string Linear::geometry(const Shape& input) const {
@@ -192,14 +188,9 @@ Conv2d::Conv2d(Backend& backend, std::string name, const Conv2dShape& shape, DTy
       shape_(shape) {}
 
 void Conv2d::initialize(Backend& backend, std::uint64_t seed) {
-  const std::int64_t rs = shape_.kernel * shape_.kernel;
-  if (shape_.layout == MemoryLayout::kChannelsLast) {
-    initializeUniform(backend, seed, shape_.in_channels * rs, [&](std::vector<float> kcrs) {
-      return channelsLastOf(kcrs, shape_.out_channels, shape_.in_channels, rs);
-    });
-    return;
-  }
-  initializeUniform(backend, seed, shape_.in_channels * rs);
+  // Channels last the filter is KRSC: [k, c, r*s] drawn, laid out [k, r*s, c].
+  initializeUniform(backend, seed, shape_.in_channels * shape_.kernel * shape_.kernel,
+                    shape_.layout == MemoryLayout::kChannelsLast ? shape_.in_channels : 1);
 }
 
 ConvGeometry Conv2d::geometryFor(const Shape& input) const {
@@ -293,16 +284,16 @@ Tensor BatchNorm::forward(LayerContext& ctx, const Tensor& x) {
   const DType compute = ctx.policy.computeType(op(), ctx.autocast, x.dtype());
   saved_x_ = castTo(ctx, x, compute);
   Tensor y = ctx.backend.allocate(x.shape(), compute);
-  ctx.backend.batchNormForward(saved_x_, channels_, valuesPerChannel(x), gamma_.value, beta_.value, running_mean_, running_var_,
-                               kMomentum, kEps, ctx.training, y, saved_mean_, saved_inv_std_);
+  ctx.backend.batchNormForward(saved_x_, channels_, valuesPerChannel(x), gamma_.value, beta_.value, running_mean_,
+                               running_var_, kMomentum, kEps, ctx.training, y, saved_mean_, saved_inv_std_);
   return y;
 }
 
 Tensor BatchNorm::backward(LayerContext& ctx, const Tensor& dy_in) {
   const Tensor dy = castTo(ctx, dy_in, saved_x_.dtype());
   Tensor dx = ctx.backend.allocate(saved_x_.shape(), saved_x_.dtype());
-  ctx.backend.batchNormBackward(saved_x_, dy, channels_, valuesPerChannel(saved_x_), gamma_.value, saved_mean_, saved_inv_std_,
-                                dx, gamma_.grad, beta_.grad);
+  ctx.backend.batchNormBackward(saved_x_, dy, channels_, valuesPerChannel(saved_x_), gamma_.value, saved_mean_,
+                                saved_inv_std_, dx, gamma_.grad, beta_.grad);
   releaseSaved();
   return dx;
 }

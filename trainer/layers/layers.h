@@ -5,7 +5,6 @@
 // precision mode. The base class and what layers share come first, then the matrix layers
 // (Linear, Conv2d), normalisation, and the layers without parameters.
 
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,13 +107,13 @@ std::vector<float> uniformValues(std::int64_t count, float bound, std::uint64_t 
 // Allocates a parameter of the given shape in dtype (FP32 when always_fp32) with its gradient.
 Parameter makeParameter(Backend& backend, std::string name, const Shape& shape, DType dtype, bool always_fp32 = false);
 
-// A layer whose op multiplies its input by a weight, as a GEMM, and adds a bias per output
-// channel (Linear, Conv2d): what they keep, initialise and hand back alike.
 // Values [outer, channels, inner] laid out channels first, laid out [outer, inner, channels]: a
 // filter KCRS as KRSC, images NCHW as NHWC.
 std::vector<float> channelsLastOf(const std::vector<float>& first, std::int64_t outer, std::int64_t channels,
                                   std::int64_t inner);
 
+// A layer whose op multiplies its input by a weight, as a GEMM, and adds a bias per output
+// channel (Linear, Conv2d): what they keep, initialise and hand back alike.
 class MatrixLayer : public Layer {
  public:
   void releaseSaved() override {
@@ -127,11 +126,10 @@ class MatrixLayer : public Layer {
   // The bias has one value per output channel, the weight's first dimension.
   MatrixLayer(Backend& backend, std::string name, const Shape& weight_shape, DType param_dtype);
   // PyTorch's default for both: kaiming_uniform(a = sqrt(5)) gives bound 1/sqrt(fan_in), for the
-  // bias too.
-  // `laid_out`: the weight's values, drawn in its shape's order, in the order its memory holds them
-  // (none: the same).
-  void initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in,
-                         const std::function<std::vector<float>(std::vector<float>)>& laid_out = {});
+  // bias too. The weight's values are drawn in its shape's order; `channels`, where above 1, lays
+  // them out channels last (channelsLastOf over [rows, channels, the rest]) as its memory holds
+  // them.
+  void initializeUniform(Backend& backend, std::uint64_t seed, std::int64_t fan_in, std::int64_t channels = 1);
   // Keeps the input and the weight as the op reads them, in the compute dtype, for the backward;
   // returns the bias in it.
   Tensor keepOperands(LayerContext& ctx, const Tensor& x, DType compute);
@@ -169,8 +167,8 @@ class Linear final : public MatrixLayer {
   std::int64_t flattened_channels_;
 };
 
-// A 2-D convolution over NCHW with a square kernel, stride and zero padding, plus a per-channel
-// bias. As a GEMM (what Tensor Cores see): M = N*P*Q, N = K (output channels), K = C*R*S.
+// A 2-D convolution over [n, c, h, w] (NCHW or NHWC, Conv2dShape::layout) with a square kernel,
+// stride and zero padding, plus a per-channel bias. As a GEMM (what Tensor Cores see): M = N*P*Q, N = K (output channels), K = C*R*S.
 struct Conv2dShape {
   std::int64_t in_channels = 1;
   std::int64_t out_channels = 8;

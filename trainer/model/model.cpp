@@ -82,13 +82,13 @@ Result<std::unique_ptr<Model>> buildCnn(Backend& backend, const ModelSpec& spec,
   std::int64_t channels = spec.channels_in;
   std::int64_t height = spec.height;
   std::int64_t width = spec.width;
+  const MemoryLayout layout = inputLayout(spec);
   for (std::size_t i = 0; i < spec.channels.size(); ++i) {
     if (height < 2 || width < 2) {
       return Error{fmt::format("model: {} convolution blocks pool a {}x{} image below one pixel",
                                spec.channels.size(), spec.height, spec.width)};
     }
     const std::string n = std::to_string(i + 1);
-    const MemoryLayout layout = inputLayout(spec);
     model->add(std::make_unique<Conv2d>(backend, "conv" + n,
                                         Conv2dShape{.in_channels = channels, .out_channels = spec.channels[i],
                                                     .kernel = 3, .stride = 1, .pad = 1, .layout = layout},
@@ -102,7 +102,7 @@ Result<std::unique_ptr<Model>> buildCnn(Backend& backend, const ModelSpec& spec,
   }
   model->add(std::make_unique<Flatten>("flatten"));
   model->add(std::make_unique<Linear>(backend, "fc1", channels * height * width, spec.fc, dtype,
-                                      spec.channels_last ? channels : 0));
+                                      layout == MemoryLayout::kChannelsLast ? channels : 0));
   model->add(std::make_unique<ActivationLayer>("act_fc", spec.activation));
   model->add(std::make_unique<Linear>(backend, "fc2", spec.fc, spec.classes, dtype));
   return model;
@@ -112,6 +112,9 @@ Result<std::unique_ptr<Model>> buildCnn(Backend& backend, const ModelSpec& spec,
 
 Result<std::unique_ptr<Model>> buildModel(Backend& backend, const ModelSpec& spec, DType parameter_dtype) {
   if (spec.kind == "mlp") {
+    if (spec.channels_last) {
+      return Error{"model: --channels-last lays out a CNN's convolutions; an MLP has none (use --model cnn)"};
+    }
     if (auto s = checkSizes(spec.hidden, "--hidden"); !s) return s.error();
     return buildMlp(backend, spec, parameter_dtype);
   }
@@ -128,7 +131,7 @@ MemoryLayout inputLayout(const ModelSpec& spec) {
 }
 
 std::vector<float> imagesLaidOut(const std::vector<float>& nchw, const Shape& shape, MemoryLayout layout) {
-  if (layout == MemoryLayout::kChannelsFirst || shape.at(1) == 1) return nchw;
+  if (layout == MemoryLayout::kChannelsFirst) return nchw;
   return channelsLastOf(nchw, shape.at(0), shape.at(1), shape.at(2) * shape.at(3));
 }
 
