@@ -91,12 +91,6 @@ Status forEachSliceRow(SqliteDatabase& connection, std::string_view table, const
   return statement->status();
 }
 
-// Room for a slice's rows: as many as it spans (exports number rows densely).
-template <typename Record>
-void reserveFor(RowidSlice slice, TableSlice<Record>& out) {
-  if (slice.first != kEveryRowid.first) out.rows.reserve(static_cast<std::size_t>(slice.end - slice.first));
-}
-
 // The slice's index of a thread; threads come in runs, so the last one found is tried first.
 template <typename Record>
 trace::Index sliceThread(TableSlice<Record>& out, std::int64_t global_tid, std::int64_t start_ns) {
@@ -169,9 +163,12 @@ trace::Result<KernelTable> KernelTable::make(SqliteDatabase& db, NsysReadScope s
   return table;
 }
 
-Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Kernel>& out) const {
-  reserveFor(slice, out);
+Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, const SliceOutput<trace::Kernel>& output) const {
+  output.reserve(slice);
   return forEachSliceRow(connection, kNsysKernels, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+    const std::optional<std::size_t> to = output.route(s, pid_);
+    if (!to) return {};
+    TableSlice<trace::Kernel>& out = output[*to];
     ++out.stats.events_read;
     trace::Kernel k;
     if (!interval(kNsysKernels, row, s, out, k.start_ns, k.end_ns)) return {};
@@ -204,13 +201,13 @@ ApiTable::ApiTable(SqliteDatabase& db, const char* table, NsysReadScope scope)
       condition_(scopeCondition(scope, c_, "globalTid", kOverlaps, 2)), name_(c_["nameId"]),
       event_class_(c_["eventClass"]) {}
 
-Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::LaunchCall>& out) const {
-  reserveFor(slice, out);
+Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, const SliceOutput<trace::LaunchCall>& output) const {
+  output.reserve(slice);
   // A function's name without its version, by its id in StringIds: a few dozen functions make
-  // millions of calls.
-  std::unordered_map<trace::StringId, trace::StringId> unversioned;
-  const auto nameOf = [&](trace::StringId versioned) {
-    const auto [at, fresh] = unversioned.try_emplace(versioned, versioned);
+  // millions of calls. One map per output, since each names its own strings.
+  std::vector<std::unordered_map<trace::StringId, trace::StringId>> unversioned(output.size());
+  const auto nameOf = [&](trace::StringId versioned, std::size_t to, TableSlice<trace::LaunchCall>& out) {
+    const auto [at, fresh] = unversioned[to].try_emplace(versioned, versioned);
     if (fresh) {
       const std::string_view text = scope_.strings.view(versioned);
       const std::string_view bare = withoutVersionSuffix(text);
@@ -218,10 +215,13 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<t
     }
     return at->second;
   };
-  const auto text = [&](trace::StringId name) {
+  const auto text = [&](trace::StringId name, const TableSlice<trace::LaunchCall>& out) {
     return (name & kSliceName) != 0 ? out.names.view(name & ~kSliceName) : scope_.strings.view(name);
   };
   return forEachSliceRow(connection, table_, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+    const std::optional<std::size_t> to = output.route(s, 2);  // globalTid
+    if (!to) return {};
+    TableSlice<trace::LaunchCall>& out = output[*to];
     ++out.stats.events_read;
     const std::int64_t event_class = valueOr(s, event_class_, -1);
     if (event_class == kClassCudaBacktrace) {
@@ -235,14 +235,14 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<t
     trace::StringId name = trace::StringTable::kEmpty;
     if (const std::optional<std::int64_t> name_id = valueIfAny(s, name_)) {
       name = stringId(scope_.ids, table_, row, "nameId", *name_id, out.stats);
-      if (name != trace::StringTable::kEmpty) name = nameOf(name);
+      if (name != trace::StringTable::kEmpty) name = nameOf(name, *to, out);
     }
     trace::ApiKind api = trace::ApiKind::kRuntime;
     if (driver_table_ || event_class == kClassCudaDriver || event_class == kClassCudaEglDriver) {
       api = trace::ApiKind::kDriver;
     } else if (event_class != kClassCudaRuntime) {
       // No class to go by: CUDA names runtime calls cuda*, driver calls cu*.
-      const std::string_view called = text(name);
+      const std::string_view called = text(name, out);
       if (called.starts_with("cu") && !called.starts_with("cuda")) api = trace::ApiKind::kDriver;
     }
     if (name == trace::StringTable::kEmpty) {  // an export without nameId
@@ -265,9 +265,13 @@ MemoryOpTable::MemoryOpTable(SqliteDatabase& db, const char* table, const NsysRe
       dst_kind_(c_["dstKind"]),
       mem_kind_(c_["memKind"]), pid_(c_["globalPid"]) {}
 
-Status MemoryOpTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::MemoryOp>& out) const {
-  reserveFor(slice, out);
+Status MemoryOpTable::read(SqliteDatabase& connection, RowidSlice slice,
+                           const SliceOutput<trace::MemoryOp>& output) const {
+  output.reserve(slice);
   return forEachSliceRow(connection, table_, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+    const std::optional<std::size_t> to = output.route(s, pid_);
+    if (!to) return {};
+    TableSlice<trace::MemoryOp>& out = output[*to];
     ++out.stats.events_read;
     trace::MemoryOp m;
     if (!interval(table_, row, s, out, m.start_ns, m.end_ns)) return {};
@@ -296,9 +300,13 @@ SyncTable::SyncTable(SqliteDatabase& db, const NsysReadScope& scope)
     : c_(db, kNsysSync, {"start", "end", "deviceId", "streamId", "correlationId", "syncType"}, {"globalPid"}),
       condition_(scopeCondition(scope, c_, "globalPid", kOverlaps, 2)), pid_(c_["globalPid"]) {}
 
-Status SyncTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Synchronization>& out) const {
-  reserveFor(slice, out);
+Status SyncTable::read(SqliteDatabase& connection, RowidSlice slice,
+                       const SliceOutput<trace::Synchronization>& output) const {
+  output.reserve(slice);
   return forEachSliceRow(connection, kNsysSync, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+    const std::optional<std::size_t> to = output.route(s, pid_);
+    if (!to) return {};
+    TableSlice<trace::Synchronization>& out = output[*to];
     ++out.stats.events_read;
     trace::Synchronization y;
     if (!interval(kNsysSync, row, s, out, y.start_ns, y.end_ns)) return {};
@@ -329,11 +337,11 @@ NvtxTable::NvtxTable(SqliteDatabase& db, NsysReadScope scope)
           2)),
       text_(c_["text"]), text_id_(c_["textId"]), domain_(c_["domainId"]), category_(c_["category"]) {}
 
-Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<NvtxRow>& out) const {
-  reserveFor(slice, out);
+Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, const SliceOutput<NvtxRow>& output) const {
+  output.reserve(slice);
   // The message of an NVTX event: inline text, or a registered string (nvtxDomainRegisterString)
   // through textId. Inline text wins because old exports wrote 0, not NULL, into unused columns.
-  const auto message = [&](std::int64_t row, Statement& s) -> trace::StringId {
+  const auto message = [&](std::int64_t row, Statement& s, TableSlice<NvtxRow>& out) -> trace::StringId {
     if (text_ >= 0) {
       const std::string_view text = s.text(text_);  // NULL reads as empty
       if (!text.empty()) return kSliceName | out.names.intern(text);
@@ -344,6 +352,9 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
     return trace::StringTable::kEmpty;
   };
   return forEachSliceRow(connection, kNsysNvtx, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+    const std::optional<std::size_t> to = output.route(s, 3);  // globalTid
+    if (!to) return {};
+    TableSlice<NvtxRow>& out = output[*to];
     ++out.stats.events_read;
     const std::int64_t type = s.int64(2);
     switch (type) {
@@ -352,7 +363,7 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
       case kNvtxThread: ++out.stats.skipped["NVTX thread names"]; return {};
       case kNvtxDomainCreate: {
         ++out.stats.skipped["NVTX domain creations"];
-        const trace::StringId domain = message(row, s);
+        const trace::StringId domain = message(row, s, out);
         if (has(s, domain_)) out.domain_names.emplace_back(s.int64(domain_), domain);
         return {};
       }
@@ -361,7 +372,7 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, TableSlice<
         out.stats.notUnderstood(fmt::format("NVTX events of type {}", type), rowPlace(kNsysNvtx, row));
         return {};
     }
-    const trace::StringId name = message(row, s);
+    const trace::StringId name = message(row, s, out);
     const std::int64_t start = s.int64(0);
     const std::optional<std::int64_t> recorded_end = valueIfAny(s, 1);
     const bool ended = type != kNvtxMark && recorded_end && *recorded_end >= start;

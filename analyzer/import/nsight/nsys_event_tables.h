@@ -1,11 +1,14 @@
 #pragma once
 // The readers of an Nsight Systems export's event tables: kernels, CUDA API calls, memory copies
 // and sets, synchronisations, NVTX events. Each is made once for its table (which columns this
-// export's version has) and then reads any slice of rowids (table_slices.h) into a TableSlice, on
-// whichever connection and thread it is given: a reader is not changed by reading.
+// export's version has) and then reads any slice of rowids (table_slices.h) into a TableSlice, or
+// one TableSlice per process (SliceOutput), on whichever connection and thread it is given: a
+// reader is not changed by reading.
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzer/import/nsight/foreign_strings.h"
@@ -38,11 +41,53 @@ struct NsysReadScope {
   std::optional<trace::ReadSpan> window;
 };
 
+// Where a reader puts a slice's rows: all into one TableSlice (every row, or those of the process
+// SQLite chose), or, when one pass over the export splits it by process, each into the TableSlice
+// of its process, by the pid packed into its globalPid or globalTid. Rows of a process not asked
+// for, or that name none, are passed by before anything else of them is read or counted, as
+// SQLite passes them by for a read of one process.
+template <typename Record>
+class SliceOutput {
+ public:
+  explicit SliceOutput(TableSlice<Record>& every_row) : slices_{{0, &every_row}} {}
+  // A slice per process: (pid, slice) pairs, any order.
+  explicit SliceOutput(std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid)
+      : slices_(std::move(by_pid)), by_process_(true) {
+    std::sort(slices_.begin(), slices_.end());
+  }
+
+  std::size_t size() const { return slices_.size(); }
+  TableSlice<Record>& operator[](std::size_t i) const { return *slices_[i].second; }
+
+  // The index of the slice a row goes into, by its process column (-1: the table has none);
+  // nullopt: the row is passed by.
+  std::optional<std::size_t> route(const trace::db::Statement& s, int process_column) const {
+    if (!by_process_) return 0;
+    if (!has(s, process_column)) return std::nullopt;
+    const std::int64_t pid = decodeGlobalTid(s.int64(process_column)).pid;
+    const auto at = std::lower_bound(slices_.begin(), slices_.end(), pid,
+                                     [](const auto& slice, std::int64_t wanted) { return slice.first < wanted; });
+    if (at == slices_.end() || at->first != pid) return std::nullopt;
+    return static_cast<std::size_t>(at - slices_.begin());
+  }
+
+  // Room for as many rows as the slice spans, in each output (exports number rows densely; pages
+  // never written are never resident, base/page_allocator.h).
+  void reserve(RowidSlice slice) const {
+    if (slice.first == kEveryRowid.first) return;
+    for (const auto& [pid, out] : slices_) out->rows.reserve(static_cast<std::size_t>(slice.end - slice.first));
+  }
+
+ private:
+  std::vector<std::pair<std::int64_t, TableSlice<Record>*>> slices_;
+  bool by_process_ = false;
+};
+
 class KernelTable {
  public:
   // Fails naming the table when it has none of the columns that name a kernel.
   static trace::Result<KernelTable> make(trace::db::SqliteDatabase& db, NsysReadScope scope);
-  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::Kernel>& out) const;
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, const SliceOutput<trace::Kernel>& output) const;
 
  private:
   KernelTable(trace::db::SqliteDatabase& db, NsysReadScope scope);
@@ -60,7 +105,7 @@ class ApiTable {
  public:
   ApiTable(trace::db::SqliteDatabase& db, const char* table, NsysReadScope scope);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice,
-                     TableSlice<trace::LaunchCall>& out) const;
+                     const SliceOutput<trace::LaunchCall>& output) const;
 
  private:
   const char* table_;
@@ -75,7 +120,7 @@ class ApiTable {
 class MemoryOpTable {
  public:
   MemoryOpTable(trace::db::SqliteDatabase& db, const char* table, const NsysReadScope& scope);
-  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<trace::MemoryOp>& out) const;
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, const SliceOutput<trace::MemoryOp>& output) const;
 
  private:
   const char* table_;
@@ -89,7 +134,7 @@ class SyncTable {
  public:
   SyncTable(trace::db::SqliteDatabase& db, const NsysReadScope& scope);
   trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice,
-                     TableSlice<trace::Synchronization>& out) const;
+                     const SliceOutput<trace::Synchronization>& output) const;
 
  private:
   NsysColumns c_;
@@ -100,7 +145,7 @@ class SyncTable {
 class NvtxTable {
  public:
   NvtxTable(trace::db::SqliteDatabase& db, NsysReadScope scope);
-  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, TableSlice<NvtxRow>& out) const;
+  trace::Status read(trace::db::SqliteDatabase& connection, RowidSlice slice, const SliceOutput<NvtxRow>& output) const;
 
   // Ranges pushed or started but never ended before recording stopped: counted under this reason.
   static constexpr const char* kUnterminated = "ranges without an end (kept, closed at the end of the trace)";

@@ -4,6 +4,7 @@
 #include <future>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,6 +21,7 @@
 #include "analyzer/import/nsight/nsys_memory_usage.h"
 #include "analyzer/import/nsight/nsys_rows.h"
 #include "analyzer/import/nsight/nsys_slice_assembly.h"
+#include "analyzer/import/nsight/spill_file.h"
 #include "analyzer/import/nsight/table_slices.h"
 #include "analyzer/import/read_window_filter.h"
 #include "analyzer/normalise/phase_rules.h"
@@ -107,28 +109,46 @@ Status nameThreads(SqliteDatabase& db, const ForeignStrings& ids, trace::Trace& 
   });
 }
 
-// One task per slice of each event table, decoding into its own TableSlice.
+// What one pass over the event tables reads into: one part holding every row it reads (all, or
+// one process's, chosen by SQLite), or, where `pids` are given, one part per process, part i
+// holding the rows of pids[i]. Where there is a spill file, the parts after the first wait in it
+// for their turn (restoreParts brings one back): memory holds one process's rows, not the file's.
+struct PassOutput {
+  std::vector<std::int64_t> pids;  // empty: one part
+  std::vector<NsysSlices> parts;
+  std::unique_ptr<SpillFile> spill;
+};
+
+// One task per slice of each event table, decoding into each part's TableSlice for that slice.
 template <typename Table, typename Record>
-Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader, std::vector<TableSlice<Record>>& out,
+Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
+                     std::vector<TableSlice<Record>> NsysSlices::*slices_of, PassOutput& pass,
                      std::vector<SliceTask>& tasks) {
   auto slices = rowidSlices(db, table);
   if (!slices) return slices.error();
-  out.resize(slices->size());
+  for (NsysSlices& part : pass.parts) (part.*slices_of).resize(slices->size());
   for (std::size_t i = 0; i < slices->size(); ++i) {
-    tasks.push_back([&reader, &slice_out = out[i], slice = (*slices)[i]](SqliteDatabase& connection) {
-      return reader.read(connection, slice, slice_out);
+    tasks.push_back([&reader, &pass, slices_of, i, slice = (*slices)[i]](SqliteDatabase& connection) {
+      const auto sliceOf = [&](std::size_t part) { return &(pass.parts[part].*slices_of)[i]; };
+      if (pass.pids.empty()) return reader.read(connection, slice, SliceOutput<Record>(*sliceOf(0)));
+      std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid;
+      for (std::size_t part = 0; part < pass.parts.size(); ++part) by_pid.emplace_back(pass.pids[part], sliceOf(part));
+      if (Status read = reader.read(connection, slice, SliceOutput<Record>(std::move(by_pid))); !read) return read;
+      if (pass.spill) {
+        for (std::size_t part = 1; part < pass.parts.size(); ++part) spillRows(*pass.spill, *sliceOf(part));
+      }
+      return Status{};
     });
   }
   return {};
 }
 
-// The event tables, read in slices on `threads` threads.
-trace::Result<NsysSlices> readEventTables(SqliteDatabase& db, const NsysReadScope& scope, unsigned threads) {
-  NsysSlices slices;
+// The event tables, read in slices on `threads` threads into `pass`'s parts.
+Status readEventTables(SqliteDatabase& db, const NsysReadScope& scope, unsigned threads, PassOutput& pass) {
   std::vector<SliceTask> tasks;
   Status status;
-  const auto add = [&](const char* table, const auto& reader, auto& out) {
-    if (status) status = addSliceTasks(db, table, reader, out, tasks);
+  const auto add = [&](const char* table, const auto& reader, auto slices_of) {
+    if (status) status = addSliceTasks(db, table, reader, slices_of, pass, tasks);
   };
   // The readers outlive the tasks that use them. The largest tables first, so that no thread is
   // left with a long one at the end.
@@ -139,20 +159,39 @@ trace::Result<NsysSlices> readEventTables(SqliteDatabase& db, const NsysReadScop
   std::optional<MemoryOpTable> memcpy;
   std::optional<MemoryOpTable> memset;
   std::optional<SyncTable> syncs;
-  if (db.hasTable(kNsysNvtx)) add(kNsysNvtx, nvtx.emplace(db, scope), slices.nvtx);
-  if (db.hasTable(kNsysRuntime)) add(kNsysRuntime, runtime.emplace(db, kNsysRuntime, scope), slices.runtime);
+  if (db.hasTable(kNsysNvtx)) add(kNsysNvtx, nvtx.emplace(db, scope), &NsysSlices::nvtx);
+  if (db.hasTable(kNsysRuntime)) add(kNsysRuntime, runtime.emplace(db, kNsysRuntime, scope), &NsysSlices::runtime);
   if (db.hasTable(kNsysKernels)) {
     auto made = KernelTable::make(db, scope);
     if (!made) return made.error();
-    add(kNsysKernels, kernels.emplace(std::move(made).value()), slices.kernels);
+    add(kNsysKernels, kernels.emplace(std::move(made).value()), &NsysSlices::kernels);
   }
-  if (db.hasTable(kNsysDriver)) add(kNsysDriver, driver.emplace(db, kNsysDriver, scope), slices.driver);
-  if (db.hasTable(kNsysMemcpy)) add(kNsysMemcpy, memcpy.emplace(db, kNsysMemcpy, scope), slices.memcpy);
-  if (db.hasTable(kNsysMemset)) add(kNsysMemset, memset.emplace(db, kNsysMemset, scope), slices.memset);
-  if (db.hasTable(kNsysSync)) add(kNsysSync, syncs.emplace(db, scope), slices.syncs);
-  if (!status) return status.error();
-  if (Status read = runSliceTasks(db, threads, tasks); !read) return read.error();
-  return slices;
+  if (db.hasTable(kNsysDriver)) add(kNsysDriver, driver.emplace(db, kNsysDriver, scope), &NsysSlices::driver);
+  if (db.hasTable(kNsysMemcpy)) add(kNsysMemcpy, memcpy.emplace(db, kNsysMemcpy, scope), &NsysSlices::memcpy);
+  if (db.hasTable(kNsysMemset)) add(kNsysMemset, memset.emplace(db, kNsysMemset, scope), &NsysSlices::memset);
+  if (db.hasTable(kNsysSync)) add(kNsysSync, syncs.emplace(db, scope), &NsysSlices::syncs);
+  if (!status) return status;
+  return runSliceTasks(db, threads, tasks);
+}
+
+// Brings part `part`'s rows back from the spill file.
+Status restorePart(PassOutput& pass, std::size_t part) {
+  if (!pass.spill) return {};
+  NsysSlices& slices = pass.parts[part];
+  Status status;
+  const auto restore = [&](auto& table) {
+    for (auto& slice : table) {
+      if (status) status = restoreRows(*pass.spill, slice);
+    }
+  };
+  restore(slices.kernels);
+  restore(slices.runtime);
+  restore(slices.driver);
+  restore(slices.memcpy);
+  restore(slices.memset);
+  restore(slices.syncs);
+  restore(slices.nvtx);
+  return status;
 }
 
 // How one reading goes: its options, who hears its stages, and the window it reads (resolved on
@@ -163,31 +202,45 @@ struct NsysReading {
   std::optional<trace::ReadSpan> window;
 };
 
-// The export's header, strings, devices and threads, and its event tables (all their rows, or one
-// process's, in the window where there is one) read as slices whose names and threads are the
-// trace's.
-struct ReadExport {
-  trace::Trace shared;  // no rows
-  NsysSlices slices;
+// The export's header, strings and devices: what every trace read from it starts from (no rows),
+// and the export's string ids (StringIds) by which its rows name things.
+struct ExportHeader {
+  trace::Trace shared;
+  ForeignStrings ids;
 };
 
-Status readExport(SqliteDatabase& db, const NsysReading& reading, std::optional<std::int64_t> pid, ReadExport& out) {
+Status readHeader(SqliteDatabase& db, const NsysReading& reading, ExportHeader& out) {
   trace::Trace& shared = out.shared;
   shared.format = trace::TraceFormat::kNsightSystems;
   shared.source_format = trace::TraceFormat::kNsightSystems;
   shared.format_detail = formatDetail(db);
   shared.epoch_offset_ns = sessionStartEpochNs(db);
-  ForeignStrings ids;
-  if (Status read = ids.load(db, kStrings, "id", shared.strings); !read) return read;
+  if (Status read = out.ids.load(db, kStrings, "id", shared.strings); !read) return read;
   if (Status read = readDevices(db, shared); !read) return read;
   stageDone(reading.stage_done, "strings and devices");
-  const NsysReadScope scope{.ids = ids, .strings = shared.strings, .pid = pid, .window = reading.window};
-  auto slices = readEventTables(db, scope, threadsToUse(reading.options.threads));
-  if (!slices) return slices.error();
-  out.slices = std::move(slices).value();
+  return {};
+}
+
+// One pass over the event tables, in the window where there is one: every row (`pid` none,
+// `pass.pids` empty), one process's rows (`pid`), or each of `pass.pids`'s rows into its part.
+Status readRows(SqliteDatabase& db, const NsysReading& reading, const ExportHeader& header,
+                std::optional<std::int64_t> pid, PassOutput& pass) {
+  const NsysReadScope scope{.ids = header.ids, .strings = header.shared.strings, .pid = pid, .window = reading.window};
+  pass.parts.resize(pass.pids.empty() ? 1 : pass.pids.size());
+  if (Status read = readEventTables(db, scope, threadsToUse(reading.options.threads), pass); !read) return read;
   stageDone(reading.stage_done, "event tables read");
-  resolveSlices(out.slices, shared);
-  return nameThreads(db, ids, shared);
+  return {};
+}
+
+// A trace from the export's header and one part's rows: the slices' names and threads given the
+// trace's ids, the threads named, the rows moved in.
+Status assembleTrace(SqliteDatabase& db, const NsysReading& reading, const ExportHeader& header, NsysSlices&& slices,
+                     trace::Trace& out) {
+  resolveSlices(slices, out);
+  if (Status named = nameThreads(db, header.ids, out); !named) return named;
+  moveSlicesInto(std::move(slices), out, threadsToUse(reading.options.threads));
+  stageDone(reading.stage_done, "rows put together");
+  return {};
 }
 
 // What the small tables add to one trace (the whole export's, or one process's), its records put
@@ -260,22 +313,22 @@ trace::Result<std::uint64_t> eventRows(SqliteDatabase& db) {
 
 // The whole export as one trace.
 trace::Result<trace::Trace> readWhole(SqliteDatabase& db, const NsysReading& reading) {
-  ReadExport read;
-  if (Status status = readExport(db, reading, std::nullopt, read); !status) return status.error();
-  trace::Trace out = std::move(read.shared);
-  moveSlicesInto(std::move(read.slices), out, threadsToUse(reading.options.threads));
-  stageDone(reading.stage_done, "rows put together");
+  ExportHeader header;
+  if (Status read = readHeader(db, reading, header); !read) return read.error();
+  PassOutput pass;
+  if (Status read = readRows(db, reading, header, std::nullopt, pass); !read) return read.error();
+  trace::Trace out = std::move(header.shared);
+  if (Status built = assembleTrace(db, reading, header, std::move(pass.parts[0]), out); !built) return built.error();
   if (Status status = finishTrace(db, std::nullopt, reading, out); !status) return status.error();
   return out;
 }
 
-// One process's trace: its rows alone, read past the others'.
-Status readProcess(SqliteDatabase& db, const NsysReading& reading, std::uint64_t file_rows, trace::ProcessTrace& part) {
-  ReadExport read;
-  if (Status status = readExport(db, reading, part.pid, read); !status) return status;
-  part.trace = std::move(read.shared);
-  moveSlicesInto(std::move(read.slices), part.trace, threadsToUse(reading.options.threads));
-  stageDone(reading.stage_done, "rows put together");
+// One process's trace from its part of a pass: `shared` (the export's header) and its rows. The
+// file's other rows are counted as passed by.
+Status finishProcess(SqliteDatabase& db, const NsysReading& reading, const ExportHeader& header, trace::Trace&& shared,
+                     NsysSlices&& slices, std::uint64_t file_rows, trace::ProcessTrace& part) {
+  part.trace = std::move(shared);
+  if (Status built = assembleTrace(db, reading, header, std::move(slices), part.trace); !built) return built;
   const std::uint64_t own = part.trace.import_stats.events_read;
   if (file_rows > own) {
     // Outside a window, rows of this process are passed by too.
@@ -285,6 +338,50 @@ Status readProcess(SqliteDatabase& db, const NsysReading& reading, std::uint64_t
     part.trace.import_stats.skipped[reason] += file_rows - own;
   }
   return finishTrace(db, part.pid, reading, part.trace);
+}
+
+// Every process's trace from one pass over the file, handed to `each` in the order of
+// `processes`: the rows of all but the first wait in a spill file meanwhile (where none can be
+// made, in memory), so that reading the file once costs no more memory than reading it once per
+// process. `only`: the one process wanted, its rows alone read (SQLite passes the others by).
+Status readProcesses(SqliteDatabase& db, const NsysReading& reading, std::uint64_t file_rows,
+                     std::vector<trace::ProcessTrace>& processes, std::optional<std::int64_t> only,
+                     const ProcessTraceSink& each, bool& any_records) {
+  ExportHeader header;
+  if (Status read = readHeader(db, reading, header); !read) return read;
+  if (only) {
+    const auto wanted = std::find_if(processes.begin(), processes.end(),
+                                     [&](const trace::ProcessTrace& p) { return p.pid == *only; });
+    if (wanted == processes.end()) return {};
+    PassOutput pass;
+    if (Status read = readRows(db, reading, header, only, pass); !read) return read;
+    if (Status built = finishProcess(db, reading, header, std::move(header.shared), std::move(pass.parts[0]), file_rows,
+                                     *wanted);
+        !built) {
+      return built;
+    }
+    any_records = wanted->trace.eventCount() > 0;
+    return each(std::move(*wanted));
+  }
+  PassOutput pass;
+  for (const trace::ProcessTrace& p : processes) pass.pids.push_back(p.pid);
+  if (processes.size() > 1) pass.spill = SpillFile::make();
+  if (Status read = readRows(db, reading, header, std::nullopt, pass); !read) return read;
+  for (std::size_t i = 0; i < processes.size(); ++i) {
+    trace::ProcessTrace& part = processes[i];
+    if (Status restored = restorePart(pass, i); !restored) return restored;
+    // The last process takes the header itself; the others a copy of it.
+    trace::Trace shared = i + 1 == processes.size() ? std::move(header.shared) : header.shared;
+    if (Status built = finishProcess(db, reading, header, std::move(shared), std::move(pass.parts[i]), file_rows, part);
+        !built) {
+      return built;
+    }
+    pass.parts[i] = {};
+    any_records = any_records || part.trace.eventCount() > 0;
+    if (Status taken = each(std::move(part)); !taken) return taken;
+    part.trace = {};  // what the sink left of it
+  }
+  return {};
 }
 
 // The step ranges an export's NVTX events hold (ProfilerStep#N, the trainer's "step N"), inline
@@ -412,13 +509,7 @@ Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& opt
   if (!file_rows) file_rows.emplace(eventRows(db));
   if (!*file_rows) return file_rows->error();
   bool any_records = false;
-  for (trace::ProcessTrace& part : *processes) {
-    if (only && part.pid != *only) continue;
-    if (Status read = readProcess(db, reading, **file_rows, part); !read) return read;
-    any_records = any_records || part.trace.eventCount() > 0;
-    if (Status taken = each(std::move(part)); !taken) return taken;
-    part.trace = {};  // what the sink left of it
-  }
+  if (Status read = readProcesses(db, reading, **file_rows, *processes, only, each, any_records); !read) return read;
   if (*window && !any_records) return emptyWindow(db, **window);
   return {};
 }

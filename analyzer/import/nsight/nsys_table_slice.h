@@ -4,9 +4,12 @@
 // Putting the slices together (nsys_slice_assembly.h) gives those their numbers in the trace.
 
 #include <cstdint>
+#include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "analyzer/import/nsight/spill_file.h"
 #include "base/page_allocator.h"
 #include "trace/string_table.h"
 #include "trace/trace_model.h"
@@ -54,6 +57,30 @@ struct TableSlice {
   std::vector<std::uint32_t> unterminated;
   std::vector<std::pair<std::uint32_t, std::int64_t>> range_domains;
   std::vector<std::pair<std::int64_t, trace::StringId>> domain_names;
+  // Where the rows wait while a spill file holds them (`rows` is empty meanwhile).
+  std::optional<SpillFile::Extent> spilled;
 };
+
+// Moves a slice's rows into `file`, freeing their memory; where the file cannot take them (a full
+// disk) they stay where they are.
+template <typename Record>
+void spillRows(SpillFile& file, TableSlice<Record>& slice) {
+  static_assert(std::is_trivially_copyable_v<Record>, "rows go to the file as their bytes");
+  if (slice.rows.empty()) return;
+  SpillFile::Extent at;
+  if (!file.write(slice.rows.data(), slice.rows.size() * sizeof(Record), at)) return;
+  slice.spilled = at;
+  decltype(slice.rows)().swap(slice.rows);  // its memory too, not only its rows
+}
+
+// Brings back the rows spillRows moved into `file`.
+template <typename Record>
+trace::Status restoreRows(const SpillFile& file, TableSlice<Record>& slice) {
+  if (!slice.spilled) return {};
+  slice.rows.resize(slice.spilled->bytes / sizeof(Record));
+  const trace::Status read = file.read(*slice.spilled, slice.rows.data());
+  slice.spilled.reset();
+  return read;
+}
 
 }  // namespace ampscope::analyzer::import
