@@ -20,7 +20,9 @@ using trace::db::SqliteDatabase;
 trace::Result<std::vector<RowidSlice>> rowidSlices(SqliteDatabase& db, std::string_view table) {
   std::vector<RowidSlice> slices;
   if (!db.hasTable(table)) return slices;
-  auto bounds = db.prepare(fmt::format("SELECT min(rowid), max(rowid) FROM {}", table));
+  // Two subqueries: SQLite answers a lone min() or max() from the b-tree's edge, but scans the
+  // whole table for both in one SELECT.
+  auto bounds = db.prepare(fmt::format("SELECT (SELECT min(rowid) FROM {0}), (SELECT max(rowid) FROM {0})", table));
   if (!bounds) return bounds.error();
   if (!bounds->step()) {
     if (Status failed = bounds->status(); !failed) return failed.error();
