@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include <unistd.h>
@@ -49,6 +51,28 @@ class ScratchDir {
 
  private:
   std::filesystem::path path_;
+};
+
+// Sets an environment variable for the life of the object and puts back what it was.
+class ScopedEnvironmentVariable {
+ public:
+  ScopedEnvironmentVariable(std::string name, const std::string& value) : name_(std::move(name)) {
+    if (const char* was = std::getenv(name_.c_str())) was_ = was;
+    setenv(name_.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnvironmentVariable() {
+    if (was_) {
+      setenv(name_.c_str(), was_->c_str(), 1);
+    } else {
+      unsetenv(name_.c_str());
+    }
+  }
+  ScopedEnvironmentVariable(const ScopedEnvironmentVariable&) = delete;
+  ScopedEnvironmentVariable& operator=(const ScopedEnvironmentVariable&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> was_;
 };
 
 inline std::string readFile(const std::string& path) {

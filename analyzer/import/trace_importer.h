@@ -21,9 +21,9 @@ trace::Result<trace::Trace> importTrace(const std::string& path, const ImportOpt
                                         const StageCallback& stage_done = {});
 
 // The file one process at a time, where it holds several that ran kernels (a job's ranks): an
-// Nsight Systems export is read process by process, each process's rows alone, and each trace
-// handed to `each` before the next is read (nsys_importer.h), so that memory holds one process's
-// trace, not the file's; `only`: that process alone. Every other file, and an export of one
+// Nsight Systems export is read in one pass that puts each row with its process, and each
+// process's trace handed to `each` before the next is put together (nsys_importer.h), so that
+// memory holds one process's trace, not the file's; `only`: that process alone. Every other file, and an export of one
 // process, goes to `each` once whole, as importTrace reads it, its pid that of its first kernel (a
 // Kineto trace of several processes is cut later by analyzer::splitByProcess).
 trace::Status importTraceByProcess(const std::string& path, const ImportOptions& options,

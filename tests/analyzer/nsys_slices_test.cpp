@@ -1,7 +1,8 @@
-// The Nsight Systems importer reads its event tables in slices of rowids on several threads, one
-// process at a time where the export holds several: what it reads must not depend on the number
-// of threads, on how the rowids are spread, on the order of the rows in the file (Nsight Systems
-// 2025.6 stopped promising time order), or on reading process by process.
+// The Nsight Systems importer reads its event tables in slices of rowids on several threads, each
+// row into its process's slices where the export holds several processes: what it reads must not
+// depend on the number of threads, on how the rowids are spread, on the order of the rows in the
+// file (Nsight Systems 2025.6 stopped promising time order), on reading process by process, or on
+// whether the processes that wait their turn wait in a spill file or in memory.
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 
 #include "../test_support.h"
 #include "analyzer/import/nsight/nsys_importer.h"
+#include "analyzer/import/nsight/spill_file.h"
 #include "analyzer/import/nsight/table_slices.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/job/process_split.h"
@@ -231,6 +233,25 @@ TEST_F(NsysSlicesTest, ProcessByProcessReadsWhatSplittingTheWholeTraceGives) {
   ASSERT_TRUE(read) << read.error().message;
   ASSERT_EQ(second.size(), 1u);
   EXPECT_EQ(records(second[0].trace), records(parts[1].trace));
+}
+
+TEST_F(NsysSlicesTest, WhereNoSpillFileCanBeMadeTheProcessesWaitInMemoryAndReadTheSame) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(source, kShared);
+  const std::string path = largeExport(3);
+  const std::vector<trace::ProcessTrace> spilled = importParts(path, 2);
+  std::vector<trace::ProcessTrace> in_memory;
+  {
+    const test::ScopedEnvironmentVariable nowhere("TMPDIR", scratch_.file("no-such-directory"));
+    ASSERT_EQ(SpillFile::make(), nullptr);
+    in_memory = importParts(path, 2);
+  }
+  ASSERT_EQ(spilled.size(), 2u);
+  ASSERT_EQ(in_memory.size(), spilled.size());
+  for (std::size_t i = 0; i < spilled.size(); ++i) {
+    EXPECT_EQ(in_memory[i].pid, spilled[i].pid);
+    EXPECT_EQ(records(in_memory[i].trace), records(spilled[i].trace));
+    EXPECT_EQ(in_memory[i].trace.import_stats.events_read, spilled[i].trace.import_stats.events_read);
+  }
 }
 
 TEST_F(NsysSlicesTest, RowsThatStartTogetherOnTwoStreamsOrThreadsReadTheSameInEitherFileOrder) {

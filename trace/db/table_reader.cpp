@@ -9,7 +9,9 @@
 namespace ampscope::trace::db {
 
 Result<RowidSpan> rowidSpan(SqliteDatabase& db, std::string_view table) {
-  auto statement = db.prepare(fmt::format("SELECT min(rowid), max(rowid) FROM {}", table));
+  // Two subqueries: SQLite answers a lone min() or max() from the b-tree's edge, but scans the
+  // whole table for both in one SELECT.
+  auto statement = db.prepare(fmt::format("SELECT (SELECT min(rowid) FROM {0}), (SELECT max(rowid) FROM {0})", table));
   if (!statement) return statement.error();
   RowidSpan span;
   if (statement->step() && !statement->isNull(0)) span = {statement->int64(0), statement->int64(1)};

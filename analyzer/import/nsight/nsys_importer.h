@@ -33,10 +33,12 @@ trace::Result<trace::Trace> importNsightSystems(trace::db::SqliteDatabase& db, c
 trace::Result<trace::Trace> importNsightSystems(trace::db::SqliteDatabase& db);
 
 // The export one process at a time, for a file of several processes that ran kernels (a job's
-// ranks): each process's rows alone are read (SQLite passes the others by before they are
-// decoded), put in a trace of their own with the file's strings and devices, and handed to `each`
-// before the next process is read, so that memory holds one process's trace, not the file's.
-// Processes come ordered by the lowest device each used, then pid; `only`: that process alone.
+// ranks): the event tables are read once, each row into its process's slices, the processes after
+// the first waiting in a temporary file (spill_file.h); each process's rows are put in a trace of
+// their own with the file's strings and devices and handed to `each` before the next process's
+// are, so that memory holds one process's trace, not the file's. `only`: that process's rows
+// alone are read (SQLite passes the others by before they are decoded).
+// Processes come ordered by the lowest device each used, then pid.
 // Each trace counts its own rows read and, under trace::kOtherProcessesSkipped, the file's other
 // rows. Where fewer than two processes ran kernels, `each` gets the whole trace once, its pid
 // that of its first kernel (or unknown), whatever `only` says.

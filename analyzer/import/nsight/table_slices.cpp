@@ -10,6 +10,7 @@
 
 #include "base/task_queue.h"
 #include "trace/db/sqlite_database.h"
+#include "trace/db/table_reader.h"
 
 namespace ampscope::analyzer::import {
 
@@ -20,19 +21,13 @@ using trace::db::SqliteDatabase;
 trace::Result<std::vector<RowidSlice>> rowidSlices(SqliteDatabase& db, std::string_view table) {
   std::vector<RowidSlice> slices;
   if (!db.hasTable(table)) return slices;
-  // Two subqueries: SQLite answers a lone min() or max() from the b-tree's edge, but scans the
-  // whole table for both in one SELECT.
-  auto bounds = db.prepare(fmt::format("SELECT (SELECT min(rowid) FROM {0}), (SELECT max(rowid) FROM {0})", table));
-  if (!bounds) return bounds.error();
-  if (!bounds->step()) {
-    if (Status failed = bounds->status(); !failed) return failed.error();
-    return slices;
-  }
-  if (bounds->isNull(0)) return slices;  // no rows
-  const std::int64_t first = bounds->int64(0);
-  const std::int64_t last = bounds->int64(1);
+  auto rowids = trace::db::rowidSpan(db, table);
+  if (!rowids) return rowids.error();
+  const std::int64_t first = rowids->first;
+  const std::int64_t last = rowids->last;
+  if (last < first) return slices;  // no rows
   // Unsigned: the span of rowids near both ends of the 64-bit range does not fit a signed one.
-  const std::uint64_t span = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) + 1;
+  const std::uint64_t span = rowids->size();
   // Rowids spread too wide to cut (or all 2^64 of them), or reaching the largest rowid, past which
   // no slice could end: one slice, every rowid.
   if (span == 0 || span / kRowidsPerSlice >= kMaxSlices || last == std::numeric_limits<std::int64_t>::max()) {

@@ -34,10 +34,11 @@ inline constexpr RowidSlice kEveryRowid{std::numeric_limits<std::int64_t>::min()
 // the end of a large table, large enough that preparing a statement per slice costs nothing.
 inline constexpr std::int64_t kRowidsPerSlice = std::int64_t{1} << 17;
 
-// The slices of table's rowids, from its smallest to its largest rowid (two look-ups in the
-// table's b-tree, no scan). Empty for an empty or absent table. Exports number their rows densely,
-// so a slice holds about as many rows as it spans; a table whose rowids are spread far wider than
-// any export writes (more than kMaxSlices slices) is one slice, read by one thread.
+// The slices of table's rowids, from its smallest to its largest rowid (trace::db::rowidSpan: two
+// look-ups in the table's b-tree, no scan). Empty for an empty or absent table. Exports number
+// their rows densely, so a slice holds about as many rows as it spans; a table whose rowids are
+// spread far wider than any export writes (more than kMaxSlices slices) is one slice, read by one
+// thread.
 inline constexpr std::size_t kMaxSlices = 4096;
 trace::Result<std::vector<RowidSlice>> rowidSlices(trace::db::SqliteDatabase& db, std::string_view table);
 
