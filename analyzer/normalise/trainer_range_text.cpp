@@ -1,5 +1,7 @@
 #include "analyzer/normalise/trainer_range_text.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <vector>
 
@@ -27,14 +29,23 @@ bool isWord(std::string_view text) {
   return true;
 }
 
-std::vector<std::string_view> splitFields(std::string_view text) {
-  std::vector<std::string_view> out;
+// Calls take(field) for each space-separated field of text, in order, until it returns false.
+template <typename Take>
+void forEachField(std::string_view text, Take take) {
   std::size_t at = 0;
   while (at < text.size()) {
     const std::size_t end = std::min(text.find(' ', at), text.size());
-    if (end > at) out.push_back(text.substr(at, end - at));
+    if (end > at && !take(text.substr(at, end - at))) return;
     at = end + 1;
   }
+}
+
+std::vector<std::string_view> splitFields(std::string_view text) {
+  std::vector<std::string_view> out;
+  forEachField(text, [&](std::string_view field) {
+    out.push_back(field);
+    return true;
+  });
   return out;
 }
 
@@ -199,8 +210,14 @@ bool isTrainerPhaseRangeText(std::string_view text) {
 bool isTrainerLayerOpText(std::string_view domain, std::string_view text) {
   if (domain == kTrainerDomain) return !isTrainerPhaseRangeText(text);
   if (!domain.empty()) return false;
-  const std::vector<std::string_view> fields = splitFields(text);
-  return fields.size() >= 4 && (fields[2] == "forward" || fields[2] == "backward") &&
+  // Every NVTX range of a trace is asked this: its first four fields alone, nothing allocated.
+  std::array<std::string_view, 4> fields;
+  std::size_t found = 0;
+  forEachField(text, [&](std::string_view field) {
+    fields[found++] = field;
+    return found < fields.size();
+  });
+  return found == fields.size() && (fields[2] == "forward" || fields[2] == "backward") &&
          fields[3].substr(0, 3) == "in=";
 }
 

@@ -1,6 +1,7 @@
 #include "analyzer/import/nsight/nsys_importer.h"
 
 #include <algorithm>
+#include <functional>
 #include <future>
 #include <limits>
 #include <map>
@@ -27,6 +28,7 @@
 #include "analyzer/normalise/phase_rules.h"
 #include "analyzer/normalise/range_normaliser.h"
 #include "base/run_beside.h"
+#include "base/task_queue.h"
 #include "base/thread_count.h"
 #include "trace/db/sqlite_database.h"
 
@@ -174,24 +176,29 @@ Status readEventTables(SqliteDatabase& db, const NsysReadScope& scope, unsigned 
   return runSliceTasks(db, threads, tasks);
 }
 
-// Brings part `part`'s rows back from the spill file.
-Status restorePart(PassOutput& pass, std::size_t part) {
+// Brings part `part`'s rows back from the spill file, slices side by side on `threads` threads.
+Status restorePart(PassOutput& pass, std::size_t part, unsigned threads) {
   if (!pass.spill) return {};
   NsysSlices& slices = pass.parts[part];
-  Status status;
-  const auto restore = [&](auto& table) {
+  std::vector<std::function<Status()>> restores;
+  const auto add = [&](auto& table) {
     for (auto& slice : table) {
-      if (status) status = restoreRows(*pass.spill, slice);
+      if (slice.spilled) restores.emplace_back([&spill = *pass.spill, &slice] { return restoreRows(spill, slice); });
     }
   };
-  restore(slices.kernels);
-  restore(slices.runtime);
-  restore(slices.driver);
-  restore(slices.memcpy);
-  restore(slices.memset);
-  restore(slices.syncs);
-  restore(slices.nvtx);
-  return status;
+  add(slices.nvtx);
+  add(slices.runtime);
+  add(slices.kernels);
+  add(slices.driver);
+  add(slices.memcpy);
+  add(slices.memset);
+  add(slices.syncs);
+  std::vector<Status> restored(restores.size());
+  runTasks(restores.size(), threads, [&](std::size_t i, std::size_t) { restored[i] = restores[i](); });
+  for (const Status& status : restored) {
+    if (!status) return status;
+  }
+  return {};
 }
 
 // How one reading goes: its options, who hears its stages, and the window it reads (resolved on
@@ -369,7 +376,7 @@ Status readProcesses(SqliteDatabase& db, const NsysReading& reading, std::uint64
   if (Status read = readRows(db, reading, header, std::nullopt, pass); !read) return read;
   for (std::size_t i = 0; i < processes.size(); ++i) {
     trace::ProcessTrace& part = processes[i];
-    if (Status restored = restorePart(pass, i); !restored) return restored;
+    if (Status restored = restorePart(pass, i, threadsToUse(reading.options.threads)); !restored) return restored;
     // The last process takes the header itself; the others a copy of it.
     trace::Trace shared = i + 1 == processes.size() ? std::move(header.shared) : header.shared;
     if (Status built = finishProcess(db, reading, header, std::move(shared), std::move(pass.parts[i]), file_rows, part);
