@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/core/gemm_shapes.h"
+#include "analyzer/core/memo_by_id.h"
 #include "analyzer/core/operator_labels.h"
 #include "analyzer/core/time_by_kind.h"
 #include "analyzer/model/fused_attention_cost.h"
@@ -161,9 +162,12 @@ class Finder {
   // op that already computes attention fused (or picks its kernels: SDPA's math implementation).
   std::vector<Index> outermostSoftmaxes() const {
     std::vector<Index> out;
+    // Every operator range is asked, and a run has a few hundred op names: each decided once.
+    NameTest softmax_name;
+    const auto softmax = [&](Index r) { return softmax_name(opNameId(at(r)), [&] { return isSoftmaxOp(base(r)); }); };
     for (std::size_t i = 0; i < trace_.ranges.size(); ++i) {
       const auto r = static_cast<Index>(i);
-      if (!isOperator(at(r)) || !isSoftmaxOp(base(r))) continue;
+      if (!isOperator(at(r)) || !softmax(r)) continue;
       const Index parent = operatorParent(r);
       if (parent != kNone && isSoftmaxOp(base(parent))) continue;
       if (insideFusedAttention(r)) continue;
