@@ -17,7 +17,9 @@
 namespace ampscope::analyzer::import {
 
 struct TorchNvtxText {
-  std::string op;                     // "aten::mm", "autograd::engine::evaluate_function: MmBackward0"
+  // "aten::mm", "autograd::engine::evaluate_function: MmBackward0": the start of the text parsed,
+  // valid while it is.
+  std::string_view op;
   std::int64_t sequence_number = -1;  // -1 when absent
   std::int64_t op_id = -1;            // -1 when absent
   std::string shapes_json;            // "[[64,784],[100,784],[100]]"; empty when absent

@@ -235,6 +235,46 @@ TEST_F(NsysSlicesTest, ProcessByProcessReadsWhatSplittingTheWholeTraceGives) {
   EXPECT_EQ(records(second[0].trace), records(parts[1].trace));
 }
 
+TEST_F(NsysSlicesTest, EachProcessCountsEveryOtherRowOfTheFileAsPassedByAsAReadOfItAloneDoes) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(source, kShared);
+  const std::string path = largeExport(2);
+  std::int64_t file_rows = 0;
+  {
+    auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kCreate);
+    ASSERT_TRUE(db) << db.error().message;
+    // Rows of a third process that ran no kernels (a data loader's ranges and calls) and rows that
+    // name no process: read by no rank, counted by each as the file's other rows.
+    const trace::Status added = db->execute(
+        "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
+        "SELECT start, end, eventType, 'loader', (999 << 24) | 7 FROM NVTX_EVENTS WHERE rowid <= 50;"
+        "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
+        "SELECT start, end, eventType, 'nobody', NULL FROM NVTX_EVENTS WHERE rowid <= 20;"
+        "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET globalTid = (999 << 24) | 7 WHERE rowid <= 30;");
+    ASSERT_TRUE(added) << added.error().message;
+    for (const char* table : kEventTables) {
+      auto count = db->prepare(fmt::format("SELECT count(*) FROM {}", table));
+      ASSERT_TRUE(count && count->step());
+      file_rows += count->int64(0);
+    }
+  }
+  const std::vector<trace::ProcessTrace> parts = importParts(path, 2);
+  ASSERT_EQ(parts.size(), 2u);
+  for (const trace::ProcessTrace& part : parts) {
+    const trace::ImportStats& stats = part.trace.import_stats;
+    EXPECT_EQ(static_cast<std::int64_t>(stats.events_read + stats.skipped.at(trace::kOtherProcessesSkipped)), file_rows);
+    std::vector<trace::ProcessTrace> alone;
+    const trace::Status read = importTraceByProcess(path, {}, {}, part.pid, [&](trace::ProcessTrace&& p) {
+      alone.push_back(std::move(p));
+      return trace::Status{};
+    });
+    ASSERT_TRUE(read) << read.error().message;
+    ASSERT_EQ(alone.size(), 1u);
+    EXPECT_EQ(alone[0].trace.import_stats.skipped, stats.skipped);
+    EXPECT_EQ(alone[0].trace.import_stats.events_read, stats.events_read);
+    EXPECT_EQ(records(alone[0].trace), records(part.trace));
+  }
+}
+
 TEST_F(NsysSlicesTest, WhereNoSpillFileCanBeMadeTheProcessesWaitInMemoryAndReadTheSame) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(source, kShared);
   const std::string path = largeExport(3);

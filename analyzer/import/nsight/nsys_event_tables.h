@@ -63,13 +63,15 @@ class SliceOutput {
   // nullopt: the row is passed by.
   std::optional<std::size_t> route(const trace::db::Statement& s, int process_column) const {
     if (!by_process_) return 0;
-    if (!has(s, process_column)) return std::nullopt;
+    if (!has(s, process_column)) return passBy();
     const std::int64_t pid = decodeGlobalTid(s.int64(process_column)).pid;
     const auto at = std::lower_bound(slices_.begin(), slices_.end(), pid,
                                      [](const auto& slice, std::int64_t wanted) { return slice.first < wanted; });
-    if (at == slices_.end() || at->first != pid) return std::nullopt;
+    if (at == slices_.end() || at->first != pid) return passBy();
     return static_cast<std::size_t>(at - slices_.begin());
   }
+  // The rows route passed by.
+  std::uint64_t rowsPassedBy() const { return passed_by_; }
 
   // Room for as many rows as the slice spans, in each output (exports number rows densely; pages
   // never written are never resident, base/page_allocator.h).
@@ -79,8 +81,14 @@ class SliceOutput {
   }
 
  private:
+  std::optional<std::size_t> passBy() const {
+    ++passed_by_;
+    return std::nullopt;
+  }
+
   std::vector<std::pair<std::int64_t, TableSlice<Record>*>> slices_;
   bool by_process_ = false;
+  mutable std::uint64_t passed_by_ = 0;  // counted by route, which leaves the routing unchanged
 };
 
 class KernelTable {

@@ -1,6 +1,7 @@
 #include "analyzer/import/nsight/nsys_importer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <future>
 #include <limits>
@@ -119,7 +120,27 @@ struct PassOutput {
   std::vector<std::int64_t> pids;  // empty: one part
   std::vector<NsysSlices> parts;
   std::unique_ptr<SpillFile> spill;
+  // Rows of no process in `pids`, passed by.
+  std::atomic<std::uint64_t> rows_passed_by{0};
 };
+
+// The rows a pass stepped over: those its parts read and those it passed by.
+std::uint64_t rowsOfPass(const PassOutput& pass) {
+  std::uint64_t rows = pass.rows_passed_by.load();
+  const auto add = [&](const auto& table) {
+    for (const auto& slice : table) rows += slice.stats.events_read;
+  };
+  for (const NsysSlices& part : pass.parts) {
+    add(part.kernels);
+    add(part.runtime);
+    add(part.driver);
+    add(part.memcpy);
+    add(part.memset);
+    add(part.syncs);
+    add(part.nvtx);
+  }
+  return rows;
+}
 
 // One task per slice of each event table, decoding into each part's TableSlice for that slice.
 template <typename Table, typename Record>
@@ -135,7 +156,9 @@ Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
       if (pass.pids.empty()) return reader.read(connection, slice, SliceOutput<Record>(*sliceOf(0)));
       std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid;
       for (std::size_t part = 0; part < pass.parts.size(); ++part) by_pid.emplace_back(pass.pids[part], sliceOf(part));
-      if (Status read = reader.read(connection, slice, SliceOutput<Record>(std::move(by_pid))); !read) return read;
+      const SliceOutput<Record> output(std::move(by_pid));
+      if (Status read = reader.read(connection, slice, output); !read) return read;
+      pass.rows_passed_by += output.rowsPassedBy();
       if (pass.spill) {
         for (std::size_t part = 1; part < pass.parts.size(); ++part) spillRows(*pass.spill, *sliceOf(part));
       }
@@ -280,24 +303,44 @@ Status finishTrace(SqliteDatabase& db, std::optional<std::int64_t> process, cons
 
 // The processes that ran kernels (a kernel that ends before it starts is no kernel), ordered by
 // the lowest device each used, then pid: as analyzer::splitByProcess numbers a whole trace's.
-// One scan of the kernel table's process and device columns (a few distinct pairs); empty
-// without a globalPid column.
-trace::Result<std::vector<trace::ProcessTrace>> processesWithKernels(SqliteDatabase& db) {
+// One scan of the kernel table's process and device columns, in slices on `threads` threads;
+// empty without a globalPid column.
+trace::Result<std::vector<trace::ProcessTrace>> processesWithKernels(SqliteDatabase& db, unsigned threads) {
   std::vector<trace::ProcessTrace> out;
   if (!db.hasTable(kNsysKernels) || !db.hasColumn(kNsysKernels, "globalPid")) return out;
-  const bool devices = db.hasColumn(kNsysKernels, "deviceId");
-  auto statement = db.prepare(fmt::format(
-      "SELECT DISTINCT globalPid, {} FROM {} WHERE globalPid IS NOT NULL AND end >= start",
-      devices ? "deviceId" : "0", kNsysKernels));
-  if (!statement) return statement.error();
-  std::map<std::int64_t, std::uint32_t> first_device;  // pid -> lowest device
-  while (statement->step()) {
-    const std::int64_t pid = decodeGlobalTid(statement->int64(0)).pid;
-    const auto device = static_cast<std::uint32_t>(statement->int64(1));  // NULL: 0, as a kernel reads it
-    const auto [at, fresh] = first_device.emplace(pid, device);
-    if (!fresh) at->second = std::min(at->second, device);
+  const NsysColumns c(db, kNsysKernels, {"globalPid"}, {"deviceId"});
+  auto slices = rowidSlices(db, kNsysKernels);
+  if (!slices) return slices.error();
+  using FirstDevices = std::map<std::int64_t, std::uint32_t>;  // pid -> lowest device
+  std::vector<FirstDevices> found(slices->size());
+  std::vector<SliceTask> tasks;
+  for (std::size_t i = 0; i < slices->size(); ++i) {
+    tasks.push_back([&, i](SqliteDatabase& connection) -> Status {
+      auto statement = selectSlice(connection, kNsysKernels, c.names(), (*slices)[i],
+                                   {.sql = "globalPid IS NOT NULL AND end >= start", .values = {}});
+      if (!statement) return statement.error();
+      // A process's kernels come in runs: the map is asked only when the pair changes.
+      std::optional<std::pair<std::int64_t, std::int64_t>> last;
+      while (statement->step()) {
+        const std::pair<std::int64_t, std::int64_t> pair{statement->int64(0), valueOr(*statement, c["deviceId"], 0)};
+        if (pair == last) continue;
+        last = pair;
+        const std::int64_t pid = decodeGlobalTid(pair.first).pid;
+        const auto device = static_cast<std::uint32_t>(pair.second);  // NULL: 0, as a kernel reads it
+        const auto [at, fresh] = found[i].emplace(pid, device);
+        if (!fresh) at->second = std::min(at->second, device);
+      }
+      return statement->status();
+    });
   }
-  if (Status failed = statement->status(); !failed) return failed.error();
+  if (Status read = runSliceTasks(db, threads, tasks); !read) return read.error();
+  FirstDevices first_device;
+  for (const FirstDevices& slice : found) {
+    for (const auto& [pid, device] : slice) {
+      const auto [at, fresh] = first_device.emplace(pid, device);
+      if (!fresh) at->second = std::min(at->second, device);
+    }
+  }
   for (const auto& [pid, device] : first_device) out.push_back({.pid = pid, .first_device = device, .trace = {}});
   std::stable_sort(out.begin(), out.end(), [](const trace::ProcessTrace& a, const trace::ProcessTrace& b) {
     return a.first_device != b.first_device ? a.first_device < b.first_device : a.pid < b.pid;
@@ -351,7 +394,10 @@ Status finishProcess(SqliteDatabase& db, const NsysReading& reading, const Expor
 // `processes`: the rows of all but the first wait in a spill file meanwhile (where none can be
 // made, in memory), so that reading the file once costs no more memory than reading it once per
 // process. `only`: the one process wanted, its rows alone read (SQLite passes the others by).
-Status readProcesses(SqliteDatabase& db, const NsysReading& reading, std::uint64_t file_rows,
+// `file_rows`: every row of the event tables, counted beforehand where the pass cannot count
+// them (a read of one process or in a window passes rows by in SQLite, unseen); none: the pass
+// steps over every row and counts them.
+Status readProcesses(SqliteDatabase& db, const NsysReading& reading, std::optional<std::uint64_t> file_rows,
                      std::vector<trace::ProcessTrace>& processes, std::optional<std::int64_t> only,
                      const ProcessTraceSink& each, bool& any_records) {
   ExportHeader header;
@@ -362,8 +408,8 @@ Status readProcesses(SqliteDatabase& db, const NsysReading& reading, std::uint64
     if (wanted == processes.end()) return {};
     PassOutput pass;
     if (Status read = readRows(db, reading, header, only, pass); !read) return read;
-    if (Status built = finishProcess(db, reading, header, std::move(header.shared), std::move(pass.parts[0]), file_rows,
-                                     *wanted);
+    if (Status built = finishProcess(db, reading, header, std::move(header.shared), std::move(pass.parts[0]),
+                                     file_rows.value_or(0), *wanted);
         !built) {
       return built;
     }
@@ -374,12 +420,13 @@ Status readProcesses(SqliteDatabase& db, const NsysReading& reading, std::uint64
   for (const trace::ProcessTrace& p : processes) pass.pids.push_back(p.pid);
   if (processes.size() > 1) pass.spill = SpillFile::make();
   if (Status read = readRows(db, reading, header, std::nullopt, pass); !read) return read;
+  const std::uint64_t rows = file_rows ? *file_rows : rowsOfPass(pass);
   for (std::size_t i = 0; i < processes.size(); ++i) {
     trace::ProcessTrace& part = processes[i];
     if (Status restored = restorePart(pass, i, threadsToUse(reading.options.threads)); !restored) return restored;
     // The last process takes the header itself; the others a copy of it.
     trace::Trace shared = i + 1 == processes.size() ? std::move(header.shared) : header.shared;
-    if (Status built = finishProcess(db, reading, header, std::move(shared), std::move(pass.parts[i]), file_rows, part);
+    if (Status built = finishProcess(db, reading, header, std::move(shared), std::move(pass.parts[i]), rows, part);
         !built) {
       return built;
     }
@@ -490,18 +537,20 @@ Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& opt
   auto window = nsysWindow(db, options);
   if (!window) return window.error();
   const NsysReading reading{options, stage_done, *window};
-  // Every row is counted (what a process's trace tells its own rows from) while the kernels'
-  // processes are found, on a connection of its own where there are threads for two scans of the
-  // file side by side; an export of one process does not need the count.
-  std::optional<trace::Result<std::uint64_t>> file_rows;
+  // What a process's trace tells its own rows from, every row of the file, is counted by the pass
+  // where it steps over every row; a read of one process or in a window passes rows by in SQLite,
+  // so there they are counted beforehand, on a connection of their own while the kernels'
+  // processes are found (an export of one process does not need the count).
+  const bool count_first = only.has_value() || window->has_value();
+  std::optional<trace::Result<std::uint64_t>> counted_rows;
   std::future<void> counted;
-  if (threadsToUse(options.threads) > 1) {
-    counted = runBeside(true, [&] {
+  if (count_first) {
+    counted = runBeside(threadsToUse(options.threads) > 1, [&] {
       auto connection = SqliteDatabase::open(db.path(), SqliteDatabase::Mode::kReadOnly);
-      if (connection) file_rows.emplace(eventRows(*connection));  // else counted below, on db
+      if (connection) counted_rows.emplace(eventRows(*connection));  // else counted below, on db
     });
   }
-  auto processes = processesWithKernels(db);
+  auto processes = processesWithKernels(db, threadsToUse(options.threads));
   if (counted.valid()) counted.get();
   if (!processes) return processes.error();
   if (processes->size() < 2) {
@@ -513,10 +562,14 @@ Status importNsightSystemsByProcess(SqliteDatabase& db, const ImportOptions& opt
     if (!part.trace.kernels.empty()) part.pid = part.trace.kernels.front().pid;
     return each(std::move(part));
   }
-  if (!file_rows) file_rows.emplace(eventRows(db));
-  if (!*file_rows) return file_rows->error();
+  std::optional<std::uint64_t> file_rows;
+  if (count_first) {
+    if (!counted_rows) counted_rows.emplace(eventRows(db));
+    if (!*counted_rows) return counted_rows->error();
+    file_rows = **counted_rows;
+  }
   bool any_records = false;
-  if (Status read = readProcesses(db, reading, **file_rows, *processes, only, each, any_records); !read) return read;
+  if (Status read = readProcesses(db, reading, file_rows, *processes, only, each, any_records); !read) return read;
   if (*window && !any_records) return emptyWindow(db, **window);
   return {};
 }
