@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "../test_support.h"
+#include "analyzer/core/read_window.h"
 #include "analyzer/import/nsight/nsys_importer.h"
 #include "analyzer/import/nsight/spill_file.h"
 #include "analyzer/import/nsight/table_slices.h"
@@ -120,9 +122,11 @@ class NsysSlicesTest : public ::testing::Test {
     return t ? std::move(t).value() : trace::Trace{};
   }
 
-  static std::vector<trace::ProcessTrace> importParts(const std::string& path, unsigned threads) {
+  static std::vector<trace::ProcessTrace> importParts(const std::string& path, unsigned threads,
+                                                      std::optional<ReadWindow> window = std::nullopt) {
     std::vector<trace::ProcessTrace> parts;
-    const trace::Status read = importTraceByProcess(path, {.progress = {}, .threads = threads}, {}, std::nullopt,
+    const trace::Status read = importTraceByProcess(path, {.progress = {}, .threads = threads, .window = window}, {},
+                                                    std::nullopt,
                                                     [&](trace::ProcessTrace&& part) {
                                                       parts.push_back(std::move(part));
                                                       return trace::Status{};
@@ -273,6 +277,39 @@ TEST_F(NsysSlicesTest, EachProcessCountsEveryOtherRowOfTheFileAsPassedByAsAReadO
     EXPECT_EQ(alone[0].trace.import_stats.events_read, stats.events_read);
     EXPECT_EQ(records(alone[0].trace), records(part.trace));
   }
+}
+
+TEST_F(NsysSlicesTest, AProcessWithNoRecordsInTheWindowIsNoRankAndTheOthersSayTheJobHadIt) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(source, kShared);
+  const std::string path = scratch_.file("shifted.sqlite");
+  std::filesystem::copy_file(source, path);
+  const std::vector<trace::ProcessTrace> whole = importParts(path, 2);
+  ASSERT_EQ(whole.size(), 2u);
+  {
+    // The second process's records move 1000 s later.
+    auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kCreate);
+    ASSERT_TRUE(db) << db.error().message;
+    for (const char* table : kEventTables) {
+      const std::string process_column = db->hasColumn(table, "globalPid") ? "globalPid" : "globalTid";
+      const trace::Status moved = db->execute(fmt::format(
+          "UPDATE {} SET start = start + 1000000000000, end = end + 1000000000000 WHERE (({} >> 24) & 16777215) = {}",
+          table, process_column, whole[1].pid));
+      ASSERT_TRUE(moved) << moved.error().message;
+    }
+  }
+  const std::vector<trace::ProcessTrace> windowed = importParts(path, 2, parseReadWindow("0:900").value());
+  ASSERT_EQ(windowed.size(), 1u);
+  EXPECT_EQ(windowed[0].pid, whole[0].pid);
+  EXPECT_TRUE(windowed[0].one_of_several);
+  EXPECT_EQ(records(windowed[0].trace), records(whole[0].trace));
+  EXPECT_EQ(windowed[0].trace.distributed.world_size, 2);
+  EXPECT_EQ(windowed[0].trace.import_stats.skipped.at(
+                "processes with kernels but no records in --window 0:900 (not ranks of the job)"),
+            1u);
+  // Without a window both processes are ranks, and nothing is said of a world size.
+  const std::vector<trace::ProcessTrace> unwindowed = importParts(path, 2);
+  ASSERT_EQ(unwindowed.size(), 2u);
+  EXPECT_FALSE(unwindowed[0].trace.distributed.worldSizeKnown());
 }
 
 TEST_F(NsysSlicesTest, WhereNoSpillFileCanBeMadeTheProcessesWaitInMemoryAndReadTheSame) {

@@ -124,22 +124,36 @@ struct PassOutput {
   std::atomic<std::uint64_t> rows_passed_by{0};
 };
 
+// Calls each(table) for each of a part's tables.
+template <typename Each>
+void forEachTable(const NsysSlices& part, Each each) {
+  each(part.kernels);
+  each(part.runtime);
+  each(part.driver);
+  each(part.memcpy);
+  each(part.memset);
+  each(part.syncs);
+  each(part.nvtx);
+}
+
 // The rows a pass stepped over: those its parts read and those it passed by.
 std::uint64_t rowsOfPass(const PassOutput& pass) {
   std::uint64_t rows = pass.rows_passed_by.load();
-  const auto add = [&](const auto& table) {
-    for (const auto& slice : table) rows += slice.stats.events_read;
-  };
   for (const NsysSlices& part : pass.parts) {
-    add(part.kernels);
-    add(part.runtime);
-    add(part.driver);
-    add(part.memcpy);
-    add(part.memset);
-    add(part.syncs);
-    add(part.nvtx);
+    forEachTable(part, [&](const auto& table) {
+      for (const auto& slice : table) rows += slice.stats.events_read;
+    });
   }
   return rows;
+}
+
+// Whether a part kept any record (in memory or in the spill file).
+bool holdsRecords(const NsysSlices& part) {
+  bool any = false;
+  forEachTable(part, [&](const auto& table) {
+    for (const auto& slice : table) any = any || !slice.rows.empty() || slice.spilled.has_value();
+  });
+  return any;
 }
 
 // One task per slice of each event table, decoding into each part's TableSlice for that slice.
@@ -421,6 +435,19 @@ Status readProcesses(SqliteDatabase& db, const NsysReading& reading, std::option
   if (processes.size() > 1) pass.spill = SpillFile::make();
   if (Status read = readRows(db, reading, header, std::nullopt, pass); !read) return read;
   const std::uint64_t rows = file_rows ? *file_rows : rowsOfPass(pass);
+  // In a window, a process with no record in it is no rank of the job: it is left out, and each
+  // process read says how many were, and that the job had them all (its world size), so that the
+  // job says its figures cover some of its ranks.
+  const auto world_size = static_cast<std::int32_t>(processes.size());
+  std::size_t left_out = 0;
+  if (reading.window) {
+    for (std::size_t i = processes.size(); i-- > 0;) {
+      if (holdsRecords(pass.parts[i])) continue;
+      processes.erase(processes.begin() + static_cast<std::ptrdiff_t>(i));
+      pass.parts.erase(pass.parts.begin() + static_cast<std::ptrdiff_t>(i));
+      ++left_out;
+    }
+  }
   for (std::size_t i = 0; i < processes.size(); ++i) {
     trace::ProcessTrace& part = processes[i];
     if (Status restored = restorePart(pass, i, threadsToUse(reading.options.threads)); !restored) return restored;
@@ -429,6 +456,12 @@ Status readProcesses(SqliteDatabase& db, const NsysReading& reading, std::option
     if (Status built = finishProcess(db, reading, header, std::move(shared), std::move(pass.parts[i]), rows, part);
         !built) {
       return built;
+    }
+    if (left_out > 0) {
+      if (!part.trace.distributed.worldSizeKnown()) part.trace.distributed.world_size = world_size;
+      part.trace.import_stats.skipped[fmt::format("processes with kernels but no records in --window {} (not ranks "
+                                                  "of the job)",
+                                                  reading.window->asked)] += left_out;
     }
     pass.parts[i] = {};
     any_records = any_records || part.trace.eventCount() > 0;
