@@ -165,20 +165,29 @@ void attributeKernelsOnce(const trace::Trace& trace, TensorCoreEvidence& evidenc
                     summary.recorded_on_cpu);
 }
 
+// Whether the analysis may run stages on threads of their own (AnalysisOptions::threads).
+bool concurrentStages(const AnalysisOptions& options) { return threadsToUse(options.threads) > 1; }
+
 // The tables built on the per-kernel table: kernel time by verdict, operator and layer, shape
-// checks, attention computed in pieces, layers and kernels, and the what-if device.
-void summarizeKernelTables(const trace::Trace& trace, const AnalysisOptions& options, TraceSummary& summary) {
+// checks, attention computed in pieces, layers and kernels, and the what-if device. The shape
+// checks and the layer table on them run beside the others (`concurrent`): each reads the trace
+// and the per-kernel table and writes its own fields.
+void summarizeKernelTables(const trace::Trace& trace, const AnalysisOptions& options, bool concurrent,
+                           TraceSummary& summary) {
   const KernelAttribution& kernels = summary.kernel_attribution;
+  auto layers = runBeside(concurrent, [&] {
+    summary.shape_checks = checkShapes(trace, kernels);
+    summary.layer_table = buildLayerTable(trace, kernels, summary.shape_checks, summary.recorded_on_cpu);
+  });
   KernelTimeTables time = measureKernelTime(trace, kernels, summary.iterations);
   summary.gpu_kernel_time_ns = time.kernel_time_ns;
   summary.tensor_cores = std::move(time.tensor_cores);
   summary.operators = std::move(time.operators);
   summary.layers = std::move(time.layers);
-  summary.shape_checks = checkShapes(trace, kernels);
   summary.unfused_attention =
       findUnfusedAttention(trace, summary.iterations, summary.device, summary.recorded_on_cpu, kernels);
-  summary.layer_table = buildLayerTable(trace, kernels, summary.shape_checks, summary.recorded_on_cpu);
   summary.kernels = buildKernelTable(trace, kernels);
+  layers.get();
   addMeasuredTensorActivity(summary.kernels, summary.layer_table, trace, kernels,
                             summary.counters.tensor_active_by_kernel);
   summary.what_if = projectWhatIf(summary, options);
@@ -211,8 +220,6 @@ void summarizeHostSide(const trace::Trace& trace, HostSideShared& shared, TraceS
   summary.step_splits = splitSteps(trace, summary.iterations, summary.data_pipeline);
 }
 
-// Whether the analysis may run stages on threads of their own (AnalysisOptions::threads).
-bool concurrentStages(const AnalysisOptions& options) { return threadsToUse(options.threads) > 1; }
 
 }  // namespace
 
@@ -252,7 +259,7 @@ TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& 
   }
   kernels_attributed.set_value();
   stageDone(stage_done, "kernel verdicts proven");
-  summarizeKernelTables(trace, options, summary);
+  summarizeKernelTables(trace, options, concurrentStages(options), summary);
   stageDone(stage_done, "kernel tables");
   const std::optional<DeviceSpec> fit_device = memoryFitDevice(summary.what_if, options);
   summary.memory = analyzeMemory(trace, summary.iterations, fit_device ? &*fit_device : nullptr);
