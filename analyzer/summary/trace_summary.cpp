@@ -226,10 +226,13 @@ void summarizeHostSide(const trace::Trace& trace, HostSideShared& shared, TraceS
 TraceSummary summarizeTrace(const trace::Trace& trace, const CorrelationCounts& counts, const AnalysisOptions& options,
                             const StageCallback& stage_done) {
   TraceSummary summary;
-  summarizeContents(trace, counts, summary);
+  // The counts and spans beside the steps and the device: each reads the trace and writes its own
+  // fields.
+  auto contents = runBeside(concurrentStages(options), [&] { summarizeContents(trace, counts, summary); });
   summary.recorded_on_cpu = recordedOnCpu(trace);
   summary.iterations = findIterations(trace);
   summary.device = chooseRecordedDevice(trace, options.gpu);
+  contents.get();
   stageDone(stage_done, "contents and steps");
   // Two chains of stages that share nothing but the const trace, the fields set above, the per-op
   // model and the per-kernel table, and write disjoint fields of the summary. The kernel side
