@@ -1,8 +1,6 @@
 #include "analyzer/import/nsight/nsys_importer.h"
 
 #include <algorithm>
-#include <atomic>
-#include <functional>
 #include <future>
 #include <limits>
 #include <map>
@@ -21,6 +19,7 @@
 #include "analyzer/import/nsight/nsys_event_tables.h"
 #include "analyzer/import/nsight/nsys_gpu_metrics.h"
 #include "analyzer/import/nsight/nsys_memory_usage.h"
+#include "analyzer/import/nsight/nsys_pass.h"
 #include "analyzer/import/nsight/nsys_rows.h"
 #include "analyzer/import/nsight/nsys_slice_assembly.h"
 #include "analyzer/import/nsight/spill_file.h"
@@ -29,7 +28,6 @@
 #include "analyzer/normalise/phase_rules.h"
 #include "analyzer/normalise/range_normaliser.h"
 #include "base/run_beside.h"
-#include "base/task_queue.h"
 #include "base/thread_count.h"
 #include "trace/db/sqlite_database.h"
 
@@ -112,132 +110,6 @@ Status nameThreads(SqliteDatabase& db, const ForeignStrings& ids, trace::Trace& 
   });
 }
 
-// What one pass over the event tables reads into: one part holding every row it reads (all, or
-// one process's, chosen by SQLite), or, where `pids` are given, one part per process, part i
-// holding the rows of pids[i]. Where there is a spill file, the parts after the first wait in it
-// for their turn (restoreParts brings one back): memory holds one process's rows, not the file's.
-struct PassOutput {
-  std::vector<std::int64_t> pids;  // empty: one part
-  std::vector<NsysSlices> parts;
-  std::unique_ptr<SpillFile> spill;
-  // Rows of no process in `pids`, passed by.
-  std::atomic<std::uint64_t> rows_passed_by{0};
-};
-
-// Calls each(table) for each of a part's tables.
-template <typename Each>
-void forEachTable(const NsysSlices& part, Each each) {
-  each(part.kernels);
-  each(part.runtime);
-  each(part.driver);
-  each(part.memcpy);
-  each(part.memset);
-  each(part.syncs);
-  each(part.nvtx);
-}
-
-// The rows a pass stepped over: those its parts read and those it passed by.
-std::uint64_t rowsOfPass(const PassOutput& pass) {
-  std::uint64_t rows = pass.rows_passed_by.load();
-  for (const NsysSlices& part : pass.parts) {
-    forEachTable(part, [&](const auto& table) {
-      for (const auto& slice : table) rows += slice.stats.events_read;
-    });
-  }
-  return rows;
-}
-
-// Whether a part kept any record (in memory or in the spill file).
-bool holdsRecords(const NsysSlices& part) {
-  bool any = false;
-  forEachTable(part, [&](const auto& table) {
-    for (const auto& slice : table) any = any || !slice.rows.empty() || slice.spilled.has_value();
-  });
-  return any;
-}
-
-// One task per slice of each event table, decoding into each part's TableSlice for that slice.
-template <typename Table, typename Record>
-Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
-                     std::vector<TableSlice<Record>> NsysSlices::*slices_of, PassOutput& pass,
-                     std::vector<SliceTask>& tasks) {
-  auto slices = rowidSlices(db, table);
-  if (!slices) return slices.error();
-  for (NsysSlices& part : pass.parts) (part.*slices_of).resize(slices->size());
-  for (std::size_t i = 0; i < slices->size(); ++i) {
-    tasks.push_back([&reader, &pass, slices_of, i, slice = (*slices)[i]](SqliteDatabase& connection) {
-      const auto sliceOf = [&](std::size_t part) { return &(pass.parts[part].*slices_of)[i]; };
-      if (pass.pids.empty()) return reader.read(connection, slice, SliceOutput<Record>(*sliceOf(0)));
-      std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid;
-      for (std::size_t part = 0; part < pass.parts.size(); ++part) by_pid.emplace_back(pass.pids[part], sliceOf(part));
-      const SliceOutput<Record> output(std::move(by_pid));
-      if (Status read = reader.read(connection, slice, output); !read) return read;
-      pass.rows_passed_by += output.rowsPassedBy();
-      if (pass.spill) {
-        for (std::size_t part = 1; part < pass.parts.size(); ++part) spillRows(*pass.spill, *sliceOf(part));
-      }
-      return Status{};
-    });
-  }
-  return {};
-}
-
-// The event tables, read in slices on `threads` threads into `pass`'s parts.
-Status readEventTables(SqliteDatabase& db, const NsysReadScope& scope, unsigned threads, PassOutput& pass) {
-  std::vector<SliceTask> tasks;
-  Status status;
-  const auto add = [&](const char* table, const auto& reader, auto slices_of) {
-    if (status) status = addSliceTasks(db, table, reader, slices_of, pass, tasks);
-  };
-  // The readers outlive the tasks that use them. The largest tables first, so that no thread is
-  // left with a long one at the end.
-  std::optional<NvtxTable> nvtx;
-  std::optional<ApiTable> runtime;
-  std::optional<KernelTable> kernels;
-  std::optional<ApiTable> driver;
-  std::optional<MemoryOpTable> memcpy;
-  std::optional<MemoryOpTable> memset;
-  std::optional<SyncTable> syncs;
-  if (db.hasTable(kNsysNvtx)) add(kNsysNvtx, nvtx.emplace(db, scope), &NsysSlices::nvtx);
-  if (db.hasTable(kNsysRuntime)) add(kNsysRuntime, runtime.emplace(db, kNsysRuntime, scope), &NsysSlices::runtime);
-  if (db.hasTable(kNsysKernels)) {
-    auto made = KernelTable::make(db, scope);
-    if (!made) return made.error();
-    add(kNsysKernels, kernels.emplace(std::move(made).value()), &NsysSlices::kernels);
-  }
-  if (db.hasTable(kNsysDriver)) add(kNsysDriver, driver.emplace(db, kNsysDriver, scope), &NsysSlices::driver);
-  if (db.hasTable(kNsysMemcpy)) add(kNsysMemcpy, memcpy.emplace(db, kNsysMemcpy, scope), &NsysSlices::memcpy);
-  if (db.hasTable(kNsysMemset)) add(kNsysMemset, memset.emplace(db, kNsysMemset, scope), &NsysSlices::memset);
-  if (db.hasTable(kNsysSync)) add(kNsysSync, syncs.emplace(db, scope), &NsysSlices::syncs);
-  if (!status) return status;
-  return runSliceTasks(db, threads, tasks);
-}
-
-// Brings part `part`'s rows back from the spill file, slices side by side on `threads` threads.
-Status restorePart(PassOutput& pass, std::size_t part, unsigned threads) {
-  if (!pass.spill) return {};
-  NsysSlices& slices = pass.parts[part];
-  std::vector<std::function<Status()>> restores;
-  const auto add = [&](auto& table) {
-    for (auto& slice : table) {
-      if (slice.spilled) restores.emplace_back([&spill = *pass.spill, &slice] { return restoreRows(spill, slice); });
-    }
-  };
-  add(slices.nvtx);
-  add(slices.runtime);
-  add(slices.kernels);
-  add(slices.driver);
-  add(slices.memcpy);
-  add(slices.memset);
-  add(slices.syncs);
-  std::vector<Status> restored(restores.size());
-  runTasks(restores.size(), threads, [&](std::size_t i, std::size_t) { restored[i] = restores[i](); });
-  for (const Status& status : restored) {
-    if (!status) return status;
-  }
-  return {};
-}
-
 // How one reading goes: its options, who hears its stages, and the window it reads (resolved on
 // the export's clock), where one was asked for.
 struct NsysReading {
@@ -270,7 +142,6 @@ Status readHeader(SqliteDatabase& db, const NsysReading& reading, ExportHeader& 
 Status readRows(SqliteDatabase& db, const NsysReading& reading, const ExportHeader& header,
                 std::optional<std::int64_t> pid, PassOutput& pass) {
   const NsysReadScope scope{.ids = header.ids, .strings = header.shared.strings, .pid = pid, .window = reading.window};
-  pass.parts.resize(pass.pids.empty() ? 1 : pass.pids.size());
   if (Status read = readEventTables(db, scope, threadsToUse(reading.options.threads), pass); !read) return read;
   stageDone(reading.stage_done, "event tables read");
   return {};

@@ -3,8 +3,9 @@
 // memcpy/memset and synchronisation tables, NVTX_EVENTS with inline text or textId, StringIds,
 // TARGET_INFO_GPU, CUDA memory usage events (nsys_memory_usage.h), GPU metrics
 // (nsys_gpu_metrics.h), and the thread ids packed into globalTid. The event tables are read in
-// slices of rows on several threads (table_slices.h, nsys_event_tables.h) and put together in
-// file order (nsys_slice_assembly.h), in time order where the export is not (nsys_row_order.h).
+// one pass, in slices of rows on several threads (nsys_pass.h, table_slices.h,
+// nsys_event_tables.h), and put together in file order (nsys_slice_assembly.h), in time order
+// where the export is not (nsys_row_order.h).
 
 #include <cstdint>
 #include <functional>
