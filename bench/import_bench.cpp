@@ -43,6 +43,7 @@
 #include "analyzer/import/kineto/chrome_trace_stream.h"
 #include "analyzer/import/trace_importer.h"
 #include "analyzer/run_analysis.h"
+#include "base/malloc_arenas.h"
 #include "base/stage_callback.h"
 #include "bench/process_memory.h"
 #include "bench/stopwatch.h"
@@ -324,6 +325,7 @@ const char* verdict(bool met) { return met ? "met" : "MISSED"; }
 }  // namespace
 
 int main(int argc, char** argv) {
+  ampscope::useOneMallocArena();  // as the ampscope command does: the figures are its figures
   Options options;
   if (!parseOptions(argc, argv, options)) {
     usage();

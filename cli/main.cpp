@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/malloc_arenas.h"
 #include "cli/analysis_commands.h"
 #include "cli/command_line_errors.h"
 #include "cli/exit_codes.h"
@@ -14,6 +15,7 @@
 
 int main(int argc, char** argv) {
   using namespace ampscope::cli;
+  ampscope::useOneMallocArena();
   CLI::App app{kAppDescription};
   configureApp(app);
 
