@@ -197,6 +197,10 @@ trace::Result<std::vector<trace::ProcessTrace>> processesWithKernels(SqliteDatab
   auto slices = rowidSlices(db, kNsysKernels);
   if (!slices) return slices.error();
   using FirstDevices = std::map<std::int64_t, std::uint32_t>;  // pid -> lowest device
+  const auto keepLowest = [](FirstDevices& devices, std::int64_t pid, std::uint32_t device) {
+    const auto [at, fresh] = devices.emplace(pid, device);
+    if (!fresh) at->second = std::min(at->second, device);
+  };
   std::vector<FirstDevices> found(slices->size());
   std::vector<SliceTask> tasks;
   for (std::size_t i = 0; i < slices->size(); ++i) {
@@ -210,10 +214,8 @@ trace::Result<std::vector<trace::ProcessTrace>> processesWithKernels(SqliteDatab
         const std::pair<std::int64_t, std::int64_t> pair{statement->int64(0), valueOr(*statement, c["deviceId"], 0)};
         if (pair == last) continue;
         last = pair;
-        const std::int64_t pid = decodeGlobalTid(pair.first).pid;
-        const auto device = static_cast<std::uint32_t>(pair.second);  // NULL: 0, as a kernel reads it
-        const auto [at, fresh] = found[i].emplace(pid, device);
-        if (!fresh) at->second = std::min(at->second, device);
+        // NULL device: 0, as a kernel reads it.
+        keepLowest(found[i], decodeGlobalTid(pair.first).pid, static_cast<std::uint32_t>(pair.second));
       }
       return statement->status();
     });
@@ -221,10 +223,7 @@ trace::Result<std::vector<trace::ProcessTrace>> processesWithKernels(SqliteDatab
   if (Status read = runSliceTasks(db, threads, tasks); !read) return read.error();
   FirstDevices first_device;
   for (const FirstDevices& slice : found) {
-    for (const auto& [pid, device] : slice) {
-      const auto [at, fresh] = first_device.emplace(pid, device);
-      if (!fresh) at->second = std::min(at->second, device);
-    }
+    for (const auto& [pid, device] : slice) keepLowest(first_device, pid, device);
   }
   for (const auto& [pid, device] : first_device) out.push_back({.pid = pid, .first_device = device, .trace = {}});
   std::stable_sort(out.begin(), out.end(), [](const trace::ProcessTrace& a, const trace::ProcessTrace& b) {
