@@ -15,7 +15,9 @@ constexpr std::size_t kFirstBlockBytes = 4096;
 constexpr std::size_t kLargestBlockBytes = std::size_t{1} << 22;
 constexpr std::size_t kFirstSlots = 16;
 
-std::uint32_t hashOf(std::string_view text) {
+}  // namespace
+
+std::uint32_t StringTable::hashOf(std::string_view text) {
   const std::size_t full = std::hash<std::string_view>{}(text);
   if constexpr (sizeof(std::size_t) > sizeof(std::uint32_t)) {
     return static_cast<std::uint32_t>(full ^ (full >> 32));
@@ -23,8 +25,6 @@ std::uint32_t hashOf(std::string_view text) {
     return static_cast<std::uint32_t>(full);
   }
 }
-
-}  // namespace
 
 void StringTable::start() {
   std::vector<StringId> slots(kFirstSlots, kFreeSlot);
@@ -126,9 +126,8 @@ void StringTable::growIndex() {
   slots_.swap(grown);
 }
 
-StringId StringTable::intern(std::string_view text) {
+StringId StringTable::intern(std::string_view text, std::uint32_t hash) {
   if (slots_.empty()) start();
-  const std::uint32_t hash = hashOf(text);
   std::size_t slot = slotOf(text, hash);
   if (slots_[slot] != kFreeSlot) return slots_[slot];
   const auto id = static_cast<StringId>(strings_.size());
@@ -147,13 +146,13 @@ StringId StringTable::intern(std::string_view text) {
   return id;
 }
 
-bool StringTable::find(std::string_view text, StringId& id) const {
+bool StringTable::find(std::string_view text, std::uint32_t hash, StringId& id) const {
   if (slots_.empty()) {  // nothing interned yet: the empty string alone
     if (!text.empty()) return false;
     id = kEmpty;
     return true;
   }
-  const StringId found = slots_[slotOf(text, hashOf(text))];
+  const StringId found = slots_[slotOf(text, hash)];
   if (found == kFreeSlot) return false;
   id = found;
   return true;

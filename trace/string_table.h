@@ -33,9 +33,17 @@ class StringTable {
   StringTable& operator=(StringTable&& other) noexcept;
   ~StringTable() = default;
 
-  StringId intern(std::string_view text);
+  StringId intern(std::string_view text) { return intern(text, hashOf(text)); }
   // Returns the id of text if it was interned already, without adding it.
-  bool find(std::string_view text, StringId& id) const;
+  bool find(std::string_view text, StringId& id) const { return find(text, hashOf(text), id); }
+
+  // The same, given the text's hash (hashOf, the same in every table): a caller that looks one
+  // text up in two tables, or moves a table's strings into another (hashAt), hashes it once.
+  static std::uint32_t hashOf(std::string_view text);
+  StringId intern(std::string_view text, std::uint32_t hash);
+  bool find(std::string_view text, std::uint32_t hash, StringId& id) const;
+  std::uint32_t hashAt(StringId id) const { return id == kEmpty ? hashOf(kEmptyText) : hashes_[id]; }
+
   // Valid as long as the table lives, however much it grows, and across a move of the table.
   std::string_view view(StringId id) const { return id == kEmpty ? kEmptyText : strings_[id]; }
   std::size_t size() const { return strings_.empty() ? 1 : strings_.size(); }

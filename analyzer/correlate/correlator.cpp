@@ -39,8 +39,23 @@ ThreadRanges rangesByThread(const trace::Trace& trace) {
   return by_thread;
 }
 
-void computeNesting(trace::Trace& trace, const ThreadRanges& by_thread) {
+// The phase a range takes from where it sits: a backward op Kineto marked with its forward
+// thread's id is backward; else a range of no phase of its own takes its parent's, a step's
+// excepted (the normaliser set the phase each range's own name announces).
+void inheritPhase(Range& range, const trace::Trace& trace) {
+  if (range.phase == Phase::kUnknown && range.fwd_thread_tid != 0) range.phase = Phase::kBackward;
+  if (range.phase == Phase::kUnknown && range.parent != kNone) {
+    const Phase inherited = trace.ranges[at(range.parent)].phase;
+    if (inherited != Phase::kStep) range.phase = inherited;
+  }
+}
+
+// Each range's parent, depth and inherited phase, thread by thread. A parent is on its child's
+// thread and starts before it, so it has its phase when its child is visited. Returns whether the
+// trace has steps or backward ranges (a trace of training).
+bool computeNestingAndPhases(trace::Trace& trace, const ThreadRanges& by_thread) {
   std::vector<Index> stack;
+  bool training_or_steps = false;
   for (const std::vector<Index>& ranges : by_thread) {
     stack.clear();
     for (Index index : ranges) {
@@ -55,8 +70,11 @@ void computeNesting(trace::Trace& trace, const ThreadRanges& by_thread) {
       range.parent = stack.empty() ? kNone : stack.back();
       range.depth = static_cast<std::uint8_t>(std::min<std::size_t>(stack.size(), Range::kMaxDepth));
       stack.push_back(index);
+      inheritPhase(range, trace);
+      training_or_steps = training_or_steps || range.phase == Phase::kStep || range.phase == Phase::kBackward;
     }
   }
+  return training_or_steps;
 }
 
 // `backward_name`: whether an op name announces a backward op, decided once per name.
@@ -68,81 +86,76 @@ bool isBackwardRoot(const trace::Trace& trace, const Range& range, NameTest& bac
          });
 }
 
-// The normaliser set the phase each range's own name announces; here ranges inherit theirs.
-void computePhases(trace::Trace& trace) {
-  bool training_or_steps = false;
-  for (Range& range : trace.ranges) {
-    if (range.phase == Phase::kUnknown && range.fwd_thread_tid != 0) range.phase = Phase::kBackward;
-    if (range.phase == Phase::kUnknown && range.parent != kNone) {
-      const Phase inherited = trace.ranges[at(range.parent)].phase;
-      if (inherited != Phase::kStep) range.phase = inherited;
-    }
-    training_or_steps = training_or_steps || range.phase == Phase::kStep ||
-                        range.phase == Phase::kBackward;
-  }
-  // In a trace of steps, an operator that is neither data loading, backward nor optimizer runs
-  // in the forward pass (the loss included). Elsewhere the phase stays unknown.
-  if (!training_or_steps) return;
-  for (Range& range : trace.ranges) {
-    if (range.phase == Phase::kUnknown && range.kind == RangeKind::kOperator) range.phase = Phase::kForward;
-  }
-}
+// The op that created each autograd node, by the number PyTorch stamps: the last outermost
+// forward op with the number. PyTorch stamps the autograd counter's current value on every op,
+// also on ops that create no autograd node (a data loader's view before the convolution that
+// creates node N carries N). (A backward op's "Fwd thread id" is the profiler's own thread number,
+// not the thread's id in the trace, so the number alone decides.) In the same pass, where the
+// trace is one of training, an operator that is neither data loading, backward nor optimizer runs
+// in the forward pass (the loss included); elsewhere the phase stays unknown.
+struct ForwardCandidate {
+  Index range = kNone;
+  std::int64_t end_ns = 0;
+};
+using ForwardBySequence = std::unordered_map<std::int64_t, ForwardCandidate>;
 
-std::uint64_t linkBackwardToForward(trace::Trace& trace) {
-  // PyTorch stamps the autograd counter's current value on every op, also on ops that create no
-  // autograd node (a data loader's view before the convolution that creates node N carries N):
-  // the op that created the node is the last outermost forward op with the number. (A backward
-  // op's "Fwd thread id" is the profiler's own thread number, not the thread's id in the trace,
-  // so the number alone decides.)
-  struct Candidate {
-    Index range = kNone;
-    std::int64_t end_ns = 0;
-  };
-  std::unordered_map<std::int64_t, Candidate> forward_by_sequence;
+ForwardBySequence findForwardOps(trace::Trace& trace, bool training_or_steps) {
+  ForwardBySequence forward_by_sequence;
   for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
-    const Range& range = trace.ranges[i];
+    Range& range = trace.ranges[i];
+    if (training_or_steps && range.phase == Phase::kUnknown && range.kind == RangeKind::kOperator) {
+      range.phase = Phase::kForward;
+    }
     if (range.kind != RangeKind::kOperator || range.sequence_number < 0 ||
         range.phase == Phase::kBackward || range.fwd_thread_tid != 0) {
       continue;
     }
-    Candidate& c = forward_by_sequence[range.sequence_number];
+    ForwardCandidate& c = forward_by_sequence[range.sequence_number];
     // A range nested in the candidate (aten::convolution inside aten::conv2d) is part of it.
     if (c.range != kNone && range.start_ns < c.end_ns) continue;
     c = {static_cast<Index>(i), range.end_ns};
   }
+  return forward_by_sequence;
+}
+
+// The layer a range takes from where it sits, in start order, which visits a parent before its
+// children and a forward op before its backward.
+void inheritLayer(Range& range, const trace::Trace& trace) {
+  if (range.text_form == trace::RangeTextForm::kPyProfModule && range.parent != kNone) {
+    // A PyProf module marker names only its class ("LSTM"); the call stack marker it sits in,
+    // where its funcStack was recorded, names the instance ("Net/LSTM(2)"): one layer per
+    // instance, not one per class.
+    const Range& call = trace.ranges[at(range.parent)];
+    if (call.text_form == trace::RangeTextForm::kPyProfCallStack && call.module_path != trace::StringTable::kEmpty &&
+        call.layer != trace::StringTable::kEmpty) {
+      range.layer = call.layer;
+      return;
+    }
+  }
+  if (range.layer != trace::StringTable::kEmpty) return;
+  if (range.forward_range != kNone) {
+    range.layer = trace.ranges[at(range.forward_range)].layer;
+    if (range.layer != trace::StringTable::kEmpty) return;
+  }
+  if (range.parent != kNone) range.layer = trace.ranges[at(range.parent)].layer;
+}
+
+// Each backward op's forward op, and then its layer: a range's layer reads its forward op's, set
+// in this pass when the forward op came first (as it does), or as the normaliser left it.
+std::uint64_t linkBackwardAndLayers(trace::Trace& trace, const ForwardBySequence& forward_by_sequence) {
   std::uint64_t linked = 0;
   NameTest backward_name;
   for (Range& range : trace.ranges) {
-    if (!isBackwardRoot(trace, range, backward_name)) continue;
-    const auto found = forward_by_sequence.find(range.sequence_number);
-    if (found == forward_by_sequence.end()) continue;
-    range.forward_range = found->second.range;
-    ++linked;
-  }
-  return linked;
-}
-
-void computeLayers(trace::Trace& trace) {
-  // Start order visits a parent before its children and a forward op before its backward.
-  for (Range& range : trace.ranges) {
-    if (range.text_form == trace::RangeTextForm::kPyProfModule && range.parent != kNone) {
-      // A PyProf module marker names only its class ("LSTM"); the call stack marker it sits in,
-      // where its funcStack was recorded, names the instance ("Net/LSTM(2)"): one layer per
-      // instance, not one per class.
-      const Range& call = trace.ranges[at(range.parent)];
-      if (call.text_form == trace::RangeTextForm::kPyProfCallStack && call.module_path != trace::StringTable::kEmpty &&
-          call.layer != trace::StringTable::kEmpty) {
-        range.layer = call.layer;
-        continue;
+    if (isBackwardRoot(trace, range, backward_name)) {
+      const auto found = forward_by_sequence.find(range.sequence_number);
+      if (found != forward_by_sequence.end()) {
+        range.forward_range = found->second.range;
+        ++linked;
       }
     }
-    if (range.layer != trace::StringTable::kEmpty) continue;
-    if (range.forward_range != kNone) {
-      range.layer = trace.ranges[at(range.forward_range)].layer;
-      if (range.layer != trace::StringTable::kEmpty) continue;
-    }
-    if (range.parent != kNone) range.layer = trace.ranges[at(range.parent)].layer;
+    inheritLayer(range, trace);
   }
+  return linked;
 }
 
 bool canOwnLaunch(const Range& range) {
@@ -225,10 +238,8 @@ void linkGpuRecordsToLaunches(trace::Trace& trace, CorrelationCounts& counts) {
 // Ranges: nesting, phases, backward-to-forward links, layers; then each launch's enclosing op.
 void correlateHostSide(trace::Trace& trace, CorrelationCounts& counts) {
   const ThreadRanges by_thread = rangesByThread(trace);
-  computeNesting(trace, by_thread);
-  computePhases(trace);
-  counts.backward_ranges_linked_to_forward = linkBackwardToForward(trace);
-  computeLayers(trace);
+  const bool training_or_steps = computeNestingAndPhases(trace, by_thread);
+  counts.backward_ranges_linked_to_forward = linkBackwardAndLayers(trace, findForwardOps(trace, training_or_steps));
 
   std::vector<StartedRanges> started;
   started.reserve(by_thread.size());

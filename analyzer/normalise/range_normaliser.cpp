@@ -76,10 +76,12 @@ class RangeTextReader {
 
  private:
   trace::StringId intern(std::string_view text) {
-    if (adds_to_ != nullptr) return adds_to_->intern(text);
+    // Millions of ranges each name an op and its shapes: hashed once for both tables.
+    const std::uint32_t hash = StringTable::hashOf(text);
+    if (adds_to_ != nullptr) return adds_to_->intern(text, hash);
     trace::StringId id = StringTable::kEmpty;
-    if (trace_.strings.find(text, id)) return id;
-    return kReaderString | own_.intern(text);
+    if (trace_.strings.find(text, hash, id)) return id;
+    return kReaderString | own_.intern(text, hash);
   }
   std::string_view str(trace::StringId id) const {
     return (id & kReaderString) != 0 ? own_.view(id & ~kReaderString) : trace_.str(id);
@@ -211,13 +213,22 @@ class StringsInOrder {
   StringsInOrder(trace::Trace& trace, const StringTable& own) : trace_(trace), own_(own), in_trace_(own.size(), kNotYet) {}
 
   void give(Range& range) {
-    std::array<trace::StringId*, 6> fields = {&range.module_path, &range.layer, &range.op,
-                                              &range.shapes,      &range.dtypes, &range.arguments};
-    std::sort(fields.begin(), fields.end(), [](const trace::StringId* a, const trace::StringId* b) { return *a < *b; });
-    for (trace::StringId* field : fields) {
+    // The fields that hold one of the reader's strings (one or two, as a rule), in the order of
+    // their own ids: an insertion sort of a few.
+    std::array<trace::StringId*, 6> fields{};
+    std::size_t count = 0;
+    for (trace::StringId* field : {&range.module_path, &range.layer, &range.op, &range.shapes, &range.dtypes,
+                                   &range.arguments}) {
       if ((*field & kReaderString) == 0) continue;
-      trace::StringId& id = in_trace_[*field & ~kReaderString];
-      if (id == kNotYet) id = trace_.strings.intern(own_.view(*field & ~kReaderString));
+      std::size_t at = count++;
+      for (; at > 0 && *fields[at - 1] > *field; --at) fields[at] = fields[at - 1];
+      fields[at] = field;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      trace::StringId* field = fields[i];
+      const trace::StringId own = *field & ~kReaderString;
+      trace::StringId& id = in_trace_[own];
+      if (id == kNotYet) id = trace_.strings.intern(own_.view(own), own_.hashAt(own));
       *field = id;
     }
   }

@@ -23,7 +23,7 @@ struct SliceIds {
 template <typename Record>
 std::vector<trace::StringId> internNames(const TableSlice<Record>& slice, trace::StringTable& strings) {
   std::vector<trace::StringId> ids(slice.names.size(), trace::StringTable::kEmpty);
-  for (std::size_t i = 1; i < slice.names.size(); ++i) ids[i] = strings.intern(slice.names.view(static_cast<trace::StringId>(i)));
+  for (trace::StringId i = 1; i < slice.names.size(); ++i) ids[i] = strings.intern(slice.names.view(i), slice.names.hashAt(i));
   return ids;
 }
 
