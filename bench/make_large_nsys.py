@@ -7,6 +7,11 @@ shifted in time by k spans of the source and its correlation ids are offset, so 
 a distinct, well-formed part of the timeline, as if the program had run k more times as long.
 String, device and thread tables are kept as they are.
 
+With --distinct-text, each copy's PyTorch NVTX text gets op ids and sequence numbers of its own
+(emit_nvtx's "op_id = N" and "seq = N" become "op_id = KN" with K the copy's number and six
+zeros), as a recording k times as long would have them: then nearly every range's text differs,
+as in a real emit_nvtx export, where without it each text is repeated once per copy.
+
 Python 3 standard library only.
 """
 
@@ -25,6 +30,8 @@ def main():
     parser.add_argument("output")
     parser.add_argument("--source", default=DEFAULT_SOURCE)
     parser.add_argument("--copies", type=int, default=100)
+    parser.add_argument("--distinct-text", action="store_true",
+                        help="give each copy's PyTorch NVTX text op ids and sequence numbers of its own")
     args = parser.parse_args()
     shutil.copyfile(args.source, args.output)
     db = sqlite3.connect(args.output)
@@ -43,14 +50,20 @@ def main():
                 shifted.append(f"{c} + :shift")
             elif c == "correlationId":
                 shifted.append(f"{c} + :correlation")
+            elif c == "text" and table == "NVTX_EVENTS" and args.distinct_text:
+                # A number never starts with 0, so "K000000" before it keeps copies apart.
+                shifted.append("replace(replace(text, 'op_id = ', 'op_id = ' || :copy || '000000'), "
+                               "'seq = ', 'seq = ' || :copy || '000000')")
             else:
                 shifted.append(c)
         insert = (f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join(shifted)} FROM {table} "
                   f"WHERE rowid <= :source_rows")
         source_rows = db.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0] or 0
         for k in range(1, args.copies):
-            db.execute(insert, {"shift": k * span, "correlation": k * (max_correlation + 1),
-                                "source_rows": source_rows})
+            values = {"shift": k * span, "correlation": k * (max_correlation + 1), "source_rows": source_rows}
+            if ":copy" in insert:
+                values["copy"] = k
+            db.execute(insert, values)
         rows += db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     db.commit()
     db.execute("VACUUM")
