@@ -50,20 +50,28 @@ TEST(SpillFileTest, WhatThreadsWriteAtOnceComesBackUnchanged) {
   EXPECT_EQ(file->size(), written);
 }
 
-TEST(SpillFileTest, ASliceSpilledAndRestoredHasItsRowsBackAndItsMemoryMeanwhileFreed) {
+TEST(SpillFileTest, ASliceSpilledAndRestoredHasItsRowsAndNamesBackAndItsMemoryMeanwhileFreed) {
   const std::unique_ptr<SpillFile> file = SpillFile::make();
   ASSERT_NE(file, nullptr);
   TableSlice<NvtxRow> slice;
   for (std::int64_t i = 0; i < 100000; ++i) {
-    slice.rows.push_back({.start_ns = i, .end_ns = 2 * i, .name = static_cast<trace::StringId>(i % 7),
+    const trace::StringId name = slice.names.intern("aten::mm, op_id = " + std::to_string(i % 5000));
+    slice.rows.push_back({.start_ns = i, .end_ns = 2 * i, .name = kSliceName | name,
                           .thread = static_cast<trace::Index>(i % 3), .category = 5, .domain = 0});
   }
+  const trace::StringTable names = slice.names;
+  packNames(slice);
+  EXPECT_EQ(slice.names.size(), 1u);  // the table freed once packed
   const auto before = slice.rows;
-  spillRows(*file, slice);
+  const PackedStrings packed_before = slice.packed_names;
+  spillSlice(*file, slice);
   ASSERT_TRUE(slice.spilled.has_value());
   EXPECT_TRUE(slice.rows.empty());
   EXPECT_EQ(slice.rows.capacity(), 0u);
-  ASSERT_TRUE(restoreRows(*file, slice));
+  EXPECT_EQ(slice.packed_names.chars.capacity(), 0u);
+  EXPECT_EQ(slice.packed_names.lengths.capacity(), 0u);
+  EXPECT_EQ(slice.packed_names.hashes.capacity(), 0u);
+  ASSERT_TRUE(restoreSlice(*file, slice));
   EXPECT_FALSE(slice.spilled.has_value());
   ASSERT_EQ(slice.rows.size(), before.size());
   for (std::size_t i = 0; i < before.size(); ++i) {
@@ -72,6 +80,36 @@ TEST(SpillFileTest, ASliceSpilledAndRestoredHasItsRowsBackAndItsMemoryMeanwhileF
     ASSERT_EQ(slice.rows[i].name, before[i].name);
     ASSERT_EQ(slice.rows[i].thread, before[i].thread);
   }
+  EXPECT_EQ(slice.packed_names.chars, packed_before.chars);
+  EXPECT_EQ(slice.packed_names.lengths, packed_before.lengths);
+  EXPECT_EQ(slice.packed_names.hashes, packed_before.hashes);
+  // The names come back as the table had them: id by id, with their hashes.
+  ASSERT_EQ(slice.packed_names.size() + 1, names.size());
+  trace::StringId id = 1;
+  slice.packed_names.forEach([&](std::string_view text, std::uint32_t hash) {
+    EXPECT_EQ(text, names.view(id));
+    EXPECT_EQ(hash, names.hashAt(id));
+    ++id;
+  });
+  EXPECT_EQ(id, names.size());
+}
+
+TEST(SpillFileTest, ASliceOfNamesAloneIsSpilledAndRestoredToo) {
+  // NVTX domain creations name a domain without making a row.
+  const std::unique_ptr<SpillFile> file = SpillFile::make();
+  ASSERT_NE(file, nullptr);
+  TableSlice<NvtxRow> slice;
+  slice.names.intern("my domain");
+  packNames(slice);
+  spillSlice(*file, slice);
+  ASSERT_TRUE(slice.spilled.has_value());
+  EXPECT_TRUE(slice.packed_names.empty());
+  ASSERT_TRUE(restoreSlice(*file, slice));
+  ASSERT_EQ(slice.packed_names.size(), 1u);
+  slice.packed_names.forEach([](std::string_view text, std::uint32_t hash) {
+    EXPECT_EQ(text, "my domain");
+    EXPECT_EQ(hash, trace::StringTable::hashOf("my domain"));
+  });
 }
 
 TEST(SpillFileTest, ReadingPastWhatWasWrittenIsAnErrorNamingTheDirectory) {

@@ -37,14 +37,19 @@ Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
   for (std::size_t i = 0; i < slices->size(); ++i) {
     tasks.push_back([&reader, &pass, slices_of, i, slice = (*slices)[i]](SqliteDatabase& connection) {
       const auto sliceOf = [&](std::size_t part) { return &(pass.parts[part].*slices_of)[i]; };
-      if (pass.pids.empty()) return reader.read(connection, slice, SliceOutput<Record>(*sliceOf(0)));
+      if (pass.pids.empty()) {
+        if (Status read = reader.read(connection, slice, SliceOutput<Record>(*sliceOf(0))); !read) return read;
+        packNames(*sliceOf(0));
+        return Status{};
+      }
       std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid;
       for (std::size_t part = 0; part < pass.parts.size(); ++part) by_pid.emplace_back(pass.pids[part], sliceOf(part));
       const SliceOutput<Record> output(std::move(by_pid));
       if (Status read = reader.read(connection, slice, output); !read) return read;
       pass.rows_passed_by += output.rowsPassedBy();
-      if (pass.spill) {
-        for (std::size_t part = 1; part < pass.parts.size(); ++part) spillRows(*pass.spill, *sliceOf(part));
+      for (std::size_t part = 0; part < pass.parts.size(); ++part) {
+        packNames(*sliceOf(part));
+        if (pass.spill && part > 0) spillSlice(*pass.spill, *sliceOf(part));
       }
       return Status{};
     });
@@ -90,7 +95,7 @@ Status restorePart(PassOutput& pass, std::size_t part, unsigned threads) {
   std::vector<std::function<Status()>> restores;
   forEachTable(pass.parts[part], [&](auto& table) {
     for (auto& slice : table) {
-      if (slice.spilled) restores.emplace_back([&spill = *pass.spill, &slice] { return restoreRows(spill, slice); });
+      if (slice.spilled) restores.emplace_back([&spill = *pass.spill, &slice] { return restoreSlice(spill, slice); });
     }
   });
   std::vector<Status> restored(restores.size());

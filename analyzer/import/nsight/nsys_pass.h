@@ -35,7 +35,8 @@ struct PassOutput {
 trace::Status readEventTables(trace::db::SqliteDatabase& db, const NsysReadScope& scope, unsigned threads,
                               PassOutput& pass);
 
-// Brings part `part`'s rows back from the spill file, slices side by side on `threads` threads.
+// Brings part `part`'s rows and names back from the spill file, slices side by side on `threads`
+// threads.
 trace::Status restorePart(PassOutput& pass, std::size_t part, unsigned threads);
 
 // The rows a pass stepped over: those its parts read and those it passed by.

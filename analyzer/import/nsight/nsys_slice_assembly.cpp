@@ -20,10 +20,14 @@ struct SliceIds {
   std::vector<trace::Index> threads;   // by the slice's thread index
 };
 
+// The trace's ids of a slice's names, by the slice's id; the packed names are freed once interned.
 template <typename Record>
-std::vector<trace::StringId> internNames(const TableSlice<Record>& slice, trace::StringTable& strings) {
-  std::vector<trace::StringId> ids(slice.names.size(), trace::StringTable::kEmpty);
-  for (trace::StringId i = 1; i < slice.names.size(); ++i) ids[i] = strings.intern(slice.names.view(i), slice.names.hashAt(i));
+std::vector<trace::StringId> internNames(TableSlice<Record>& slice, trace::StringTable& strings) {
+  std::vector<trace::StringId> ids;
+  ids.reserve(slice.packed_names.size() + 1);
+  ids.push_back(trace::StringTable::kEmpty);
+  slice.packed_names.forEach([&](std::string_view text, std::uint32_t hash) { ids.push_back(strings.intern(text, hash)); });
+  slice.packed_names = {};
   return ids;
 }
 
@@ -97,9 +101,9 @@ void resolveSlices(NsysSlices& slices, trace::Trace& trace) {
   std::vector<SliceIds> runtime_ids;
   std::vector<SliceIds> driver_ids;
   std::vector<SliceIds> nvtx_ids;
-  for (const auto& slice : slices.runtime) runtime_ids.push_back({internNames(slice, trace.strings), {}});
-  for (const auto& slice : slices.driver) driver_ids.push_back({internNames(slice, trace.strings), {}});
-  for (const auto& slice : slices.nvtx) nvtx_ids.push_back({internNames(slice, trace.strings), {}});
+  for (auto& slice : slices.runtime) runtime_ids.push_back({internNames(slice, trace.strings), {}});
+  for (auto& slice : slices.driver) driver_ids.push_back({internNames(slice, trace.strings), {}});
+  for (auto& slice : slices.nvtx) nvtx_ids.push_back({internNames(slice, trace.strings), {}});
 
   // Threads: by the table they first appear in and their earliest start there, then pid and tid.
   std::map<ThreadKey, ThreadOrder> seen;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/import/nsight/packed_strings.h"
 #include "analyzer/import/nsight/spill_file.h"
 #include "base/page_allocator.h"
 #include "trace/string_table.h"
@@ -46,7 +47,10 @@ struct TableSlice {
   // back to the system then (base/page_allocator.h).
   std::vector<Record, PageAllocator<Record>> rows;
   // Strings first met in this slice: NVTX text given inline, API names without their version.
+  // Interned into `names` while the slice is read, then packed (packNames) until the trace
+  // interns them.
   trace::StringTable names;
+  PackedStrings packed_names;
   // A row's `thread` is an index here until the slices are put together.
   std::vector<SliceThread> threads;
   std::size_t last_thread = 0;  // the index found last: a thread's rows come in runs
@@ -57,30 +61,71 @@ struct TableSlice {
   std::vector<std::uint32_t> unterminated;
   std::vector<std::pair<std::uint32_t, std::int64_t>> range_domains;
   std::vector<std::pair<std::int64_t, trace::StringId>> domain_names;
-  // Where the rows wait while a spill file holds them (`rows` is empty meanwhile).
-  std::optional<SpillFile::Extent> spilled;
+  // Where the rows and the packed names wait while a spill file holds them (they are empty
+  // meanwhile).
+  struct Spilled {
+    SpillFile::Extent rows, chars, lengths, hashes;
+  };
+  std::optional<Spilled> spilled;
 };
 
-// Moves a slice's rows into `file`, freeing their memory; where the file cannot take them (a full
-// disk) they stay where they are.
+// The slice's names packed, the table they were interned in freed (packed_strings.h).
 template <typename Record>
-void spillRows(SpillFile& file, TableSlice<Record>& slice) {
-  static_assert(std::is_trivially_copyable_v<Record>, "rows go to the file as their bytes");
-  if (slice.rows.empty()) return;
-  SpillFile::Extent at;
-  if (!file.write(slice.rows.data(), slice.rows.size() * sizeof(Record), at)) return;
-  slice.spilled = at;
-  decltype(slice.rows)().swap(slice.rows);  // its memory too, not only its rows
+void packNames(TableSlice<Record>& slice) {
+  slice.packed_names = PackedStrings::of(slice.names);
+  slice.names = {};
 }
 
-// Brings back the rows spillRows moved into `file`.
+namespace detail {
+
+template <typename T, typename Allocator>
+bool spillVector(SpillFile& file, const std::vector<T, Allocator>& from, SpillFile::Extent& at) {
+  static_assert(std::is_trivially_copyable_v<T>, "values go to the file as their bytes");
+  return file.write(from.data(), from.size() * sizeof(T), at);
+}
+
+template <typename T, typename Allocator>
+trace::Status restoreVector(const SpillFile& file, const SpillFile::Extent& at, std::vector<T, Allocator>& into) {
+  into.resize(at.bytes / sizeof(T));
+  return file.read(at, into.data());
+}
+
+template <typename T, typename Allocator>
+void freeVector(std::vector<T, Allocator>& v) {
+  std::vector<T, Allocator>().swap(v);  // its memory too, not only its values
+}
+
+}  // namespace detail
+
+// Moves a slice's rows and packed names into `file`, freeing their memory; where the file cannot
+// take them all (a full disk) they stay where they are.
 template <typename Record>
-trace::Status restoreRows(const SpillFile& file, TableSlice<Record>& slice) {
+void spillSlice(SpillFile& file, TableSlice<Record>& slice) {
+  if (slice.rows.empty() && slice.packed_names.empty()) return;
+  typename TableSlice<Record>::Spilled at;
+  PackedStrings& names = slice.packed_names;
+  if (!detail::spillVector(file, slice.rows, at.rows) || !detail::spillVector(file, names.chars, at.chars) ||
+      !detail::spillVector(file, names.lengths, at.lengths) || !detail::spillVector(file, names.hashes, at.hashes)) {
+    return;
+  }
+  slice.spilled = at;
+  detail::freeVector(slice.rows);
+  detail::freeVector(names.chars);
+  detail::freeVector(names.lengths);
+  detail::freeVector(names.hashes);
+}
+
+// Brings back what spillSlice moved into `file`.
+template <typename Record>
+trace::Status restoreSlice(const SpillFile& file, TableSlice<Record>& slice) {
   if (!slice.spilled) return {};
-  slice.rows.resize(slice.spilled->bytes / sizeof(Record));
-  const trace::Status read = file.read(*slice.spilled, slice.rows.data());
+  const typename TableSlice<Record>::Spilled at = *slice.spilled;
   slice.spilled.reset();
-  return read;
+  PackedStrings& names = slice.packed_names;
+  if (trace::Status read = detail::restoreVector(file, at.rows, slice.rows); !read) return read;
+  if (trace::Status read = detail::restoreVector(file, at.chars, names.chars); !read) return read;
+  if (trace::Status read = detail::restoreVector(file, at.lengths, names.lengths); !read) return read;
+  return detail::restoreVector(file, at.hashes, names.hashes);
 }
 
 }  // namespace ampscope::analyzer::import
