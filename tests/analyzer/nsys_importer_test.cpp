@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../test_support.h"
+#include "../trace_equality.h"
 #include "analyzer/core/gemm_shapes.h"
 #include "analyzer/correlate/correlator.h"
 #include "analyzer/summary/trace_summary.h"
@@ -302,6 +303,19 @@ TEST_F(NsysImporterTest, AKernelTableWithoutLaunchConfigurationIsRead) {
     EXPECT_EQ(k.grid[0], 0u);
   }
   EXPECT_EQ(t.import_stats.not_understood, full.import_stats.not_understood);
+}
+
+// The rows are read from the file's pages, which give up on a value SQLite would convert (a REAL
+// where an integer is read, a BLOB where text is): that slice is then read by SQLite, and the
+// trace is what SQLite's conversions make of it, as if no page had been read.
+TEST_F(NsysImporterTest, ValuesThePagesDoNotReadAreReadBySqliteAsBefore) {
+  const trace::Trace before = import();
+  ASSERT_FALSE(before.ranges.empty());
+  // A REAL that SQLite reads back as the integer it was; text as a BLOB of the same bytes.
+  alter("UPDATE NVTX_EVENTS SET end = end + 0.25 WHERE end IS NOT NULL");
+  alter("UPDATE NVTX_EVENTS SET text = CAST(text AS BLOB) WHERE text IS NOT NULL");
+  alter("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = start + 0.5");
+  ASSERT_NO_FATAL_FAILURE(test::expectSameTrace(import(), before));
 }
 
 TEST_F(NsysImporterTest, CountsUnknownNvtxEventTypes) {

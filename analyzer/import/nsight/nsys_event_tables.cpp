@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/import/nsight/cupti_enums.h"
+#include "trace/db/table_page_scan.h"
 
 namespace ampscope::analyzer::import {
 
@@ -16,7 +17,7 @@ namespace {
 using trace::Error;
 using trace::Status;
 using trace::db::SqliteDatabase;
-using trace::db::Statement;
+using trace::db::TablePageScan;
 
 // ENUM_NSYS_EVENT_TYPE values found in NVTX_EVENTS.eventType.
 enum NvtxEventType : std::int64_t {
@@ -78,10 +79,21 @@ RowCondition scopeCondition(const NsysReadScope& scope, const NsysColumns& c, st
 // ends after its start, or is an instant inside it (read_window_filter.h keeps the same).
 constexpr std::string_view kOverlaps = "start < ? AND (end > ? OR (end = start AND start >= ?))";
 
-// The rows of one slice, read in rowid order: readRow(rowid, statement) for each.
-template <typename ReadRow>
+// The rows of one slice, read in rowid order: readRow(rowid, row) for each, `row` a page scan's
+// or a statement's (as output.source() says and the pages allow).
+template <typename Record, typename ReadRow>
 Status forEachSliceRow(SqliteDatabase& connection, std::string_view table, const NsysColumns& c, RowidSlice slice,
-                       const RowCondition& condition, ReadRow readRow) {
+                       const RowCondition& condition, const SliceOutput<Record>& output, ReadRow readRow) {
+  if (output.source() == RowSource::kPagesFirst && condition.sql.empty()) {
+    // kEveryRowid's end is the largest rowid, included; a slice's end is not.
+    const std::int64_t last = slice.end == kEveryRowid.end ? slice.end : slice.end - 1;
+    if (std::optional<TablePageScan> scan = TablePageScan::open(connection, table, c.names(), slice.first, last)) {
+      Status read;
+      while (read && scan->step()) read = readRow(scan->rowid(), *scan);
+      if (scan->gaveUp()) output.notePagesGaveUp();
+      return scan->gaveUp() ? Status{} : read;
+    }
+  }
   auto statement = selectSlice(connection, table, c.names(), slice, condition);
   if (!statement) return statement.error();
   const int rowid = static_cast<int>(c.names().size());
@@ -125,8 +137,8 @@ trace::StringId stringId(const ForeignStrings& ids, std::string_view table, std:
 
 // Reads a record's start and end (columns 0 and 1); false for one that ends before it starts,
 // which is counted and left out.
-template <typename Record>
-bool interval(std::string_view table, std::int64_t row, const Statement& s, TableSlice<Record>& out,
+template <typename Record, typename Row>
+bool interval(std::string_view table, std::int64_t row, const Row& s, TableSlice<Record>& out,
               std::int64_t& start_ns, std::int64_t& end_ns) {
   start_ns = s.int64(0);
   end_ns = s.int64(1);
@@ -165,7 +177,7 @@ trace::Result<KernelTable> KernelTable::make(SqliteDatabase& db, NsysReadScope s
 
 Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, const SliceOutput<trace::Kernel>& output) const {
   output.reserve(slice);
-  return forEachSliceRow(connection, kNsysKernels, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, kNsysKernels, c_, slice, condition_, output, [&](std::int64_t row, const auto& s) -> Status {
     const std::optional<std::size_t> to = output.route(s, pid_);
     if (!to) return {};
     TableSlice<trace::Kernel>& out = output[*to];
@@ -218,7 +230,7 @@ Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, const SliceO
   const auto text = [&](trace::StringId name, const TableSlice<trace::LaunchCall>& out) {
     return (name & kSliceName) != 0 ? out.names.view(name & ~kSliceName) : scope_.strings.view(name);
   };
-  return forEachSliceRow(connection, table_, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, table_, c_, slice, condition_, output, [&](std::int64_t row, const auto& s) -> Status {
     const std::optional<std::size_t> to = output.route(s, 2);  // globalTid
     if (!to) return {};
     TableSlice<trace::LaunchCall>& out = output[*to];
@@ -268,7 +280,7 @@ MemoryOpTable::MemoryOpTable(SqliteDatabase& db, const char* table, const NsysRe
 Status MemoryOpTable::read(SqliteDatabase& connection, RowidSlice slice,
                            const SliceOutput<trace::MemoryOp>& output) const {
   output.reserve(slice);
-  return forEachSliceRow(connection, table_, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, table_, c_, slice, condition_, output, [&](std::int64_t row, const auto& s) -> Status {
     const std::optional<std::size_t> to = output.route(s, pid_);
     if (!to) return {};
     TableSlice<trace::MemoryOp>& out = output[*to];
@@ -303,7 +315,7 @@ SyncTable::SyncTable(SqliteDatabase& db, const NsysReadScope& scope)
 Status SyncTable::read(SqliteDatabase& connection, RowidSlice slice,
                        const SliceOutput<trace::Synchronization>& output) const {
   output.reserve(slice);
-  return forEachSliceRow(connection, kNsysSync, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, kNsysSync, c_, slice, condition_, output, [&](std::int64_t row, const auto& s) -> Status {
     const std::optional<std::size_t> to = output.route(s, pid_);
     if (!to) return {};
     TableSlice<trace::Synchronization>& out = output[*to];
@@ -341,7 +353,7 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, const Slice
   output.reserve(slice);
   // The message of an NVTX event: inline text, or a registered string (nvtxDomainRegisterString)
   // through textId. Inline text wins because old exports wrote 0, not NULL, into unused columns.
-  const auto message = [&](std::int64_t row, Statement& s, TableSlice<NvtxRow>& out) -> trace::StringId {
+  const auto message = [&](std::int64_t row, const auto& s, TableSlice<NvtxRow>& out) -> trace::StringId {
     if (text_ >= 0) {
       const std::string_view text = s.text(text_);  // NULL reads as empty
       if (!text.empty()) return kSliceName | out.names.intern(text);
@@ -351,7 +363,7 @@ Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, const Slice
     }
     return trace::StringTable::kEmpty;
   };
-  return forEachSliceRow(connection, kNsysNvtx, c_, slice, condition_, [&](std::int64_t row, Statement& s) -> Status {
+  return forEachSliceRow(connection, kNsysNvtx, c_, slice, condition_, output, [&](std::int64_t row, const auto& s) -> Status {
     const std::optional<std::size_t> to = output.route(s, 3);  // globalTid
     if (!to) return {};
     TableSlice<NvtxRow>& out = output[*to];

@@ -46,22 +46,36 @@ struct NsysReadScope {
 // of its process, by the pid packed into its globalPid or globalTid. Rows of a process not asked
 // for, or that name none, are passed by before anything else of them is read or counted, as
 // SQLite passes them by for a read of one process.
+//
+// How: from the file's pages first (trace/db/table_page_scan.h), where no condition asks SQLite
+// to choose the rows. Where the pages give up, the reader stops and says so (pagesGaveUp): the
+// caller empties the slices and reads them again with RowSource::kStatement.
+enum class RowSource { kPagesFirst, kStatement };
+
 template <typename Record>
 class SliceOutput {
  public:
-  explicit SliceOutput(TableSlice<Record>& every_row) : slices_{{0, &every_row}} {}
+  explicit SliceOutput(TableSlice<Record>& every_row, RowSource source = RowSource::kPagesFirst)
+      : slices_{{0, &every_row}}, source_(source) {}
   // A slice per process: (pid, slice) pairs, any order.
-  explicit SliceOutput(std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid)
-      : slices_(std::move(by_pid)), by_process_(true) {
+  explicit SliceOutput(std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid,
+                       RowSource source = RowSource::kPagesFirst)
+      : slices_(std::move(by_pid)), by_process_(true), source_(source) {
     std::sort(slices_.begin(), slices_.end());
   }
 
   std::size_t size() const { return slices_.size(); }
   TableSlice<Record>& operator[](std::size_t i) const { return *slices_[i].second; }
 
+  RowSource source() const { return source_; }
+  // Set by the reader when the file's pages gave up: what the slices hold is to be dropped.
+  void notePagesGaveUp() const { pages_gave_up_ = true; }
+  bool pagesGaveUp() const { return pages_gave_up_; }
+
   // The index of the slice a row goes into, by its process column (-1: the table has none);
   // nullopt: the row is passed by.
-  std::optional<std::size_t> route(const trace::db::Statement& s, int process_column) const {
+  template <typename Row>
+  std::optional<std::size_t> route(const Row& s, int process_column) const {
     if (!by_process_) return 0;
     if (!has(s, process_column)) return passBy();
     const std::int64_t pid = decodeGlobalTid(s.int64(process_column)).pid;
@@ -88,6 +102,8 @@ class SliceOutput {
 
   std::vector<std::pair<std::int64_t, TableSlice<Record>*>> slices_;
   bool by_process_ = false;
+  RowSource source_ = RowSource::kPagesFirst;
+  mutable bool pages_gave_up_ = false;
   mutable std::uint64_t passed_by_ = 0;  // counted by route, which leaves the routing unchanged
 };
 

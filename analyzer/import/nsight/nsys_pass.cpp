@@ -37,16 +37,21 @@ Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
   for (std::size_t i = 0; i < slices->size(); ++i) {
     tasks.push_back([&reader, &pass, slices_of, i, slice = (*slices)[i]](SqliteDatabase& connection) {
       const auto sliceOf = [&](std::size_t part) { return &(pass.parts[part].*slices_of)[i]; };
-      if (pass.pids.empty()) {
-        if (Status read = reader.read(connection, slice, SliceOutput<Record>(*sliceOf(0))); !read) return read;
-        packNames(*sliceOf(0));
-        return Status{};
+      const auto outputOf = [&](RowSource source) {
+        if (pass.pids.empty()) return SliceOutput<Record>(*sliceOf(0), source);
+        std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid;
+        for (std::size_t part = 0; part < pass.parts.size(); ++part) by_pid.emplace_back(pass.pids[part], sliceOf(part));
+        return SliceOutput<Record>(std::move(by_pid), source);
+      };
+      // From the file's pages; where they give up, once more with a statement, from empty slices.
+      for (const RowSource source : {RowSource::kPagesFirst, RowSource::kStatement}) {
+        for (std::size_t part = 0; part < pass.parts.size(); ++part) *sliceOf(part) = {};
+        const SliceOutput<Record> output = outputOf(source);
+        if (Status read = reader.read(connection, slice, output); !read) return read;
+        if (output.pagesGaveUp()) continue;
+        pass.rows_passed_by += output.rowsPassedBy();
+        break;
       }
-      std::vector<std::pair<std::int64_t, TableSlice<Record>*>> by_pid;
-      for (std::size_t part = 0; part < pass.parts.size(); ++part) by_pid.emplace_back(pass.pids[part], sliceOf(part));
-      const SliceOutput<Record> output(std::move(by_pid));
-      if (Status read = reader.read(connection, slice, output); !read) return read;
-      pass.rows_passed_by += output.rowsPassedBy();
       for (std::size_t part = 0; part < pass.parts.size(); ++part) {
         packNames(*sliceOf(part));
         if (pass.spill && part > 0) spillSlice(*pass.spill, *sliceOf(part));

@@ -51,18 +51,24 @@ class NsysColumns {
   std::vector<std::string_view> names_;
 };
 
+// These read a row of a statement (trace::db::Statement) or of a page scan
+// (trace::db::TablePageScan), which give values alike.
+
 // True when the row has a value in column (absent columns and NULLs have none).
-inline bool has(const trace::db::Statement& s, int column) { return column >= 0 && !s.isNull(column); }
+template <typename Row>
+bool has(const Row& s, int column) { return column >= 0 && !s.isNull(column); }
 // A column's integer, or `fallback` where the column is absent or the value NULL. A NULL reads as
 // 0, so SQLite is asked for the value's type only when it read 0: one call per value, not two,
 // which counts over millions of rows.
-inline std::optional<std::int64_t> valueIfAny(const trace::db::Statement& s, int column) {
+template <typename Row>
+std::optional<std::int64_t> valueIfAny(const Row& s, int column) {
   if (column < 0) return std::nullopt;
   const std::int64_t value = s.int64(column);
   if (value == 0 && s.isNull(column)) return std::nullopt;
   return value;
 }
-inline std::int64_t valueOr(const trace::db::Statement& s, int column, std::int64_t fallback) {
+template <typename Row>
+std::int64_t valueOr(const Row& s, int column, std::int64_t fallback) {
   // A NULL reads as 0: where the fallback is 0 too, the value read is the answer either way (most
   // optional columns, NULL in most rows, save the question).
   if (fallback == 0) return column < 0 ? 0 : s.int64(column);
@@ -71,12 +77,14 @@ inline std::int64_t valueOr(const trace::db::Statement& s, int column, std::int6
 
 // The device ordinal kernels and copies name a GPU by: TARGET_INFO_GPU's cuDevice, or Nsight's own
 // GPU id (the row's id) where the export lacks it.
-inline std::uint32_t deviceOrdinal(const trace::db::Statement& s, int cu_device_column, std::int64_t nsys_gpu_id) {
+template <typename Row>
+std::uint32_t deviceOrdinal(const Row& s, int cu_device_column, std::int64_t nsys_gpu_id) {
   return static_cast<std::uint32_t>(valueOr(s, cu_device_column, nsys_gpu_id));
 }
 
 // globalPid packs globalTid's fields with the tid bits zero. Absent (older exports) or NULL: unknown.
-inline std::int64_t pidOf(const trace::db::Statement& s, int global_pid_column) {
+template <typename Row>
+std::int64_t pidOf(const Row& s, int global_pid_column) {
   return has(s, global_pid_column) ? decodeGlobalTid(s.int64(global_pid_column)).pid : trace::kUnknownPid;
 }
 
