@@ -33,7 +33,11 @@ std::uint32_t u32(const std::uint8_t* p) {
 }
 
 // A varint of at most 9 bytes that ends before `end`; false where it does not.
-bool readVarint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& value) {
+inline bool readVarint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& value) {
+  if (p < end && *p < 0x80) {  // one byte: most serial types and small numbers
+    value = *p++;
+    return true;
+  }
   value = 0;
   for (int i = 0; i < 8; ++i) {
     if (p >= end) return false;
@@ -57,8 +61,6 @@ bool serialSize(std::uint64_t type, std::uint64_t& bytes) {
   bytes = (type - 12) / 2;
   return true;
 }
-
-bool isText(std::uint64_t type) { return type >= 13 && type % 2 == 1; }
 
 }  // namespace
 
@@ -366,37 +368,5 @@ bool TablePageScan::step() {
     return true;
   }
 }
-
-const TablePageScan::Field& TablePageScan::field(int column) const { return fields_[static_cast<std::size_t>(columns_[static_cast<std::size_t>(column)])]; }
-
-std::int64_t TablePageScan::int64(int column) const {
-  const Field& f = field(column);
-  switch (f.type) {
-    case 0: case 8: return 0;
-    case 9: return 1;
-    case 1: case 2: case 3: case 4: case 5: case 6: {
-      static constexpr int kBytes[7] = {0, 1, 2, 3, 4, 6, 8};
-      const int n = kBytes[f.type];
-      std::uint64_t bits = f.bytes[0] & 0x80u ? ~std::uint64_t{0} : 0;  // sign-extended
-      for (int i = 0; i < n; ++i) bits = (bits << 8) | f.bytes[i];
-      return static_cast<std::int64_t>(bits);
-    }
-    default:
-      gave_up_ = true;  // a REAL, a TEXT or a BLOB: SQLite converts it
-      return 0;
-  }
-}
-
-std::string_view TablePageScan::text(int column) const {
-  const Field& f = field(column);
-  if (f.type == 0) return {};
-  if (!isText(f.type)) {
-    gave_up_ = true;  // a number or a BLOB: SQLite converts it
-    return {};
-  }
-  return {reinterpret_cast<const char*>(f.bytes), static_cast<std::size_t>((f.type - 13) / 2)};
-}
-
-bool TablePageScan::isNull(int column) const { return field(column).type == 0; }
 
 }  // namespace ampscope::trace::db

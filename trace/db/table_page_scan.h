@@ -48,10 +48,31 @@ class TablePageScan {
 
   // The row's values, as SQLite's column functions give them: NULL reads as 0 and as "". A text
   // stays valid until the next step.
+  // Defined here: the readers call them several times a row, millions of rows.
   std::int64_t rowid() const { return rowid_; }
-  std::int64_t int64(int column) const;
-  std::string_view text(int column) const;
-  bool isNull(int column) const;
+  std::int64_t int64(int column) const {
+    const Field& f = field(column);
+    if (f.type >= 1 && f.type <= 6) {
+      static constexpr int kBytes[7] = {0, 1, 2, 3, 4, 6, 8};
+      std::uint64_t bits = (f.bytes[0] & 0x80u) != 0 ? ~std::uint64_t{0} : 0;  // big-endian, sign-extended
+      for (int i = 0; i < kBytes[f.type]; ++i) bits = (bits << 8) | f.bytes[i];
+      return static_cast<std::int64_t>(bits);
+    }
+    if (f.type == 0 || f.type == 8) return 0;  // NULL, or the constant 0
+    if (f.type == 9) return 1;                 // the constant 1
+    gave_up_ = true;  // a REAL, a TEXT or a BLOB: SQLite converts it
+    return 0;
+  }
+  std::string_view text(int column) const {
+    const Field& f = field(column);
+    if (f.type == 0) return {};
+    if (f.type < 13 || f.type % 2 == 0) {
+      gave_up_ = true;  // a number or a BLOB: SQLite converts it
+      return {};
+    }
+    return {reinterpret_cast<const char*>(f.bytes), static_cast<std::size_t>((f.type - 13) / 2)};
+  }
+  bool isNull(int column) const { return field(column).type == 0; }
 
  private:
   struct File;
@@ -88,7 +109,7 @@ class TablePageScan {
   bool nextLeaf();
   // Decodes cell `cell` of the current leaf into rowid_ and fields_.
   bool readCell(int cell);
-  const Field& field(int column) const;
+  const Field& field(int column) const { return fields_[static_cast<std::size_t>(columns_[static_cast<std::size_t>(column)])]; }
 
   std::unique_ptr<File> file_;
   SqliteDatabase* db_ = nullptr;  // whose read transaction this scan holds, until it ends
