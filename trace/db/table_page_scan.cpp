@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "trace/db/sqlite_database.h"
 
@@ -114,6 +115,42 @@ struct TablePageScan::File {
   }
 };
 
+namespace {
+
+// The table's root page and each column's field in its records, or nullopt where the scan does
+// not read the table: a table with generated columns stores fewer fields than it declares; a
+// primary key column may be the rowid, stored as NULL; a default stands in for the field that
+// rows written before an ALTER TABLE lack. Those tables are SQLite's to read.
+std::optional<std::pair<std::int64_t, std::vector<int>>> tableLayout(SqliteDatabase& db, std::string_view table,
+                                                                     const std::vector<std::string_view>& columns) {
+  auto root = db.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE");
+  if (!root) return std::nullopt;
+  root->bind(1, table);
+  if (!root->step()) return std::nullopt;
+  const std::int64_t root_page = root->int64(0);
+  auto info = db.prepare("SELECT cid, name, dflt_value IS NULL, pk, hidden FROM pragma_table_xinfo(?1)");
+  if (!info) return std::nullopt;
+  info->bind(1, table);
+  const auto sameName = [](std::string_view a, std::string_view b) {  // SQLite's names ignore ASCII case
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+  };
+  std::vector<int> fields(columns.size(), -1);
+  while (info->step()) {
+    if (info->int64(4) != 0) return std::nullopt;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      if (fields[i] >= 0 || !sameName(info->text(1), columns[i])) continue;
+      if (info->int64(2) == 0 || info->int64(3) != 0) return std::nullopt;
+      fields[i] = static_cast<int>(info->int64(0));
+    }
+  }
+  if (!info->ok() || std::find(fields.begin(), fields.end(), -1) != fields.end()) return std::nullopt;
+  return std::make_pair(root_page, std::move(fields));
+}
+
+}  // namespace
+
 std::optional<TablePageScan> TablePageScan::open(SqliteDatabase& db, std::string_view table,
                                                  const std::vector<std::string_view>& columns, std::int64_t first,
                                                  std::int64_t last) {
@@ -122,41 +159,14 @@ std::optional<TablePageScan> TablePageScan::open(SqliteDatabase& db, std::string
   // The read transaction holds SQLite's shared lock until the scan ends: no writer changes a
   // page meanwhile, and a hot journal (pages half written) fails here, not in the scan.
   if (!db.execute("BEGIN")) return std::nullopt;
-  bool transaction = true;
-  const auto declined = [&]() -> std::optional<TablePageScan> {
-    if (transaction) (void)db.execute("COMMIT");
-    transaction = false;
+  auto layout = tableLayout(db, table, columns);
+  // A virtual table has no root page.
+  if (!layout || layout->first < 1 || layout->first > file->pages) {
+    (void)db.execute("COMMIT");
     return std::nullopt;
-  };
-  auto root = db.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE");
-  if (!root) return declined();
-  root->bind(1, table);
-  if (!root->step()) return declined();
-  const std::int64_t root_page = root->int64(0);
-  if (root_page < 1 || root_page > file->pages) return declined();  // a virtual table has none
-  // Each column's field in the record. A table with generated columns stores fewer fields than
-  // it declares; a primary key column may be the rowid, stored as NULL; a default stands in for
-  // a field that rows written before an ALTER TABLE lack: those tables are SQLite's to read.
-  auto info = db.prepare("SELECT cid, name, dflt_value IS NULL, pk, hidden FROM pragma_table_xinfo(?1)");
-  if (!info) return declined();
-  info->bind(1, table);
-  std::vector<int> fields(columns.size(), -1);
-  while (info->step()) {
-    if (info->int64(4) != 0) return declined();
-    const std::string_view name = info->text(1);
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      if (fields[i] >= 0 || columns[i].size() != name.size() ||
-          !std::equal(name.begin(), name.end(), columns[i].begin(), [](char a, char b) {
-            return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-          })) {
-        continue;
-      }
-      if (info->int64(2) == 0 || info->int64(3) != 0) return declined();
-      fields[i] = static_cast<int>(info->int64(0));
-    }
   }
-  if (!info->ok() || std::find(fields.begin(), fields.end(), -1) != fields.end()) return declined();
-  return TablePageScan(std::move(file), db, static_cast<std::uint32_t>(root_page), std::move(fields), first, last);
+  return TablePageScan(std::move(file), db, static_cast<std::uint32_t>(layout->first), std::move(layout->second), first,
+                       last);
 }
 
 TablePageScan::TablePageScan(std::unique_ptr<File> file, SqliteDatabase& db, std::uint32_t root, std::vector<int> fields,

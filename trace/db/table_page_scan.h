@@ -2,9 +2,9 @@
 // The rows of a span of rowids of one table, read straight from the database file's pages rather
 // than through SQLite's statements, for the tables of millions of rows that importers read whole.
 //
-// Why: a SELECT of a few integer columns costs SQLite about 500 ns a row in its virtual machine
-// and column calls; the same rows decoded from the b-tree pages cost about 70 (bench/, measured on
-// an Nsight Systems export: docs/formats/nsight_systems.md). The format is SQLite's documented
+// Why: reading a row of eight columns of an Nsight Systems export through a statement costs
+// SQLite about 600 ns in its virtual machine and column calls; decoding it from the b-tree pages
+// costs about 130 (bench/page_scan_bench.cpp, docs/benchmarks.md). The format is SQLite's documented
 // and stable file format (https://www.sqlite.org/fileformat2.html): table b-tree pages, their
 // cells, overflow chains and records.
 //
