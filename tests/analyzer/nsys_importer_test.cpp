@@ -45,6 +45,29 @@ TEST_F(NsysImporterTest, DoesNotRecogniseDatabaseWithoutStringIds) {
   EXPECT_FALSE(isNsightSystemsDatabase(*db_));
 }
 
+// nsys makes a table only for what it recorded: a run traced without CUDA or NVTX (OS runtime,
+// sampling, scheduling) has none of the tables ampscope reads, yet is an Nsight Systems export,
+// known by its session tables. It reads as a trace of nothing that says why, not as a refusal.
+TEST_F(NsysImporterTest, AnExportWithoutCudaOrNvtxTablesIsReadAsNothingAndSaysWhy) {
+  ASSERT_NO_FATAL_FAILURE(create(
+      "CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+      "INSERT INTO StringIds VALUES (1, 'pthread_mutex_lock');"
+      "CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);"
+      "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000, '', '');"
+      "CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, "
+      "globalTid INTEGER, nameId INTEGER NOT NULL);"
+      "INSERT INTO OSRT_API VALUES (10, 20, 27, 281891336904945, 1);"));
+  EXPECT_TRUE(isNsightSystemsDatabase(*db_));
+  const trace::Trace t = import();
+  EXPECT_EQ(t.eventCount(), 0u);
+  EXPECT_EQ(t.format, trace::TraceFormat::kNsightSystems);
+  ASSERT_EQ(t.import_stats.skipped.size(), 1u);
+  EXPECT_NE(t.import_stats.skipped.begin()->first.find("without CUDA or NVTX tables"), std::string::npos);
+  // Without the session tables either, StringIds alone says nothing of Nsight Systems.
+  alter("DROP TABLE TARGET_INFO_SESSION_START_TIME");
+  EXPECT_FALSE(isNsightSystemsDatabase(*db_));
+}
+
 TEST_F(NsysImporterTest, ReadsKernelsWithDemangledNames) {
   const trace::Trace t = import();
   ASSERT_EQ(t.kernels.size(), 6u);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <memory>
@@ -44,12 +45,18 @@ using trace::db::forEachRow;
 constexpr const char* kStrings = "StringIds";
 constexpr const char* kGpus = "TARGET_INFO_GPU";
 constexpr const char* kThreadNames = "ThreadNames";
+constexpr const char* kSessionStart = "TARGET_INFO_SESSION_START_TIME";
+constexpr const char* kExportMetadata = "META_DATA_EXPORT";
+// What an export of none of the event tables says it is: a trace with nothing to analyze.
+constexpr const char* kNoEventTables =
+    "Nsight Systems export without CUDA or NVTX tables (recorded without nsys profile --trace=cuda,nvtx; its OS "
+    "runtime, sampling and scheduling tables are not read)";
 
 // "Nsight Systems SQLite export", with the export's schema version when it records one.
 std::string formatDetail(SqliteDatabase& db) {
   std::string detail = "Nsight Systems SQLite export";
-  if (!db.hasTable("META_DATA_EXPORT")) return detail;
-  auto statement = db.prepare("SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
+  if (!db.hasTable(kExportMetadata)) return detail;
+  auto statement = db.prepare(fmt::format("SELECT value FROM {} WHERE name = 'EXPORT_SCHEMA_VERSION'", kExportMetadata));
   if (statement && statement->step() && !statement->text(0).empty()) {
     detail += fmt::format(" (schema {})", statement->text(0));
   }
@@ -59,8 +66,8 @@ std::string formatDetail(SqliteDatabase& db) {
 // The session's start in nanoseconds since the Unix epoch (TARGET_INFO_SESSION_START_TIME.utcEpochNs):
 // the export's timestamps count from it. nullopt where the export does not have it.
 std::optional<std::int64_t> sessionStartEpochNs(SqliteDatabase& db) {
-  if (!db.hasTable("TARGET_INFO_SESSION_START_TIME")) return std::nullopt;
-  auto statement = db.prepare("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1");
+  if (!db.hasTable(kSessionStart)) return std::nullopt;
+  auto statement = db.prepare(fmt::format("SELECT utcEpochNs FROM {} LIMIT 1", kSessionStart));
   if (!statement || !statement->step() || statement->isNull(0)) return std::nullopt;
   const std::int64_t start = statement->int64(0);
   return start > 0 ? std::optional<std::int64_t>(start) : std::nullopt;
@@ -133,6 +140,10 @@ Status readHeader(SqliteDatabase& db, const NsysReading& reading, ExportHeader& 
   shared.epoch_offset_ns = sessionStartEpochNs(db);
   if (Status read = out.ids.load(db, kStrings, "id", shared.strings); !read) return read;
   if (Status read = readDevices(db, shared); !read) return read;
+  const std::initializer_list<const char*> event_tables = {kNsysKernels, kNsysRuntime, kNsysDriver, kNsysMemcpy, kNsysMemset, kNsysSync, kNsysNvtx};
+  if (std::none_of(event_tables.begin(), event_tables.end(), [&](const char* table) { return db.hasTable(table); })) {
+    shared.import_stats.skipped[kNoEventTables] = 1;
+  }
   stageDone(reading.stage_done, "strings and devices");
   return {};
 }
@@ -421,7 +432,11 @@ trace::Error emptyWindow(SqliteDatabase& db, const trace::ReadSpan& window) {
 }  // namespace
 
 bool isNsightSystemsDatabase(SqliteDatabase& db) {
-  return db.hasTable(kStrings) && (db.hasTable(kNsysKernels) || db.hasTable(kNsysNvtx) || db.hasTable(kGpus));
+  // Nsight Systems makes a table only for what it recorded: an export of a run traced without CUDA
+  // or NVTX (OS runtime calls, CPU samples, scheduling alone) is known by the session tables every
+  // export has.
+  return db.hasTable(kStrings) && (db.hasTable(kNsysKernels) || db.hasTable(kNsysNvtx) || db.hasTable(kGpus) ||
+                                   db.hasTable(kSessionStart) || db.hasTable(kExportMetadata));
 }
 
 trace::Result<trace::Trace> importNsightSystems(SqliteDatabase& db, const ImportOptions& options,
