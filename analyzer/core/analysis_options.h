@@ -19,7 +19,7 @@ struct AnalysisOptions {
   // The result is the same whatever the number.
   unsigned threads = 0;
   // --window: read only this part of the recording (read_window.h); none: all of it.
-  std::optional<ReadWindow> window;
+  std::optional<ReadWindow> window{};
 };
 
 }  // namespace ampscope::analyzer

@@ -26,7 +26,11 @@ struct ImportOptions {
   // same whatever the number.
   unsigned threads = 0;
   // Only this part of the recording (analyzer/core/read_window.h); none: all of it.
-  std::optional<ReadWindow> window;
+  std::optional<ReadWindow> window{};
+  // SQLite files: rows read straight from the file's pages where they can be read so
+  // (trace/db/table_page_scan.h); false: every row through SQLite's statements, the reference the
+  // pages are tested against. The trace is the same either way.
+  bool read_pages = true;
 };
 
 }  // namespace ampscope::analyzer::import

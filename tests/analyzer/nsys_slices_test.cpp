@@ -312,6 +312,72 @@ TEST_F(NsysSlicesTest, AProcessWithNoRecordsInTheWindowIsNoRankAndTheOthersSayTh
   EXPECT_FALSE(unwindowed[0].trace.distributed.worldSizeKnown());
 }
 
+// The rows are read from the file's pages, a window's and a process's rows kept by the same
+// conditions SQLite applies to a statement's (nsys_row_conditions.h). Every read must give what
+// reading every row through SQLite's statements gives: whole, by process, one process alone, and
+// in windows whose edges cut ranges, marks, ranges never ended (no end, or one before their
+// start) and instants.
+TEST_F(NsysSlicesTest, TheFilesPagesReadWhatSqlitesStatementsRead) {
+  AMPSCOPE_REQUIRE_SHARED_TRACE(source, kShared);
+  const std::string path = largeExport(3);
+  {
+    auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kCreate);
+    ASSERT_TRUE(db) << db.error().message;
+    ASSERT_TRUE(db->execute("UPDATE NVTX_EVENTS SET end = NULL WHERE rowid % 97 = 0; "
+                            "UPDATE NVTX_EVENTS SET end = start - 5 WHERE rowid % 89 = 0; "
+                            "UPDATE NVTX_EVENTS SET end = start WHERE rowid % 83 = 0; "
+                            "UPDATE NVTX_EVENTS SET eventType = 34, end = NULL WHERE rowid % 79 = 0; "
+                            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start WHERE rowid % 71 = 0;"));
+  }
+  const auto read = [&](bool pages, std::optional<ReadWindow> window, std::optional<std::int64_t> only) {
+    std::vector<std::vector<std::string>> out;
+    const trace::Status status =
+        importTraceByProcess(path, {.progress = {}, .threads = 2, .window = window, .read_pages = pages}, {}, only,
+                             [&](trace::ProcessTrace&& part) {
+                               out.push_back(records(part.trace));
+                               out.back().push_back(fmt::format("pid {} read {} imported {}", part.pid,
+                                                                part.trace.import_stats.events_read,
+                                                                part.trace.import_stats.events_imported));
+                               return trace::Status{};
+                             });
+    EXPECT_TRUE(status) << status.error().message;
+    return out;
+  };
+  const std::vector<std::vector<std::string>> whole = read(false, std::nullopt, std::nullopt);
+  ASSERT_EQ(whole.size(), 2u);
+  EXPECT_EQ(read(true, std::nullopt, std::nullopt), whole);
+  const std::vector<trace::ProcessTrace> parts = importParts(path, 2);
+  ASSERT_EQ(parts.size(), 2u);
+  for (const std::int64_t pid : {parts[0].pid, parts[1].pid}) {
+    SCOPED_TRACE(pid);
+    EXPECT_EQ(read(true, std::nullopt, pid), read(false, std::nullopt, pid));
+  }
+  // Windows that start where an instant kernel does, to the nanosecond (an instant at the
+  // window's start is in it).
+  std::vector<std::string> windows;
+  {
+    auto db = trace::db::SqliteDatabase::open(path, trace::db::SqliteDatabase::Mode::kReadOnly);
+    ASSERT_TRUE(db) << db.error().message;
+    auto instants = db->prepare("SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE end = start LIMIT 2 OFFSET 5");
+    ASSERT_TRUE(instants);
+    while (instants->step()) {
+      const std::int64_t ns = instants->int64(0);
+      windows.push_back(fmt::format("{}.{:09}:{}", ns / 1000000000, ns % 1000000000, ns / 1000000000 + 1));
+    }
+    ASSERT_EQ(windows.size(), 2u);
+  }
+  // The recording runs from 155.358 s to 160.327 s (three copies, each 2 s after the last).
+  for (const char* asked : {"155.5:155.9", "155:155.4", "155.9:157.6", "157.35:158.1", "159.5:170"}) windows.push_back(asked);
+  for (const std::string& asked : windows) {
+    SCOPED_TRACE(asked);
+    const ReadWindow window = parseReadWindow(asked).value();
+    const auto by_statements = read(false, window, std::nullopt);
+    ASSERT_FALSE(by_statements.empty());
+    EXPECT_EQ(read(true, window, std::nullopt), by_statements);
+    EXPECT_EQ(read(true, window, parts[1].pid), read(false, window, parts[1].pid));
+  }
+}
+
 TEST_F(NsysSlicesTest, WhereNoSpillFileCanBeMadeTheProcessesWaitInMemoryAndReadTheSame) {
   AMPSCOPE_REQUIRE_SHARED_TRACE(source, kShared);
   const std::string path = largeExport(3);

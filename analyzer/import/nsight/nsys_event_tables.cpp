@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/import/nsight/cupti_enums.h"
+#include "analyzer/import/nsight/nsys_row_conditions.h"
 #include "trace/db/table_page_scan.h"
 
 namespace ampscope::analyzer::import {
@@ -18,12 +19,6 @@ using trace::Error;
 using trace::Status;
 using trace::db::SqliteDatabase;
 using trace::db::TablePageScan;
-
-// ENUM_NSYS_EVENT_TYPE values found in NVTX_EVENTS.eventType.
-enum NvtxEventType : std::int64_t {
-  kNvtxCategory = 33, kNvtxMark = 34, kNvtxThread = 39, kNvtxPushPopRange = 59,
-  kNvtxStartEndRange = 60, kNvtxDomainCreate = 75, kNvtxDomainDestroy = 76,
-};
 
 // ENUM_NSYS_EVENT_CLASS values found in CUPTI_ACTIVITY_KIND_RUNTIME.eventClass: Nsight keeps
 // runtime and driver calls in one table and tells them apart by class.
@@ -54,42 +49,20 @@ std::string_view withoutVersionSuffix(std::string_view name) {
   return version ? name.substr(0, at) : name;
 }
 
-// The rows a scope keeps: of its process, where it has one (those whose `pid_column`, globalPid
-// or globalTid, packs its pid in bits 24-47: a table without the column names no process, so none
-// of its rows is the process's), and overlapping its window, where it has one (`window_sql`: the
-// table's test, its parameters the window's end then start).
-RowCondition scopeCondition(const NsysReadScope& scope, const NsysColumns& c, std::string_view pid_column,
-                            std::string_view window_sql, int window_starts) {
-  RowCondition out;
-  const auto add = [&](const std::string& sql) { out.sql += (out.sql.empty() ? "" : " AND ") + sql; };
-  if (scope.pid) {
-    if (c[pid_column] < 0) return {.sql = "0", .values = {}};
-    add(fmt::format("(({} >> 24) & 16777215) = ?", pid_column));
-    out.values.push_back(*scope.pid);
-  }
-  if (scope.window) {
-    add(fmt::format("({})", window_sql));
-    out.values.push_back(scope.window->end_ns);
-    for (int i = 0; i < window_starts; ++i) out.values.push_back(scope.window->start_ns);
-  }
-  return out;
-}
-
-// A record with a start and an end overlaps the window: it starts before the window's end and
-// ends after its start, or is an instant inside it (read_window_filter.h keeps the same).
-constexpr std::string_view kOverlaps = "start < ? AND (end > ? OR (end = start AND start >= ?))";
-
 // The rows of one slice, read in rowid order: readRow(rowid, row) for each, `row` a page scan's
 // or a statement's (as output.source() says and the pages allow).
 template <typename Record, typename ReadRow>
 Status forEachSliceRow(SqliteDatabase& connection, std::string_view table, const NsysColumns& c, RowidSlice slice,
                        const RowCondition& condition, const SliceOutput<Record>& output, ReadRow readRow) {
-  if (output.source() == RowSource::kPagesFirst && condition.sql.empty()) {
+  if (output.source() == RowSource::kPagesFirst && (condition.sql.empty() || condition.keeps)) {
     // kEveryRowid's end is the largest rowid, included; a slice's end is not.
     const std::int64_t last = slice.end == kEveryRowid.end ? slice.end : slice.end - 1;
     if (std::optional<TablePageScan> scan = TablePageScan::open(connection, table, c.names(), slice.first, last)) {
       Status read;
-      while (read && scan->step()) read = readRow(scan->rowid(), *scan);
+      while (read && scan->step()) {
+        if (condition.keeps && !condition.keeps(*scan)) continue;
+        read = readRow(scan->rowid(), *scan);
+      }
       if (scan->gaveUp()) output.notePagesGaveUp();
       return scan->gaveUp() ? Status{} : read;
     }
@@ -156,7 +129,7 @@ KernelTable::KernelTable(SqliteDatabase& db, NsysReadScope scope)
          {"deviceId", "streamId", "correlationId", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
           "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "demangledName", "shortName",
           "mangledName", "globalPid"}),
-      condition_(scopeCondition(scope, c_, "globalPid", kOverlaps, 2)), device_(c_["deviceId"]),
+      condition_(scopeCondition(scope, c_, "globalPid", WindowTest::kOverlaps)), device_(c_["deviceId"]),
       stream_(c_["streamId"]), correlation_(c_["correlationId"]), registers_(c_["registersPerThread"]),
       static_shared_(c_["staticSharedMemory"]), dynamic_shared_(c_["dynamicSharedMemory"]), pid_(c_["globalPid"]),
       grid_{c_["gridX"], c_["gridY"], c_["gridZ"]}, block_{c_["blockX"], c_["blockY"], c_["blockZ"]} {
@@ -210,7 +183,7 @@ Status KernelTable::read(SqliteDatabase& connection, RowidSlice slice, const Sli
 ApiTable::ApiTable(SqliteDatabase& db, const char* table, NsysReadScope scope)
     : table_(table), driver_table_(std::string_view(table) == kNsysDriver), scope_(scope),
       c_(db, table, {"start", "end", "globalTid", "correlationId"}, {"nameId", "eventClass"}),
-      condition_(scopeCondition(scope, c_, "globalTid", kOverlaps, 2)), name_(c_["nameId"]),
+      condition_(scopeCondition(scope, c_, "globalTid", WindowTest::kOverlaps)), name_(c_["nameId"]),
       event_class_(c_["eventClass"]) {}
 
 Status ApiTable::read(SqliteDatabase& connection, RowidSlice slice, const SliceOutput<trace::LaunchCall>& output) const {
@@ -273,7 +246,7 @@ MemoryOpTable::MemoryOpTable(SqliteDatabase& db, const char* table, const NsysRe
                                {"srcKind", "dstKind", "globalPid"})
                  : NsysColumns(db, table, {"start", "end", "deviceId", "streamId", "correlationId", "bytes"},
                                {"memKind", "globalPid"})),
-      condition_(scopeCondition(scope, c_, "globalPid", kOverlaps, 2)), src_kind_(c_["srcKind"]),
+      condition_(scopeCondition(scope, c_, "globalPid", WindowTest::kOverlaps)), src_kind_(c_["srcKind"]),
       dst_kind_(c_["dstKind"]),
       mem_kind_(c_["memKind"]), pid_(c_["globalPid"]) {}
 
@@ -310,7 +283,7 @@ Status MemoryOpTable::read(SqliteDatabase& connection, RowidSlice slice,
 
 SyncTable::SyncTable(SqliteDatabase& db, const NsysReadScope& scope)
     : c_(db, kNsysSync, {"start", "end", "deviceId", "streamId", "correlationId", "syncType"}, {"globalPid"}),
-      condition_(scopeCondition(scope, c_, "globalPid", kOverlaps, 2)), pid_(c_["globalPid"]) {}
+      condition_(scopeCondition(scope, c_, "globalPid", WindowTest::kOverlaps)), pid_(c_["globalPid"]) {}
 
 Status SyncTable::read(SqliteDatabase& connection, RowidSlice slice,
                        const SliceOutput<trace::Synchronization>& output) const {
@@ -339,14 +312,7 @@ NvtxTable::NvtxTable(SqliteDatabase& db, NsysReadScope scope)
       // Names of categories, threads and domains hold whatever their time; a range never ended
       // (no end, or one before its start: read as never ended below) lasts to the end of the
       // trace, a mark (no end either) is an instant.
-      condition_(scopeCondition(
-          scope, c_, "globalTid",
-          fmt::format("eventType IN ({}, {}, {}, {}) OR (start < ? AND (end > ? OR ((end IS NULL OR end < start) AND "
-                      "eventType <> {}) OR ((end IS NULL OR end <= start) AND start >= ?)))",
-                      static_cast<std::int64_t>(kNvtxCategory), static_cast<std::int64_t>(kNvtxThread),
-                      static_cast<std::int64_t>(kNvtxDomainCreate), static_cast<std::int64_t>(kNvtxDomainDestroy),
-                      static_cast<std::int64_t>(kNvtxMark)),
-          2)),
+      condition_(scopeCondition(scope, c_, "globalTid", WindowTest::kNvtx)),
       text_(c_["text"]), text_id_(c_["textId"]), domain_(c_["domainId"]), category_(c_["category"]) {}
 
 Status NvtxTable::read(SqliteDatabase& connection, RowidSlice slice, const SliceOutput<NvtxRow>& output) const {

@@ -39,6 +39,8 @@ struct NsysReadScope {
   const trace::StringTable& strings;
   std::optional<std::int64_t> pid;
   std::optional<trace::ReadSpan> window;
+  // Rows from the file's pages first (RowSource::kPagesFirst), or through statements alone.
+  bool read_pages = true;
 };
 
 // Where a reader puts a slice's rows: all into one TableSlice (every row, or those of the process

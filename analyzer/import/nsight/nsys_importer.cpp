@@ -152,7 +152,8 @@ Status readHeader(SqliteDatabase& db, const NsysReading& reading, ExportHeader& 
 // `pass.pids` empty), one process's rows (`pid`), or each of `pass.pids`'s rows into its part.
 Status readRows(SqliteDatabase& db, const NsysReading& reading, const ExportHeader& header,
                 std::optional<std::int64_t> pid, PassOutput& pass) {
-  const NsysReadScope scope{.ids = header.ids, .strings = header.shared.strings, .pid = pid, .window = reading.window};
+  const NsysReadScope scope{.ids = header.ids, .strings = header.shared.strings, .pid = pid, .window = reading.window,
+                            .read_pages = reading.options.read_pages};
   if (Status read = readEventTables(db, scope, threadsToUse(reading.options.threads), pass); !read) return read;
   stageDone(reading.stage_done, "event tables read");
   return {};

@@ -28,14 +28,14 @@ void forEachTable(Part& part, Each each) {
 
 // One task per slice of each event table, decoding into each part's TableSlice for that slice.
 template <typename Table, typename Record>
-Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
+Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader, bool read_pages,
                      std::vector<TableSlice<Record>> NsysSlices::*slices_of, PassOutput& pass,
                      std::vector<SliceTask>& tasks) {
   auto slices = rowidSlices(db, table);
   if (!slices) return slices.error();
   for (NsysSlices& part : pass.parts) (part.*slices_of).resize(slices->size());
   for (std::size_t i = 0; i < slices->size(); ++i) {
-    tasks.push_back([&reader, &pass, slices_of, i, slice = (*slices)[i]](SqliteDatabase& connection) {
+    tasks.push_back([&reader, read_pages, &pass, slices_of, i, slice = (*slices)[i]](SqliteDatabase& connection) {
       const auto sliceOf = [&](std::size_t part) { return &(pass.parts[part].*slices_of)[i]; };
       const auto outputOf = [&](RowSource source) {
         if (pass.pids.empty()) return SliceOutput<Record>(*sliceOf(0), source);
@@ -45,6 +45,7 @@ Status addSliceTasks(SqliteDatabase& db, const char* table, const Table& reader,
       };
       // From the file's pages; where they give up, once more with a statement, from empty slices.
       for (const RowSource source : {RowSource::kPagesFirst, RowSource::kStatement}) {
+        if (source == RowSource::kPagesFirst && !read_pages) continue;
         for (std::size_t part = 0; part < pass.parts.size(); ++part) *sliceOf(part) = {};
         const SliceOutput<Record> output = outputOf(source);
         if (Status read = reader.read(connection, slice, output); !read) return read;
@@ -69,7 +70,7 @@ Status readEventTables(SqliteDatabase& db, const NsysReadScope& scope, unsigned 
   std::vector<SliceTask> tasks;
   Status status;
   const auto add = [&](const char* table, const auto& reader, auto slices_of) {
-    if (status) status = addSliceTasks(db, table, reader, slices_of, pass, tasks);
+    if (status) status = addSliceTasks(db, table, reader, scope.read_pages, slices_of, pass, tasks);
   };
   // The readers outlive the tasks that use them. The largest tables first, so that no thread is
   // left with a long one at the end.

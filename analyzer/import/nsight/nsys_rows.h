@@ -21,6 +21,12 @@ struct NsysThreadId {
   std::int64_t tid = 0;
 };
 
+// ENUM_NSYS_EVENT_TYPE values found in NVTX_EVENTS.eventType.
+enum NvtxEventType : std::int64_t {
+  kNvtxCategory = 33, kNvtxMark = 34, kNvtxThread = 39, kNvtxPushPopRange = 59,
+  kNvtxStartEndRange = 60, kNvtxDomainCreate = 75, kNvtxDomainDestroy = 76,
+};
+
 // globalTid packs <hardware:8><VM:8><pid:24><tid:24>; users know the pid and tid. The top bits
 // can make the stored INTEGER negative, so shift it as unsigned.
 inline NsysThreadId decodeGlobalTid(std::int64_t global_tid) {

@@ -17,6 +17,7 @@
 namespace ampscope::trace::db {
 class SqliteDatabase;
 class Statement;
+class TablePageScan;
 }  // namespace ampscope::trace::db
 
 namespace ampscope::analyzer::import {
@@ -43,10 +44,13 @@ inline constexpr std::size_t kMaxSlices = 4096;
 trace::Result<std::vector<RowidSlice>> rowidSlices(trace::db::SqliteDatabase& db, std::string_view table);
 
 // A condition on a slice's rows that SQLite applies before any is decoded: SQL text whose
-// parameters are ?3, ?4, ... (?1 and ?2 bound the rowids), and their values in that order.
+// parameters are ?3, ?4, ... (?1 and ?2 bound the rowids), and their values in that order; and
+// the same test on a row read from the file's pages, true where SQL's is true (not false, not
+// NULL). Without it the rows of a condition are read through SQLite.
 struct RowCondition {
   std::string sql;  // empty: every row
   std::vector<std::int64_t> values;
+  std::function<bool(const trace::db::TablePageScan&)> keeps{};
 };
 
 // Prepares "SELECT columns..., rowid FROM table WHERE rowid >= first AND rowid < end [AND
