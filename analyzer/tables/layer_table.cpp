@@ -1,6 +1,7 @@
 #include "analyzer/tables/layer_table.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <unordered_set>
@@ -112,12 +113,20 @@ LayerTable buildLayerTable(const trace::Trace& trace, const KernelAttribution& k
     std::int64_t* op_time = nullptr;
     std::int64_t* call_shape_time = nullptr;  // nullptr: no eligible op with shapes encloses it
   };
-  std::vector<Slots> slots_of(trace.ranges.size());  // by op range
+  // By op range, 1 + where its slots are (0: none yet). Most ranges of a large trace launch no
+  // kernel: 4 bytes a range here, the slots (24 bytes) only for those that do.
+  std::vector<std::uint32_t> slots_at(trace.ranges.size(), 0);
+  std::vector<Slots> slots_of;
   for (std::size_t k = 0; k < trace.kernels.size(); ++k) {
     const trace::Kernel& kernel = trace.kernels[k];
     const KernelOrigin& origin = kernels.originOf(k);
     if (origin.group < 0) continue;
-    Slots& slots = slots_of[static_cast<std::size_t>(kernel.op_range)];
+    std::uint32_t& at = slots_at[static_cast<std::size_t>(kernel.op_range)];
+    if (at == 0) {
+      slots_of.emplace_back();
+      at = static_cast<std::uint32_t>(slots_of.size());
+    }
+    Slots& slots = slots_of[at - 1];
     if (!slots.group) {
       slots.group = &groups[{kernels.origins.label(origin.group), origin.phase}];
       slots.op_time = &slots.group->op_time[kernels.origins.label(origin.op)];
