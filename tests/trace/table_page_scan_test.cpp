@@ -7,6 +7,7 @@
 #include "trace/db/table_page_scan.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -160,6 +161,21 @@ TEST_F(TablePageScanTest, GivesWhatAStatementGivesForEverySpanOfRowids) {
     db_.reset();
     std::filesystem::remove(path_);
   }
+}
+
+// Bytes reserved at the end of every page (for a checksum or an encryption extension) shrink
+// what a page holds, and so where a record overflows and how much each overflow page carries.
+TEST_F(TablePageScanTest, ReadsPagesWithReservedBytesAtTheirEnd) {
+  SqliteDatabase& made = create(4096);
+  int reserved = 40;
+  ASSERT_EQ(sqlite3_file_control(made.handle(), "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved), SQLITE_OK);
+  fill(made, 3000);
+  SqliteDatabase& db = reopen();
+  std::ifstream in(path_, std::ios::binary);  // the header's byte 20: the bytes reserved
+  char bytes[21] = {};
+  in.read(bytes, sizeof bytes);
+  ASSERT_EQ(static_cast<unsigned char>(bytes[20]), 40u);
+  EXPECT_EQ(byPages(db, "events", kColumns, kMin, kMax), bySql(db, "events", kColumns, kMin, kMax));
 }
 
 TEST_F(TablePageScanTest, ReadsColumnsInAnyOrderAndAnEmptyTable) {
