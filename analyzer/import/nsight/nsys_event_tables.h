@@ -28,6 +28,9 @@ inline constexpr const char* kNsysMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
 inline constexpr const char* kNsysMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
 inline constexpr const char* kNsysSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
 inline constexpr const char* kNsysNvtx = "NVTX_EVENTS";
+// Every event table the readers below read.
+inline constexpr const char* kNsysEventTables[] = {kNsysKernels, kNsysRuntime, kNsysDriver, kNsysMemcpy,
+                                                   kNsysMemset,  kNsysSync,    kNsysNvtx};
 
 // What every table's reader knows besides its table: the export's string table, already read
 // into the trace's (`strings`, only looked at while slices are read), and which rows to keep, a
@@ -49,9 +52,10 @@ struct NsysReadScope {
 // for, or that name none, are passed by before anything else of them is read or counted, as
 // SQLite passes them by for a read of one process.
 //
-// How: from the file's pages first (trace/db/table_page_scan.h), where no condition asks SQLite
-// to choose the rows. Where the pages give up, the reader stops and says so (pagesGaveUp): the
-// caller empties the slices and reads them again with RowSource::kStatement.
+// How: from the file's pages first (trace/db/table_page_scan.h), the scope's condition tested on
+// each row as SQL tests it (nsys_row_conditions.h). Where the pages give up, the reader stops and
+// says so (pagesGaveUp): the caller empties the slices and reads them again with
+// RowSource::kStatement.
 enum class RowSource { kPagesFirst, kStatement };
 
 template <typename Record>

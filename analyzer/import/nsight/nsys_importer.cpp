@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <future>
-#include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -140,8 +140,8 @@ Status readHeader(SqliteDatabase& db, const NsysReading& reading, ExportHeader& 
   shared.epoch_offset_ns = sessionStartEpochNs(db);
   if (Status read = out.ids.load(db, kStrings, "id", shared.strings); !read) return read;
   if (Status read = readDevices(db, shared); !read) return read;
-  const std::initializer_list<const char*> event_tables = {kNsysKernels, kNsysRuntime, kNsysDriver, kNsysMemcpy, kNsysMemset, kNsysSync, kNsysNvtx};
-  if (std::none_of(event_tables.begin(), event_tables.end(), [&](const char* table) { return db.hasTable(table); })) {
+  if (std::none_of(std::begin(kNsysEventTables), std::end(kNsysEventTables),
+                   [&](const char* table) { return db.hasTable(table); })) {
     shared.import_stats.skipped[kNoEventTables] = 1;
   }
   stageDone(reading.stage_done, "strings and devices");
@@ -247,7 +247,7 @@ trace::Result<std::vector<trace::ProcessTrace>> processesWithKernels(SqliteDatab
 // Every row of the event tables: what a process's trace tells its own rows from.
 trace::Result<std::uint64_t> eventRows(SqliteDatabase& db) {
   std::uint64_t rows = 0;
-  for (const char* table : {kNsysKernels, kNsysRuntime, kNsysDriver, kNsysMemcpy, kNsysMemset, kNsysSync, kNsysNvtx}) {
+  for (const char* table : kNsysEventTables) {
     if (!db.hasTable(table)) continue;
     auto statement = db.prepare(fmt::format("SELECT count(*) FROM {}", table));
     if (!statement) return statement.error();
@@ -416,7 +416,7 @@ trace::Result<std::optional<trace::ReadSpan>> nsysWindow(SqliteDatabase& db, con
 trace::Error emptyWindow(SqliteDatabase& db, const trace::ReadSpan& window) {
   std::int64_t first = std::numeric_limits<std::int64_t>::max();
   std::int64_t last = std::numeric_limits<std::int64_t>::min();
-  for (const char* table : {kNsysKernels, kNsysRuntime, kNsysDriver, kNsysMemcpy, kNsysMemset, kNsysSync, kNsysNvtx}) {
+  for (const char* table : kNsysEventTables) {
     if (!db.hasTable(table)) continue;
     auto statement = db.prepare(fmt::format("SELECT min(start), max(coalesce(end, start)) FROM {}", table));
     if (!statement || !statement->step() || statement->isNull(0)) continue;

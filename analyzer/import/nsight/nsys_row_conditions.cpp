@@ -78,9 +78,9 @@ Truth nvtxInWindow(const TablePageScan& row, const trace::ReadSpan& window) {
 
 RowCondition scopeCondition(const NsysReadScope& scope, const NsysColumns& c, std::string_view pid_column,
                             WindowTest window_test) {
-  if (scope.pid && c[pid_column] < 0) {
-    return {.sql = "0", .values = {}, .keeps = [](const TablePageScan&) { return false; }};
-  }
+  // No row of a table without the process column is the process's: SQLite, told so, reads none
+  // (the pages would step over every one).
+  if (scope.pid && c[pid_column] < 0) return {.sql = "0", .values = {}, .keeps = {}};
   RowCondition out;
   const auto add = [&](const std::string& sql) { out.sql += (out.sql.empty() ? "" : " AND ") + sql; };
   if (scope.pid) {
